@@ -1,0 +1,191 @@
+#include "config_node.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "diagnostics.hpp"
+
+namespace starnuma {
+
+std::string Location::str() const {
+  if (!file) return "<unknown>";
+  if (line == 0) return *file;
+  return *file + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+ConfigNode ConfigNode::scalar(std::string value, Location loc) {
+  ConfigNode n;
+  n.kind_ = Kind::Scalar;
+  n.scalar_ = std::move(value);
+  n.loc_ = std::move(loc);
+  return n;
+}
+
+ConfigNode ConfigNode::map(Location loc) {
+  ConfigNode n;
+  n.kind_ = Kind::Map;
+  n.loc_ = std::move(loc);
+  return n;
+}
+
+const char* ConfigNode::kind_name(Kind k) {
+  switch (k) {
+    case Kind::Null: return "nothing";
+    case Kind::Scalar: return "a single value";
+    case Kind::Sequence: return "a list";
+    case Kind::Map: return "a map";
+  }
+  return "?";
+}
+
+const MapEntry* ConfigNode::find_entry(std::string_view key) const {
+  for (const auto& e : entries_)
+    if (e.key == key) return &e;
+  return nullptr;
+}
+
+const ConfigNode* ConfigNode::find(std::string_view key) const {
+  const MapEntry* e = find_entry(key);
+  return e ? &e->value : nullptr;
+}
+
+ConfigNode* ConfigNode::find(std::string_view key) {
+  for (auto& e : entries_)
+    if (e.key == key) return &e.value;
+  return nullptr;
+}
+
+ConfigNode& ConfigNode::set(std::string key, Location key_loc, ConfigNode value) {
+  kind_ = Kind::Map;
+  for (auto& e : entries_) {
+    if (e.key == key) {
+      e.key_location = std::move(key_loc);
+      e.value = std::move(value);
+      return e.value;
+    }
+  }
+  entries_.push_back(MapEntry{std::move(key), std::move(key_loc), std::move(value)});
+  return entries_.back().value;
+}
+
+bool ConfigNode::erase(std::string_view key) {
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->key == key) {
+      entries_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+class YamlConverter {
+ public:
+  explicit YamlConverter(std::shared_ptr<const std::string> file) : file_(std::move(file)) {}
+
+  ConfigNode convert(const YAML::Node& y) {
+    ConfigNode n;
+    n.loc_ = at(y.Mark());
+    switch (y.Type()) {
+      case YAML::NodeType::Undefined:
+      case YAML::NodeType::Null:
+        n.kind_ = ConfigNode::Kind::Null;
+        break;
+      case YAML::NodeType::Scalar:
+        n.kind_ = ConfigNode::Kind::Scalar;
+        n.scalar_ = y.Scalar();
+        break;
+      case YAML::NodeType::Sequence:
+        n.kind_ = ConfigNode::Kind::Sequence;
+        for (const auto& item : y) n.items_.push_back(convert(item));
+        break;
+      case YAML::NodeType::Map:
+        n.kind_ = ConfigNode::Kind::Map;
+        for (const auto& kv : y) {
+          Location key_loc = at(kv.first.Mark());
+          if (!kv.first.IsScalar())
+            throw_config_error({key_loc, "", "a map key must be a plain name, not " +
+                                                 std::string(kv.first.IsMap() ? "a map" : "a list")});
+          std::string key = kv.first.Scalar();
+          if (const MapEntry* prev = n.find_entry(key))
+            throw_config_error({key_loc, key,
+                                "duplicate key '" + key + "' (first given at " +
+                                    prev->key_location.str() + ")"});
+          n.entries_.push_back(MapEntry{key, key_loc, convert(kv.second)});
+        }
+        break;
+    }
+    return n;
+  }
+
+  Location at(const YAML::Mark& m) const {
+    if (m.is_null()) return Location{file_, 0, 0};
+    return Location{file_, m.line + 1, m.column + 1};
+  }
+
+ private:
+  std::shared_ptr<const std::string> file_;
+};
+
+namespace {
+
+ConfigNode parse_documents(std::istream& in, const std::shared_ptr<const std::string>& file) {
+  YamlConverter conv(file);
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(in);
+  } catch (const YAML::ParserException& e) {
+    throw_config_error({conv.at(e.mark), "", "YAML syntax error: " + e.msg});
+  } catch (const YAML::Exception& e) {
+    throw_config_error({conv.at(e.mark), "", "YAML error: " + e.msg});
+  }
+  if (docs.size() > 1)
+    throw_config_error({Location{file, 0, 0}, "",
+                        "the file holds " + std::to_string(docs.size()) +
+                            " YAML documents; a platform file holds exactly one"});
+  if (docs.empty()) return ConfigNode::map(Location{file, 1, 1});
+  ConfigNode root = conv.convert(docs.front());
+  if (root.is_null()) return ConfigNode::map(Location{file, 1, 1});
+  return root;
+}
+
+}  // namespace
+
+ConfigNode load_yaml_file(const std::string& path) {
+  auto file = std::make_shared<const std::string>(path);
+  std::ifstream in(path);
+  if (!in) throw_config_error({Location{file, 0, 0}, "", "cannot open the file"});
+  return parse_documents(in, file);
+}
+
+ConfigNode load_yaml_string(const std::string& text, const std::string& origin) {
+  std::istringstream in(text);
+  return parse_documents(in, std::make_shared<const std::string>(origin));
+}
+
+void merge_config(ConfigNode& base, const ConfigNode& overlay) {
+  if (!base.is_map() || !overlay.is_map()) {
+    base = overlay;
+    return;
+  }
+  for (const MapEntry& e : overlay.entries()) {
+    if (e.value.is_null()) {
+      base.erase(e.key);
+      continue;
+    }
+    ConfigNode* existing = base.find(e.key);
+    if (existing && existing->is_map() && e.value.is_map()) {
+      merge_config(*existing, e.value);
+    } else if (e.value.is_map()) {
+      // A new map is built by merging, so that removals (`~`) inside it leave no null behind.
+      ConfigNode fresh = ConfigNode::map(e.value.location());
+      merge_config(fresh, e.value);
+      base.set(e.key, e.key_location, std::move(fresh));
+    } else {
+      base.set(e.key, e.key_location, e.value);
+    }
+  }
+}
+
+}  // namespace starnuma

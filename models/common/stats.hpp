@@ -1,0 +1,142 @@
+// Statistics. A component declares its statistics as members, like its parameters:
+//
+//   Counter reads{*this, "reads", "requests", "Read requests served"};
+//   Average latency{*this, "latency", "ns", "Request latency"};
+//
+// Updating one is a plain arithmetic operation (no allocation, no lookup) so it can sit on the
+// hot path. stats_json() walks the component hierarchy and writes every statistic as nested JSON
+// with sorted keys, so that two runs can be diffed.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+namespace starnuma {
+
+class StatOwner;
+
+class StatBase {
+ public:
+  StatBase(const StatBase&) = delete;
+  StatBase& operator=(const StatBase&) = delete;
+  virtual ~StatBase() = default;
+  const std::string& name() const { return name_; }
+  const std::string& unit() const { return unit_; }
+  const std::string& description() const { return description_; }
+  // `elapsed` is the simulated time the statistic covers (for rates).
+  virtual nlohmann::json to_json(sc_core::sc_time elapsed) const = 0;
+  virtual void reset() = 0;
+
+ protected:
+  StatBase(StatOwner& owner, std::string name, std::string unit, std::string description);
+
+ private:
+  std::string name_, unit_, description_;
+};
+
+class Counter : public StatBase {
+ public:
+  Counter(StatOwner& owner, std::string name, std::string unit, std::string description)
+      : StatBase(owner, std::move(name), std::move(unit), std::move(description)) {}
+  Counter& operator++() { ++value_; return *this; }
+  Counter& operator+=(uint64_t n) { value_ += n; return *this; }
+  uint64_t value() const { return value_; }
+  nlohmann::json to_json(sc_core::sc_time) const override { return value_; }
+  void reset() override { value_ = 0; }
+
+ private:
+  uint64_t value_ = 0;
+};
+
+// Mean, minimum and maximum of a sampled quantity.
+class Average : public StatBase {
+ public:
+  Average(StatOwner& owner, std::string name, std::string unit, std::string description)
+      : StatBase(owner, std::move(name), std::move(unit), std::move(description)) {}
+  void sample(double v) {
+    sum_ += v;
+    ++count_;
+    if (v < min_) min_ = v;
+    if (v > max_) max_ = v;
+  }
+  uint64_t count() const { return count_; }
+  double mean() const { return count_ ? sum_ / static_cast<double>(count_) : 0.0; }
+  double min() const { return count_ ? min_ : 0.0; }
+  double max() const { return count_ ? max_ : 0.0; }
+  nlohmann::json to_json(sc_core::sc_time) const override;
+  void reset() override;
+
+ private:
+  double sum_ = 0;
+  uint64_t count_ = 0;
+  double min_ = std::numeric_limits<double>::infinity();
+  double max_ = -std::numeric_limits<double>::infinity();
+};
+
+// Fixed-width bins over [low, low + bins*width); samples outside land in underflow/overflow.
+class Histogram : public StatBase {
+ public:
+  Histogram(StatOwner& owner, std::string name, std::string unit, std::string description,
+            double low, double width, size_t bins);
+  void sample(double v);
+  uint64_t count() const { return count_; }
+  uint64_t bin(size_t i) const { return bins_[i]; }
+  size_t bins() const { return bins_.size(); }
+  uint64_t underflow() const { return underflow_; }
+  uint64_t overflow() const { return overflow_; }
+  // The value below which fraction q of the samples lie, interpolated within a bin.
+  double quantile(double q) const;
+  nlohmann::json to_json(sc_core::sc_time) const override;
+  void reset() override;
+
+ private:
+  double low_, width_;
+  std::vector<uint64_t> bins_;
+  uint64_t underflow_ = 0, overflow_ = 0, count_ = 0;
+  double sum_ = 0;
+};
+
+// Events per simulated second over the covered interval.
+class Rate : public StatBase {
+ public:
+  Rate(StatOwner& owner, std::string name, std::string unit, std::string description)
+      : StatBase(owner, std::move(name), std::move(unit), std::move(description)) {}
+  Rate& operator+=(uint64_t n) { events_ += n; return *this; }
+  Rate& operator++() { ++events_; return *this; }
+  uint64_t events() const { return events_; }
+  double per_second(sc_core::sc_time elapsed) const;
+  nlohmann::json to_json(sc_core::sc_time elapsed) const override;
+  void reset() override { events_ = 0; }
+
+ private:
+  uint64_t events_ = 0;
+};
+
+class StatOwner {
+ public:
+  const std::vector<StatBase*>& stats() const { return stats_; }
+  const StatBase* find_stat(const std::string& name) const;
+  void reset_stats() {
+    for (StatBase* s : stats_) s->reset();
+  }
+
+ private:
+  friend class StatBase;
+  std::vector<StatBase*> stats_;
+};
+
+// Every statistic under `roots` (by default all top-level SystemC objects) as one JSON tree:
+// {"nodes": {"socket0": {"memory": {"reads": 12, ...}}}}. Components without statistics are
+// kept (empty objects) so the tree shows the whole hierarchy.
+nlohmann::json stats_json(sc_core::sc_time elapsed);
+nlohmann::json stats_json(const std::vector<sc_core::sc_object*>& roots, sc_core::sc_time elapsed);
+
+// The same tree's schema: name -> {unit, description}, for documentation.
+nlohmann::json stats_schema_json(const StatOwner& owner);
+
+}  // namespace starnuma

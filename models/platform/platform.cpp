@@ -1,0 +1,201 @@
+#include "platform/platform.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "common/text.hpp"
+#include "platform/document.hpp"
+
+namespace starnuma {
+
+namespace {
+
+// The document root: accepts the top-level keys and reports the unknown ones.
+class DocumentScope : public ParamScope {
+ public:
+  explicit DocumentScope(const ScopeContext& c) : ParamScope(c) {}
+  Param<std::string> description{*this, "description", "", "What the platform models"};
+};
+
+std::vector<std::string> type_names(Role role) {
+  return ComponentRegistry::instance().names([role](const ComponentType& t) { return t.role == role; });
+}
+
+}  // namespace
+
+Platform::~Platform() = default;
+
+std::unique_ptr<Platform> Platform::build(const std::string& path, const std::vector<std::string>& overrides) {
+  check_registries();
+  std::unique_ptr<Platform> p(new Platform());
+  p->source_ = path;
+  p->document_ = load_platform_document(path, overrides);
+  Elaboration elab;
+  p->elaborate(elab, p->document_);
+  elab.diagnostics().raise_if_any();
+  return p;
+}
+
+void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
+  DocumentScope root(ScopeContext{&elab, &document, "", document.location(), nullptr, ""});
+  description_ = root.description;
+  settings_ = std::make_unique<PlatformSettings>("platform", root.child_context("platform", "platform"));
+
+  // Generated entries first, then the explicit maps merged over them by name.
+  nodes_doc_ = ConfigNode::map(document.location());
+  links_doc_ = ConfigNode::map(document.location());
+  ScopeContext topo = root.child_context("topology");
+  if (topo.config) {
+    const ConfigNode* gen = topo.config->is_map() ? topo.config->find("generator") : nullptr;
+    std::vector<std::string> known = GeneratorRegistry::instance().names([](const GeneratorType&) { return true; });
+    if (!topo.config->is_map()) {
+      root.error(topo.config, "topology", "expected a map with a 'generator:' key");
+    } else if (!gen || !gen->is_scalar()) {
+      root.error(gen ? gen : topo.config, gen ? "topology.generator" : "topology",
+                 "missing required key 'generator' (one of: " + join(known) + ")");
+    } else if (const GeneratorType* g = GeneratorRegistry::instance().find(gen->value())) {
+      topo.type = g->name;
+      generator_ = g->create(topo);
+      generator_->accept("generator");
+      generator_->generate(nodes_doc_, links_doc_);
+    } else {
+      std::string near = nearest_word(gen->value(), known);
+      root.error(gen, "topology.generator",
+                 "unknown topology generator '" + gen->value() + "'" +
+                     (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; known generators: " + join(known));
+    }
+  }
+  for (const char* section : {"nodes", "links"}) {
+    const MapEntry* e = document.find_entry(section);
+    if (!e) continue;
+    if (!e->value.is_map()) {
+      root.error(&e->value, section, std::string("expected a map of names to components, got ") +
+                                         ConfigNode::kind_name(e->value.kind()));
+      continue;
+    }
+    merge_config(section == std::string("nodes") ? nodes_doc_ : links_doc_, e->value);
+  }
+
+  // The sections' YAML paths are "nodes" and "links" whether written or generated.
+  root.accept("nodes");
+  root.accept("links");
+  node_container_ = std::make_unique<Container>(
+      "nodes", ScopeContext{&elab, &nodes_doc_, "nodes", nodes_doc_.location(), &root, ""});
+  link_container_ = std::make_unique<Container>(
+      "links", ScopeContext{&elab, &links_doc_, "links", links_doc_.location(), &root, ""});
+  build_members(*node_container_, nodes_doc_, Role::Node, "nodes");
+  build_members(*link_container_, links_doc_, Role::Link, "links");
+
+  if (nodes_.empty() && elab.diagnostics().empty())
+    root.error(nullptr, "nodes", "the platform has no nodes: give a 'topology:' generator or a 'nodes:' map",
+               msg::kTopology);
+  resolve_links(elab);
+  check_connected(elab);
+  root.check_unused_keys();
+}
+
+void Platform::build_members(Container& container, const ConfigNode& members, Role role, const char* section) {
+  ParamScope& scope = container;
+  std::vector<std::string> known = type_names(role);
+  for (const MapEntry& e : members.entries()) {
+    ScopeContext ctx = scope.child_context(e.key);
+    if (!is_identifier(e.key)) {
+      scope.error(&e.value, e.key, "'" + e.key + "' is not a valid name (letters, digits and _, not starting with a digit)");
+      continue;
+    }
+    if (!e.value.is_map()) {
+      scope.error(&e.value, e.key, std::string("expected a map with a 'type:' key, got ") + ConfigNode::kind_name(e.value.kind()));
+      continue;
+    }
+    const ConfigNode* type = e.value.find("type");
+    if (!type || !type->is_scalar()) {
+      std::string hint = role == Role::Node ? " (no generated node has this name)" : "";
+      scope.error(type ? type : &e.value, type ? e.key + ".type" : e.key,
+                  "missing required key 'type'" + hint + "; " + section + " take one of: " + join(known));
+      continue;
+    }
+    const ComponentType* t = ComponentRegistry::instance().find(type->value());
+    if (!t || t->role != role) {
+      std::string message = "unknown component type '" + type->value() + "'";
+      if (t) {
+        message = "'" + type->value() + "' is a " + role_name(t->role) + " type, not allowed under '" + section + "'";
+      } else if (std::string near = nearest_word(type->value(), known); !near.empty()) {
+        message += " (did you mean '" + near + "'?)";
+      }
+      scope.error(type, e.key + ".type", message + "; " + section + " take one of: " + join(known));
+      continue;
+    }
+    ctx.type = t->name;
+    ctx.type_key = true;
+    Component& c = container.build_child([&] { return t->create(e.key.c_str(), ctx); });
+    if (role == Role::Node) nodes_.push_back(&dynamic_cast<FabricNode&>(c));
+    else links_.push_back(&dynamic_cast<Link&>(c));
+  }
+}
+
+FabricNode* Platform::find_node(const std::string& name) const {
+  for (FabricNode* n : nodes_)
+    if (n->basename() == name) return n;
+  return nullptr;
+}
+
+void Platform::resolve_links(Elaboration& elab) {
+  // Names of nodes that were declared but failed to build: not dangling, already reported.
+  std::vector<std::string> declared;
+  for (const MapEntry& e : nodes_doc_.entries()) declared.push_back(e.key);
+  std::vector<std::string> built;
+  for (const FabricNode* n : nodes_) built.push_back(n->basename());
+
+  for (Link* l : links_) {
+    FabricNode* ends[2] = {nullptr, nullptr};
+    const NodeRef* refs[2] = {&l->end_a(), &l->end_b()};
+    for (int i = 0; i < 2; ++i) {
+      if (refs[i]->name.empty()) continue;  // missing: already reported
+      ends[i] = find_node(refs[i]->name);
+      if (ends[i] || std::find(declared.begin(), declared.end(), refs[i]->name) != declared.end()) continue;
+      std::string near = nearest_word(refs[i]->name, built);
+      elab.diagnostics().error(refs[i]->location, l->path() + (i == 0 ? ".a" : ".b"),
+                               "no node named '" + refs[i]->name + "'" +
+                                   (near.empty() ? "" : " (did you mean '" + near + "'?)"),
+                               msg::kTopology);
+    }
+    if (ends[0] && ends[0] == ends[1]) {
+      elab.diagnostics().error(refs[1]->location, l->path() + ".b",
+                               "the link joins node '" + refs[0]->name + "' to itself", msg::kTopology);
+      continue;
+    }
+    if (ends[0] && ends[1]) l->connect(*ends[0], *ends[1]);
+  }
+}
+
+void Platform::check_connected(Elaboration& elab) {
+  if (nodes_.size() < 2 || !elab.diagnostics().empty()) return;
+  std::vector<size_t> parent(nodes_.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  auto index = [&](const FabricNode* n) { return static_cast<size_t>(std::find(nodes_.begin(), nodes_.end(), n) - nodes_.begin()); };
+  auto root_of = [&](size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (const Link* l : links_)
+    if (l->node_a() && l->node_b()) parent[root_of(index(l->node_a()))] = root_of(index(l->node_b()));
+  size_t reported = 0, unreachable = 0;
+  for (size_t i = 1; i < nodes_.size(); ++i) {
+    if (root_of(i) == root_of(0)) continue;
+    ++unreachable;
+    if (reported++ < 8)
+      elab.diagnostics().error(nodes_[i]->location(), nodes_[i]->path(),
+                               std::string("node '") + nodes_[i]->basename() + "' is not connected to '" +
+                                   nodes_[0]->basename() + "': no chain of links joins them",
+                               msg::kTopology);
+  }
+  if (unreachable > reported)
+    elab.diagnostics().error(nodes_[0]->location(), "nodes",
+                             std::to_string(unreachable - reported) + " more nodes are not connected", msg::kTopology);
+}
+
+std::vector<const Component*> Platform::roots() const {
+  return {settings_.get(), node_container_.get(), link_container_.get()};
+}
+
+}  // namespace starnuma

@@ -1,0 +1,69 @@
+// A platform: the components a YAML platform file describes, elaborated as SystemC modules.
+//
+//   description: ...                text shown by `describe`
+//   platform: {quantum: 1us}        global settings (the "platform" component)
+//   topology: {generator: ..., ...} optional generator of nodes and links
+//   nodes:  {NAME: {type: T, ...}}  topology vertices, merged over generated ones by name
+//   links:  {NAME: {type: T, a: NODE, b: NODE, ...}}
+//
+// Building one checks everything a user can get wrong and raises a single configuration error
+// (an sc_report) listing every problem with its file, line, column and key.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/component.hpp"
+#include "fabric/fabric_node.hpp"
+#include "fabric/link.hpp"
+#include "platform/topology_generator.hpp"
+
+namespace starnuma {
+
+// Settings that apply to the whole platform.
+class PlatformSettings : public Component {
+ public:
+  PlatformSettings(sc_core::sc_module_name name, const ScopeContext& ctx) : Component(name, ctx) {}
+  Time quantum() const { return quantum_; }
+
+ private:
+  Param<Time> quantum_{*this, "quantum", Time::from_ns(1000),
+                       "Global quantum of temporal decoupling: how far an initiator may run ahead",
+                       between(Time::from_ps(1000), Time::from_ns(1000000))};
+};
+
+class Platform {
+ public:
+  // Loads `path` (with its extends chain), applies `overrides` ("a.b.c=value") and elaborates.
+  static std::unique_ptr<Platform> build(const std::string& path, const std::vector<std::string>& overrides = {});
+  ~Platform();
+
+  const std::string& source() const { return source_; }
+  const std::string& description() const { return description_; }
+  const PlatformSettings& settings() const { return *settings_; }
+  const std::vector<FabricNode*>& nodes() const { return nodes_; }
+  const std::vector<Link*>& links() const { return links_; }
+  FabricNode* find_node(const std::string& name) const;
+  // The top-level components ("platform", "nodes", "links"), for walkers.
+  std::vector<const Component*> roots() const;
+
+ private:
+  Platform() = default;
+  void elaborate(Elaboration& elab, const ConfigNode& document);
+  void build_members(Container& container, const ConfigNode& members, Role role, const char* section);
+  void resolve_links(Elaboration& elab);
+  void check_connected(Elaboration& elab);
+
+  std::string source_;
+  std::string description_;
+  ConfigNode document_;  // the merged file; scopes point into it
+  ConfigNode nodes_doc_, links_doc_;
+  std::unique_ptr<TopologyGenerator> generator_;
+  std::unique_ptr<PlatformSettings> settings_;
+  std::unique_ptr<Container> node_container_, link_container_;
+  std::vector<FabricNode*> nodes_;
+  std::vector<Link*> links_;
+};
+
+}  // namespace starnuma

@@ -1,0 +1,77 @@
+// starnuma: the command-line front end of the platform model.
+// Exit codes: 0 success, 1 the user's error (bad input or usage), 2 an internal error.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <systemc>
+
+#include "commands.hpp"
+#include "common/diagnostics.hpp"
+
+namespace {
+
+void add_platform_args(CLI::App& cmd, starnuma::cli::PlatformArgs& args) {
+  cmd.add_option("platform", args.platform, "Platform YAML file")->required()->check(CLI::ExistingFile);
+  cmd.add_option("--set", args.sets, "Override a parameter: key.path=value (repeatable)")
+      ->type_name("K=V")
+      ->allow_extra_args(false);
+}
+
+int run(int argc, char** argv) {
+  using namespace starnuma::cli;
+  CLI::App app{"starnuma: SystemC/TLM model of large NUMA servers with a CXL memory pool"};
+  app.set_version_flag("--version", std::string("starnuma ") + STARNUMA_VERSION);
+  app.require_subcommand(1);
+
+  bool json = false, markdown = false;
+  auto* list_cmd = app.add_subcommand("list", "List every component type and generator with its parameters");
+  list_cmd->add_flag("--json", json, "Machine-readable output");
+  list_cmd->add_flag("--markdown", markdown, "The YAML reference as Markdown (docs/yaml-reference.md)");
+
+  PlatformArgs check_args, describe_args;
+  auto* check_cmd = app.add_subcommand("check", "Validate a platform file; exit 1 listing every error");
+  add_platform_args(*check_cmd, check_args);
+  auto* describe_cmd = app.add_subcommand("describe", "Print the elaborated platform: components, parameters, links");
+  add_platform_args(*describe_cmd, describe_args);
+  describe_cmd->add_flag("--json", json, "Machine-readable output");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  }
+  if (*list_cmd) return list(json, markdown);
+  if (*check_cmd) return check(check_args);
+  if (*describe_cmd) return describe(describe_args, json);
+  return 1;
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  starnuma::install_report_handler();
+  try {
+    return run(argc, argv);
+  } catch (const sc_core::sc_report& r) {
+    bool user = starnuma::is_user_error(r.get_msg_type());
+    std::cerr << (user ? "" : "internal error: ") << r.get_msg() << '\n';
+    return user ? 1 : 2;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << '\n';
+    return 2;
+  }
+}
+
+// SystemC prints its banner on stderr during start-up unless told not to through the environment,
+// which it reads before main() runs: so set the variable and start again once.
+int main(int argc, char** argv) {
+  if (!std::getenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE")) {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    execv("/proc/self/exe", argv);  // returns only on failure: then run with the banner
+  }
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
