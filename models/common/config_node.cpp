@@ -141,9 +141,8 @@ ConfigNode parse_documents(std::istream& in, const std::shared_ptr<const std::st
     throw_config_error({conv.at(e.mark), "", "YAML error: " + e.msg});
   }
   if (docs.size() > 1)
-    throw_config_error({Location{file, 0, 0}, "",
-                        "the file holds " + std::to_string(docs.size()) +
-                            " YAML documents; a platform file holds exactly one"});
+    throw_config_error({conv.at(docs[1].Mark()), "",
+                        "a second YAML document starts here; a platform file holds exactly one"});
   if (docs.empty()) return ConfigNode::map(Location{file, 1, 1});
   ConfigNode root = conv.convert(docs.front());
   if (root.is_null()) return ConfigNode::map(Location{file, 1, 1});

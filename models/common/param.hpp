@@ -77,6 +77,8 @@ struct ParamTraits<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<
   static Parsed<T> parse(std::string_view s) {
     auto v = parse_integer(s);
     if (!v) return Parsed<T>::fail(v.error);
+    if (std::is_unsigned_v<T> && *v.value < 0)
+      return Parsed<T>::fail("'" + std::string(s) + "' cannot be negative");
     if (*v.value < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
         (*v.value > 0 && static_cast<uint64_t>(*v.value) > static_cast<uint64_t>(std::numeric_limits<T>::max())))
       return Parsed<T>::fail("'" + std::string(s) + "' does not fit this parameter's integer type");
@@ -227,7 +229,12 @@ class Param : public ParamBase {
       return;
     }
     if (!range_.contains(*parsed.value)) {
-      report(*node, "value " + Traits::format(*parsed.value) + " is out of range " + range_text());
+      std::string v = "value " + Traits::format(*parsed.value);
+      if (range_.min && range_.max)
+        report(*node, v + " is out of range " + range_text());
+      else
+        report(*node, v + (range_.min ? " is below the minimum " + Traits::format(*range_.min)
+                                      : " is above the maximum " + Traits::format(*range_.max)));
       return;
     }
     if (!choices_.empty() && !is_choice(Traits::format(*parsed.value))) {

@@ -22,6 +22,7 @@ class Elaboration {
   // their parameters.
   explicit Elaboration(bool schema_only = false) : schema_only_(schema_only) {}
   Diagnostics& diagnostics() { return diagnostics_; }
+  const Diagnostics& diagnostics() const { return diagnostics_; }
   bool schema_only() const { return schema_only_; }
 
  private:

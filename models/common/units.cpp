@@ -239,7 +239,10 @@ Parsed<int64_t> parse_integer(std::string_view text) {
   auto d = split_decimal(text);
   if (!d || !d->unit.empty()) return Parsed<int64_t>::fail(quoted(text) + " is not an integer");
   auto v = exact_integer(*d, 1, 0);
-  if (!v) return Parsed<int64_t>::fail(quoted(text) + " is not a whole number or is too large");
+  if (!v) {
+    bool fractional = d->exp10 < 0 && exact_integer(Decimal{false, d->digits, 0, {}, {}}, 1, 0).has_value();
+    return Parsed<int64_t>::fail(quoted(text) + (fractional ? " is not a whole number" : " is too large"));
+  }
   return Parsed<int64_t>::ok(*v);
 }
 

@@ -31,7 +31,7 @@ ConfigNode load_with_bases(const std::string& path, std::vector<std::string>& ch
   std::error_code ec;
   if (!fs::is_regular_file(base, ec))
     throw_config_error({ext->value.location(), "extends",
-                        "cannot open '" + ext->value.value() + "' (looked for " + base.string() + ")"});
+                        "cannot open '" + ext->value.value() + "' (a relative path starts at the folder of the file that extends it)"});
   std::string key = canonical_key(base);
   for (size_t i = 0; i < chain.size(); ++i) {
     if (chain[i] == key) {

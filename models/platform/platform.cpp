@@ -86,12 +86,13 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
   build_members(*node_container_, nodes_doc_, Role::Node, "nodes");
   build_members(*link_container_, links_doc_, Role::Link, "links");
 
-  if (nodes_.empty() && elab.diagnostics().empty())
-    root.error(nullptr, "nodes", "the platform has no nodes: give a 'topology:' generator or a 'nodes:' map",
-               msg::kTopology);
   resolve_links(elab);
   check_connected(elab);
   root.check_unused_keys();
+  // Only when nothing else explains it (a misspelt 'nodes:' is reported as such).
+  if (nodes_.empty() && elab.diagnostics().empty())
+    root.error(nullptr, "nodes", "the platform has no nodes: give a 'topology:' generator or a 'nodes:' map",
+               msg::kTopology);
 }
 
 void Platform::build_members(Container& container, const ConfigNode& members, Role role, const char* section) {
