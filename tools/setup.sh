@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# One-step set-up on Debian 12: install the packages starnuma needs (only those missing), configure
+# and build (incrementally), then either run the main job or the whole test suite.
+#
+#   bash tools/setup.sh run     # install, build, run the main job
+#   bash tools/setup.sh test    # install, build, run every test (what CI runs)
+#
+# Environment: BUILD_DIR (default: build), BUILD_TYPE (default: Release), JOBS (default: 2).
+set -euo pipefail
+
+mode=${1:-}
+case "$mode" in
+  run|test) ;;
+  *) echo "usage: bash tools/setup.sh run|test" >&2; exit 1 ;;
+esac
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+jobs=${JOBS:-2}
+
+packages=(cmake ninja-build g++ pkg-config libsystemc-dev verilator libyaml-cpp-dev libboost-dev
+          nlohmann-json3-dev libcli11-dev libgtest-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "== installing: ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "error: run as root or install: ${missing[*]}" >&2; exit 1; }
+    sudo=sudo
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}"
+fi
+cmake --build "$build" -j "$jobs"
+
+case "$mode" in
+  run)
+    "$build/starnuma" describe "$root/platforms/starnuma16.yaml"
+    ;;
+  test)
+    ctest --test-dir "$build" -j "$jobs" --output-on-failure
+    ;;
+esac
