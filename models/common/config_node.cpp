@@ -110,8 +110,9 @@ class YamlConverter {
           std::string key = kv.first.Scalar();
           if (const MapEntry* prev = n.find_entry(key))
             throw_config_error({key_loc, key,
-                                "duplicate key '" + key + "' (first given at " +
-                                    prev->key_location.str() + ")"});
+                                "duplicate key '" + key + "' (first given at line " +
+                                    std::to_string(prev->key_location.line) + ", column " +
+                                    std::to_string(prev->key_location.column) + ")"});
           n.entries_.push_back(MapEntry{key, key_loc, convert(kv.second)});
         }
         break;
