@@ -13,31 +13,37 @@
 
 namespace starnuma {
 
-class Time {
+// Comparisons shared by the quantities, on their raw value.
+template <class Q>
+struct Ordered {
+  friend constexpr bool operator==(Q a, Q b) { return a.raw() == b.raw(); }
+  friend constexpr bool operator!=(Q a, Q b) { return a.raw() != b.raw(); }
+  friend constexpr bool operator<(Q a, Q b) { return a.raw() < b.raw(); }
+  friend constexpr bool operator<=(Q a, Q b) { return a.raw() <= b.raw(); }
+  friend constexpr bool operator>(Q a, Q b) { return a.raw() > b.raw(); }
+  friend constexpr bool operator>=(Q a, Q b) { return a.raw() >= b.raw(); }
+};
+
+class Time : public Ordered<Time> {
  public:
   constexpr Time() = default;
   static constexpr Time from_ps(int64_t ps) { return Time(ps); }
   static constexpr Time from_ns(int64_t ns) { return Time(ns * 1000); }
   constexpr int64_t ps() const { return ps_; }
+  constexpr int64_t raw() const { return ps_; }
   constexpr double ns() const { return static_cast<double>(ps_) / 1e3; }
   sc_core::sc_time to_sc() const { return sc_core::sc_time(static_cast<double>(ps_), sc_core::SC_PS); }
 
   constexpr Time operator+(Time o) const { return Time(ps_ + o.ps_); }
   constexpr Time operator-(Time o) const { return Time(ps_ - o.ps_); }
   constexpr Time operator*(int64_t k) const { return Time(ps_ * k); }
-  constexpr bool operator==(Time o) const { return ps_ == o.ps_; }
-  constexpr bool operator!=(Time o) const { return ps_ != o.ps_; }
-  constexpr bool operator<(Time o) const { return ps_ < o.ps_; }
-  constexpr bool operator<=(Time o) const { return ps_ <= o.ps_; }
-  constexpr bool operator>(Time o) const { return ps_ > o.ps_; }
-  constexpr bool operator>=(Time o) const { return ps_ >= o.ps_; }
 
  private:
   constexpr explicit Time(int64_t ps) : ps_(ps) {}
   int64_t ps_ = 0;
 };
 
-class Size {
+class Size : public Ordered<Size> {
  public:
   constexpr Size() = default;
   static constexpr Size from_bytes(uint64_t b) { return Size(b); }
@@ -45,49 +51,34 @@ class Size {
   static constexpr Size mib(uint64_t m) { return Size(m << 20); }
   static constexpr Size gib(uint64_t g) { return Size(g << 30); }
   constexpr uint64_t bytes() const { return bytes_; }
-  constexpr bool operator==(Size o) const { return bytes_ == o.bytes_; }
-  constexpr bool operator!=(Size o) const { return bytes_ != o.bytes_; }
-  constexpr bool operator<(Size o) const { return bytes_ < o.bytes_; }
-  constexpr bool operator<=(Size o) const { return bytes_ <= o.bytes_; }
-  constexpr bool operator>(Size o) const { return bytes_ > o.bytes_; }
-  constexpr bool operator>=(Size o) const { return bytes_ >= o.bytes_; }
+  constexpr uint64_t raw() const { return bytes_; }
 
  private:
   constexpr explicit Size(uint64_t b) : bytes_(b) {}
   uint64_t bytes_ = 0;
 };
 
-class Bandwidth {
+class Bandwidth : public Ordered<Bandwidth> {
  public:
   constexpr Bandwidth() = default;
   static constexpr Bandwidth from_bytes_per_s(double v) { return Bandwidth(v); }
   static constexpr Bandwidth gbps(double gb_per_s) { return Bandwidth(gb_per_s * 1e9); }
   constexpr double bytes_per_s() const { return v_; }
   constexpr double gb_per_s() const { return v_ / 1e9; }
-  constexpr bool operator==(Bandwidth o) const { return v_ == o.v_; }
-  constexpr bool operator!=(Bandwidth o) const { return v_ != o.v_; }
-  constexpr bool operator<(Bandwidth o) const { return v_ < o.v_; }
-  constexpr bool operator<=(Bandwidth o) const { return v_ <= o.v_; }
-  constexpr bool operator>(Bandwidth o) const { return v_ > o.v_; }
-  constexpr bool operator>=(Bandwidth o) const { return v_ >= o.v_; }
+  constexpr double raw() const { return v_; }
 
  private:
   constexpr explicit Bandwidth(double v) : v_(v) {}
   double v_ = 0;
 };
 
-class Frequency {
+class Frequency : public Ordered<Frequency> {
  public:
   constexpr Frequency() = default;
   static constexpr Frequency from_hz(double hz) { return Frequency(hz); }
   static constexpr Frequency ghz(double g) { return Frequency(g * 1e9); }
   constexpr double hz() const { return hz_; }
-  constexpr bool operator==(Frequency o) const { return hz_ == o.hz_; }
-  constexpr bool operator!=(Frequency o) const { return hz_ != o.hz_; }
-  constexpr bool operator<(Frequency o) const { return hz_ < o.hz_; }
-  constexpr bool operator<=(Frequency o) const { return hz_ <= o.hz_; }
-  constexpr bool operator>(Frequency o) const { return hz_ > o.hz_; }
-  constexpr bool operator>=(Frequency o) const { return hz_ >= o.hz_; }
+  constexpr double raw() const { return hz_; }
 
  private:
   constexpr explicit Frequency(double hz) : hz_(hz) {}

@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/param_names.hpp"
+
 #include "common/diagnostics.hpp"
 #include "harness/expect_report.hpp"
 #include "platform/platform.hpp"
@@ -75,13 +77,7 @@ TEST_P(BadPlatform, IsRejectedWithExactlyTheExpectedErrors) {
   EXPECT_EQ(got.size(), c.expect.size()) << r.message;
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, BadPlatform, ::testing::ValuesIn(corpus()),
-                         [](const ::testing::TestParamInfo<std::string>& i) {
-                           std::string n = i.param.substr(0, i.param.size() - 5);
-                           for (char& ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Corpus, BadPlatform, ::testing::ValuesIn(corpus()), testing::file_test_name);
 
 }  // namespace
 }  // namespace starnuma

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/param_names.hpp"
+
 #include "platform/describe.hpp"
 
 namespace starnuma {
@@ -92,13 +94,7 @@ std::vector<std::string> shipped() {
   return files;
 }
 
-INSTANTIATE_TEST_SUITE_P(Platforms, ShippedPlatform, ::testing::ValuesIn(shipped()),
-                         [](const ::testing::TestParamInfo<std::string>& i) {
-                           std::string n = i.param.substr(0, i.param.size() - 5);
-                           for (char& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Platforms, ShippedPlatform, ::testing::ValuesIn(shipped()), testing::file_test_name);
 
 }  // namespace
 }  // namespace starnuma
