@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -115,6 +116,20 @@ class Rate : public StatBase {
 
  private:
   uint64_t events_ = 0;
+};
+
+// A value computed when the statistics are written (utilization, mean wait), from state the
+// component keeps anyway.
+class Formula : public StatBase {
+ public:
+  using Fn = std::function<nlohmann::json(sc_core::sc_time elapsed)>;
+  Formula(StatOwner& owner, std::string name, std::string unit, std::string description, Fn fn)
+      : StatBase(owner, std::move(name), std::move(unit), std::move(description)), fn_(std::move(fn)) {}
+  nlohmann::json to_json(sc_core::sc_time elapsed) const override { return fn_(elapsed); }
+  void reset() override {}
+
+ private:
+  Fn fn_;
 };
 
 class StatOwner {

@@ -44,6 +44,16 @@ std::string join(const std::vector<std::string>& words, std::string_view separat
   return s;
 }
 
+std::string hex(uint64_t value) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  do {
+    s.insert(s.begin(), digits[value & 15]);
+    value >>= 4;
+  } while (value);
+  return "0x" + s;
+}
+
 bool is_identifier(std::string_view name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
   return std::all_of(name.begin(), name.end(),

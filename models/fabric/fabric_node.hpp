@@ -1,4 +1,5 @@
-// A vertex of the platform topology: anything a link can attach to.
+// A vertex of the platform topology: anything a link can attach to. Each kind says what crossing
+// it costs, so routing and timing come from the nodes' own parameters.
 #pragma once
 
 #include <vector>
@@ -8,12 +9,24 @@
 namespace starnuma {
 
 class Link;
+class MemoryHome;
 
 class FabricNode : public Component {
  public:
   using Component::Component;
   void attach(Link& link) { links_.push_back(&link); }
   const std::vector<Link*>& links() const { return links_; }
+
+  // Whether routes may pass through this node (routers and switches do; sockets and devices not).
+  virtual bool forwards() const { return false; }
+  // Latency of crossing this node as an intermediate hop, per direction, ports included.
+  virtual Time transit_latency() const { return Time(); }
+  // Latency of this node's port on `via`, per direction, when a route starts or ends here.
+  virtual Time port_latency(const Link& via) const { return Time(); }
+  // The memory this node owns, if any.
+  virtual MemoryHome* memory_home() { return nullptr; }
+  // Called once every link is attached: reports attachments the node cannot have.
+  virtual void check_attachments() {}
 
  private:
   std::vector<Link*> links_;

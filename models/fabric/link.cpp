@@ -9,39 +9,55 @@ using namespace literals;
 
 Link::Link(sc_core::sc_module_name name, const ScopeContext& ctx, const LinkDefaults& defaults)
     : Component(name, ctx),
-      bandwidth_(*this, "bandwidth", defaults.bandwidth, "Usable bandwidth per direction",
+      bandwidth_(*this, "bandwidth", defaults.bandwidth, "Usable (goodput) bandwidth per direction",
                  at_least(Bandwidth::from_bytes_per_s(1))),
-      latency_(*this, "latency", defaults.latency, "One-way traversal latency of the link (serdes and flight)",
-               at_least(0_ns)) {}
+      latency_(*this, "latency", defaults.latency,
+               "One-way latency of the link itself: serdes, serialization and flight", at_least(0_ns)),
+      retimers_(*this, "retimers", defaults.retimers, "Retimers on the link", between(0u, 8u)),
+      retimer_latency_(*this, "retimer_latency", defaults.retimer_latency, "Latency of one retimer per direction",
+                       at_least(0_ns)),
+      request_size_(*this, "request_size", 16_B, "Bytes of a message without data (read request, write ack)",
+                    between(1_B, 4_KiB)),
+      data_size_(*this, "data_size", 64_B,
+                 "Bytes of a message carrying one 64-byte line (headers are in the goodput bandwidth)",
+                 between(1_B, 4_KiB)) {}
 
 void Link::connect(FabricNode& a, FabricNode& b) {
   node_a_ = &a;
   node_b_ = &b;
   a.attach(*this);
   b.attach(*this);
+  ab_ = std::make_unique<Channel>(*this, "ab", bandwidth_, latency());
+  ba_ = std::make_unique<Channel>(*this, "ba", bandwidth_, latency());
+}
+
+std::string Link::direction_name(const FabricNode& from) const {
+  return std::string(from.basename()) + "->" + other_end(from)->basename();
 }
 
 namespace {
 
 // Table I: 20.8 GB/s per UPI link and 13 GB/s per NUMALink per direction; CXL x8 over PCIe 6.0
-// gives 64 GB/s raw, 40 GB/s effective. Latencies: docs/latency-model.md.
+// gives 64 GB/s raw, 40 GB/s effective, and one retimer (20 ns round trip) per host-device link.
+// Latency split: docs/fabric.md.
 struct UpiLink : Link {
-  UpiLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(20.8), 25_ns}) {}
+  UpiLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(20.8), 25_ns, 0, 0_ns}) {}
 };
 struct NumaLink : Link {
-  NumaLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(13), 50_ns}) {}
+  NumaLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(13), 50_ns, 0, 0_ns}) {}
 };
 struct CxlLink : Link {
-  CxlLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(40), 5_ns}) {}
+  CxlLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(40), 5_ns, 1, 10_ns}) {}
 };
 
 }  // namespace
 
 STARNUMA_REGISTER_COMPONENT(UpiLink, "upi", Role::Link,
-                            "Intra-chassis coherent link (Intel UPI) between sockets or to a FLEX ASIC");
+                            "Intra-chassis coherent link (Intel UPI) between sockets or to a FLEX ASIC; "
+                            "its latency includes the socket ports");
 STARNUMA_REGISTER_COMPONENT(NumaLink, "numalink", Role::Link,
                             "Inter-chassis coherent link between two FLEX ASICs");
 STARNUMA_REGISTER_COMPONENT(CxlLink, "cxl", Role::Link,
-                            "CXL link (x8 PCIe 6.0 by default) from a socket or switch to a CXL device");
+                            "CXL link (x8 PCIe 6.0 by default) with its retimers, from a socket or switch to a CXL device");
 
 }  // namespace starnuma

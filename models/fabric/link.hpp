@@ -1,9 +1,12 @@
-// A point-to-point link between two topology nodes (UPI, NUMALink, CXL). Bandwidth is per
-// direction; latency is the one-way traversal time of the link itself (serdes and flight), not
-// of the routers at its ends, which the nodes contribute.
+// A point-to-point link between two topology nodes (UPI, NUMALink, CXL). Each direction is a
+// Channel with its own occupancy. `latency` is the one-way traversal of the link itself (serdes,
+// serialization of a message and flight); the routers and ports at its ends are the nodes'.
 #pragma once
 
+#include <memory>
+
 #include "common/component.hpp"
+#include "fabric/channel.hpp"
 
 namespace starnuma {
 
@@ -13,6 +16,8 @@ class FabricNode;
 struct LinkDefaults {
   Bandwidth bandwidth;
   Time latency;
+  unsigned retimers = 0;
+  Time retimer_latency;
 };
 
 class Link : public Component {
@@ -22,20 +27,44 @@ class Link : public Component {
   const NodeRef& end_a() const { return a_.get(); }
   const NodeRef& end_b() const { return b_.get(); }
   Bandwidth bandwidth() const { return bandwidth_; }
-  Time latency() const { return latency_; }
+  // One-way latency: the link's own plus its retimers'.
+  Time latency() const { return latency_.get() + retimer_latency_.get() * retimers_.get(); }
+  Time wire_latency() const { return latency_; }
+  Time retimers_latency() const { return retimer_latency_.get() * retimers_.get(); }
+  uint32_t request_bytes() const { return static_cast<uint32_t>(request_size_->bytes()); }
+  uint32_t data_bytes() const { return static_cast<uint32_t>(data_size_->bytes()); }
 
   // Called by the platform once both ends are resolved.
   void connect(FabricNode& a, FabricNode& b);
   FabricNode* node_a() const { return node_a_; }
   FabricNode* node_b() const { return node_b_; }
+  FabricNode* other_end(const FabricNode& n) const { return &n == node_a_ ? node_b_ : node_a_; }
+  // The direction leaving `from`.
+  Channel& channel_from(const FabricNode& from) { return &from == node_a_ ? *ab_ : *ba_; }
+  const Channel& channel_from(const FabricNode& from) const { return &from == node_a_ ? *ab_ : *ba_; }
+  std::string direction_name(const FabricNode& from) const;
+
+  // Conservation: requests sent one way are answered the other way.
+  void count_request(const FabricNode& from) { ++(&from == node_a_ ? requests_ab_ : requests_ba_); }
+  void count_response(const FabricNode& from) { ++(&from == node_a_ ? responses_ab_ : responses_ba_); }
+  bool balanced() const { return requests_ab_.value() == responses_ba_.value() && requests_ba_.value() == responses_ab_.value(); }
 
  private:
   Param<NodeRef> a_{*this, "a", required, "Node at one end of the link"};
   Param<NodeRef> b_{*this, "b", required, "Node at the other end of the link"};
   Param<Bandwidth> bandwidth_;
   Param<Time> latency_;
+  Param<unsigned> retimers_;
+  Param<Time> retimer_latency_;
+  Param<Size> request_size_;
+  Param<Size> data_size_;
   FabricNode* node_a_ = nullptr;
   FabricNode* node_b_ = nullptr;
+  std::unique_ptr<Channel> ab_, ba_;
+  Counter requests_ab_{*this, "requests_ab", "messages", "Requests sent from a to b"};
+  Counter requests_ba_{*this, "requests_ba", "messages", "Requests sent from b to a"};
+  Counter responses_ab_{*this, "responses_ab", "messages", "Responses sent from a to b"};
+  Counter responses_ba_{*this, "responses_ba", "messages", "Responses sent from b to a"};
 };
 
 }  // namespace starnuma

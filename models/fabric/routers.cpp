@@ -8,21 +8,26 @@ using namespace literals;
 
 namespace {
 
-class FlexAsic : public FabricNode {
+class Router : public FabricNode {
  public:
-  FlexAsic(sc_core::sc_module_name n, const ScopeContext& c) : FabricNode(n, c) {}
+  Router(sc_core::sc_module_name n, const ScopeContext& c, Time default_latency)
+      : FabricNode(n, c),
+        latency_(*this, "latency", default_latency, "Traversal latency per direction, port to port", at_least(0_ns)) {}
+  bool forwards() const override { return true; }
+  Time transit_latency() const override { return latency_; }
 
  private:
-  Param<Time> latency_{*this, "latency", 20_ns, "Traversal latency per direction (port to port)", at_least(0_ns)};
+  Param<Time> latency_;
 };
 
-class CxlSwitch : public FabricNode {
- public:
-  CxlSwitch(sc_core::sc_module_name n, const ScopeContext& c) : FabricNode(n, c) {}
-
- private:
-  // The StarNUMA paper: about 90 ns round trip per switch.
-  Param<Time> latency_{*this, "latency", 45_ns, "Traversal latency per direction (port to port)", at_least(0_ns)};
+// The paper gives 280 ns round trip for UPI + FLEX ASIC + NUMALink + FLEX ASIC + UPI; the split
+// between ASIC and NUMALink is ours (docs/fabric.md).
+struct FlexAsic : Router {
+  FlexAsic(sc_core::sc_module_name n, const ScopeContext& c) : Router(n, c, 20_ns) {}
+};
+// About 90 ns round trip per CXL switch (StarNUMA section III-B).
+struct CxlSwitch : Router {
+  CxlSwitch(sc_core::sc_module_name n, const ScopeContext& c) : Router(n, c, 45_ns) {}
 };
 
 }  // namespace

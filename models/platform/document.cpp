@@ -17,6 +17,31 @@ std::string canonical_key(const fs::path& p) {
   return (ec ? p : c).string();
 }
 
+ConfigNode load_with_bases(const std::string& path, std::vector<std::string>& chain);
+
+// One entry of `extends:`: the merged document of that base file.
+ConfigNode load_base(const std::string& path, const ConfigNode& entry, std::vector<std::string>& chain) {
+  if (!entry.is_scalar() || entry.value().empty())
+    throw_config_error({entry.location(), "extends", "expected the path of a platform file to extend, or a list of them"});
+  fs::path base = fs::path(path).parent_path() / entry.value();
+  std::error_code ec;
+  if (!fs::is_regular_file(base, ec))
+    throw_config_error({entry.location(), "extends",
+                        "cannot open '" + entry.value() + "' (a relative path starts at the folder of the file that extends it)"});
+  std::string key = canonical_key(base);
+  for (size_t i = 0; i < chain.size(); ++i) {
+    if (chain[i] == key) {
+      std::string cycle;
+      for (size_t j = i; j < chain.size(); ++j) cycle += fs::path(chain[j]).filename().string() + " -> ";
+      throw_config_error({entry.location(), "extends", "'extends' cycle: " + cycle + fs::path(key).filename().string()});
+    }
+  }
+  chain.push_back(key);
+  ConfigNode merged = load_with_bases(base.lexically_normal().string(), chain);
+  chain.pop_back();
+  return merged;
+}
+
 ConfigNode load_with_bases(const std::string& path, std::vector<std::string>& chain) {
   ConfigNode doc = load_yaml_file(path);
   if (!doc.is_map())
@@ -24,26 +49,13 @@ ConfigNode load_with_bases(const std::string& path, std::vector<std::string>& ch
                                                ConfigNode::kind_name(doc.kind())});
   const MapEntry* ext = doc.find_entry("extends");
   if (!ext) return doc;
-  if (!ext->value.is_scalar() || ext->value.value().empty())
-    throw_config_error({ext->value.location(), "extends", "expected the path of the platform file to extend"});
-
-  fs::path base = fs::path(path).parent_path() / ext->value.value();
-  std::error_code ec;
-  if (!fs::is_regular_file(base, ec))
-    throw_config_error({ext->value.location(), "extends",
-                        "cannot open '" + ext->value.value() + "' (a relative path starts at the folder of the file that extends it)"});
-  std::string key = canonical_key(base);
-  for (size_t i = 0; i < chain.size(); ++i) {
-    if (chain[i] == key) {
-      std::string cycle;
-      for (size_t j = i; j < chain.size(); ++j) cycle += fs::path(chain[j]).filename().string() + " -> ";
-      throw_config_error({ext->value.location(), "extends",
-                          "'extends' cycle: " + cycle + fs::path(key).filename().string()});
-    }
+  // Bases merge left to right; this file's own keys go last.
+  ConfigNode merged = ConfigNode::map(doc.location());
+  if (ext->value.kind() == ConfigNode::Kind::Sequence) {
+    for (const ConfigNode& entry : ext->value.items()) merge_config(merged, load_base(path, entry, chain));
+  } else {
+    merged = load_base(path, ext->value, chain);
   }
-  chain.push_back(key);
-  ConfigNode merged = load_with_bases(base.lexically_normal().string(), chain);
-  chain.pop_back();
   ConfigNode own = doc;
   own.erase("extends");
   merge_config(merged, own);

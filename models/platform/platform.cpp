@@ -88,6 +88,10 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
 
   resolve_links(elab);
   check_connected(elab);
+  if (elab.diagnostics().empty())
+    for (FabricNode* n : nodes_) n->check_attachments();
+  if (elab.diagnostics().empty() && !nodes_.empty())
+    fabric_ = std::make_unique<Fabric>("fabric", root.child_context("fabric", "fabric"), nodes_);
   root.check_unused_keys();
   // Only when nothing else explains it (a misspelt 'nodes:' is reported as such).
   if (nodes_.empty() && elab.diagnostics().empty())
@@ -196,7 +200,9 @@ void Platform::check_connected(Elaboration& elab) {
 }
 
 std::vector<const Component*> Platform::roots() const {
-  return {settings_.get(), node_container_.get(), link_container_.get()};
+  std::vector<const Component*> r{settings_.get(), node_container_.get(), link_container_.get()};
+  if (fabric_) r.push_back(fabric_.get());
+  return r;
 }
 
 }  // namespace starnuma

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/component.hpp"
+#include "fabric/fabric.hpp"
 #include "fabric/fabric_node.hpp"
 #include "fabric/link.hpp"
 #include "platform/topology_generator.hpp"
@@ -45,7 +46,8 @@ class Platform {
   const std::vector<FabricNode*>& nodes() const { return nodes_; }
   const std::vector<Link*>& links() const { return links_; }
   FabricNode* find_node(const std::string& name) const;
-  // The top-level components ("platform", "nodes", "links"), for walkers.
+  Fabric& fabric() const { return *fabric_; }
+  // The top-level components ("platform", "nodes", "links", "fabric"), for walkers.
   std::vector<const Component*> roots() const;
 
  private:
@@ -62,6 +64,7 @@ class Platform {
   std::unique_ptr<TopologyGenerator> generator_;
   std::unique_ptr<PlatformSettings> settings_;
   std::unique_ptr<Container> node_container_, link_container_;
+  std::unique_ptr<Fabric> fabric_;
   std::vector<FabricNode*> nodes_;
   std::vector<Link*> links_;
 };

@@ -1,7 +1,7 @@
 // The HPE Superdome Flex topology (StarNUMA Fig. 1): chassis of sockets joined all-to-all by UPI,
 // each socket with one more UPI link to a FLEX ASIC of its chassis, and every pair of FLEX ASICs
-// joined by a NUMALink. Optionally a CXL memory pool with a CXL link from every socket, directly
-// or through CXL switches.
+// joined by a NUMALink. With memory_pool, a CXL memory pool with a CXL link from every socket,
+// directly or through CXL switches.
 #include "platform/topology_generator.hpp"
 
 namespace starnuma {
@@ -14,9 +14,9 @@ class SuperdomeFlex : public TopologyGenerator {
     if (chassis_ > 1 && flex_asics_per_chassis_ == 0)
       error(config() ? config()->find("flex_asics_per_chassis") : nullptr, "flex_asics_per_chassis",
             "must be at least 1 when there is more than one chassis");
-    if (cxl_switches_ > 0 && !pool_.given())
+    if (cxl_switches_ > 0 && !memory_pool_)
       error(config() ? config()->find("cxl_switches") : nullptr, "cxl_switches",
-            "CXL switches need a pool: add a 'pool:' map");
+            "CXL switches need a pool: set memory_pool: true");
     if (cxl_switches_ > chassis_ * sockets_per_chassis_)
       error(config() ? config()->find("cxl_switches") : nullptr, "cxl_switches",
             "more CXL switches than sockets");
@@ -44,7 +44,7 @@ class SuperdomeFlex : public TopologyGenerator {
     for (unsigned f = 0; f < flex; ++f)
       for (unsigned g = f + 1; g < flex; ++g) add_link(links, "numalink", numalink_, asic(f), asic(g));
 
-    if (!pool_.given()) return;
+    if (!memory_pool_) return;
     add_node(nodes, "pool", pool_, "cxl_pool");
     if (cxl_switches_ == 0) {
       for (unsigned s = 0; s < sockets; ++s) add_link(links, "cxl", cxl_, socket(s), "pool");
@@ -56,7 +56,7 @@ class SuperdomeFlex : public TopologyGenerator {
       add_node(nodes, sw, cxl_switch_, "cxl_switch");
       for (unsigned s = k * sockets / cxl_switches_; s < (k + 1) * sockets / cxl_switches_; ++s)
         add_link(links, "cxl", cxl_, socket(s), sw);
-      add_link(links, "cxl", cxl_, sw, "pool");
+      add_link(links, "cxl", cxl_uplink_, sw, "pool");
     }
   }
 
@@ -68,12 +68,14 @@ class SuperdomeFlex : public TopologyGenerator {
                                           "FLEX ASICs in each chassis; socket i uses ASIC i mod this", between(0u, 8u)};
   Param<unsigned> cxl_switches_{*this, "cxl_switches", 0,
                                 "CXL switches between the sockets and the pool (0: direct links)", between(0u, 64u)};
+  Param<bool> memory_pool_{*this, "memory_pool", false, "Add the CXL memory pool 'pool', linked to every socket"};
   MapParam socket_{*this, "socket", "Parameters of every socket (type socket unless given)"};
   MapParam flex_asic_{*this, "flex_asic", "Parameters of every FLEX ASIC (type flex_asic unless given)"};
   MapParam upi_{*this, "upi", "Parameters of every UPI link (type upi unless given)"};
   MapParam numalink_{*this, "numalink", "Parameters of every NUMALink (type numalink unless given)"};
-  MapParam pool_{*this, "pool", "The CXL memory pool; absent: no pool (type cxl_pool unless given)"};
-  MapParam cxl_{*this, "cxl", "Parameters of every CXL link (type cxl unless given)"};
+  MapParam pool_{*this, "pool", "Parameters of the CXL memory pool (type cxl_pool unless given)"};
+  MapParam cxl_{*this, "cxl", "Parameters of every CXL link from a socket (type cxl unless given)"};
+  MapParam cxl_uplink_{*this, "cxl_uplink", "Parameters of every CXL link from a switch to the pool (type cxl unless given)"};
   MapParam cxl_switch_{*this, "cxl_switch", "Parameters of every CXL switch (type cxl_switch unless given)"};
 };
 

@@ -1,33 +1,43 @@
-// The CXL type-3 multi-headed memory pool device (MHD): one CXL port (head) per attached host
-// or switch, an internal network with arbitration and the coherence directory, and its own DDR5
-// channels. The directory arrives with the coherence issue.
+#include "pool/cxl_pool.hpp"
+
 #include "common/registry.hpp"
-#include "fabric/fabric_node.hpp"
-#include "memory/ddr5.hpp"
+#include "fabric/link.hpp"
 
 namespace starnuma {
 
 using namespace literals;
 
-namespace {
+// StarNUMA section III-B, Fig. 3: the MHD's CXL port adds 25 ns round trip, its network,
+// arbitration and directory 20 ns. Table I: DDR5-4800, 16 channels x 48 GB.
+CxlPool::CxlPool(sc_core::sc_module_name n, const ScopeContext& c)
+    : FabricNode(n, c),
+      port_latency_(*this, "port_latency", Time::from_ps(12500), "Device-side CXL port latency per direction",
+                    at_least(0_ns)),
+      internal_latency_(*this, "internal_latency", 10_ns,
+                        "On-device network, arbitration and directory lookup, per direction", at_least(0_ns)),
+      heads_(*this, "heads", 16, "CXL ports (heads) of the device; each attached link takes one", between(1u, 64u)),
+      memory_("memory", part("memory", "ddr5"), {16, 48_GiB}) {}
 
-class CxlPool : public FabricNode {
- public:
-  CxlPool(sc_core::sc_module_name n, const ScopeContext& c) : FabricNode(n, c) {}
+Time CxlPool::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
+  ++requests_;
+  if (trace) trace->add(path(), "network, arbitration, directory", internal_latency_.get());
+  Time done = memory_.access(arrival + internal_latency_.get(), op, offset, trace);
+  if (trace) trace->add(path(), "network back to the port", internal_latency_.get());
+  ++responses_;
+  return done + internal_latency_.get();
+}
 
- private:
-  // StarNUMA section III-B: MHD CXL port 25 ns round trip; NoC, arbitration and directory 20 ns.
-  Param<Time> port_latency_{*this, "port_latency", Time::from_ps(12500),
-                            "Device-side CXL port latency per direction", at_least(0_ns)};
-  Param<Time> internal_latency_{*this, "internal_latency", 10_ns,
-                                "On-device network, arbitration and directory latency per direction",
-                                at_least(0_ns)};
-  Param<unsigned> max_heads_{*this, "max_heads", 16, "CXL ports (heads) the device has", between(1u, 64u)};
-  // Table I: DDR5-4800, 16 channels x 48 GB.
-  Ddr5Controller memory_{"memory", part("memory", "ddr5"), {16, 48_GiB}};
-};
-
-}  // namespace
+void CxlPool::check_attachments() {
+  if (links().size() > heads_)
+    error(config() ? config()->find("heads") : nullptr, "heads",
+          std::to_string(links().size()) + " links attach to the pool but it has " + std::to_string(heads_.get()) +
+              " heads",
+          msg::kTopology);
+  for (const Link* l : links())
+    if (l->type_name() != "cxl")
+      error(nullptr, "", std::string("the pool attaches only CXL links; ") + l->path() + " is " + l->type_name(),
+            msg::kTopology);
+}
 
 STARNUMA_REGISTER_COMPONENT(CxlPool, "cxl_pool", Role::Node,
                             "CXL multi-headed memory pool device (type-3 MHD) with its own DDR5 channels");

@@ -1,28 +1,33 @@
-// A processor socket: cores, caches and its local memory. Cores and caches arrive with the cores
-// issue; the socket already owns its memory controller.
+#include "socket/socket.hpp"
+
 #include "common/registry.hpp"
-#include "fabric/fabric_node.hpp"
-#include "memory/ddr5.hpp"
+#include "fabric/link.hpp"
 
 namespace starnuma {
 
 using namespace literals;
 
-namespace {
+// Local memory is 80 ns unloaded: 40 ns on die (uncore_latency) + 40 ns DRAM (controller 8 + tRCD
+// 16 + tCL 16). The UPI links' latency includes the remote socket's ports and mesh.
+Socket::Socket(sc_core::sc_module_name n, const ScopeContext& c)
+    : FabricNode(n, c),
+      uncore_latency_(*this, "uncore_latency", 40_ns,
+                      "On-die round trip from an LLC miss to the home agent or fabric port and back, without DRAM",
+                      at_least(0_ns)),
+      cxl_port_latency_(*this, "cxl_port_latency", Time::from_ps(12500),
+                        "Host-side CXL port latency per direction (25 ns round trip)", at_least(0_ns)),
+      memory_("memory", part("memory", "ddr5"), {6, 32_GiB}) {}
 
-class Socket : public FabricNode {
- public:
-  Socket(sc_core::sc_module_name n, const ScopeContext& c) : FabricNode(n, c) {}
+Time Socket::port_latency(const Link& via) const {
+  return via.type_name() == "cxl" ? cxl_port_latency_.get() : Time();
+}
 
- private:
-  // Table I: 28 cores at 2.4 GHz; DDR5-4800, 6 channels x 32 GB.
-  Param<unsigned> cores_{*this, "cores", 28, "Cores (each one hardware thread)", between(1u, 1024u)};
-  Param<Frequency> frequency_{*this, "frequency", Frequency::ghz(2.4), "Core clock",
-                              between(Frequency::from_hz(1e6), Frequency::ghz(10))};
-  Ddr5Controller memory_{"memory", part("memory", "ddr5"), {6, 32_GiB}};
-};
-
-}  // namespace
+Time Socket::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
+  ++requests_;
+  Time done = memory_.access(arrival, op, offset, trace);
+  ++responses_;
+  return done;
+}
 
 STARNUMA_REGISTER_COMPONENT(Socket, "socket", Role::Node, "Processor socket with its cores, caches and local DDR5 memory");
 

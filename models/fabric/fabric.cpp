@@ -1,0 +1,151 @@
+#include "fabric/fabric.hpp"
+
+#include <algorithm>
+
+#include "common/text.hpp"
+#include "socket/socket.hpp"
+
+namespace starnuma {
+
+namespace {
+
+std::vector<FabricNode*> sockets_of(const std::vector<FabricNode*>& nodes) {
+  std::vector<FabricNode*> s;
+  for (FabricNode* n : nodes)
+    if (dynamic_cast<Socket*>(n)) s.push_back(n);
+  return s;
+}
+
+}  // namespace
+
+Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes)
+    : Component(name, ctx), routes_(nodes, sockets_of(nodes)) {
+  if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
+    report_internal("the model needs a SystemC time resolution of 1 ps");
+  target.register_b_transport(this, &Fabric::b_transport);
+  uint64_t base = 0;
+  for (FabricNode* n : nodes) {
+    if (auto* s = dynamic_cast<Socket*>(n)) requesters_.push_back(s);
+    if (MemoryHome* h = n->memory_home()) {
+      ranges_.push_back(Range{base, h->memory_capacity().bytes(), n, h});
+      base += h->memory_capacity().bytes();
+    }
+  }
+  for (Socket* s : requesters_) {
+    std::vector<const Route*> row;
+    for (const Range& r : ranges_) {
+      const Route& route = routes_.route(*s, *r.node);
+      if (!route.reachable)
+        error(nullptr, "",
+              std::string("no route from ") + s->basename() + " to the memory of " + r.node->basename() +
+                  " (only routers and switches forward traffic)",
+              msg::kTopology);
+      row.push_back(&route);
+    }
+    route_to_home_.push_back(std::move(row));
+  }
+}
+
+const Fabric::Range* Fabric::home_of(uint64_t address) const {
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,
+                             [](uint64_t a, const Range& r) { return a < r.base; });
+  if (it == ranges_.begin()) return nullptr;
+  --it;
+  return address - it->base < it->size ? &*it : nullptr;
+}
+
+size_t Fabric::requester_index(const Socket& s) const {
+  auto it = std::find(requesters_.begin(), requesters_.end(), &s);
+  if (it == requesters_.end()) report_internal(std::string(s.name()) + " is not a requester of the fabric");
+  return static_cast<size_t>(it - requesters_.begin());
+}
+
+const Route& Fabric::route(size_t requester, const FabricNode& to) const {
+  return routes_.route(*requesters_.at(requester), to);
+}
+
+Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace) {
+  const size_t n = route.hops.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Hop& hop = route.hops[forward ? i : n - 1 - i];
+    FabricNode& from = forward ? *hop.from : *hop.to;
+    FabricNode& to = forward ? *hop.to : *hop.from;
+    Link& link = *hop.link;
+    if (i == 0) {
+      t = t + from.port_latency(link);
+      if (trace && from.port_latency(link).ps()) trace->add(from.path(), "port", from.port_latency(link));
+    }
+    const Time before = t;
+    t = link.channel_from(from).traverse(t, (link.*size)());
+    if (forward)
+      link.count_request(from);
+    else
+      link.count_response(from);
+    if (trace) {
+      trace->add(link.path(), "link " + link.direction_name(from), link.wire_latency());
+      if (link.retimers_latency().ps()) trace->add(link.path(), "retimers", link.retimers_latency());
+      if ((t - before - link.latency()).ps()) trace->add(link.path(), "queueing", t - before - link.latency());
+    }
+    if (i + 1 < n) {
+      t = t + to.transit_latency();
+      if (trace) trace->add(to.path(), "transit", to.transit_latency());
+    } else {
+      t = t + to.port_latency(link);
+      if (trace && to.port_latency(link).ps()) trace->add(to.path(), "port", to.port_latency(link));
+    }
+  }
+  return t;
+}
+
+Time Fabric::access(size_t r, const MemAccess& a, Time issue) {
+  ++requests_;
+  Socket& from = *requesters_[r];
+  const Range* range = home_of(a.address);
+  if (!range)
+    report_internal("address " + hex(a.address) + " is outside the physical address map");
+  const Route& route = *route_to_home_[r][static_cast<size_t>(range - ranges_.data())];
+  const Time half_uncore = Time::from_ps(from.uncore_latency().ps() / 2);
+  if (a.trace) a.trace->add(from.path(), "on die, out", half_uncore);
+  Time t = issue + half_uncore;
+  const bool read = a.op == MemOp::Read;
+  if (!route.hops.empty()) ++remote_;
+  t = walk(route, true, t, read ? &Link::request_bytes : &Link::data_bytes, a.trace);
+  t = range->home->serve(t, a.op, a.address - range->base, a.trace);
+  t = walk(route, false, t, read ? &Link::data_bytes : &Link::request_bytes, a.trace);
+  const Time back = from.uncore_latency() - half_uncore;
+  if (a.trace) a.trace->add(from.path(), "on die, back", back);
+  ++responses_;
+  return t + back;
+}
+
+void Fabric::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  RequesterExtension* ext = payload.get_extension<RequesterExtension>();
+  if (!ext) report_internal("a transaction reached the fabric without a RequesterExtension");
+  const Time issue = Time::from_ps(static_cast<int64_t>((sc_core::sc_time_stamp() + delay).value()));
+  MemAccess a{payload.is_write() ? MemOp::Write : MemOp::Read, payload.get_address(), ext->trace};
+  const Time done = access(ext->requester, a, issue);
+  delay += sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((done - issue).ps()));
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Fabric::check_conservation() const {
+  std::string problems;
+  if (requests_.value() != responses_.value())
+    problems += "\n  fabric: " + std::to_string(requests_.value()) + " requests, " +
+                std::to_string(responses_.value()) + " responses";
+  for (const Range& r : ranges_)
+    if (r.home->requests() != r.home->responses())
+      problems += std::string("\n  ") + r.node->path() + ": " + std::to_string(r.home->requests()) +
+                  " requests, " + std::to_string(r.home->responses()) + " responses";
+  for (const auto& row : route_to_home_)
+    for (const Route* route : row)
+      for (const Hop& h : route->hops)
+        if (!h.link->balanced() && problems.find(h.link->path()) == std::string::npos)
+          problems += std::string("\n  ") + h.link->path() + ": requests and responses do not balance";
+  if (!problems.empty()) {
+    install_report_handler();
+    SC_REPORT_ERROR(msg::kModel, ("transactions entered the fabric and did not leave it:" + problems).c_str());
+  }
+}
+
+}  // namespace starnuma

@@ -1,0 +1,76 @@
+// The inter-socket fabric: every memory access from a socket's LLC enters here. The fabric finds
+// the access's home node from the physical address map, walks the route hop by hop (each link
+// direction adds its latency and its own queueing delay, each router its transit latency, the
+// end nodes their port latencies), lets the home serve it, and walks back with the response.
+//
+// Access is a TLM-2.0 b_transport on `target` (the requester is named by a RequesterExtension)
+// or a direct call for initiators that already hold a requester index.
+#pragma once
+
+#include <vector>
+
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "common/component.hpp"
+#include "fabric/routing.hpp"
+#include "memory/mem_access.hpp"
+#include "memory/memory_home.hpp"
+
+namespace starnuma {
+
+class Socket;
+
+// Names the requesting socket of a transaction sent to Fabric::target.
+struct RequesterExtension : tlm::tlm_extension<RequesterExtension> {
+  uint32_t requester = 0;
+  PathTrace* trace = nullptr;
+  tlm::tlm_extension_base* clone() const override { return new RequesterExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const RequesterExtension&>(other);
+  }
+};
+
+class Fabric : public Component {
+ public:
+  struct Range {
+    uint64_t base;
+    uint64_t size;
+    FabricNode* node;
+    MemoryHome* home;
+  };
+
+  Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes);
+
+  tlm_utils::simple_target_socket<Fabric> target{"target"};
+
+  // Physical address map: each node with memory owns one contiguous range, in declaration order.
+  const std::vector<Range>& address_map() const { return ranges_; }
+  const Range* home_of(uint64_t address) const;
+  const std::vector<Socket*>& requesters() const { return requesters_; }
+  size_t requester_index(const Socket& s) const;
+  const Route& route(size_t requester, const FabricNode& to) const;
+  const RouteTable& routes() const { return routes_; }
+
+  // One access issued by requester `r` at `issue`; returns when its response is back at the LLC.
+  Time access(size_t r, const MemAccess& access, Time issue);
+
+  // Every request that entered was answered: per link direction, per home, and in total.
+  // Raises a starnuma/model error naming what does not balance.
+  void check_conservation() const;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  Time walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace);
+
+  std::vector<Range> ranges_;
+  std::vector<Socket*> requesters_;
+  RouteTable routes_;
+  std::vector<std::vector<const Route*>> route_to_home_;  // [requester][range]
+
+  Counter requests_{*this, "requests", "accesses", "Accesses that entered the fabric"};
+  Counter responses_{*this, "responses", "accesses", "Accesses answered"};
+  Counter remote_{*this, "remote", "accesses", "Accesses whose home is another node"};
+};
+
+}  // namespace starnuma

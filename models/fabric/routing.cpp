@@ -1,0 +1,111 @@
+#include "fabric/routing.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <queue>
+#include <tuple>
+
+#include "common/diagnostics.hpp"
+
+namespace starnuma {
+
+namespace {
+
+// The order of candidate paths: latency, then hops, then the declaration index of the last link
+// (earlier first), which with Dijkstra's settled prefixes gives a total order on paths.
+struct Cost {
+  int64_t ps = std::numeric_limits<int64_t>::max();
+  size_t hops = 0;
+  size_t last_link = 0;
+  bool operator<(const Cost& o) const { return std::tie(ps, hops, last_link) < std::tie(o.ps, o.hops, o.last_link); }
+};
+
+}  // namespace
+
+RouteTable::RouteTable(const std::vector<FabricNode*>& nodes, const std::vector<FabricNode*>& sources)
+    : nodes_(nodes), sources_(sources) {
+  // Declaration order of links, for tie-breaking.
+  std::vector<const Link*> link_order;
+  for (FabricNode* n : nodes_)
+    for (const Link* l : n->links())
+      if (std::find(link_order.begin(), link_order.end(), l) == link_order.end()) link_order.push_back(l);
+  auto link_index = [&](const Link* l) {
+    return static_cast<size_t>(std::find(link_order.begin(), link_order.end(), l) - link_order.begin());
+  };
+
+  for (FabricNode* src : sources_) {
+    const size_t n = nodes_.size();
+    // through[v]: best cost to arrive at v and be ready to leave it (transit paid); only for v that
+    // forwards or is the source. final[v]: best cost to end the route at v (its port paid).
+    std::vector<Cost> through(n), final(n);
+    std::vector<Hop> through_pred(n, Hop{nullptr, nullptr, nullptr}), final_pred(n, Hop{nullptr, nullptr, nullptr});
+    std::vector<bool> done(n, false);
+    using Entry = std::pair<Cost, size_t>;
+    auto later = [](const Entry& a, const Entry& b) { return b.first < a.first || (!(a.first < b.first) && a.second > b.second); };
+    std::priority_queue<Entry, std::vector<Entry>, decltype(later)> queue(later);
+    const size_t s = index(*src);
+    through[s] = Cost{0, 0, 0};
+    queue.push({through[s], s});
+    while (!queue.empty()) {
+      auto [cost, u] = queue.top();
+      queue.pop();
+      if (done[u]) continue;
+      done[u] = true;
+      FabricNode* un = nodes_[u];
+      for (Link* l : un->links()) {
+        FabricNode* vn = l->other_end(*un);
+        const size_t v = index(*vn);
+        int64_t arrive = cost.ps + l->latency().ps() + (u == s ? un->port_latency(*l).ps() : 0);
+        Cost end{arrive + vn->port_latency(*l).ps(), cost.hops + 1, link_index(l)};
+        if (end < final[v]) {
+          final[v] = end;
+          final_pred[v] = Hop{l, un, vn};
+        }
+        if (vn->forwards() && !done[v]) {
+          Cost pass{arrive + vn->transit_latency().ps(), cost.hops + 1, link_index(l)};
+          if (pass < through[v]) {
+            through[v] = pass;
+            through_pred[v] = Hop{l, un, vn};
+            queue.push({pass, v});
+          }
+        }
+      }
+    }
+    std::vector<Route> routes(n);
+    for (size_t v = 0; v < n; ++v) {
+      Route& r = routes[v];
+      if (v == s) {
+        r.reachable = true;
+        continue;
+      }
+      if (!final_pred[v].link) continue;
+      r.reachable = true;
+      r.latency = Time::from_ps(final[v].ps);
+      r.hops.push_back(final_pred[v]);
+      for (size_t at = index(*final_pred[v].from); at != s; at = index(*through_pred[at].from))
+        r.hops.push_back(through_pred[at]);
+      std::reverse(r.hops.begin(), r.hops.end());
+    }
+    routes_.push_back(std::move(routes));
+  }
+}
+
+size_t RouteTable::index(const FabricNode& n) const {
+  auto it = std::find(nodes_.begin(), nodes_.end(), &n);
+  if (it == nodes_.end()) report_internal(std::string("routing: unknown node ") + n.name());
+  return static_cast<size_t>(it - nodes_.begin());
+}
+
+const Route& RouteTable::route(const FabricNode& from, const FabricNode& to) const {
+  auto it = std::find(sources_.begin(), sources_.end(), &from);
+  if (it == sources_.end()) report_internal(std::string("routing: no routes from ") + from.name());
+  return routes_[static_cast<size_t>(it - sources_.begin())][index(to)];
+}
+
+std::string RouteTable::describe(const FabricNode& from, const Route& route) {
+  std::string s = from.basename();
+  for (const Hop& h : route.hops) s += " -" + h.link->type_name() + "-> " + h.to->basename();
+  return s;
+}
+
+}  // namespace starnuma

@@ -1,0 +1,44 @@
+// Routes between topology nodes: the path of least unloaded one-way latency, where a path costs
+// the port latency of its first and last node on the links it uses, every link's latency, and the
+// transit latency of every node it passes through (only nodes that forward may be passed).
+// Ties go to the path with fewer hops, then to the one whose links were declared first; the
+// choice is therefore deterministic and independent of hash or pointer order.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fabric/fabric_node.hpp"
+#include "fabric/link.hpp"
+
+namespace starnuma {
+
+struct Hop {
+  Link* link;
+  FabricNode* from;
+  FabricNode* to;
+};
+
+struct Route {
+  std::vector<Hop> hops;  // empty when from == to
+  Time latency;           // unloaded one-way latency of the path (ports, links, transits)
+  bool reachable = false;
+};
+
+class RouteTable {
+ public:
+  // Routes from every node in `sources` to every node in `nodes`.
+  RouteTable(const std::vector<FabricNode*>& nodes, const std::vector<FabricNode*>& sources);
+
+  const Route& route(const FabricNode& from, const FabricNode& to) const;
+  // "socket0 -upi-> flex0 -numalink-> flex4 -upi-> socket8"
+  static std::string describe(const FabricNode& from, const Route& route);
+
+ private:
+  size_t index(const FabricNode& n) const;
+  std::vector<FabricNode*> nodes_;
+  std::vector<FabricNode*> sources_;
+  std::vector<std::vector<Route>> routes_;  // [source][node]
+};
+
+}  // namespace starnuma

@@ -1,0 +1,26 @@
+// A node that owns a range of physical memory and serves accesses to it (a socket's home agent
+// with its DDR5, or the pool device). The coherence directory of a home attaches here later.
+#pragma once
+
+#include <cstdint>
+
+#include "common/units.hpp"
+#include "memory/mem_access.hpp"
+
+namespace starnuma {
+
+class MemoryHome {
+ public:
+  virtual ~MemoryHome() = default;
+  virtual Size memory_capacity() const = 0;
+  // Serves an access that reached the home's fabric port at `arrival`, at `offset` inside the
+  // home's range; returns when the response leaves the port.
+  virtual Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) = 0;
+  uint64_t requests() const { return requests_; }
+  uint64_t responses() const { return responses_; }
+
+ protected:
+  uint64_t requests_ = 0, responses_ = 0;  // conservation check: every request is answered
+};
+
+}  // namespace starnuma

@@ -1,0 +1,31 @@
+// The CXL type-3 multi-headed memory pool device (MHD): one CXL port (head) per attached host or
+// switch, an on-device network with arbitration and the coherence directory, and its own DDR5
+// channels. The directory's state arrives with the coherence issue; its lookup latency is part
+// of internal_latency already.
+#pragma once
+
+#include "fabric/fabric_node.hpp"
+#include "memory/ddr5.hpp"
+#include "memory/memory_home.hpp"
+
+namespace starnuma {
+
+class CxlPool : public FabricNode, public MemoryHome {
+ public:
+  CxlPool(sc_core::sc_module_name n, const ScopeContext& c);
+
+  Time port_latency(const Link& via) const override { return port_latency_; }
+  MemoryHome* memory_home() override { return this; }
+  Size memory_capacity() const override { return memory_.capacity(); }
+  Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) override;
+  void check_attachments() override;
+  const Ddr5Controller& memory() const { return memory_; }
+
+ private:
+  Param<Time> port_latency_;
+  Param<Time> internal_latency_;
+  Param<unsigned> heads_;
+  Ddr5Controller memory_;
+};
+
+}  // namespace starnuma

@@ -1,0 +1,36 @@
+// A processor socket: the requester side of its memory traffic (the on-die path from an LLC miss
+// out to the fabric), and the home of its own memory range (home agent and DDR5 controller).
+// Cores and caches arrive with the cores issue.
+#pragma once
+
+#include "fabric/fabric_node.hpp"
+#include "memory/ddr5.hpp"
+#include "memory/memory_home.hpp"
+
+namespace starnuma {
+
+class Socket : public FabricNode, public MemoryHome {
+ public:
+  Socket(sc_core::sc_module_name n, const ScopeContext& c);
+
+  // On-die round trip of a request from an LLC miss to the home agent or fabric port and back,
+  // without DRAM; half is spent on the way out, half on the way back.
+  Time uncore_latency() const { return uncore_latency_; }
+  Time port_latency(const Link& via) const override;
+  MemoryHome* memory_home() override { return this; }
+  Size memory_capacity() const override { return memory_.capacity(); }
+  Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) override;
+  const Ddr5Controller& memory() const { return memory_; }
+  unsigned cores() const { return cores_; }
+
+ private:
+  // Table I: 28 cores at 2.4 GHz; DDR5-4800, 6 channels x 32 GB.
+  Param<unsigned> cores_{*this, "cores", 28, "Cores (each one hardware thread)", between(1u, 1024u)};
+  Param<Frequency> frequency_{*this, "frequency", Frequency::ghz(2.4), "Core clock",
+                              between(Frequency::from_hz(1e6), Frequency::ghz(10))};
+  Param<Time> uncore_latency_;
+  Param<Time> cxl_port_latency_;
+  Ddr5Controller memory_;
+};
+
+}  // namespace starnuma
