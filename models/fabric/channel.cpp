@@ -1,5 +1,8 @@
 #include "fabric/channel.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace starnuma {
 
 Channel::Channel(StatOwner& owner, const std::string& direction, Bandwidth bandwidth, Time latency)
@@ -13,6 +16,45 @@ Channel::Channel(StatOwner& owner, const std::string& direction, Bandwidth bandw
                         [this](sc_core::sc_time t) { return utilization(Time::from_ps(static_cast<int64_t>(t.to_seconds() * 1e12 + 0.5))); }),
       wait_stat_(owner, direction + "_mean_wait", "ns", "Mean queueing wait per message",
                  [this](sc_core::sc_time) { return mean_wait_ns(); }) {}
+
+namespace {
+// How far behind the latest arrival a message may still arrive and find its gap: well beyond a
+// quantum plus the spread of path latencies.
+constexpr int64_t kWindowPs = 20'000'000;
+}  // namespace
+
+int64_t Channel::occupy(int64_t arrival, int64_t service) {
+  if (arrival > newest_) newest_ = arrival;
+  // Forget stretches that ended before the window; compact when half the vector is forgotten.
+  while (first_ < busy_.size() && busy_[first_].end < newest_ - kWindowPs) ++first_;
+  if (first_ > 64 && first_ * 2 > busy_.size()) {
+    busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(first_));
+    first_ = 0;
+  }
+  // The first stretch that ends after the arrival, then walk forward to a gap that fits.
+  auto it = std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(first_), busy_.end(), arrival,
+                             [](int64_t t, const Busy& b) { return t < b.end; });
+  int64_t start = arrival;
+  while (it != busy_.end() && start + service > it->start) {
+    start = std::max(start, it->end);
+    ++it;
+  }
+  const int64_t end = start + service;
+  // Insert [start, end) before `it`, merging with touching neighbours.
+  const bool joins_prev = it != busy_.begin() + static_cast<std::ptrdiff_t>(first_) && std::prev(it)->end == start;
+  const bool joins_next = it != busy_.end() && it->start == end;
+  if (joins_prev && joins_next) {
+    std::prev(it)->end = it->end;
+    busy_.erase(it);
+  } else if (joins_prev) {
+    std::prev(it)->end = end;
+  } else if (joins_next) {
+    it->start = start;
+  } else {
+    busy_.insert(it, Busy{start, end});
+  }
+  return start;
+}
 
 double Channel::utilization(Time elapsed) const {
   return elapsed.ps() > 0 ? static_cast<double>(busy_ps_) / static_cast<double>(elapsed.ps()) : 0.0;

@@ -1,16 +1,19 @@
 // One direction of a link: a first-come-first-served server of fixed bandwidth.
 //
-// A message arriving at time t waits until the direction is free (its own occupancy), occupies it
-// for size/bandwidth, and arrives at the far end `latency` after it started. The unloaded delay
+// A message arriving at time t takes the first idle stretch of the direction at or after t that is
+// long enough for it (size/bandwidth), and arrives at the far end `latency` after it started. The unloaded delay
 // is exactly `latency` (serialization of a message is part of the link's quoted latency); under
 // load the extra delay is the queueing wait, which for Poisson arrivals of fixed-size messages is
 // the M/D/1 waiting time rho*S / (2*(1-rho)) (docs/fabric.md).
 //
-// Arrivals are served in call order. With one initiator, or initiators within one quantum of each
-// other, call order is time order or close to it (docs/fabric.md discusses the approximation).
+// Busy stretches are kept for a window behind the latest arrival, so a message that arrives (in
+// call order) after one that is later in simulated time still finds the gap before it: with
+// temporal decoupling, calls are not in time order. For calls in time order this is exactly
+// first come, first served.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "common/stats.hpp"
 #include "common/units.hpp"
@@ -23,16 +26,15 @@ class Channel {
 
   // The time the message's head reaches the far end (arrival + wait + latency).
   Time traverse(Time arrival, uint32_t bytes) {
-    const Time start = arrival > busy_until_ ? arrival : busy_until_;
-    const Time service = Time::from_ps(static_cast<int64_t>(bytes * ps_per_byte_ + 0.5));
-    busy_until_ = start + service;
-    busy_ps_ += service.ps();
-    const int64_t wait = (start - arrival).ps();
+    const int64_t service = static_cast<int64_t>(bytes * ps_per_byte_ + 0.5);
+    const int64_t start = occupy(arrival.ps(), service);
+    busy_ps_ += service;
+    const int64_t wait = start - arrival.ps();
     wait_ps_ += wait;
     if (wait > 0) ++queued_;
     ++messages_;
     bytes_ += bytes;
-    return start + latency_;
+    return Time::from_ps(start) + latency_;
   }
 
   Time latency() const { return latency_; }
@@ -44,10 +46,18 @@ class Channel {
   double mean_wait_ns() const;
 
  private:
+  struct Busy {
+    int64_t start, end;
+  };
+  // Reserves `service` ps in the first idle stretch at or after `arrival`; returns its start.
+  int64_t occupy(int64_t arrival, int64_t service);
+
   Bandwidth bandwidth_;
   Time latency_;
   double ps_per_byte_;
-  Time busy_until_;
+  std::vector<Busy> busy_;  // disjoint, sorted; entries before `first_` are forgotten
+  size_t first_ = 0;
+  int64_t newest_ = 0;      // latest arrival seen
   int64_t busy_ps_ = 0;
   int64_t wait_ps_ = 0;
   Counter messages_;

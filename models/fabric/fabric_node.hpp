@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "common/component.hpp"
+#include "fabric/link.hpp"
 
 namespace starnuma {
 
-class Link;
 class MemoryHome;
 
 class FabricNode : public Component {
@@ -23,6 +23,8 @@ class FabricNode : public Component {
   virtual Time transit_latency() const { return Time(); }
   // Latency of this node's port on `via`, per direction, when a route starts or ends here.
   virtual Time port_latency(const Link& via) const { return Time(); }
+  // The protocol of the links a route to this node may use (sockets: coherent; CXL devices: CXL).
+  virtual Protocol reached_by() const { return Protocol::Coherent; }
   // The memory this node owns, if any.
   virtual MemoryHome* memory_home() { return nullptr; }
   // Called once every link is attached: reports attachments the node cannot have.

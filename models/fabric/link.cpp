@@ -20,7 +20,8 @@ Link::Link(sc_core::sc_module_name name, const ScopeContext& ctx, const LinkDefa
                     between(1_B, 4_KiB)),
       data_size_(*this, "data_size", 64_B,
                  "Bytes of a message carrying one 64-byte line (headers are in the goodput bandwidth)",
-                 between(1_B, 4_KiB)) {}
+                 between(1_B, 4_KiB)),
+      protocol_(defaults.protocol) {}
 
 void Link::connect(FabricNode& a, FabricNode& b) {
   node_a_ = &a;
@@ -47,7 +48,7 @@ struct NumaLink : Link {
   NumaLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(13), 50_ns, 0, 0_ns}) {}
 };
 struct CxlLink : Link {
-  CxlLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(40), 5_ns, 1, 10_ns}) {}
+  CxlLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(40), 5_ns, 1, 10_ns, Protocol::Cxl}) {}
 };
 
 }  // namespace

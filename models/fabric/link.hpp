@@ -12,12 +12,16 @@ namespace starnuma {
 
 class FabricNode;
 
+// What a link carries: the coherent inter-socket protocol (UPI, NUMALink) or CXL (host to device).
+enum class Protocol { Coherent, Cxl };
+
 // Defaults that distinguish the registered link types; the model is the same.
 struct LinkDefaults {
   Bandwidth bandwidth;
   Time latency;
   unsigned retimers = 0;
   Time retimer_latency;
+  Protocol protocol = Protocol::Coherent;
 };
 
 class Link : public Component {
@@ -31,6 +35,7 @@ class Link : public Component {
   Time latency() const { return latency_.get() + retimer_latency_.get() * retimers_.get(); }
   Time wire_latency() const { return latency_; }
   Time retimers_latency() const { return retimer_latency_.get() * retimers_.get(); }
+  Protocol protocol() const { return protocol_; }
   uint32_t request_bytes() const { return static_cast<uint32_t>(request_size_->bytes()); }
   uint32_t data_bytes() const { return static_cast<uint32_t>(data_size_->bytes()); }
 
@@ -58,6 +63,7 @@ class Link : public Component {
   Param<Time> retimer_latency_;
   Param<Size> request_size_;
   Param<Size> data_size_;
+  Protocol protocol_;
   FabricNode* node_a_ = nullptr;
   FabricNode* node_b_ = nullptr;
   std::unique_ptr<Channel> ab_, ba_;

@@ -34,6 +34,8 @@ RouteTable::RouteTable(const std::vector<FabricNode*>& nodes, const std::vector<
   };
 
   for (FabricNode* src : sources_) {
+    std::vector<Route> routes(nodes_.size());
+    for (Protocol protocol : {Protocol::Coherent, Protocol::Cxl}) {
     const size_t n = nodes_.size();
     // through[v]: best cost to arrive at v and be ready to leave it (transit paid); only for v that
     // forwards or is the source. final[v]: best cost to end the route at v (its port paid).
@@ -53,6 +55,7 @@ RouteTable::RouteTable(const std::vector<FabricNode*>& nodes, const std::vector<
       done[u] = true;
       FabricNode* un = nodes_[u];
       for (Link* l : un->links()) {
+        if (l->protocol() != protocol) continue;
         FabricNode* vn = l->other_end(*un);
         const size_t v = index(*vn);
         int64_t arrive = cost.ps + l->latency().ps() + (u == s ? un->port_latency(*l).ps() : 0);
@@ -71,8 +74,8 @@ RouteTable::RouteTable(const std::vector<FabricNode*>& nodes, const std::vector<
         }
       }
     }
-    std::vector<Route> routes(n);
     for (size_t v = 0; v < n; ++v) {
+      if (nodes_[v]->reached_by() != protocol) continue;
       Route& r = routes[v];
       if (v == s) {
         r.reachable = true;
@@ -85,6 +88,7 @@ RouteTable::RouteTable(const std::vector<FabricNode*>& nodes, const std::vector<
       for (size_t at = index(*final_pred[v].from); at != s; at = index(*through_pred[at].from))
         r.hops.push_back(through_pred[at]);
       std::reverse(r.hops.begin(), r.hops.end());
+    }
     }
     routes_.push_back(std::move(routes));
   }

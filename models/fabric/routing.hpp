@@ -1,4 +1,6 @@
-// Routes between topology nodes: the path of least unloaded one-way latency, where a path costs
+// Routes between topology nodes: the path of least unloaded one-way latency that uses only links
+// of the protocol its destination is reached by (coherent links to a socket, CXL links to a CXL
+// device: a CXL switch never carries socket-to-socket traffic). A path costs
 // the port latency of its first and last node on the links it uses, every link's latency, and the
 // transit latency of every node it passes through (only nodes that forward may be passed).
 // Ties go to the path with fewer hops, then to the one whose links were declared first; the
@@ -38,7 +40,7 @@ class RouteTable {
   size_t index(const FabricNode& n) const;
   std::vector<FabricNode*> nodes_;
   std::vector<FabricNode*> sources_;
-  std::vector<std::vector<Route>> routes_;  // [source][node]
+  std::vector<std::vector<Route>> routes_;  // [source][node], over the destination's protocol
 };
 
 }  // namespace starnuma

@@ -44,25 +44,25 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
       read_queue_(*this, "read_queue", 64, "Read queue entries per channel", between(1u, 4096u)),
       write_queue_(*this, "write_queue", 64, "Write queue entries per channel", between(1u, 4096u)) {
   t_burst_ = Time::from_ps(static_cast<int64_t>(std::llround(kLineBytes * 1e12 / bus_bandwidth_->bytes_per_s())));
+  act_slot_ = Time::from_ps(std::max<int64_t>({t_rrd_->ps(), t_faw_->ps() / 4, 1}));
   state_.resize(channels_);
   for (ChannelState& ch : state_) {
     ch.banks.resize(static_cast<size_t>(ranks_) * banks_per_rank_);
-    ch.recent_acts.assign(static_cast<size_t>(ranks_) * 4, Time::from_ps(-(int64_t{1} << 40)));
-    ch.act_head.assign(ranks_, 0);
-    ch.last_act = Time::from_ps(-(int64_t{1} << 40));
+    ch.acts.resize(ranks_);
     ch.read_done.assign(read_queue_, Time());
     ch.write_done.assign(write_queue_, Time());
   }
 }
 
 Time Ddr5Controller::activate(ChannelState& ch, unsigned rank, Time earliest) {
-  Time* window = &ch.recent_acts[static_cast<size_t>(rank) * 4];
-  unsigned& head = ch.act_head[rank];
-  Time act = later(earliest, later(ch.last_act + t_rrd_.get(), window[head] + t_faw_.get()));
-  window[head] = act;  // replaces the oldest of the last four
-  head = (head + 1) % 4;
-  ch.last_act = later(ch.last_act, act);
-  return act;
+  return take_slot(ch.acts[rank], earliest, act_slot_);
+}
+
+Time Ddr5Controller::take_slot(BusCalendar& calendar, Time ready, Time slot_length) {
+  // An event ready inside a free slot happens at once; otherwise at the start of the next free one.
+  const int64_t ready_slot = ready.ps() / slot_length.ps();
+  const int64_t slot = calendar.reserve(ready_slot);
+  return slot == ready_slot ? ready : Time::from_ps(slot * slot_length.ps());
 }
 
 Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
@@ -109,8 +109,7 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     column = bank.activated + t_rcd_.get();
   }
   const Time data = column + (is_read ? t_cl_.get() : t_cwl_.get());
-  const Time burst = later(data, ch.bus_free);
-  ch.bus_free = burst + t_burst_;
+  const Time burst = take_slot(ch.bus, data, t_burst_);
   ch.bus_busy_ps += t_burst_.ps();
   bank.ready = column + t_burst_;  // next column command to this bank (tCCD)
   bank.last_use = burst + t_burst_;

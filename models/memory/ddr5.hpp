@@ -7,7 +7,10 @@
 //
 // A read completes when its critical word is on the bus: controller latency + (tRP if the bank
 // holds another row) + (tRCD if no row is open) + tCL, plus any wait for the bank, the
-// activate-window limits (tRRD, tFAW), the data bus and the read queue. Unloaded (bank idle and
+// activate-window limits (tRRD, tFAW), a free data-bus slot and the read queue. Banks serve their
+// accesses in arrival order; the data bus and the activate slots do not (each takes the first free
+// slot after it is ready), the reordering a DRAM scheduler does so that one bank's conflict does
+// not hold up the others. ACT slots of max(tRRD, tFAW/4) keep both limits. Unloaded (bank idle and
 // precharged) that is controller_latency + tRCD + tCL. Rows left idle for `row_timeout` are
 // precharged in the background (adaptive open page). Writes are posted: they complete at
 // controller_latency unless the write queue is full, and occupy bank and bus like reads.
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "common/component.hpp"
+#include "memory/bus_calendar.hpp"
 #include "memory/mem_access.hpp"
 
 namespace starnuma {
@@ -51,17 +55,16 @@ class Ddr5Controller : public Component {
     Time last_use;  // end of the last burst (for the row timeout)
   };
   struct ChannelState {
-    Time bus_free;
+    BusCalendar bus;
     int64_t bus_busy_ps = 0;
     std::vector<Bank> banks;
-    std::vector<Time> recent_acts;  // ring of the last 4 ACT times per rank (tFAW)
-    std::vector<unsigned> act_head;
-    Time last_act;
+    std::vector<BusCalendar> acts;  // per rank: ACT slots of max(tRRD, tFAW/4)
     std::vector<Time> read_done, write_done;  // rings: completions of the last queue-depth accesses
     size_t read_head = 0, write_head = 0;
   };
 
   Time activate(ChannelState& ch, unsigned rank, Time earliest);
+  static Time take_slot(BusCalendar& calendar, Time ready, Time slot_length);
 
   Param<unsigned> channels_;
   Param<Size> channel_capacity_;
@@ -83,6 +86,7 @@ class Ddr5Controller : public Component {
   Param<unsigned> write_queue_;
 
   Time t_burst_;
+  Time act_slot_;
   std::vector<ChannelState> state_;
 
   Counter reads_{*this, "reads", "lines", "Reads served"};

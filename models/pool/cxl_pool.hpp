@@ -15,6 +15,7 @@ class CxlPool : public FabricNode, public MemoryHome {
   CxlPool(sc_core::sc_module_name n, const ScopeContext& c);
 
   Time port_latency(const Link& via) const override { return port_latency_; }
+  Protocol reached_by() const override { return Protocol::Cxl; }
   MemoryHome* memory_home() override { return this; }
   Size memory_capacity() const override { return memory_.capacity(); }
   Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) override;

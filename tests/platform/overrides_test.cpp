@@ -33,15 +33,16 @@ TEST(Overrides, SetOnOneElaboratedComponentChangesOnlyIt) {
   EXPECT_EQ(p->find_node("socket3")->find_param("cores")->value_text(), "8");
   EXPECT_EQ(p->find_node("socket2")->find_param("cores")->value_text(), "28");
   EXPECT_EQ(p->find_node("socket3")->find_param("cores")->source().str(), "--set nodes.socket3.cores=8");
-  EXPECT_EQ(find_link(*p, "cxl_socket2_pool")->latency(), Time::from_ps(7500));
-  EXPECT_EQ(find_link(*p, "cxl_socket1_pool")->latency(), Time::from_ps(5000));
+  EXPECT_EQ(find_link(*p, "cxl_socket2_pool")->wire_latency(), Time::from_ps(7500));
+  EXPECT_EQ(find_link(*p, "cxl_socket1_pool")->wire_latency(), Time::from_ps(5000));
 }
 
 TEST(Overrides, LaterSetWinsAndAnEmptyValueRemovesAKey) {
   auto p = Platform::build(kPlatforms + "starnuma16.yaml",
-                           {"platform.quantum=2us", "platform.quantum=500ns", "topology.pool="});
+                           {"platform.quantum=2us", "platform.quantum=500ns", "topology.memory_pool=",
+                            "topology.pool="});
   EXPECT_EQ(p->settings().quantum(), Time::from_ns(500));
-  EXPECT_EQ(p->find_node("pool"), nullptr);  // the pool template removed: a baseline machine
+  EXPECT_EQ(p->find_node("pool"), nullptr);  // back to the default: no pool, a baseline machine
   EXPECT_EQ(p->links().size(), 68u);
 }
 
@@ -72,7 +73,7 @@ TEST(Extends, ChildOverridesBaseKeyByKey) {
                                     << "topology:\n  chassis: 2\n  cxl: {latency: 6ns}\n";
   auto p = Platform::build(dir + "child.yaml");
   EXPECT_EQ(p->nodes().size(), 8u + 4u + 1u);  // sockets, FLEX ASICs, pool
-  EXPECT_EQ(find_link(*p, "cxl_socket0_pool")->latency(), Time::from_ns(6));
+  EXPECT_EQ(find_link(*p, "cxl_socket0_pool")->wire_latency(), Time::from_ns(6));
   EXPECT_DOUBLE_EQ(find_link(*p, "cxl_socket0_pool")->bandwidth().gb_per_s(), 40.0);  // inherited
 }
 

@@ -1,9 +1,13 @@
 #include "commands.hpp"
 
+#include <iomanip>
 #include <iostream>
+
+#include <nlohmann/json.hpp>
 
 #include "platform/describe.hpp"
 #include "platform/platform.hpp"
+#include "platform/probes.hpp"
 
 namespace starnuma::cli {
 
@@ -30,6 +34,95 @@ int describe(const PlatformArgs& args, bool json) {
     std::cout << describe_json(*platform).dump(2) << '\n';
   else
     std::cout << describe_text(*platform);
+  return 0;
+}
+
+int latency(const PlatformArgs& args, bool json, bool paths) {
+  auto platform = Platform::build(args.platform, args.sets);
+  LatencyMatrix m = measure_unloaded_latency(*platform, paths);
+  if (json) {
+    nlohmann::ordered_json j;
+    j["sockets"] = m.sockets;
+    j["nodes"] = m.nodes;
+    nlohmann::ordered_json lat = nlohmann::ordered_json::object();
+    for (size_t s = 0; s < m.sockets.size(); ++s) {
+      nlohmann::ordered_json row = nlohmann::ordered_json::object();
+      for (size_t n = 0; n < m.nodes.size(); ++n) row[m.nodes[n]] = m.latency[s][n].ns();
+      lat[m.sockets[s]] = row;
+    }
+    j["latency_ns"] = lat;
+    if (paths) {
+      nlohmann::ordered_json p = nlohmann::ordered_json::object();
+      for (size_t s = 0; s < m.sockets.size(); ++s)
+        for (size_t n = 0; n < m.nodes.size(); ++n) {
+          nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+          for (const PathStep& step : m.paths[s][n].steps)
+            steps.push_back({{"where", step.where}, {"what", step.what}, {"ns", step.time.ns()}});
+          p[m.sockets[s]][m.nodes[n]] = {{"route", m.routes[s][n]}, {"steps", steps}};
+        }
+      j["paths"] = p;
+    }
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  std::cout << "Unloaded read latency (ns), measured by probe transactions; rows: requesting socket, columns: memory node\n\n";
+  size_t w = 9;
+  for (const auto& n : m.nodes) w = std::max(w, n.size() + 1);
+  std::cout << std::left << std::setw(10) << "";
+  for (const auto& n : m.nodes) std::cout << std::right << std::setw(static_cast<int>(w)) << n;
+  std::cout << '\n';
+  for (size_t s = 0; s < m.sockets.size(); ++s) {
+    std::cout << std::left << std::setw(10) << m.sockets[s];
+    for (size_t n = 0; n < m.nodes.size(); ++n)
+      std::cout << std::right << std::setw(static_cast<int>(w)) << format_real(m.latency[s][n].ns());
+    std::cout << '\n';
+  }
+  if (paths) {
+    for (size_t s = 0; s < m.sockets.size(); ++s)
+      for (size_t n = 0; n < m.nodes.size(); ++n) {
+        std::cout << '\n' << m.sockets[s] << " -> " << m.nodes[n] << ": " << format_time(m.latency[s][n]) << "  ("
+                  << m.routes[s][n] << ")\n";
+        for (const PathStep& step : m.paths[s][n].steps)
+          std::cout << "    " << std::right << std::setw(8) << format_time(step.time) << "  " << std::left
+                    << std::setw(36) << step.what << step.where << '\n';
+      }
+  }
+  return 0;
+}
+
+int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json) {
+  auto platform = Platform::build(args.platform, args.sets);
+  BandwidthOptions o;
+  o.from = bw.from;
+  o.to = bw.to;
+  o.op = bw.op == "write" ? MemOp::Write : MemOp::Read;
+  if (bw.load > 0) o.load = bw.load;
+  o.random = bw.pattern == "random";
+  o.requests = bw.requests;
+  o.outstanding = bw.outstanding;
+  o.seed = bw.seed;
+  BandwidthResult r = measure_bandwidth(*platform, o);
+  nlohmann::ordered_json j{{"offered_GBps", r.offered_gbps},
+                           {"achieved_GBps", r.achieved_gbps},
+                           {"mean_latency_ns", r.mean_latency_ns},
+                           {"p99_latency_ns", r.p99_latency_ns},
+                           {"bottleneck", r.bottleneck},
+                           {"bottleneck_utilization", r.bottleneck_utilization},
+                           {"capacity_GBps", r.capacity_gbps},
+                           {"requests", r.requests}};
+  if (json) {
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  std::cout << bw.op << " " << bw.pattern << " from " << bw.from << " to " << bw.to << ", " << r.requests
+            << " lines, " << (o.load ? "Poisson arrivals at load " + format_real(*o.load) : "saturating ("
+            + std::to_string(o.outstanding) + " in flight)") << "\n"
+            << "  path capacity  " << format_real(r.capacity_gbps) << " GB/s\n"
+            << "  offered        " << format_real(r.offered_gbps) << " GB/s\n"
+            << "  achieved       " << format_real(r.achieved_gbps) << " GB/s\n"
+            << "  mean latency   " << format_real(r.mean_latency_ns) << " ns\n"
+            << "  p99 latency    " << format_real(r.p99_latency_ns) << " ns\n"
+            << "  bottleneck     " << r.bottleneck << " (" << format_real(100 * r.bottleneck_utilization) << " % busy)\n";
   return 0;
 }
 

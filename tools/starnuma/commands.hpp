@@ -12,8 +12,18 @@ struct PlatformArgs {
   std::vector<std::string> sets;  // "key.path=value" overrides
 };
 
+struct BandwidthArgs {
+  std::string from, to, op = "read", pattern = "sequential";
+  double load = 0;  // 0: saturate
+  uint64_t requests = 100000;
+  unsigned outstanding = 1024;
+  uint64_t seed = 1;
+};
+
 int list(bool json, bool markdown);
 int check(const PlatformArgs& args);
 int describe(const PlatformArgs& args, bool json);
+int latency(const PlatformArgs& args, bool json, bool paths);
+int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json);
 
 }  // namespace starnuma::cli

@@ -38,6 +38,31 @@ int run(int argc, char** argv) {
   add_platform_args(*describe_cmd, describe_args);
   describe_cmd->add_flag("--json", json, "Machine-readable output");
 
+  PlatformArgs latency_args, bandwidth_args;
+  bool paths = false;
+  auto* latency_cmd = app.add_subcommand(
+      "latency", "Unloaded latency from every socket to every memory node, measured by probe transactions");
+  add_platform_args(*latency_cmd, latency_args);
+  latency_cmd->add_flag("--json", json, "Machine-readable output");
+  latency_cmd->add_flag("--paths", paths, "Show each hop's contribution");
+
+  BandwidthArgs bw;
+  auto* bandwidth_cmd = app.add_subcommand(
+      "bandwidth", "Drive traffic from a socket to a memory node; report achieved bandwidth and latency");
+  add_platform_args(*bandwidth_cmd, bandwidth_args);
+  bandwidth_cmd->add_option("--from", bw.from, "Requesting socket, e.g. socket0")->required();
+  bandwidth_cmd->add_option("--to", bw.to, "Memory node, e.g. socket5 or pool")->required();
+  bandwidth_cmd->add_option("--op", bw.op, "read or write")->check(CLI::IsMember({"read", "write"}));
+  bandwidth_cmd->add_option("--load", bw.load, "Offered load as a fraction of the path capacity (Poisson); "
+                                               "without it the path is saturated")->check(CLI::Range(1e-6, 100.0));
+  bandwidth_cmd->add_option("--pattern", bw.pattern, "sequential or random lines")
+      ->check(CLI::IsMember({"sequential", "random"}));
+  bandwidth_cmd->add_option("--requests", bw.requests, "Lines to move")->check(CLI::Range(1, 100000000));
+  bandwidth_cmd->add_option("--outstanding", bw.outstanding, "Requests in flight when saturating")
+      ->check(CLI::Range(1, 1000000));
+  bandwidth_cmd->add_option("--seed", bw.seed, "Random seed (Poisson arrivals, random pattern)");
+  bandwidth_cmd->add_flag("--json", json, "Machine-readable output");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -47,6 +72,8 @@ int run(int argc, char** argv) {
   if (*list_cmd) return list(json, markdown);
   if (*check_cmd) return check(check_args);
   if (*describe_cmd) return describe(describe_args, json);
+  if (*latency_cmd) return latency(latency_args, json, paths);
+  if (*bandwidth_cmd) return bandwidth(bandwidth_args, bw, json);
   return 1;
 }
 

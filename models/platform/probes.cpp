@@ -1,0 +1,201 @@
+#include "platform/probes.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <random>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "common/text.hpp"
+#include "pool/cxl_pool.hpp"
+#include "socket/socket.hpp"
+
+namespace starnuma {
+
+namespace {
+
+// An initiator bound to the fabric: sends one access with a local-time offset and returns its
+// completion time. Probes never wait between accesses: arrivals are issued in time order, so
+// every resource sees them first come, first served.
+class ProbeInitiator : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<ProbeInitiator> socket{"socket"};
+  explicit ProbeInitiator(sc_core::sc_module_name n) : sc_module(n) {}
+
+  Time send(size_t requester, MemOp op, uint64_t address, Time issue, PathTrace* trace) {
+    tlm::tlm_generic_payload payload;
+    uint8_t data[kLineBytes] = {};
+    payload.set_command(op == MemOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+    payload.set_address(address);
+    payload.set_data_ptr(data);
+    payload.set_data_length(kLineBytes);
+    RequesterExtension ext;
+    ext.requester = static_cast<uint32_t>(requester);
+    ext.trace = trace;
+    payload.set_extension(&ext);
+    const Time now = Time::from_ps(static_cast<int64_t>(sc_core::sc_time_stamp().value()));
+    sc_core::sc_time delay = sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((issue - now).ps()));
+    socket->b_transport(payload, delay);
+    payload.clear_extension(&ext);
+    if (payload.get_response_status() != tlm::TLM_OK_RESPONSE) report_internal("probe transaction failed");
+    return now + Time::from_ps(static_cast<int64_t>(delay.value()));
+  }
+};
+
+// Runs `body` in an SC_THREAD of a fresh initiator bound to the fabric, then checks conservation.
+template <class Body>
+void run_probe(Platform& platform, Body body) {
+  ProbeInitiator initiator("probe");
+  initiator.socket.bind(platform.fabric().target);
+  sc_core::sc_spawn([&] { body(initiator); });
+  sc_core::sc_start();
+  platform.fabric().check_conservation();
+}
+
+size_t socket_index(const Fabric& fabric, const std::string& name) {
+  for (size_t i = 0; i < fabric.requesters().size(); ++i)
+    if (fabric.requesters()[i]->basename() == name) return i;
+  std::vector<std::string> names;
+  for (const Socket* s : fabric.requesters()) names.push_back(s->basename());
+  install_report_handler();
+  SC_REPORT_ERROR(msg::kUsage, ("--from: no socket named '" + name + "' (sockets: " + join(names) + ")").c_str());
+  return 0;
+}
+
+const Fabric::Range& memory_node(const Fabric& fabric, const std::string& name) {
+  for (const Fabric::Range& r : fabric.address_map())
+    if (r.node->basename() == name) return r;
+  std::vector<std::string> names;
+  for (const Fabric::Range& r : fabric.address_map()) names.push_back(r.node->basename());
+  install_report_handler();
+  SC_REPORT_ERROR(msg::kUsage, ("--to: no memory node named '" + name + "' (memory nodes: " + join(names) + ")").c_str());
+  return fabric.address_map().front();
+}
+
+double gbps(uint64_t bytes, Time span) { return span.ps() > 0 ? static_cast<double>(bytes) / static_cast<double>(span.ps()) * 1e3 : 0.0; }
+
+}  // namespace
+
+LatencyMatrix measure_unloaded_latency(Platform& platform, bool with_paths) {
+  Fabric& fabric = platform.fabric();
+  LatencyMatrix m;
+  for (const Socket* s : fabric.requesters()) m.sockets.push_back(s->basename());
+  for (const Fabric::Range& r : fabric.address_map()) m.nodes.push_back(r.node->basename());
+  const size_t S = m.sockets.size(), N = m.nodes.size();
+  m.latency.assign(S, std::vector<Time>(N));
+  m.routes.assign(S, std::vector<std::string>(N));
+  m.paths.assign(S, std::vector<PathTrace>(with_paths ? N : 0));
+  run_probe(platform, [&](ProbeInitiator& probe) {
+    const Time gap = Time::from_ns(10000);
+    Time t;
+    for (size_t s = 0; s < S; ++s) {
+      for (size_t n = 0; n < N; ++n) {
+        const Fabric::Range& range = fabric.address_map()[n];
+        m.routes[s][n] = RouteTable::describe(*fabric.requesters()[s], fabric.route(s, *range.node));
+        t = t + gap;
+        m.latency[s][n] = probe.send(s, MemOp::Read, range.base, t, with_paths ? &m.paths[s][n] : nullptr) - t;
+      }
+    }
+    sc_core::wait((t + gap).to_sc());
+  });
+  return m;
+}
+
+BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o) {
+  Fabric& fabric = platform.fabric();
+  const size_t requester = socket_index(fabric, o.from);
+  const Fabric::Range& home = memory_node(fabric, o.to);
+  Socket& from = *fabric.requesters()[requester];
+  const Route& route = fabric.route(requester, *home.node);
+
+  // The stages the data crosses: memory, then each link in the data direction.
+  struct Stage {
+    std::string name;
+    double gbps;
+    std::function<Time()> busy;
+  };
+  std::vector<Stage> stages;
+  const Ddr5Controller* memory = nullptr;
+  if (auto* s = dynamic_cast<Socket*>(home.node)) memory = &s->memory();
+  if (auto* p = dynamic_cast<CxlPool*>(home.node)) memory = &p->memory();
+  if (memory) {
+    stages.push_back({memory->path() + " (data buses)", memory->peak_bandwidth().gb_per_s(), nullptr});
+  }
+  for (const Hop& h : route.hops) {
+    const FabricNode& sender = o.op == MemOp::Read ? *h.to : *h.from;
+    const Channel& ch = h.link->channel_from(sender);
+    stages.push_back({h.link->path() + " (" + h.link->direction_name(sender) + ")", ch.bandwidth().gb_per_s(),
+                      [&ch] { return ch.busy_time(); }});
+  }
+  BandwidthResult r;
+  r.capacity_gbps = std::min_element(stages.begin(), stages.end(), [](const Stage& a, const Stage& b) { return a.gbps < b.gbps; })->gbps;
+  r.requests = o.requests;
+
+  std::vector<double> latencies;
+  latencies.reserve(o.requests);
+  Time first, last;
+  run_probe(platform, [&](ProbeInitiator& probe) {
+    std::mt19937_64 rng(o.seed);
+    const uint64_t lines = home.size / kLineBytes;
+    auto address = [&](uint64_t i) {
+      uint64_t line = o.random ? rng() % lines : i % lines;
+      return home.base + line * kLineBytes;
+    };
+    const Time start = Time::from_ns(1000);
+    first = start;
+    if (o.load) {
+      // Open loop: Poisson arrivals at load x capacity.
+      const double mean_gap_ps = kLineBytes / (*o.load * r.capacity_gbps) * 1e3;
+      double t = static_cast<double>(start.ps());
+      for (uint64_t i = 0; i < o.requests; ++i) {
+        const double u = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
+        t += -std::log(u) * mean_gap_ps;
+        const Time issue = Time::from_ps(static_cast<int64_t>(t));
+        const Time done = probe.send(requester, o.op, address(i), issue, nullptr);
+        latencies.push_back((done - issue).ns());
+        last = std::max(last, done);
+      }
+      r.offered_gbps = *o.load * r.capacity_gbps;
+    } else {
+      // Closed loop: `outstanding` requests in flight, each slot reissuing when its access completes.
+      std::priority_queue<int64_t, std::vector<int64_t>, std::greater<int64_t>> slots;
+      for (unsigned k = 0; k < o.outstanding; ++k) slots.push(start.ps());
+      Time unloaded;
+      for (uint64_t i = 0; i < o.requests; ++i) {
+        const Time issue = Time::from_ps(slots.top());
+        slots.pop();
+        const Time done = probe.send(requester, o.op, address(i), issue, nullptr);
+        if (i == 0) unloaded = done - issue;
+        latencies.push_back((done - issue).ns());
+        last = std::max(last, done);
+        slots.push(done.ps());
+      }
+      r.offered_gbps = gbps(uint64_t{o.outstanding} * kLineBytes, unloaded);
+    }
+    sc_core::wait((last + Time::from_ns(1000)).to_sc());
+  });
+
+  const Time span = last - first;
+  r.achieved_gbps = gbps(o.requests * kLineBytes, span);
+  double sum = 0;
+  for (double l : latencies) sum += l;
+  r.mean_latency_ns = latencies.empty() ? 0 : sum / static_cast<double>(latencies.size());
+  if (!latencies.empty()) {
+    size_t k = std::min(latencies.size() - 1, static_cast<size_t>(std::ceil(0.99 * static_cast<double>(latencies.size()))) - 1);
+    std::nth_element(latencies.begin(), latencies.begin() + static_cast<std::ptrdiff_t>(k), latencies.end());
+    r.p99_latency_ns = latencies[k];
+  }
+  for (const Stage& s : stages) {
+    const double u = s.busy ? static_cast<double>(s.busy().ps()) / static_cast<double>(span.ps())
+                            : memory->bus_utilization(span) * 1.0;
+    if (u > r.bottleneck_utilization) {
+      r.bottleneck_utilization = u;
+      r.bottleneck = s.name;
+    }
+  }
+  (void)from;
+  return r;
+}
+
+}  // namespace starnuma

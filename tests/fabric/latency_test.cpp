@@ -1,0 +1,94 @@
+// Unloaded latencies measured by probe transactions, against the StarNUMA paper's numbers.
+#include <gtest/gtest.h>
+
+#include "platform/probes.hpp"
+
+namespace starnuma {
+namespace {
+
+const std::string kPlatforms = std::string(STARNUMA_SOURCE_DIR) + "/platforms/";
+
+// Expected latency (ns) from socket s to node n for a Superdome Flex with 4 sockets per chassis.
+double expected(const std::string& s, const std::string& n, double pool) {
+  if (n == "pool") return pool;
+  int a = std::stoi(s.substr(6)), b = std::stoi(n.substr(6));
+  if (a == b) return 80;
+  return a / 4 == b / 4 ? 130 : 360;
+}
+
+void expect_matrix(const std::string& file, double pool, size_t sockets) {
+  auto p = Platform::build(kPlatforms + file);
+  LatencyMatrix m = measure_unloaded_latency(*p, false);
+  ASSERT_EQ(m.sockets.size(), sockets);
+  ASSERT_EQ(m.nodes.size(), sockets + (pool > 0 ? 1 : 0));
+  for (size_t s = 0; s < m.sockets.size(); ++s)
+    for (size_t n = 0; n < m.nodes.size(); ++n)
+      EXPECT_EQ(m.latency[s][n].ns(), expected(m.sockets[s], m.nodes[n], pool)) << m.sockets[s] << " -> " << m.nodes[n];
+}
+
+TEST(UnloadedLatency, Baseline16Is80Local130SameChassis360OtherChassis) { expect_matrix("baseline16.yaml", 0, 16); }
+TEST(UnloadedLatency, Starnuma16ReachesThePoolIn180FromEverySocket) { expect_matrix("starnuma16.yaml", 180, 16); }
+TEST(UnloadedLatency, PoolBehindOneSwitchIs275) { expect_matrix("starnuma16-switch.yaml", 275, 16); }
+TEST(UnloadedLatency, Starnuma8HasTheSamePaths) { expect_matrix("starnuma8.yaml", 180, 8); }
+TEST(UnloadedLatency, Starnuma32ReachesThePoolThroughSwitchesIn275) { expect_matrix("starnuma32.yaml", 275, 32); }
+TEST(UnloadedLatency, ScalingChangesBandwidthNotLatency) { expect_matrix("starnuma16-scaled.yaml", 180, 16); }
+
+// Changing one latency parameter moves exactly the entries whose path uses it, by the expected
+// amount (twice the per-direction change, once per direction).
+struct Shift {
+  const char* set;
+  double local, same_chassis, other_chassis, pool;
+};
+
+class OneParameter : public ::testing::TestWithParam<Shift> {};
+
+TEST_P(OneParameter, MovesExactlyTheAffectedEntries) {
+  const Shift& d = GetParam();
+  auto p = Platform::build(kPlatforms + "starnuma16.yaml", {d.set});
+  LatencyMatrix m = measure_unloaded_latency(*p, false);
+  ASSERT_EQ(m.nodes.size(), 17u);
+  for (size_t s = 0; s < 16; ++s)
+    for (size_t n = 0; n < 17; ++n) {
+      double base = expected(m.sockets[s], m.nodes[n], 180);
+      double shift = n == 16 ? d.pool : base == 80 ? d.local : base == 130 ? d.same_chassis : d.other_chassis;
+      EXPECT_EQ(m.latency[s][n].ns(), base + shift) << d.set << ": " << m.sockets[s] << " -> " << m.nodes[n];
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Set, OneParameter,
+    ::testing::Values(Shift{"topology.upi.latency=30ns", 0, 10, 20, 0},
+                      Shift{"topology.numalink.latency=57ns", 0, 0, 14, 0},
+                      Shift{"topology.flex_asic.latency=21ns", 0, 0, 4, 0},
+                      Shift{"topology.cxl.latency=6ns", 0, 0, 0, 2},
+                      Shift{"topology.cxl.retimer_latency=15ns", 0, 0, 0, 10},
+                      Shift{"topology.cxl.retimers=2", 0, 0, 0, 20},
+                      Shift{"topology.socket.cxl_port_latency=20ns", 0, 0, 0, 15},
+                      Shift{"topology.pool.port_latency=15ns", 0, 0, 0, 5},
+                      Shift{"topology.pool.internal_latency=12ns", 0, 0, 0, 4},
+                      Shift{"topology.pool.memory.t_cl=20ns", 0, 0, 0, 4},
+                      Shift{"topology.socket.memory.t_rcd=18ns", 2, 2, 2, 0},
+                      Shift{"topology.socket.uncore_latency=50ns", 10, 10, 10, 10}),
+    [](const ::testing::TestParamInfo<Shift>& i) {
+      std::string n = i.param.set;
+      n = n.substr(9, n.find('=') - 9);
+      for (char& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      return n;
+    });
+
+TEST(UnloadedLatency, PathsAddUpToTheMeasuredLatency) {
+  auto p = Platform::build(kPlatforms + "starnuma16-switch.yaml");
+  LatencyMatrix m = measure_unloaded_latency(*p, true);
+  for (size_t s = 0; s < m.sockets.size(); ++s)
+    for (size_t n = 0; n < m.nodes.size(); ++n) {
+      Time sum;
+      for (const PathStep& step : m.paths[s][n].steps) sum = sum + step.time;
+      EXPECT_EQ(sum, m.latency[s][n]) << m.sockets[s] << " -> " << m.nodes[n];
+    }
+  EXPECT_EQ(m.routes[0][16], "socket0 -cxl-> cxl_switch0 -cxl-> pool");
+  EXPECT_EQ(m.routes[0][8], "socket0 -upi-> flex0 -numalink-> flex4 -upi-> socket8");
+}
+
+}  // namespace
+}  // namespace starnuma
