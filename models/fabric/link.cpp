@@ -42,7 +42,7 @@ namespace {
 // gives 64 GB/s raw, 40 GB/s effective, and one retimer (20 ns round trip) per host-device link.
 // Latency split: docs/fabric.md.
 struct UpiLink : Link {
-  UpiLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(20.8), 25_ns, 0, 0_ns}) {}
+  UpiLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(20.8), 15_ns, 0, 0_ns}) {}
 };
 struct NumaLink : Link {
   NumaLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(13), 50_ns, 0, 0_ns}) {}
@@ -54,8 +54,7 @@ struct CxlLink : Link {
 }  // namespace
 
 STARNUMA_REGISTER_COMPONENT(UpiLink, "upi", Role::Link,
-                            "Intra-chassis coherent link (Intel UPI) between sockets or to a FLEX ASIC; "
-                            "its latency includes the socket ports");
+                            "Intra-chassis coherent link (Intel UPI) between sockets or to a FLEX ASIC");
 STARNUMA_REGISTER_COMPONENT(NumaLink, "numalink", Role::Link,
                             "Inter-chassis coherent link between two FLEX ASICs");
 STARNUMA_REGISTER_COMPONENT(CxlLink, "cxl", Role::Link,

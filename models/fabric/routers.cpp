@@ -23,7 +23,7 @@ class Router : public FabricNode {
 // The paper gives 280 ns round trip for UPI + FLEX ASIC + NUMALink + FLEX ASIC + UPI; the split
 // between ASIC and NUMALink is ours (docs/fabric.md).
 struct FlexAsic : Router {
-  FlexAsic(sc_core::sc_module_name n, const ScopeContext& c) : Router(n, c, 20_ns) {}
+  FlexAsic(sc_core::sc_module_name n, const ScopeContext& c) : Router(n, c, 25_ns) {}
 };
 // About 90 ns round trip per CXL switch (StarNUMA section III-B).
 struct CxlSwitch : Router {

@@ -8,18 +8,21 @@ namespace starnuma {
 using namespace literals;
 
 // Local memory is 80 ns unloaded: 40 ns on die (uncore_latency) + 40 ns DRAM (controller 8 + tRCD
-// 16 + tCL 16). The UPI links' latency includes the remote socket's ports and mesh.
+// 16 + tCL 16). A UPI crossing to a chassis peer is 25 ns each way: this socket's UPI port 5, the
+// link 15, the peer's UPI port (into its home agent) 5.
 Socket::Socket(sc_core::sc_module_name n, const ScopeContext& c)
     : FabricNode(n, c),
       uncore_latency_(*this, "uncore_latency", 40_ns,
                       "On-die round trip from an LLC miss to the home agent or fabric port and back, without DRAM",
                       at_least(0_ns)),
+      upi_port_latency_(*this, "upi_port_latency", 5_ns,
+                        "UPI port and router latency per direction, when a route starts or ends here", at_least(0_ns)),
       cxl_port_latency_(*this, "cxl_port_latency", Time::from_ps(12500),
                         "Host-side CXL port latency per direction (25 ns round trip)", at_least(0_ns)),
       memory_("memory", part("memory", "ddr5"), {6, 32_GiB}) {}
 
 Time Socket::port_latency(const Link& via) const {
-  return via.type_name() == "cxl" ? cxl_port_latency_.get() : Time();
+  return via.protocol() == Protocol::Cxl ? cxl_port_latency_.get() : upi_port_latency_.get();
 }
 
 Time Socket::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {

@@ -29,6 +29,7 @@ class Socket : public FabricNode, public MemoryHome {
   Param<Frequency> frequency_{*this, "frequency", Frequency::ghz(2.4), "Core clock",
                               between(Frequency::from_hz(1e6), Frequency::ghz(10))};
   Param<Time> uncore_latency_;
+  Param<Time> upi_port_latency_;
   Param<Time> cxl_port_latency_;
   Ddr5Controller memory_;
 };

@@ -57,9 +57,10 @@ TEST_P(OneParameter, MovesExactlyTheAffectedEntries) {
 
 INSTANTIATE_TEST_SUITE_P(
     Set, OneParameter,
-    ::testing::Values(Shift{"topology.upi.latency=30ns", 0, 10, 20, 0},
+    ::testing::Values(Shift{"topology.upi.latency=20ns", 0, 10, 20, 0},
+                      Shift{"topology.socket.upi_port_latency=7ns", 0, 8, 8, 0},
                       Shift{"topology.numalink.latency=57ns", 0, 0, 14, 0},
-                      Shift{"topology.flex_asic.latency=21ns", 0, 0, 4, 0},
+                      Shift{"topology.flex_asic.latency=26ns", 0, 0, 4, 0},
                       Shift{"topology.cxl.latency=6ns", 0, 0, 0, 2},
                       Shift{"topology.cxl.retimer_latency=15ns", 0, 0, 0, 10},
                       Shift{"topology.cxl.retimers=2", 0, 0, 0, 20},

@@ -75,7 +75,7 @@ TEST(Platform, DescribeJsonListsComponentsParametersAndLinks) {
   EXPECT_EQ(l0["a"], "socket0");
   EXPECT_EQ(l0["b"], "socket1");
   EXPECT_DOUBLE_EQ(l0["bandwidth_GBps"].get<double>(), 20.8);
-  EXPECT_DOUBLE_EQ(l0["latency_ns"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(l0["latency_ns"].get<double>(), 15.0);
 }
 
 // Every file shipped in platforms/ must elaborate without error; one test process per file.
