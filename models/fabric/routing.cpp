@@ -25,72 +25,75 @@ struct Cost {
 RouteTable::RouteTable(const std::vector<FabricNode*>& nodes, const std::vector<FabricNode*>& sources)
     : nodes_(nodes), sources_(sources) {
   // Declaration order of links, for tie-breaking.
-  std::vector<const Link*> link_order;
   for (FabricNode* n : nodes_)
     for (const Link* l : n->links())
-      if (std::find(link_order.begin(), link_order.end(), l) == link_order.end()) link_order.push_back(l);
-  auto link_index = [&](const Link* l) {
-    return static_cast<size_t>(std::find(link_order.begin(), link_order.end(), l) - link_order.begin());
-  };
-
+      if (std::find(link_order_.begin(), link_order_.end(), l) == link_order_.end()) link_order_.push_back(l);
   for (FabricNode* src : sources_) {
     std::vector<Route> routes(nodes_.size());
-    for (Protocol protocol : {Protocol::Coherent, Protocol::Cxl}) {
-    const size_t n = nodes_.size();
-    // through[v]: best cost to arrive at v and be ready to leave it (transit paid); only for v that
-    // forwards or is the source. final[v]: best cost to end the route at v (its port paid).
-    std::vector<Cost> through(n), final(n);
-    std::vector<Hop> through_pred(n, Hop{nullptr, nullptr, nullptr}), final_pred(n, Hop{nullptr, nullptr, nullptr});
-    std::vector<bool> done(n, false);
-    using Entry = std::pair<Cost, size_t>;
-    auto later = [](const Entry& a, const Entry& b) { return b.first < a.first || (!(a.first < b.first) && a.second > b.second); };
-    std::priority_queue<Entry, std::vector<Entry>, decltype(later)> queue(later);
-    const size_t s = index(*src);
-    through[s] = Cost{0, 0, 0};
-    queue.push({through[s], s});
-    while (!queue.empty()) {
-      auto [cost, u] = queue.top();
-      queue.pop();
-      if (done[u]) continue;
-      done[u] = true;
-      FabricNode* un = nodes_[u];
-      for (Link* l : un->links()) {
-        if (l->protocol() != protocol) continue;
-        FabricNode* vn = l->other_end(*un);
-        const size_t v = index(*vn);
-        int64_t arrive = cost.ps + l->latency().ps() + (u == s ? un->port_latency(*l).ps() : 0);
-        Cost end{arrive + vn->port_latency(*l).ps(), cost.hops + 1, link_index(l)};
-        if (end < final[v]) {
-          final[v] = end;
-          final_pred[v] = Hop{l, un, vn};
-        }
-        if (vn->forwards() && !done[v]) {
-          Cost pass{arrive + vn->transit_latency().ps(), cost.hops + 1, link_index(l)};
-          if (pass < through[v]) {
-            through[v] = pass;
-            through_pred[v] = Hop{l, un, vn};
-            queue.push({pass, v});
-          }
-        }
-      }
-    }
-    for (size_t v = 0; v < n; ++v) {
-      if (nodes_[v]->reached_by() != protocol) continue;
-      Route& r = routes[v];
-      if (v == s) {
-        r.reachable = true;
-        continue;
-      }
-      if (!final_pred[v].link) continue;
-      r.reachable = true;
-      r.latency = Time::from_ps(final[v].ps);
-      r.hops.push_back(final_pred[v]);
-      for (size_t at = index(*final_pred[v].from); at != s; at = index(*through_pred[at].from))
-        r.hops.push_back(through_pred[at]);
-      std::reverse(r.hops.begin(), r.hops.end());
-    }
-    }
+    for (Protocol protocol : {Protocol::Coherent, Protocol::Cxl}) shortest_paths(*src, protocol, routes);
     routes_.push_back(std::move(routes));
+  }
+}
+
+void RouteTable::shortest_paths(FabricNode& src, Protocol protocol, std::vector<Route>& routes) const {
+  auto link_index = [&](const Link* l) {
+    return static_cast<size_t>(std::find(link_order_.begin(), link_order_.end(), l) - link_order_.begin());
+  };
+  const size_t n = nodes_.size();
+  // through[v]: best cost to arrive at v and be ready to leave it (transit paid); only for nodes that
+  // forward, and the source. final[v]: best cost to end the route at v (its port paid).
+  std::vector<Cost> through(n), final(n);
+  const Hop none{nullptr, nullptr, nullptr};
+  std::vector<Hop> through_pred(n, none), final_pred(n, none);
+  std::vector<bool> done(n, false);
+  using Entry = std::pair<Cost, size_t>;
+  auto later = [](const Entry& a, const Entry& b) {
+    return b.first < a.first || (!(a.first < b.first) && a.second > b.second);
+  };
+  std::priority_queue<Entry, std::vector<Entry>, decltype(later)> queue(later);
+  const size_t s = index(src);
+  through[s] = Cost{0, 0, 0};
+  queue.push({through[s], s});
+  while (!queue.empty()) {
+    auto [cost, u] = queue.top();
+    queue.pop();
+    if (done[u]) continue;
+    done[u] = true;
+    FabricNode* un = nodes_[u];
+    for (Link* l : un->links()) {
+      if (l->protocol() != protocol) continue;
+      FabricNode* vn = l->other_end(*un);
+      const size_t v = index(*vn);
+      const int64_t arrive = cost.ps + l->latency().ps() + (u == s ? un->port_latency(*l).ps() : 0);
+      const Cost end{arrive + vn->port_latency(*l).ps(), cost.hops + 1, link_index(l)};
+      if (end < final[v]) {
+        final[v] = end;
+        final_pred[v] = Hop{l, un, vn};
+      }
+      if (vn->forwards() && !done[v]) {
+        const Cost pass{arrive + vn->transit_latency().ps(), cost.hops + 1, link_index(l)};
+        if (pass < through[v]) {
+          through[v] = pass;
+          through_pred[v] = Hop{l, un, vn};
+          queue.push({pass, v});
+        }
+      }
+    }
+  }
+  for (size_t v = 0; v < n; ++v) {
+    if (nodes_[v]->reached_by() != protocol) continue;
+    Route& r = routes[v];
+    if (v == s) {
+      r.reachable = true;
+      continue;
+    }
+    if (!final_pred[v].link) continue;
+    r.reachable = true;
+    r.latency = Time::from_ps(final[v].ps);
+    r.hops.push_back(final_pred[v]);
+    for (size_t at = index(*final_pred[v].from); at != s; at = index(*through_pred[at].from))
+      r.hops.push_back(through_pred[at]);
+    std::reverse(r.hops.begin(), r.hops.end());
   }
 }
 

@@ -38,6 +38,10 @@ class RouteTable {
 
  private:
   size_t index(const FabricNode& n) const;
+  // Fills routes[v] for every v reached over `protocol` from `src` (Dijkstra).
+  void shortest_paths(FabricNode& src, Protocol protocol, std::vector<Route>& routes) const;
+
+  std::vector<const Link*> link_order_;  // declaration order, for tie-breaking
   std::vector<FabricNode*> nodes_;
   std::vector<FabricNode*> sources_;
   std::vector<std::vector<Route>> routes_;  // [source][node], over the destination's protocol

@@ -106,27 +106,27 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
   Fabric& fabric = platform.fabric();
   const size_t requester = socket_index(fabric, o.from);
   const Fabric::Range& home = memory_node(fabric, o.to);
-  Socket& from = *fabric.requesters()[requester];
   const Route& route = fabric.route(requester, *home.node);
 
   // The stages the data crosses: memory, then each link in the data direction.
   struct Stage {
     std::string name;
     double gbps;
-    std::function<Time()> busy;
+    std::function<double(Time span)> utilization;
   };
   std::vector<Stage> stages;
   const Ddr5Controller* memory = nullptr;
   if (auto* s = dynamic_cast<Socket*>(home.node)) memory = &s->memory();
   if (auto* p = dynamic_cast<CxlPool*>(home.node)) memory = &p->memory();
   if (memory) {
-    stages.push_back({memory->path() + " (data buses)", memory->peak_bandwidth().gb_per_s(), nullptr});
+    stages.push_back({memory->path() + " (data buses)", memory->peak_bandwidth().gb_per_s(),
+                      [memory](Time span) { return memory->bus_utilization(span); }});
   }
   for (const Hop& h : route.hops) {
     const FabricNode& sender = o.op == MemOp::Read ? *h.to : *h.from;
     const Channel& ch = h.link->channel_from(sender);
     stages.push_back({h.link->path() + " (" + h.link->direction_name(sender) + ")", ch.bandwidth().gb_per_s(),
-                      [&ch] { return ch.busy_time(); }});
+                      [&ch](Time span) { return ch.utilization(span); }});
   }
   BandwidthResult r;
   r.capacity_gbps = std::min_element(stages.begin(), stages.end(), [](const Stage& a, const Stage& b) { return a.gbps < b.gbps; })->gbps;
@@ -187,14 +187,12 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
     r.p99_latency_ns = latencies[k];
   }
   for (const Stage& s : stages) {
-    const double u = s.busy ? static_cast<double>(s.busy().ps()) / static_cast<double>(span.ps())
-                            : memory->bus_utilization(span) * 1.0;
+    const double u = s.utilization(span);
     if (u > r.bottleneck_utilization) {
       r.bottleneck_utilization = u;
       r.bottleneck = s.name;
     }
   }
-  (void)from;
   return r;
 }
 
