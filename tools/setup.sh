@@ -43,6 +43,8 @@ cmake --build "$build" -j "$jobs"
 case "$mode" in
   run)
     "$build/starnuma" describe "$root/platforms/starnuma16.yaml"
+    echo
+    "$build/starnuma" latency "$root/platforms/starnuma16.yaml"
     ;;
   test)
     ctest --test-dir "$build" -j "$jobs" --output-on-failure
