@@ -1,0 +1,83 @@
+#include "cache/cache_array.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/expect_report.hpp"
+
+namespace starnuma {
+namespace {
+
+TEST(CacheArray, MissFillThenHit) {
+  CacheArray c(64, 4, Replacement::Lru);  // 16 sets
+  EXPECT_EQ(c.sets(), 16u);
+  EXPECT_FALSE(c.access(100, false));
+  EXPECT_FALSE(c.fill(100, false).valid);
+  EXPECT_TRUE(c.access(100, false));
+  EXPECT_TRUE(c.contains(100));
+  EXPECT_FALSE(c.contains(101));
+}
+
+TEST(CacheArray, LruEvictsTheLeastRecentlyUsedLineOfTheSet) {
+  CacheArray c(8, 4, Replacement::Lru);  // 2 sets; lines 0, 2, 4, 6, 8 share set 0
+  for (uint64_t l : {0, 2, 4, 6}) c.fill(l, false);
+  c.access(0, false);  // 2 is now the least recent
+  auto v = c.fill(8, false);
+  ASSERT_TRUE(v.valid);
+  EXPECT_EQ(v.line, 2u);
+  EXPECT_TRUE(c.contains(0));
+  EXPECT_FALSE(c.contains(1));  // never filled
+}
+
+TEST(CacheArray, WriteBackVictimsCarryTheirDirtyBit) {
+  CacheArray c(2, 2, Replacement::Lru);  // one set of two ways
+  c.fill(10, false);
+  c.fill(11, false);
+  c.access(10, true);  // dirty and most recent
+  auto v = c.fill(12, false);
+  EXPECT_EQ(v.line, 11u);
+  EXPECT_FALSE(v.dirty);
+  v = c.fill(13, true);
+  EXPECT_EQ(v.line, 10u);
+  EXPECT_TRUE(v.dirty);
+}
+
+TEST(CacheArray, InvalidateRemovesAndReportsTheLine) {
+  CacheArray c(4, 2, Replacement::Lru);
+  c.fill(5, true);
+  auto v = c.invalidate(5);
+  EXPECT_TRUE(v.valid);
+  EXPECT_TRUE(v.dirty);
+  EXPECT_FALSE(c.contains(5));
+  EXPECT_FALSE(c.invalidate(5).valid);
+  EXPECT_FALSE(c.fill(5, false).valid);  // its way is free again
+}
+
+TEST(CacheArray, NonPowerOfTwoSetCountsIndexByModulo) {
+  CacheArray c(3 * 16, 16, Replacement::Lru);  // 3 sets, as 28 cores x 2 MiB / 16 ways gives non-powers of two
+  EXPECT_EQ(c.sets(), 3u);
+  for (uint64_t l = 0; l < 48; ++l) EXPECT_FALSE(c.fill(l, false).valid) << l;  // exactly fills
+  EXPECT_TRUE(c.fill(48, false).valid);
+}
+
+TEST(CacheArray, RandomReplacementIsDeterministicForASeed) {
+  auto victims = [](uint64_t seed) {
+    CacheArray c(4, 4, Replacement::Random, seed);
+    std::vector<uint64_t> out;
+    for (uint64_t l = 0; l < 40; ++l) {
+      auto v = c.fill(l, false);
+      if (v.valid) out.push_back(v.line);
+    }
+    return out;
+  };
+  EXPECT_EQ(victims(7), victims(7));
+  EXPECT_NE(victims(7), victims(8));
+}
+
+TEST(CacheArray, ABadGeometryIsAnInternalError) {
+  auto r = testing::capture_report([] { CacheArray c(10, 4, Replacement::Lru); });
+  ASSERT_TRUE(r.raised);
+  EXPECT_EQ(r.type, "starnuma/internal");
+}
+
+}  // namespace
+}  // namespace starnuma
