@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "platform/topology_generator.hpp"
+#include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
 namespace {
@@ -12,7 +13,10 @@ TEST(Registry, EveryModelTypeRegisteredItselfThroughStaticLinking) {
   for (const char* name : {"socket", "flex_asic", "cxl_switch", "cxl_pool", "upi", "numalink", "cxl", "ddr5"})
     EXPECT_NE(ComponentRegistry::instance().find(name), nullptr) << name;
   EXPECT_NE(GeneratorRegistry::instance().find("superdome_flex"), nullptr);
+  for (const char* name : {"uniform", "local"}) EXPECT_NE(WorkloadRegistry::instance().find(name), nullptr) << name;
   EXPECT_EQ(ComponentRegistry::instance().duplicate(), "");
+  EXPECT_EQ(GeneratorRegistry::instance().duplicate(), "");
+  EXPECT_EQ(WorkloadRegistry::instance().duplicate(), "");
 }
 
 TEST(Registry, RolesSeparateNodesLinksAndParts) {

@@ -1,0 +1,42 @@
+// The contract between workloads (stimulus/) and cores (models/core/): each hardware thread reads
+// a stream of operations. An operation is a load, a store or a barrier, preceded by a number of
+// non-memory instructions. Streams are filled in batches, so a core pays one virtual call per
+// batch, not per operation, and a generator may produce its stream incrementally in bounded
+// memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace starnuma {
+
+struct StreamOp {
+  enum class Kind : uint8_t { Load, Store, Barrier };
+  Kind kind = Kind::Load;
+  uint32_t instructions = 0;  // non-memory instructions retired before this operation
+  uint64_t address = 0;       // virtual byte address; for a barrier, the barrier's id
+};
+
+class ThreadStream {
+ public:
+  virtual ~ThreadStream() = default;
+  // Writes up to `max` next operations into `out` and returns how many; 0: the thread is done.
+  virtual size_t fill(StreamOp* out, size_t max) = 0;
+};
+
+// A workload: one stream per hardware thread over one shared virtual address space.
+// Threads that meet at a barrier (same id) wait for each other; every thread reaches every
+// barrier id in the same order.
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual unsigned threads() const = 0;
+  // Bytes of virtual memory the workload touches (the pool's capacity limit is a fraction of it).
+  virtual uint64_t footprint() const = 0;
+  // The stream of `thread`, from its beginning; the same seed gives the same stream.
+  virtual std::unique_ptr<ThreadStream> stream(unsigned thread) const = 0;
+};
+
+}  // namespace starnuma

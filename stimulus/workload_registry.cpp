@@ -1,0 +1,47 @@
+#include "stimulus/workload_registry.hpp"
+
+#include "common/text.hpp"
+
+namespace starnuma {
+
+uint64_t thread_seed(uint64_t seed, unsigned thread) {
+  uint64_t z = seed + 0x9e3779b97f4a7c15ull * (thread + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, uint64_t seed) {
+  auto origin = std::make_shared<const std::string>("--workload " + text);
+  const Location where{origin, 0, 0};
+  const size_t colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  const WorkloadType* type = WorkloadRegistry::instance().find(name);
+  if (!type) {
+    std::vector<std::string> known = WorkloadRegistry::instance().names([](const WorkloadType&) { return true; });
+    std::string near = nearest_word(name, known);
+    throw_config_error({where, "", "unknown workload '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                                       "; known workloads: " + join(known)});
+  }
+  ConfigNode params = ConfigNode::map(where);
+  if (colon != std::string::npos) {
+    const std::string list = text.substr(colon + 1);
+    for (size_t start = 0; start <= list.size();) {
+      size_t comma = list.find(',', start);
+      std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      size_t eq = item.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw_config_error({where, name, "expected key=value, got '" + item + "'"});
+      params.set(item.substr(0, eq), where, ConfigNode::scalar(item.substr(eq + 1), where));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  Elaboration elab;
+  auto spec = type->create(ScopeContext{&elab, &params, name, where, nullptr, name, false});
+  spec->check_unused_keys();
+  elab.diagnostics().raise_if_any();
+  return spec->create(threads, seed);
+}
+
+}  // namespace starnuma

@@ -1,0 +1,87 @@
+#include "stimulus/workload_registry.hpp"
+
+#include <set>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "harness/expect_report.hpp"
+
+namespace starnuma {
+namespace {
+
+std::vector<StreamOp> take(ThreadStream& s, size_t n) {
+  std::vector<StreamOp> ops(n);
+  size_t got = 0;
+  while (got < n) {
+    size_t k = s.fill(ops.data() + got, n - got);
+    if (k == 0) break;
+    got += k;
+  }
+  ops.resize(got);
+  return ops;
+}
+
+TEST(Workload, UniformSharesOneArrayAndIsDeterministic) {
+  auto w = make_workload("uniform:footprint=1MiB", 4, 42);
+  EXPECT_EQ(w->threads(), 4u);
+  EXPECT_EQ(w->footprint(), 1u << 20);
+  auto a = take(*w->stream(0), 10000), again = take(*w->stream(0), 10000), other = take(*w->stream(1), 10000);
+  ASSERT_EQ(a.size(), 10000u);
+  uint64_t lo = ~0ull, hi = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].address, again[i].address);
+    EXPECT_EQ(a[i].address % 64, 0u);
+    lo = std::min({lo, a[i].address, other[i].address});
+    hi = std::max({hi, a[i].address, other[i].address});
+  }
+  EXPECT_LT(hi - lo, 1u << 20);  // both threads inside the one shared array
+  EXPECT_NE(a[0].address, other[0].address);
+}
+
+TEST(Workload, StoreFractionAndInstructionGapsAreAsConfigured) {
+  auto w = make_workload("uniform:store_fraction=0.3,instructions=7", 1, 1);
+  auto ops = take(*w->stream(0), 100000);
+  size_t stores = 0;
+  for (const auto& op : ops) {
+    stores += op.kind == StreamOp::Kind::Store;
+    EXPECT_EQ(op.instructions, 7u);
+  }
+  EXPECT_NEAR(static_cast<double>(stores) / ops.size(), 0.3, 0.01);
+}
+
+TEST(Workload, LocalGivesEachThreadItsOwnArray) {
+  auto w = make_workload("local:footprint=64KiB", 3, 5);
+  EXPECT_EQ(w->footprint(), 3u * 64 * 1024);
+  std::vector<std::set<uint64_t>> pages(3);
+  for (unsigned t = 0; t < 3; ++t)
+    for (const auto& op : take(*w->stream(t), 5000)) pages[t].insert(op.address / (64 * 1024));
+  for (unsigned t = 0; t < 3; ++t) {
+    EXPECT_EQ(pages[t].size(), 1u);  // one 64 KiB array
+    for (unsigned u = t + 1; u < 3; ++u) EXPECT_NE(*pages[t].begin(), *pages[u].begin());
+  }
+}
+
+TEST(Workload, OperationsEndTheStream) {
+  auto w = make_workload("local:operations=1000", 1, 1);
+  EXPECT_EQ(take(*w->stream(0), 5000).size(), 1000u);
+}
+
+TEST(Workload, BadParametersAreReportedLikeYamlKeys) {
+  auto r = testing::capture_report([] { make_workload("uniform:footprnt=1MiB", 1, 1); });
+  ASSERT_TRUE(r.raised);
+  EXPECT_EQ(r.type, "starnuma/config");
+  EXPECT_EQ(r.message,
+            "--workload uniform:footprnt=1MiB: error: uniform.footprnt: unknown key 'footprnt' (did you mean 'footprint'?)");
+  r = testing::capture_report([] { make_workload("uniform:footprint=1MB", 1, 1); });
+  EXPECT_NE(r.message.find("'MB' is ambiguous for a size"), std::string::npos) << r.message;
+  r = testing::capture_report([] { make_workload("uniform:store_fraction=2", 1, 1); });
+  EXPECT_NE(r.message.find("value 2 is out of range [0, 1]"), std::string::npos) << r.message;
+  r = testing::capture_report([] { make_workload("unifrom", 1, 1); });
+  EXPECT_NE(r.message.find("unknown workload 'unifrom' (did you mean 'uniform'?)"), std::string::npos) << r.message;
+  r = testing::capture_report([] { make_workload("uniform:footprint", 1, 1); });
+  EXPECT_NE(r.message.find("expected key=value"), std::string::npos) << r.message;
+}
+
+}  // namespace
+}  // namespace starnuma
