@@ -21,20 +21,10 @@ class WorkloadSpec : public ParamScope {
   virtual std::unique_ptr<Workload> create(unsigned threads, uint64_t seed) const = 0;
 };
 
-struct WorkloadType {
-  using Factory = std::function<std::unique_ptr<WorkloadSpec>(const ScopeContext&)>;
-  std::string name;
-  std::string description;
-  Factory create;
-};
+using WorkloadType = ScopedType<WorkloadSpec>;
 using WorkloadRegistry = Registry<WorkloadType>;
-
-#define STARNUMA_REGISTER_WORKLOAD(CLASS, NAME, DESCRIPTION)                                        \
-  static const bool STARNUMA_CONCAT(starnuma_registered_workload_, __LINE__) =                      \
-      ::starnuma::WorkloadRegistry::instance().add(::starnuma::WorkloadType{                        \
-          NAME, DESCRIPTION, [](const ::starnuma::ScopeContext& c) -> std::unique_ptr<::starnuma::WorkloadSpec> { \
-            return std::make_unique<CLASS>(c);                                                      \
-          }})
+#define STARNUMA_REGISTER_WORKLOAD(CLASS, NAME, DESCRIPTION) \
+  STARNUMA_REGISTER_SCOPED(::starnuma::WorkloadSpec, CLASS, NAME, DESCRIPTION)
 
 // Parses "name:key=value,..." into a workload; raises a starnuma/config error naming the key.
 std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, uint64_t seed);

@@ -79,6 +79,23 @@ using ComponentRegistry = Registry<ComponentType>;
             return std::make_unique<CLASS>(n, c);                                               \
           }})
 
+// A registered kind of parameter scope that is not a component (topology generators, workloads):
+// a name, a description and a factory building it from its YAML map.
+template <class Base>
+struct ScopedType {
+  using Factory = std::function<std::unique_ptr<Base>(const ScopeContext&)>;
+  std::string name;
+  std::string description;
+  Factory create;
+};
+
+#define STARNUMA_REGISTER_SCOPED(BASE, CLASS, NAME, DESCRIPTION)                                     \
+  static const bool STARNUMA_CONCAT(starnuma_registered_scoped_, __LINE__) =                         \
+      ::starnuma::Registry<::starnuma::ScopedType<BASE>>::instance().add(::starnuma::ScopedType<BASE>{ \
+          NAME, DESCRIPTION, [](const ::starnuma::ScopeContext& c) -> std::unique_ptr<BASE> {        \
+            return std::make_unique<CLASS>(c);                                                       \
+          }})
+
 // Reports (as an internal error) a type name registered twice.
 void check_registries();
 

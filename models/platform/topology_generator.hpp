@@ -32,19 +32,9 @@ class TopologyGenerator : public ParamScope {
   Location generated_at() const;
 };
 
-struct GeneratorType {
-  using Factory = std::function<std::unique_ptr<TopologyGenerator>(const ScopeContext&)>;
-  std::string name;
-  std::string description;
-  Factory create;
-};
+using GeneratorType = ScopedType<TopologyGenerator>;
 using GeneratorRegistry = Registry<GeneratorType>;
-
-#define STARNUMA_REGISTER_GENERATOR(CLASS, NAME, DESCRIPTION)                                      \
-  static const bool STARNUMA_CONCAT(starnuma_registered_generator_, __LINE__) =                    \
-      ::starnuma::GeneratorRegistry::instance().add(::starnuma::GeneratorType{                     \
-          NAME, DESCRIPTION, [](const ::starnuma::ScopeContext& c) -> std::unique_ptr<::starnuma::TopologyGenerator> { \
-            return std::make_unique<CLASS>(c);                                                     \
-          }})
+#define STARNUMA_REGISTER_GENERATOR(CLASS, NAME, DESCRIPTION) \
+  STARNUMA_REGISTER_SCOPED(::starnuma::TopologyGenerator, CLASS, NAME, DESCRIPTION)
 
 }  // namespace starnuma
