@@ -67,6 +67,12 @@ void Diagnostics::raise_if_any() const {
   throw std::logic_error("unreachable: SC_REPORT_ERROR returned");
 }
 
+void report_error(const char* domain, const std::string& what) {
+  install_report_handler();
+  SC_REPORT_ERROR(domain, what.c_str());
+  throw std::logic_error("unreachable: SC_REPORT_ERROR returned");
+}
+
 void report_internal(const std::string& what) {
   install_report_handler();
   SC_REPORT_FATAL(msg::kInternal, what.c_str());

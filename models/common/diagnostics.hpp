@@ -51,6 +51,8 @@ class Diagnostics {
   const char* domain_ = msg::kConfig;
 };
 
+// Raises an error of `domain` (one of msg::k*) as an sc_report.
+[[noreturn]] void report_error(const char* domain, const std::string& what);
 [[noreturn]] void report_internal(const std::string& what);
 
 }  // namespace starnuma

@@ -142,10 +142,7 @@ void Fabric::check_conservation() const {
       for (const Hop& h : route->hops)
         if (!h.link->balanced() && problems.find(h.link->path()) == std::string::npos)
           problems += std::string("\n  ") + h.link->path() + ": requests and responses do not balance";
-  if (!problems.empty()) {
-    install_report_handler();
-    SC_REPORT_ERROR(msg::kModel, ("transactions entered the fabric and did not leave it:" + problems).c_str());
-  }
+  if (!problems.empty()) report_error(msg::kModel, "transactions entered the fabric and did not leave it:" + problems);
 }
 
 }  // namespace starnuma

@@ -58,9 +58,7 @@ size_t socket_index(const Fabric& fabric, const std::string& name) {
     if (fabric.requesters()[i]->basename() == name) return i;
   std::vector<std::string> names;
   for (const Socket* s : fabric.requesters()) names.push_back(s->basename());
-  install_report_handler();
-  SC_REPORT_ERROR(msg::kUsage, ("--from: no socket named '" + name + "' (sockets: " + join(names) + ")").c_str());
-  return 0;
+  report_error(msg::kUsage, "--from: no socket named '" + name + "' (sockets: " + join(names) + ")");
 }
 
 const Fabric::Range& memory_node(const Fabric& fabric, const std::string& name) {
@@ -68,9 +66,7 @@ const Fabric::Range& memory_node(const Fabric& fabric, const std::string& name) 
     if (r.node->basename() == name) return r;
   std::vector<std::string> names;
   for (const Fabric::Range& r : fabric.address_map()) names.push_back(r.node->basename());
-  install_report_handler();
-  SC_REPORT_ERROR(msg::kUsage, ("--to: no memory node named '" + name + "' (memory nodes: " + join(names) + ")").c_str());
-  return fabric.address_map().front();
+  report_error(msg::kUsage, "--to: no memory node named '" + name + "' (memory nodes: " + join(names) + ")");
 }
 
 double gbps(uint64_t bytes, Time span) { return span.ps() > 0 ? static_cast<double>(bytes) / static_cast<double>(span.ps()) * 1e3 : 0.0; }

@@ -1,0 +1,76 @@
+// The OS's placement of virtual pages on memory nodes. Each node's physical range (from the
+// fabric's address map) is handed out page by page; a virtual page is placed when first touched,
+// or ahead of time by a static placement. Migration (moving a placed page) arrives with the
+// migration policies.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace starnuma {
+
+class PageMap {
+ public:
+  struct Node {
+    std::string name;
+    uint64_t base;      // physical range of the node's memory
+    uint64_t capacity;  // bytes the OS may place on it (the pool's may be limited below its size)
+    bool first_touch;   // whether first-touch may place pages here (sockets: yes; the pool: no)
+  };
+
+  // `fallback[s]` lists node indices in the order first-touch tries them for socket s (its own
+  // node first, then by distance).
+  PageMap(uint64_t page_size, std::vector<Node> nodes, std::vector<std::vector<size_t>> fallback);
+
+  uint64_t page_size() const { return page_size_; }
+  // Physical address of `vaddr`; places the page by first touch from `socket` if it is new.
+  uint64_t translate(uint64_t vaddr, size_t socket);
+  // Places a page ahead of time on `node` (static placement). Returns false if the node is full.
+  bool place(uint64_t vpage, size_t node);
+  bool placed(uint64_t vpage) const { return frames_.count(vpage) != 0; }
+  // The node a placed page lives on.
+  size_t node_of(uint64_t vpage) const;
+  uint64_t pages_on(size_t node) const { return used_[node]; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+
+ private:
+  struct Frame {
+    uint64_t paddr;
+    uint32_t node;
+  };
+  bool allocate(uint64_t vpage, size_t node);
+
+  uint64_t page_size_;
+  unsigned page_shift_;
+  std::vector<Node> nodes_;
+  std::vector<std::vector<size_t>> fallback_;
+  std::vector<uint64_t> used_;  // pages placed per node
+  std::unordered_map<uint64_t, Frame> frames_;
+};
+
+// Per-page, per-socket access counts from a profiling pass, and the oracle placement built from
+// them (StarNUMA's static baseline): a page with more than `pool_sharers` sharing sockets goes to
+// the pool, hottest first, while the pool's capacity lasts; every other page goes to the socket
+// that accesses it most (ties: the lowest socket), or by fallback when that socket is full.
+class AccessProfile {
+ public:
+  explicit AccessProfile(size_t sockets) : sockets_(sockets) {}
+  void count(uint64_t vpage, size_t socket) { ++counts_[vpage * sockets_ + socket]; touched_[vpage] = true; }
+  size_t sockets() const { return sockets_; }
+  // Pages in ascending order, for deterministic iteration.
+  std::vector<uint64_t> pages() const;
+  uint64_t accesses(uint64_t vpage, size_t socket) const;
+  unsigned sharers(uint64_t vpage) const;
+
+ private:
+  size_t sockets_;
+  std::unordered_map<uint64_t, uint64_t> counts_;  // key vpage*sockets+socket
+  std::unordered_map<uint64_t, bool> touched_;
+};
+
+// Applies the oracle placement to `map`; `pool` is the pool's node index (or npos for none).
+void place_oracle(PageMap& map, const AccessProfile& profile, size_t pool, unsigned pool_sharers = 8);
+
+}  // namespace starnuma
