@@ -64,6 +64,30 @@ const Route& Fabric::route(size_t requester, const FabricNode& to) const {
   return routes_.route(*requesters_.at(requester), to);
 }
 
+const char* access_class_name(AccessClass c) {
+  switch (c) {
+    case AccessClass::Local: return "local";
+    case AccessClass::OneHop: return "1-hop";
+    case AccessClass::TwoHop: return "2-hop";
+    case AccessClass::Pool: return "pool";
+  }
+  return "?";
+}
+
+Time Fabric::unloaded_latency(size_t r, size_t range) const {
+  const Route& route = *route_to_home_.at(r).at(range);
+  return requesters_[r]->uncore_latency() + route.latency * 2 + ranges_[range].home->unloaded_service();
+}
+
+AccessClass Fabric::access_class(size_t r, size_t range) const {
+  const Route& route = *route_to_home_.at(r).at(range);
+  if (route.hops.empty()) return AccessClass::Local;
+  if (route.hops.front().link->protocol() == Protocol::Cxl) return AccessClass::Pool;
+  for (const Hop& h : route.hops)
+    if (h.link->type_name() == "numalink") return AccessClass::TwoHop;
+  return AccessClass::OneHop;
+}
+
 Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace) {
   const size_t n = route.hops.size();
   for (size_t i = 0; i < n; ++i) {

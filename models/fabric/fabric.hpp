@@ -21,6 +21,10 @@ namespace starnuma {
 
 class Socket;
 
+// Where an access went, as the StarNUMA paper's breakdown (Fig. 8c) counts it.
+enum class AccessClass : uint8_t { Local, OneHop, TwoHop, Pool };
+const char* access_class_name(AccessClass c);
+
 // Names the requesting socket of a transaction sent to Fabric::target.
 struct RequesterExtension : tlm::tlm_extension<RequesterExtension> {
   uint32_t requester = 0;
@@ -51,6 +55,13 @@ class Fabric : public Component {
   size_t requester_index(const Socket& s) const;
   const Route& route(size_t requester, const FabricNode& to) const;
   const RouteTable& routes() const { return routes_; }
+
+  // Unloaded read latency from requester `r` to the memory of `range` (index into address_map()),
+  // computed from the same parameters the timing uses, without touching any state; equal to what
+  // `starnuma latency` measures (tested).
+  Time unloaded_latency(size_t r, size_t range) const;
+  // Local, one hop (coherent, no NUMALink), two hops (a NUMALink), or the pool (a CXL device).
+  AccessClass access_class(size_t r, size_t range) const;
 
   // One access issued by requester `r` at `issue`; returns when its response is back at the LLC.
   Time access(size_t r, const MemAccess& access, Time issue);

@@ -16,6 +16,8 @@ class MemoryHome {
   // Serves an access that reached the home's fabric port at `arrival`, at `offset` inside the
   // home's range; returns when the response leaves the port.
   virtual Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) = 0;
+  // What serve() takes for a read on an idle home (bank precharged).
+  virtual Time unloaded_service() const = 0;
   uint64_t requests() const { return requests_; }
   uint64_t responses() const { return responses_; }
 

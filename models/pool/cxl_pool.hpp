@@ -19,6 +19,7 @@ class CxlPool : public FabricNode, public MemoryHome {
   MemoryHome* memory_home() override { return this; }
   Size memory_capacity() const override { return memory_.capacity(); }
   Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) override;
+  Time unloaded_service() const override { return internal_latency_.get() * 2 + memory_.unloaded_read_latency(); }
   void check_attachments() override;
   const Ddr5Controller& memory() const { return memory_; }
 

@@ -20,6 +20,7 @@ class Socket : public FabricNode, public MemoryHome {
   MemoryHome* memory_home() override { return this; }
   Size memory_capacity() const override { return memory_.capacity(); }
   Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) override;
+  Time unloaded_service() const override { return memory_.unloaded_read_latency(); }
   const Ddr5Controller& memory() const { return memory_; }
   unsigned cores() const { return cores_; }
 

@@ -93,3 +93,23 @@ TEST(UnloadedLatency, PathsAddUpToTheMeasuredLatency) {
 
 }  // namespace
 }  // namespace starnuma
+
+namespace starnuma {
+namespace {
+
+// The run's AMAT split uses the fabric's computed unloaded latencies; they must equal what the
+// probes measure, on a platform with switches and all four access classes.
+TEST(UnloadedLatency, ComputedEqualsMeasuredForEveryPair) {
+  auto p = Platform::build(kPlatforms + "starnuma16-switch.yaml");
+  LatencyMatrix m = measure_unloaded_latency(*p, false);
+  const Fabric& f = p->fabric();
+  for (size_t s = 0; s < m.sockets.size(); ++s)
+    for (size_t n = 0; n < m.nodes.size(); ++n) EXPECT_EQ(f.unloaded_latency(s, n), m.latency[s][n]) << s << " " << n;
+  EXPECT_EQ(f.access_class(0, 0), AccessClass::Local);
+  EXPECT_EQ(f.access_class(0, 3), AccessClass::OneHop);
+  EXPECT_EQ(f.access_class(0, 4), AccessClass::TwoHop);
+  EXPECT_EQ(f.access_class(0, 16), AccessClass::Pool);
+}
+
+}  // namespace
+}  // namespace starnuma
