@@ -42,6 +42,9 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
               msg::kTopology);
       row.push_back(&route);
     }
+    std::vector<AccessClass> classes;
+    for (const Route* route : row) classes.push_back(classify(*route));
+    classes_.push_back(std::move(classes));
     route_to_home_.push_back(std::move(row));
   }
 }
@@ -79,14 +82,15 @@ Time Fabric::unloaded_latency(size_t r, size_t range) const {
   return requesters_[r]->uncore_latency() + route.latency * 2 + ranges_[range].home->unloaded_service();
 }
 
-AccessClass Fabric::access_class(size_t r, size_t range) const {
-  const Route& route = *route_to_home_.at(r).at(range);
+namespace {
+AccessClass classify(const Route& route) {
   if (route.hops.empty()) return AccessClass::Local;
   if (route.hops.front().link->protocol() == Protocol::Cxl) return AccessClass::Pool;
   for (const Hop& h : route.hops)
     if (h.link->type_name() == "numalink") return AccessClass::TwoHop;
   return AccessClass::OneHop;
 }
+}  // namespace
 
 Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace) {
   const size_t n = route.hops.size();

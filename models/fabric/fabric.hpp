@@ -61,7 +61,7 @@ class Fabric : public Component {
   // `starnuma latency` measures (tested).
   Time unloaded_latency(size_t r, size_t range) const;
   // Local, one hop (coherent, no NUMALink), two hops (a NUMALink), or the pool (a CXL device).
-  AccessClass access_class(size_t r, size_t range) const;
+  AccessClass access_class(size_t r, size_t range) const { return classes_[r][range]; }
 
   // One access issued by requester `r` at `issue`; returns when its response is back at the LLC.
   Time access(size_t r, const MemAccess& access, Time issue);
@@ -78,6 +78,7 @@ class Fabric : public Component {
   std::vector<Socket*> requesters_;
   RouteTable routes_;
   std::vector<std::vector<const Route*>> route_to_home_;  // [requester][range]
+  std::vector<std::vector<AccessClass>> classes_;          // [requester][range]
 
   Counter requests_{*this, "requests", "accesses", "Accesses that entered the fabric"};
   Counter responses_{*this, "responses", "accesses", "Accesses answered"};

@@ -34,7 +34,7 @@ void CxlPool::check_attachments() {
               " heads",
           msg::kTopology);
   for (const Link* l : links())
-    if (l->type_name() != "cxl")
+    if (l->protocol() != Protocol::Cxl)
       error(nullptr, "", std::string("the pool attaches only CXL links; ") + l->path() + " is " + l->type_name(),
             msg::kTopology);
 }
