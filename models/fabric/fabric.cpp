@@ -16,6 +16,14 @@ std::vector<FabricNode*> sockets_of(const std::vector<FabricNode*>& nodes) {
   return s;
 }
 
+AccessClass classify(const Route& route) {
+  if (route.hops.empty()) return AccessClass::Local;
+  if (route.hops.front().link->protocol() == Protocol::Cxl) return AccessClass::Pool;
+  for (const Hop& h : route.hops)
+    if (h.link->type_name() == "numalink") return AccessClass::TwoHop;
+  return AccessClass::OneHop;
+}
+
 }  // namespace
 
 Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes)
@@ -81,16 +89,6 @@ Time Fabric::unloaded_latency(size_t r, size_t range) const {
   const Route& route = *route_to_home_.at(r).at(range);
   return requesters_[r]->uncore_latency() + route.latency * 2 + ranges_[range].home->unloaded_service();
 }
-
-namespace {
-AccessClass classify(const Route& route) {
-  if (route.hops.empty()) return AccessClass::Local;
-  if (route.hops.front().link->protocol() == Protocol::Cxl) return AccessClass::Pool;
-  for (const Hop& h : route.hops)
-    if (h.link->type_name() == "numalink") return AccessClass::TwoHop;
-  return AccessClass::OneHop;
-}
-}  // namespace
 
 Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace) {
   const size_t n = route.hops.size();
