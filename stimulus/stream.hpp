@@ -15,6 +15,9 @@ namespace starnuma {
 struct StreamOp {
   enum class Kind : uint8_t { Load, Store, Barrier };
   Kind kind = Kind::Load;
+  // The address was computed from the value of the thread's previous load (pointer chasing): the
+  // core cannot issue this operation before that load completes.
+  bool dependent = false;
   uint32_t instructions = 0;  // non-memory instructions retired before this operation
   uint64_t address = 0;       // virtual byte address; for a barrier, the barrier's id
 };

@@ -77,7 +77,7 @@ class RandomAccessSpec : public WorkloadSpec {
                     "Memory operations per thread (the run's --instructions usually ends it first)",
                     between(uint64_t{1}, uint64_t{1} << 50)) {}
 
-  std::unique_ptr<Workload> create(unsigned threads, uint64_t seed) const override {
+  std::unique_ptr<Workload> create(unsigned threads, unsigned, uint64_t seed) const override {
     return std::make_unique<RandomAccess>(
         RandomAccessParams{footprint_->bytes(), store_fraction_, instructions_, operations_, shared_}, threads, seed);
   }

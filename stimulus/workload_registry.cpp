@@ -11,7 +11,7 @@ uint64_t thread_seed(uint64_t seed, unsigned thread) {
   return z ^ (z >> 31);
 }
 
-std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, uint64_t seed) {
+std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed) {
   auto origin = std::make_shared<const std::string>("--workload " + text);
   const Location where{origin, 0, 0};
   const size_t colon = text.find(':');
@@ -41,7 +41,7 @@ std::unique_ptr<Workload> make_workload(const std::string& text, unsigned thread
   auto spec = type->create(ScopeContext{&elab, &params, name, where, nullptr, name, false});
   spec->check_unused_keys();
   elab.diagnostics().raise_if_any();
-  return spec->create(threads, seed);
+  return spec->create(threads, sockets, seed);
 }
 
 }  // namespace starnuma

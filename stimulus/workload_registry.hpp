@@ -18,7 +18,8 @@ namespace starnuma {
 class WorkloadSpec : public ParamScope {
  public:
   using ParamScope::ParamScope;
-  virtual std::unique_ptr<Workload> create(unsigned threads, uint64_t seed) const = 0;
+  // `sockets`: how many groups the threads form (threads are placed on sockets in order).
+  virtual std::unique_ptr<Workload> create(unsigned threads, unsigned sockets, uint64_t seed) const = 0;
 };
 
 using WorkloadType = ScopedType<WorkloadSpec>;
@@ -27,7 +28,7 @@ using WorkloadRegistry = Registry<WorkloadType>;
   STARNUMA_REGISTER_SCOPED(::starnuma::WorkloadSpec, CLASS, NAME, DESCRIPTION)
 
 // Parses "name:key=value,..." into a workload; raises a starnuma/config error naming the key.
-std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, uint64_t seed);
+std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed);
 
 // A per-thread random generator derived from the run's seed (splitmix64 of seed and thread).
 uint64_t thread_seed(uint64_t seed, unsigned thread);

@@ -18,6 +18,7 @@ CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64
   tags_.assign(sets_ * ways_, kEmpty);
   stamps_.assign(sets_ * ways_, 0);
   dirty_.assign(sets_ * ways_, 0);
+  payload_.assign(sets_ * ways_, 0);
   clock_.assign(sets_, 0);
 }
 
@@ -28,15 +29,20 @@ size_t CacheArray::find(uint64_t line) const {
   return npos;
 }
 
-bool CacheArray::access(uint64_t line, bool write) {
+const uint64_t* CacheArray::lookup(uint64_t line, bool write) {
   const size_t i = find(line);
-  if (i == npos) return false;
+  if (i == npos) return nullptr;
   stamps_[i] = ++clock_[i / ways_];
   if (write) dirty_[i] = 1;
-  return true;
+  return &payload_[i];
 }
 
 bool CacheArray::contains(uint64_t line) const { return find(line) != npos; }
+
+const uint64_t* CacheArray::peek(uint64_t line) const {
+  const size_t i = find(line);
+  return i == npos ? nullptr : &payload_[i];
+}
 
 size_t CacheArray::choose_victim(uint64_t set) {
   const size_t base = static_cast<size_t>(set) * ways_;
@@ -54,14 +60,15 @@ size_t CacheArray::choose_victim(uint64_t set) {
   return oldest;
 }
 
-CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty) {
+CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload) {
   if (find(line) != npos) report_internal("cache fill of a line already present");
   const uint64_t set = set_of(line);
   const size_t i = choose_victim(set);
   Victim v;
-  if (tags_[i] != kEmpty) v = Victim{true, tags_[i], dirty_[i] != 0};
+  if (tags_[i] != kEmpty) v = Victim{true, tags_[i], dirty_[i] != 0, payload_[i]};
   tags_[i] = line;
   dirty_[i] = dirty ? 1 : 0;
+  payload_[i] = payload;
   stamps_[i] = ++clock_[static_cast<size_t>(set)];
   return v;
 }
@@ -69,7 +76,7 @@ CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty) {
 CacheArray::Victim CacheArray::invalidate(uint64_t line) {
   const size_t i = find(line);
   if (i == npos) return {};
-  Victim v{true, line, dirty_[i] != 0};
+  Victim v{true, line, dirty_[i] != 0, payload_[i]};
   tags_[i] = kEmpty;
   dirty_[i] = 0;
   stamps_[i] = 0;

@@ -123,13 +123,15 @@ Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*siz
   return t;
 }
 
-Time Fabric::access(size_t r, const MemAccess& a, Time issue) {
+Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_index) {
   ++requests_;
   Socket& from = *requesters_[r];
   const Range* range = home_of(a.address);
   if (!range)
     report_internal("address " + hex(a.address) + " is outside the physical address map");
-  const Route& route = *route_to_home_[r][static_cast<size_t>(range - ranges_.data())];
+  const size_t index = static_cast<size_t>(range - ranges_.data());
+  if (range_index) *range_index = index;
+  const Route& route = *route_to_home_[r][index];
   const Time half_uncore = Time::from_ps(from.uncore_latency().ps() / 2);
   if (a.trace) a.trace->add(from.path(), "on die, out", half_uncore);
   Time t = issue + half_uncore;

@@ -46,7 +46,8 @@ class Fabric : public Component {
 
   Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes);
 
-  tlm_utils::simple_target_socket<Fabric> target{"target"};
+  // Optional: runs call access() directly; probes and TLM initiators bind here.
+  tlm_utils::simple_target_socket_optional<Fabric> target{"target"};
 
   // Physical address map: each node with memory owns one contiguous range, in declaration order.
   const std::vector<Range>& address_map() const { return ranges_; }
@@ -64,7 +65,8 @@ class Fabric : public Component {
   AccessClass access_class(size_t r, size_t range) const { return classes_[r][range]; }
 
   // One access issued by requester `r` at `issue`; returns when its response is back at the LLC.
-  Time access(size_t r, const MemAccess& access, Time issue);
+  // `range`, if given, receives the index of the home's address range.
+  Time access(size_t r, const MemAccess& access, Time issue, size_t* range = nullptr);
 
   // Every request that entered was answered: per link direction, per home, and in total.
   // Raises a starnuma/model error naming what does not balance.

@@ -19,7 +19,17 @@ Socket::Socket(sc_core::sc_module_name n, const ScopeContext& c)
                         "UPI port and router latency per direction, when a route starts or ends here", at_least(0_ns)),
       cxl_port_latency_(*this, "cxl_port_latency", Time::from_ps(12500),
                         "Host-side CXL port latency per direction (25 ns round trip)", at_least(0_ns)),
-      memory_("memory", part("memory", "ddr5"), {6, 32_GiB}) {}
+      memory_("memory", part("memory", "ddr5"), {6, 32_GiB}),
+      core_config_(part("core", "core")),
+      llc_config_(part("llc", "llc")) {
+  // Cores are built without YAML maps of their own: they all read core_config_.
+  for (unsigned k = 0; k < cores_; ++k) {
+    const std::string name = "core" + std::to_string(k);
+    core_list_.push_back(std::make_unique<Core>(
+        name.c_str(), ScopeContext{&elaboration(), nullptr, path() + "." + name, location(), nullptr, "core", false},
+        core_config_, frequency_));
+  }
+}
 
 Time Socket::port_latency(const Link& via) const {
   return via.protocol() == Protocol::Cxl ? cxl_port_latency_.get() : upi_port_latency_.get();

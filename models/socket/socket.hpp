@@ -1,8 +1,13 @@
 // A processor socket: the requester side of its memory traffic (the on-die path from an LLC miss
 // out to the fabric), and the home of its own memory range (home agent and DDR5 controller).
-// Cores and caches arrive with the cores issue.
+// Every core uses the `core:` map; the shared LLC is configured by `llc:`.
 #pragma once
 
+#include <memory>
+#include <vector>
+
+#include "core/core.hpp"
+#include "core/core_config.hpp"
 #include "fabric/fabric_node.hpp"
 #include "memory/ddr5.hpp"
 #include "memory/memory_home.hpp"
@@ -23,6 +28,13 @@ class Socket : public FabricNode, public MemoryHome {
   Time unloaded_service() const override { return memory_.unloaded_read_latency(); }
   const Ddr5Controller& memory() const { return memory_; }
   unsigned cores() const { return cores_; }
+  Frequency frequency() const { return frequency_; }
+  const std::vector<std::unique_ptr<Core>>& core_list() const { return core_list_; }
+  const CoreConfig& core_config() const { return core_config_; }
+  const LlcConfig& llc_config() const { return llc_config_; }
+  // The tracking hardware's attachment point: TLB and LLC-miss events of this socket's cores.
+  void set_observer(TlbObserver* observer) { observer_ = observer; }
+  TlbObserver* observer() const { return observer_; }
 
  private:
   // Table I: 28 cores at 2.4 GHz; DDR5-4800, 6 channels x 32 GB.
@@ -33,6 +45,10 @@ class Socket : public FabricNode, public MemoryHome {
   Param<Time> upi_port_latency_;
   Param<Time> cxl_port_latency_;
   Ddr5Controller memory_;
+  CoreConfig core_config_;
+  LlcConfig llc_config_;
+  std::vector<std::unique_ptr<Core>> core_list_;
+  TlbObserver* observer_ = nullptr;
 };
 
 }  // namespace starnuma

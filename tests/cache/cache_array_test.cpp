@@ -81,3 +81,21 @@ TEST(CacheArray, ABadGeometryIsAnInternalError) {
 
 }  // namespace
 }  // namespace starnuma
+
+namespace starnuma {
+namespace {
+
+TEST(CacheArray, PayloadsTravelWithTheirEntries) {
+  CacheArray c(2, 2, Replacement::Lru);
+  c.fill(7, false, 700);
+  c.fill(8, false, 800);
+  ASSERT_NE(c.lookup(7, false), nullptr);
+  EXPECT_EQ(*c.lookup(7, false), 700u);
+  EXPECT_EQ(c.lookup(9, false), nullptr);
+  auto v = c.fill(9, false, 900);  // evicts 8, the least recent
+  EXPECT_EQ(v.line, 8u);
+  EXPECT_EQ(v.payload, 800u);
+}
+
+}  // namespace
+}  // namespace starnuma

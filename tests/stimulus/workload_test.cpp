@@ -23,7 +23,7 @@ std::vector<StreamOp> take(ThreadStream& s, size_t n) {
 }
 
 TEST(Workload, UniformSharesOneArrayAndIsDeterministic) {
-  auto w = make_workload("uniform:footprint=1MiB", 4, 42);
+  auto w = make_workload("uniform:footprint=1MiB", 4, 1, 42);
   EXPECT_EQ(w->threads(), 4u);
   EXPECT_EQ(w->footprint(), 1u << 20);
   auto a = take(*w->stream(0), 10000), again = take(*w->stream(0), 10000), other = take(*w->stream(1), 10000);
@@ -40,7 +40,7 @@ TEST(Workload, UniformSharesOneArrayAndIsDeterministic) {
 }
 
 TEST(Workload, StoreFractionAndInstructionGapsAreAsConfigured) {
-  auto w = make_workload("uniform:store_fraction=0.3,instructions=7", 1, 1);
+  auto w = make_workload("uniform:store_fraction=0.3,instructions=7", 1, 1, 1);
   auto ops = take(*w->stream(0), 100000);
   size_t stores = 0;
   for (const auto& op : ops) {
@@ -51,7 +51,7 @@ TEST(Workload, StoreFractionAndInstructionGapsAreAsConfigured) {
 }
 
 TEST(Workload, LocalGivesEachThreadItsOwnArray) {
-  auto w = make_workload("local:footprint=64KiB", 3, 5);
+  auto w = make_workload("local:footprint=64KiB", 3, 1, 5);
   EXPECT_EQ(w->footprint(), 3u * 64 * 1024);
   std::vector<std::set<uint64_t>> pages(3);
   for (unsigned t = 0; t < 3; ++t)
@@ -63,23 +63,23 @@ TEST(Workload, LocalGivesEachThreadItsOwnArray) {
 }
 
 TEST(Workload, OperationsEndTheStream) {
-  auto w = make_workload("local:operations=1000", 1, 1);
+  auto w = make_workload("local:operations=1000", 1, 1, 1);
   EXPECT_EQ(take(*w->stream(0), 5000).size(), 1000u);
 }
 
 TEST(Workload, BadParametersAreReportedLikeYamlKeys) {
-  auto r = testing::capture_report([] { make_workload("uniform:footprnt=1MiB", 1, 1); });
+  auto r = testing::capture_report([] { make_workload("uniform:footprnt=1MiB", 1, 1, 1); });
   ASSERT_TRUE(r.raised);
   EXPECT_EQ(r.type, "starnuma/config");
   EXPECT_EQ(r.message,
             "--workload uniform:footprnt=1MiB: error: uniform.footprnt: unknown key 'footprnt' (did you mean 'footprint'?)");
-  r = testing::capture_report([] { make_workload("uniform:footprint=1MB", 1, 1); });
+  r = testing::capture_report([] { make_workload("uniform:footprint=1MB", 1, 1, 1); });
   EXPECT_NE(r.message.find("'MB' is ambiguous for a size"), std::string::npos) << r.message;
-  r = testing::capture_report([] { make_workload("uniform:store_fraction=2", 1, 1); });
+  r = testing::capture_report([] { make_workload("uniform:store_fraction=2", 1, 1, 1); });
   EXPECT_NE(r.message.find("value 2 is out of range [0, 1]"), std::string::npos) << r.message;
-  r = testing::capture_report([] { make_workload("unifrom", 1, 1); });
+  r = testing::capture_report([] { make_workload("unifrom", 1, 1, 1); });
   EXPECT_NE(r.message.find("unknown workload 'unifrom' (did you mean 'uniform'?)"), std::string::npos) << r.message;
-  r = testing::capture_report([] { make_workload("uniform:footprint", 1, 1); });
+  r = testing::capture_report([] { make_workload("uniform:footprint", 1, 1, 1); });
   EXPECT_NE(r.message.find("expected key=value"), std::string::npos) << r.message;
 }
 

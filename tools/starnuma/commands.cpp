@@ -8,6 +8,8 @@
 #include "platform/describe.hpp"
 #include "platform/platform.hpp"
 #include "platform/probes.hpp"
+#include "common/output_file.hpp"
+#include "run/simulation.hpp"
 
 namespace starnuma::cli {
 
@@ -123,6 +125,24 @@ int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json) {
             << "  mean latency   " << format_real(r.mean_latency_ns) << " ns\n"
             << "  p99 latency    " << format_real(r.p99_latency_ns) << " ns\n"
             << "  bottleneck     " << r.bottleneck << " (" << format_real(100 * r.bottleneck_utilization) << " % busy)\n";
+  return 0;
+}
+
+int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
+  auto platform = Platform::build(args.platform, args.sets);
+  RunOptions o;
+  o.workload = ra.workload;
+  o.instructions = ra.instructions;
+  o.placement = ra.placement == "oracle" ? Placement::Oracle : Placement::FirstTouch;
+  o.seed = ra.seed;
+  o.pool_fraction = ra.pool_fraction;
+  o.progress = ra.progress;
+  RunResult r = run_workload(*platform, o);
+  if (!ra.out.empty()) write_file_atomically(ra.out + "/stats.json", r.to_json().dump(2) + "\n");
+  if (json)
+    std::cout << r.summary_json().dump(2) << '\n';
+  else
+    std::cout << format_summary(r);
   return 0;
 }
 

@@ -20,10 +20,21 @@ struct BandwidthArgs {
   uint64_t seed = 1;
 };
 
+struct RunArgs {
+  std::string workload = "uniform";
+  uint64_t instructions = 1000000;
+  std::string placement = "first-touch";
+  uint64_t seed = 1;
+  double pool_fraction = 0.2;
+  std::string out;
+  bool progress = true;
+};
+
 int list(bool json, bool markdown);
 int check(const PlatformArgs& args);
 int describe(const PlatformArgs& args, bool json);
 int latency(const PlatformArgs& args, bool json, bool paths);
 int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json);
+int run(const PlatformArgs& args, const RunArgs& run, bool json);
 
 }  // namespace starnuma::cli

@@ -63,6 +63,26 @@ int run(int argc, char** argv) {
   bandwidth_cmd->add_option("--seed", bw.seed, "Random seed (Poisson arrivals, random pattern)");
   bandwidth_cmd->add_flag("--json", json, "Machine-readable output");
 
+  PlatformArgs run_args;
+  RunArgs ra;
+  auto* run_cmd = app.add_subcommand("run", "Run a workload on a platform: IPC, AMAT (unloaded + contention), access breakdown");
+  add_platform_args(*run_cmd, run_args);
+  run_cmd->add_option("--workload", ra.workload, "Workload and parameters, e.g. uniform:footprint=64MiB")
+      ->capture_default_str();
+  run_cmd->add_option("--instructions", ra.instructions, "Instructions per hardware thread")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
+      ->capture_default_str();
+  run_cmd->add_option("--placement", ra.placement, "Page placement: first-touch or oracle")
+      ->check(CLI::IsMember({"first-touch", "oracle"}))
+      ->capture_default_str();
+  run_cmd->add_option("--pool-fraction", ra.pool_fraction, "Share of the workload's footprint the pool may hold")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  run_cmd->add_option("--seed", ra.seed, "Seed of the workload and of random replacement")->capture_default_str();
+  run_cmd->add_option("--out", ra.out, "Folder for stats.json (written atomically)");
+  run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
+  run_cmd->add_flag("--json", json, "Print the summary as JSON");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -74,6 +94,7 @@ int run(int argc, char** argv) {
   if (*describe_cmd) return describe(describe_args, json);
   if (*latency_cmd) return latency(latency_args, json, paths);
   if (*bandwidth_cmd) return bandwidth(bandwidth_args, bw, json);
+  if (*run_cmd) return run(run_args, ra, json);
   return 1;
 }
 

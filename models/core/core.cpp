@@ -1,0 +1,122 @@
+#include "core/core.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace starnuma {
+
+Core::Core(sc_core::sc_module_name name, const ScopeContext& ctx, const CoreConfig& config, Frequency clock)
+    : Component(name, ctx),
+      config_(config),
+      cycle_fs_(static_cast<int64_t>(std::llround(1e15 / clock.hz()))),
+      dispatch_fs_(static_cast<int64_t>(std::llround(1e15 / clock.hz() / config.width))) {}
+
+void Core::start(Job job) {
+  job_ = std::move(job);
+  job_->env.cycle_fs = cycle_fs_;
+  caches_ = std::make_unique<CacheHierarchy>(config_, job_->env, memory_stats_, job_->seed);
+  std::string thread = path() + "_thread";  // spawned at the top level: the full path keeps it unique
+  std::replace(thread.begin(), thread.end(), '.', '_');
+  sc_core::sc_spawn([this] { run(); }, thread.c_str());
+}
+
+namespace {
+
+struct Outstanding {
+  uint64_t index;  // instruction number of the load
+  int64_t done;    // completion (fs)
+};
+
+int64_t now_fs() { return static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000; }
+
+}  // namespace
+
+void Core::run() {
+  Job& job = *job_;
+  const unsigned rob = config_.rob, mshrs = config_.mshrs;
+  const int64_t quantum_fs = job.quantum.ps() * 1000;
+  const int64_t l1_fs = caches_->l1_latency();
+
+  std::vector<Outstanding> loads;  // incomplete L1 misses in program order (at most mshrs)
+  loads.reserve(mshrs + 1);
+  std::vector<int64_t> store_done(config_.store_buffer, 0);  // ring of completion times
+  size_t store_head = 0;
+  std::array<StreamOp, 256> batch;
+  size_t have = 0, next = 0;
+
+  const int64_t start = now_fs();
+  int64_t now = start;
+  int64_t last_load_done = start;
+  uint64_t retired = 0;
+
+  while (retired < job.instructions) {
+    if (next == have) {
+      have = job.stream->fill(batch.data(), batch.size());
+      next = 0;
+      if (have == 0) break;
+    }
+    const StreamOp& op = batch[next++];
+    if (op.kind == StreamOp::Kind::Barrier) {
+      for (const Outstanding& l : loads) now = std::max(now, l.done);  // a barrier is a fence
+      loads.clear();
+      if (now > now_fs()) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - now_fs()) / 1000)));
+      job.control->barrier(op.address);
+      now = std::max(now, now_fs());
+      ++barriers_;
+      continue;
+    }
+    const uint64_t index = retired + op.instructions;
+    // Loads completed by now leave the ROB; the ROB holds `rob` instructions past the oldest one.
+    while (!loads.empty() && loads.front().done <= now) loads.erase(loads.begin());
+    while (!loads.empty() && index - loads.front().index >= rob) {
+      now = std::max(now, loads.front().done);
+      loads.erase(loads.begin());
+      ++rob_stalls_;
+    }
+    if (op.dependent) now = std::max(now, last_load_done);
+    now += static_cast<int64_t>(op.instructions + 1) * dispatch_fs_;
+    retired += op.instructions + 1;
+
+    if (op.kind == StreamOp::Kind::Load) {
+      ++loads_;
+      if (!caches_->certain_l1_hit(op.address)) {
+        // Drop completed misses, then wait for a free miss slot.
+        loads.erase(std::remove_if(loads.begin(), loads.end(), [now](const Outstanding& l) { return l.done <= now; }),
+                    loads.end());
+        if (loads.size() >= mshrs) {
+          auto first = std::min_element(loads.begin(), loads.end(),
+                                        [](const Outstanding& a, const Outstanding& b) { return a.done < b.done; });
+          now = std::max(now, first->done);
+          loads.erase(first);
+          ++mshr_stalls_;
+        }
+      }
+      const int64_t latency = caches_->access(op.address, false, now);
+      last_load_done = now + latency;
+      if (latency > l1_fs) loads.push_back(Outstanding{index, now + latency});
+    } else {
+      ++stores_;
+      if (store_done[store_head] > now) {
+        now = store_done[store_head];
+        ++store_buffer_stalls_;
+      }
+      store_done[store_head] = now + caches_->access(op.address, true, now);
+      store_head = (store_head + 1) % store_done.size();
+    }
+    // Temporal decoupling: hand control back once a quantum ahead of simulated time.
+    const int64_t sim = now_fs();
+    retired_so_far_ = retired;
+    if (now - sim >= quantum_fs) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - sim) / 1000)));
+  }
+  // The last instructions retire when their loads and stores complete.
+  for (const Outstanding& l : loads) now = std::max(now, l.done);
+  for (int64_t d : store_done) now = std::max(now, d);
+  instructions_ += retired;
+  cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
+  const int64_t sim = now_fs();
+  if (now > sim) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - sim) / 1000)));
+  job.control->finished();
+}
+
+}  // namespace starnuma

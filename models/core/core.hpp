@@ -1,0 +1,68 @@
+// A core: reads its hardware thread's stream and times it with an interval model.
+//
+// Dispatch takes 1/width cycle per instruction. A load that may miss the L1 takes a miss slot
+// (MSHR) and completes after the hierarchy's latency; dispatch runs on past it until the ROB is
+// full (the instruction `rob` places after the oldest incomplete load waits for it), so
+// independent misses overlap up to the ROB and MSHR limits and IPC emerges from the latencies. A
+// load marked dependent waits for the previous load. Stores retire into the store buffer and wait
+// only when it is full. At a barrier the core waits for the other threads. Local time runs ahead
+// of SystemC time by at most the platform's quantum.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "common/component.hpp"
+#include "core/cache_hierarchy.hpp"
+#include "core/run_control.hpp"
+#include "stimulus/stream.hpp"
+
+namespace starnuma {
+
+class Core : public Component {
+ public:
+  Core(sc_core::sc_module_name name, const ScopeContext& ctx, const CoreConfig& config, Frequency clock);
+
+  struct Job {
+    std::unique_ptr<ThreadStream> stream;
+    CacheHierarchy::Env env;
+    uint64_t instructions;  // stop after this many
+    Time quantum;
+    RunControl* control;
+    uint64_t seed;
+  };
+  // Starts the core's thread on `job` (before sc_start).
+  void start(Job job);
+
+  uint64_t instructions() const { return instructions_.value(); }
+  // Instructions retired so far while running (for progress reports).
+  uint64_t retired_so_far() const { return retired_so_far_; }
+  uint64_t cycles() const { return cycles_.value(); }
+  double ipc() const { return cycles_.value() ? static_cast<double>(instructions_.value()) / cycles_.value() : 0.0; }
+  const MemoryStats& memory() const { return memory_stats_; }
+  int64_t cycle_fs() const { return cycle_fs_; }
+
+ private:
+  void run();
+
+  const CoreConfig& config_;
+  int64_t cycle_fs_;
+  int64_t dispatch_fs_;  // one instruction's share of a cycle
+  std::optional<Job> job_;
+  std::unique_ptr<CacheHierarchy> caches_;
+  uint64_t retired_so_far_ = 0;
+
+  Counter instructions_{*this, "instructions", "instructions", "Instructions retired"};
+  Counter cycles_{*this, "cycles", "cycles", "Cycles from the start to the last retirement"};
+  Counter loads_{*this, "loads", "operations", "Loads"};
+  Counter stores_{*this, "stores", "operations", "Stores"};
+  Counter rob_stalls_{*this, "rob_stalls", "operations", "Dispatch stopped because the ROB was full"};
+  Counter mshr_stalls_{*this, "mshr_stalls", "operations", "Loads that waited for a free MSHR"};
+  Counter store_buffer_stalls_{*this, "store_buffer_stalls", "operations", "Stores that waited for the store buffer"};
+  Counter barriers_{*this, "barriers", "barriers", "Barriers passed"};
+  Formula ipc_{*this, "ipc", "instructions/cycle", "Instructions per cycle", [this](sc_core::sc_time) { return ipc(); }};
+  MemoryStats memory_stats_{*this};
+};
+
+}  // namespace starnuma

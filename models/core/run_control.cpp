@@ -1,0 +1,34 @@
+#include "core/run_control.hpp"
+
+#include <string>
+
+#include "common/diagnostics.hpp"
+
+namespace starnuma {
+
+void RunControl::release() {
+  arrived_ = 0;
+  ++generation_;
+  released_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void RunControl::barrier(uint64_t id) {
+  if (arrived_ == 0)
+    current_id_ = id;
+  else if (id != current_id_)
+    report_error(msg::kInput, "threads reached different barriers at once (" + std::to_string(current_id_) + " and " +
+                                  std::to_string(id) + "): every thread must pass the barriers in the same order");
+  const uint64_t generation = generation_;
+  if (++arrived_ == active_) {
+    release();
+    return;
+  }
+  while (generation_ == generation) sc_core::wait(released_);
+}
+
+void RunControl::finished() {
+  --active_;
+  if (arrived_ > 0 && arrived_ == active_) release();
+}
+
+}  // namespace starnuma

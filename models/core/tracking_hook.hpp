@@ -1,0 +1,27 @@
+// Where the page-hotness tracking hardware (StarNUMA section III-D: a counter annex per TLB and
+// the page-table walker's tracker update) attaches to a core. A socket calls its observer, if one
+// is set, on every event below; with none set the cost is one pointer test per event.
+#pragma once
+
+#include <cstdint>
+
+#include "common/units.hpp"
+
+namespace starnuma {
+
+enum class TlbLevel : uint8_t { L1, L2 };
+
+class TlbObserver {
+ public:
+  virtual ~TlbObserver() = default;
+  // A translation was installed in `level` (after a miss at that level).
+  virtual void tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) = 0;
+  // A lookup hit in `level`.
+  virtual void tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) = 0;
+  // A translation was displaced from `level`.
+  virtual void tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) = 0;
+  // A load that missed in the LLC completed (its data came from memory).
+  virtual void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) = 0;
+};
+
+}  // namespace starnuma

@@ -1,0 +1,246 @@
+#include "run/simulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <memory>
+#include <numeric>
+#include <sstream>
+#include <unistd.h>
+
+#include "os/page_map.hpp"
+#include "socket/socket.hpp"
+#include "stimulus/workload_registry.hpp"
+
+namespace starnuma {
+
+namespace {
+
+constexpr uint64_t kPageSize = 4096;
+const char* const kClassNames[4] = {"local", "1-hop", "2-hop", "pool"};
+
+struct ThreadPlace {
+  size_t socket;  // requester index
+  Core* core;
+};
+
+std::vector<ThreadPlace> place_threads(const Fabric& fabric) {
+  std::vector<ThreadPlace> threads;
+  for (size_t s = 0; s < fabric.requesters().size(); ++s)
+    for (const auto& c : fabric.requesters()[s]->core_list()) threads.push_back({s, c.get()});
+  return threads;
+}
+
+// The OS's view of memory: every node's range; first touch tries the socket's own node, then the
+// others by unloaded latency; the pool only takes what placement puts there, up to its limit.
+PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit) {
+  std::vector<PageMap::Node> nodes;
+  for (const Fabric::Range& r : fabric.address_map()) {
+    const bool socket = dynamic_cast<const Socket*>(r.node) != nullptr;
+    nodes.push_back({r.node->basename(), r.base, socket ? r.size : std::min(r.size, pool_limit), socket});
+  }
+  std::vector<std::vector<size_t>> fallback;
+  for (size_t s = 0; s < fabric.requesters().size(); ++s) {
+    std::vector<size_t> order(nodes.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return fabric.unloaded_latency(s, a) < fabric.unloaded_latency(s, b);
+    });
+    fallback.push_back(order);
+  }
+  return PageMap(kPageSize, std::move(nodes), std::move(fallback));
+}
+
+// Counts each thread's accesses per page over the same streams and instruction budget.
+AccessProfile profile(const Workload& w, const std::vector<ThreadPlace>& threads, size_t sockets, uint64_t instructions) {
+  AccessProfile prof(sockets);
+  std::array<StreamOp, 256> batch;
+  for (unsigned t = 0; t < threads.size(); ++t) {
+    auto stream = w.stream(t);
+    uint64_t retired = 0;
+    while (retired < instructions) {
+      size_t n = stream->fill(batch.data(), batch.size());
+      if (n == 0) break;
+      for (size_t i = 0; i < n && retired < instructions; ++i) {
+        if (batch[i].kind == StreamOp::Kind::Barrier) continue;
+        retired += batch[i].instructions + 1;
+        prof.count(batch[i].address / kPageSize, threads[t].socket);
+      }
+    }
+  }
+  return prof;
+}
+
+std::string format_duration(double seconds) {
+  char b[32];
+  if (seconds < 60) std::snprintf(b, sizeof b, "%.0fs", seconds);
+  else std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(seconds) / 60, static_cast<int>(seconds) % 60);
+  return b;
+}
+
+}  // namespace
+
+RunResult run_workload(Platform& platform, const RunOptions& o) {
+  Fabric& fabric = platform.fabric();
+  const std::vector<ThreadPlace> threads = place_threads(fabric);
+  const size_t sockets = fabric.requesters().size();
+  auto workload = make_workload(o.workload, static_cast<unsigned>(threads.size()), static_cast<unsigned>(sockets), o.seed);
+
+  const uint64_t pool_limit =
+      (static_cast<uint64_t>(o.pool_fraction * static_cast<double>(workload->footprint())) + kPageSize - 1) / kPageSize * kPageSize;
+  PageMap pages = make_page_map(fabric, pool_limit);
+  if (o.placement == Placement::Oracle) {
+    size_t pool = static_cast<size_t>(-1);
+    for (size_t r = 0; r < fabric.address_map().size(); ++r)
+      if (!pages.nodes()[r].first_touch) pool = r;
+    place_oracle(pages, profile(*workload, threads, sockets, o.instructions), pool);
+  }
+
+  std::vector<std::unique_ptr<SocketLlc>> llcs;
+  for (size_t s = 0; s < sockets; ++s) {
+    Socket& sock = *fabric.requesters()[s];
+    llcs.push_back(std::make_unique<SocketLlc>(sock.llc_config(), sock.cores(), o.seed + s));
+  }
+  RunControl control(static_cast<unsigned>(threads.size()));
+  for (unsigned t = 0; t < threads.size(); ++t) {
+    const size_t s = threads[t].socket;
+    Socket& sock = *fabric.requesters()[s];
+    threads[t].core->start(Core::Job{workload->stream(t),
+                                     CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0},
+                                     o.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t});
+  }
+
+  const auto host_start = std::chrono::steady_clock::now();
+  if (o.progress) {
+    sc_core::sc_spawn([&] {
+      const uint64_t total = o.instructions * threads.size();
+      const bool tty = isatty(2);
+      auto last = host_start;
+      while (control.active() > 0) {
+        sc_core::wait(sc_core::sc_time(10, sc_core::SC_US));
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::milliseconds(tty ? 500 : 10000) || control.active() == 0) continue;
+        last = now;
+        uint64_t done = 0;
+        for (const ThreadPlace& tp : threads) done += tp.core->retired_so_far();
+        const double host = std::chrono::duration<double>(now - host_start).count();
+        const double rate = static_cast<double>(done) / host;
+        std::fprintf(stderr, "%s%.1f us simulated, %llu of %llu instructions, %.2f MIPS, ETA %s%s",
+                     tty ? "\r" : "", sc_core::sc_time_stamp().to_seconds() * 1e6, static_cast<unsigned long long>(done),
+                     static_cast<unsigned long long>(total), rate / 1e6,
+                     format_duration(rate > 0 ? static_cast<double>(total - std::min(total, done)) / rate : 0).c_str(),
+                     tty ? "   " : "\n");
+      }
+      if (tty) std::fprintf(stderr, "\r%80s\r", "");
+    });
+  }
+  sc_core::sc_start();
+  const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
+  fabric.check_conservation();
+
+  RunResult r;
+  r.platform = platform.source();
+  r.workload = o.workload;
+  r.placement = o.placement == Placement::Oracle ? "oracle" : "first-touch";
+  r.host_seconds = host_seconds;
+  r.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  double ipc_sum = 0, latency_ps = 0, unloaded_ps = 0;
+  for (size_t s = 0; s < sockets; ++s) {
+    const Socket& sock = *fabric.requesters()[s];
+    double sum = 0;
+    for (const auto& c : sock.core_list()) {
+      sum += c->ipc();
+      r.instructions += c->instructions();
+      r.llc_misses += c->memory().llc_misses.value();
+      for (int k = 0; k < 4; ++k) {
+        r.accesses[k] += c->memory().memory_accesses[k].value();
+        latency_ps += static_cast<double>(c->memory().memory_latency_ps[k].value());
+        unloaded_ps += static_cast<double>(c->memory().memory_unloaded_ps[k].value());
+      }
+    }
+    ipc_sum += sum;
+    r.sockets.push_back(sock.basename());
+    r.socket_ipc.push_back(sock.cores() ? sum / sock.cores() : 0);
+  }
+  r.ipc = threads.empty() ? 0 : ipc_sum / static_cast<double>(threads.size());
+  const uint64_t total = std::accumulate(r.accesses.begin(), r.accesses.end(), uint64_t{0});
+  if (total) {
+    for (int k = 0; k < 4; ++k) r.breakdown[k] = static_cast<double>(r.accesses[k]) / static_cast<double>(total);
+    r.amat_ns = latency_ps / 1e3 / static_cast<double>(total);
+    r.amat_unloaded_ns = unloaded_ps / 1e3 / static_cast<double>(total);
+    r.amat_contention_ns = r.amat_ns - r.amat_unloaded_ns;
+  }
+  const Time elapsed = Time::from_ps(static_cast<int64_t>(sc_core::sc_time_stamp().value()));
+  std::vector<std::string> types;
+  for (const Link* l : platform.links())
+    if (std::find(types.begin(), types.end(), l->type_name()) == types.end()) types.push_back(l->type_name());
+  for (const std::string& type : types) {
+    double sum = 0;
+    int n = 0;
+    for (const Link* l : platform.links()) {
+      if (l->type_name() != type) continue;
+      sum += l->channel_from(*l->node_a()).utilization(elapsed) + l->channel_from(*l->node_b()).utilization(elapsed);
+      n += 2;
+    }
+    r.link_utilization.emplace_back(type, n ? sum / n : 0);
+  }
+  r.stats = stats_json(sc_core::sc_time_stamp());
+  return r;
+}
+
+nlohmann::ordered_json RunResult::summary_json() const {
+  nlohmann::ordered_json j;
+  j["platform"] = platform;
+  j["workload"] = workload;
+  j["placement"] = placement;
+  j["ipc"] = ipc;
+  nlohmann::ordered_json per_socket = nlohmann::ordered_json::object();
+  for (size_t s = 0; s < sockets.size(); ++s) per_socket[sockets[s]] = socket_ipc[s];
+  j["ipc_per_socket"] = per_socket;
+  j["amat_ns"] = amat_ns;
+  j["amat_unloaded_ns"] = amat_unloaded_ns;
+  j["amat_contention_ns"] = amat_contention_ns;
+  nlohmann::ordered_json breakdown_json = nlohmann::ordered_json::object(), counts = nlohmann::ordered_json::object();
+  for (int k = 0; k < 4; ++k) {
+    breakdown_json[kClassNames[k]] = breakdown[k];
+    counts[kClassNames[k]] = accesses[k];
+  }
+  j["access_breakdown"] = breakdown_json;
+  j["memory_accesses"] = counts;
+  nlohmann::ordered_json util = nlohmann::ordered_json::object();
+  for (const auto& [type, u] : link_utilization) util[type] = u;
+  j["link_utilization"] = util;
+  j["instructions"] = instructions;
+  j["llc_misses"] = llc_misses;
+  j["sim_time_ns"] = sim_time_ns;
+  j["host_seconds"] = host_seconds;
+  return j;
+}
+
+nlohmann::ordered_json RunResult::to_json() const {
+  nlohmann::ordered_json j = summary_json();
+  j["stats"] = stats;
+  return j;
+}
+
+std::string format_summary(const RunResult& r) {
+  std::ostringstream os;
+  os << std::fixed;
+  os << r.workload << " on " << r.platform << " (" << r.placement << " placement)\n\n";
+  os << "IPC            " << std::setprecision(3) << r.ipc << " per core\n";
+  os << "  per socket  ";
+  for (size_t s = 0; s < r.sockets.size(); ++s) os << (s % 8 == 0 && s ? "\n              " : "") << " " << r.socket_ipc[s];
+  os << "\nAMAT           " << std::setprecision(1) << r.amat_ns << " ns = " << r.amat_unloaded_ns << " unloaded + "
+     << r.amat_contention_ns << " contention\n";
+  os << "accesses      ";
+  for (int k = 0; k < 4; ++k) os << " " << kClassNames[k] << " " << std::setprecision(1) << 100 * r.breakdown[k] << " %";
+  os << "\nlink busy     ";
+  for (const auto& [type, u] : r.link_utilization) os << " " << type << " " << std::setprecision(1) << 100 * u << " %";
+  os << "\n\n" << r.instructions << " instructions, " << r.llc_misses << " LLC misses, " << std::setprecision(1)
+     << r.sim_time_ns / 1e3 << " us simulated in " << std::setprecision(2) << r.host_seconds << " s ("
+     << (r.host_seconds > 0 ? r.instructions / r.host_seconds / 1e6 : 0) << " MIPS)\n";
+  return os.str();
+}
+
+}  // namespace starnuma

@@ -1,0 +1,56 @@
+// One run of a workload on an elaborated platform: what `starnuma run` does.
+//
+// Threads are placed on cores in order (socket0's cores first). Pages are placed by first touch,
+// or by the oracle from a profiling pass over the same streams. Every core then runs its thread
+// for `instructions` instructions; the results are the numbers of the StarNUMA paper's Fig. 8:
+// IPC, AMAT split into its unloaded part (each access's unloaded latency to its home) and
+// contention (the measured remainder), and the breakdown of memory accesses by class.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/platform.hpp"
+
+namespace starnuma {
+
+enum class Placement { FirstTouch, Oracle };
+
+struct RunOptions {
+  std::string workload = "uniform";
+  uint64_t instructions = 1000000;  // per hardware thread
+  Placement placement = Placement::FirstTouch;
+  uint64_t seed = 1;
+  double pool_fraction = 0.2;       // of the workload's footprint that may live in the pool
+  bool progress = false;            // a progress line on stderr
+};
+
+struct RunResult {
+  std::string platform, workload, placement;
+  double ipc = 0;                          // mean over cores
+  std::vector<std::string> sockets;
+  std::vector<double> socket_ipc;          // mean over each socket's cores
+  double amat_ns = 0, amat_unloaded_ns = 0, amat_contention_ns = 0;
+  std::array<uint64_t, 4> accesses{};      // local, 1-hop, 2-hop, pool
+  std::array<double, 4> breakdown{};       // fractions of the above
+  std::vector<std::pair<std::string, double>> link_utilization;  // mean busy fraction per link type
+  uint64_t instructions = 0, llc_misses = 0;
+  double sim_time_ns = 0, host_seconds = 0;
+  nlohmann::json stats;                    // the whole statistics tree
+
+  // Everything but the statistics tree, for printing and comparing.
+  nlohmann::ordered_json summary_json() const;
+  // What stats.json holds: the summary and the tree.
+  nlohmann::ordered_json to_json() const;
+};
+
+// Runs once per process (SystemC elaborates once).
+RunResult run_workload(Platform& platform, const RunOptions& options);
+
+// The summary as a table for a terminal.
+std::string format_summary(const RunResult& r);
+
+}  // namespace starnuma
