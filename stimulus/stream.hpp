@@ -18,6 +18,9 @@ struct StreamOp {
   // The address was computed from the value of the thread's previous load (pointer chasing): the
   // core cannot issue this operation before that load completes.
   bool dependent = false;
+  // On a barrier: measurement starts when every thread has passed it (statistics restart and the
+  // run's instruction budget counts from here), so initialisation is not measured.
+  bool starts_measurement = false;
   uint32_t instructions = 0;  // non-memory instructions retired before this operation
   uint64_t address = 0;       // virtual byte address; for a barrier, the barrier's id
 };
@@ -31,7 +34,8 @@ class ThreadStream {
 
 // A workload: one stream per hardware thread over one shared virtual address space.
 // Threads that meet at a barrier (same id) wait for each other; every thread reaches every
-// barrier id in the same order.
+// barrier id in the same order. A workload with an initialisation phase ends it with a barrier
+// that starts measurement.
 class Workload {
  public:
   virtual ~Workload() = default;

@@ -118,6 +118,17 @@ nlohmann::json stats_json(sc_core::sc_time elapsed) {
   return stats_json(sc_core::sc_get_top_level_objects(), elapsed);
 }
 
+namespace {
+void reset_tree(sc_core::sc_object& obj) {
+  if (auto* owner = dynamic_cast<StatOwner*>(&obj)) owner->reset_stats();
+  for (sc_core::sc_object* child : obj.get_child_objects()) reset_tree(*child);
+}
+}  // namespace
+
+void reset_all_stats() {
+  for (sc_core::sc_object* r : sc_core::sc_get_top_level_objects()) reset_tree(*r);
+}
+
 nlohmann::json stats_schema_json(const StatOwner& owner) {
   nlohmann::json out = nlohmann::json::object();
   for (const StatBase* s : owner.stats()) out[s->name()] = {{"unit", s->unit()}, {"description", s->description()}};

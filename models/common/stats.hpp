@@ -134,9 +134,11 @@ class Formula : public StatBase {
 
 class StatOwner {
  public:
+  virtual ~StatOwner() = default;
   const std::vector<StatBase*>& stats() const { return stats_; }
   const StatBase* find_stat(const std::string& name) const;
-  void reset_stats() {
+  // Restarts every statistic (components with derived state of their own extend this).
+  virtual void reset_stats() {
     for (StatBase* s : stats_) s->reset();
   }
 
@@ -150,6 +152,9 @@ class StatOwner {
 // kept (empty objects) so the tree shows the whole hierarchy.
 nlohmann::json stats_json(sc_core::sc_time elapsed);
 nlohmann::json stats_json(const std::vector<sc_core::sc_object*>& roots, sc_core::sc_time elapsed);
+
+// Restarts the statistics of every component under the top-level SystemC objects.
+void reset_all_stats();
 
 // The same tree's schema: name -> {unit, description}, for documentation.
 nlohmann::json stats_schema_json(const StatOwner& owner);

@@ -45,7 +45,7 @@ void Core::run() {
   std::array<StreamOp, 256> batch;
   size_t have = 0, next = 0;
 
-  const int64_t start = now_fs();
+  int64_t start = now_fs();
   int64_t now = start;
   int64_t last_load_done = start;
   uint64_t retired = 0;
@@ -61,8 +61,13 @@ void Core::run() {
       for (const Outstanding& l : loads) now = std::max(now, l.done);  // a barrier is a fence
       loads.clear();
       if (now > now_fs()) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - now_fs()) / 1000)));
-      job.control->barrier(op.address);
+      job.control->barrier(op.address, op.starts_measurement);
       now = std::max(now, now_fs());
+      if (op.starts_measurement) {  // statistics restarted: so does this core's account
+        start = now;
+        retired = 0;
+        last_load_done = now;
+      }
       ++barriers_;
       continue;
     }

@@ -3,21 +3,28 @@
 #include <string>
 
 #include "common/diagnostics.hpp"
+#include "common/stats.hpp"
 
 namespace starnuma {
 
 void RunControl::release() {
+  if (current_starts_measurement_) {
+    measurement_start_ = sc_core::sc_time_stamp();
+    reset_all_stats();
+  }
   arrived_ = 0;
   ++generation_;
   released_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void RunControl::barrier(uint64_t id) {
-  if (arrived_ == 0)
+void RunControl::barrier(uint64_t id, bool starts_measurement) {
+  if (arrived_ == 0) {
     current_id_ = id;
-  else if (id != current_id_)
+    current_starts_measurement_ = starts_measurement;
+  } else if (id != current_id_) {
     report_error(msg::kInput, "threads reached different barriers at once (" + std::to_string(current_id_) + " and " +
                                   std::to_string(id) + "): every thread must pass the barriers in the same order");
+  }
   const uint64_t generation = generation_;
   if (++arrived_ == active_) {
     release();

@@ -44,6 +44,11 @@ class Channel {
   double utilization(Time elapsed) const;
   Time busy_time() const { return Time::from_ps(busy_ps_); }
   double mean_wait_ns() const;
+  // Restarts the busy and wait accounting (the counters restart with their owner).
+  void reset_accounting() {
+    busy_ps_ = 0;
+    wait_ps_ = 0;
+  }
 
  private:
   struct Busy {

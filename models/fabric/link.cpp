@@ -32,6 +32,14 @@ void Link::connect(FabricNode& a, FabricNode& b) {
   ba_ = std::make_unique<Channel>(*this, "ba", bandwidth_, latency());
 }
 
+void Link::reset_stats() {
+  // The fabric counts each access whole (request and response in one call), so a restart between
+  // accesses keeps the conservation counts balanced.
+  Component::reset_stats();
+  if (ab_) ab_->reset_accounting();
+  if (ba_) ba_->reset_accounting();
+}
+
 std::string Link::direction_name(const FabricNode& from) const {
   return std::string(from.basename()) + "->" + other_end(from)->basename();
 }

@@ -52,6 +52,7 @@ class Link : public Component {
   // Conservation: requests sent one way are answered the other way.
   void count_request(const FabricNode& from) { ++(&from == node_a_ ? requests_ab_ : requests_ba_); }
   void count_response(const FabricNode& from) { ++(&from == node_a_ ? responses_ab_ : responses_ba_); }
+  void reset_stats() override;
   bool balanced() const { return requests_ab_.value() == responses_ba_.value() && requests_ba_.value() == responses_ab_.value(); }
 
  private:

@@ -130,6 +130,11 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
   return done;
 }
 
+void Ddr5Controller::reset_stats() {
+  Component::reset_stats();
+  for (ChannelState& ch : state_) ch.bus_busy_ps = 0;
+}
+
 double Ddr5Controller::bus_utilization(Time elapsed) const {
   if (elapsed.ps() <= 0) return 0.0;
   int64_t busy = 0;

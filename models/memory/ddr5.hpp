@@ -45,6 +45,7 @@ class Ddr5Controller : public Component {
 
   // Busy fraction of the data buses over `elapsed`, averaged over channels.
   double bus_utilization(Time elapsed) const;
+  void reset_stats() override;
 
  private:
   struct Bank {

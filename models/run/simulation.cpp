@@ -144,7 +144,8 @@ RunResult run_workload(Platform& platform, const RunOptions& o) {
   r.workload = o.workload;
   r.placement = o.placement == Placement::Oracle ? "oracle" : "first-touch";
   r.host_seconds = host_seconds;
-  r.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  const sc_core::sc_time measured = sc_core::sc_time_stamp() - control.measurement_start();
+  r.sim_time_ns = measured.to_seconds() * 1e9;
   double ipc_sum = 0, latency_ps = 0, unloaded_ps = 0;
   for (size_t s = 0; s < sockets; ++s) {
     const Socket& sock = *fabric.requesters()[s];
@@ -171,7 +172,7 @@ RunResult run_workload(Platform& platform, const RunOptions& o) {
     r.amat_unloaded_ns = unloaded_ps / 1e3 / static_cast<double>(total);
     r.amat_contention_ns = r.amat_ns - r.amat_unloaded_ns;
   }
-  const Time elapsed = Time::from_ps(static_cast<int64_t>(sc_core::sc_time_stamp().value()));
+  const Time elapsed = Time::from_ps(static_cast<int64_t>(measured.value()));
   std::vector<std::string> types;
   for (const Link* l : platform.links())
     if (std::find(types.begin(), types.end(), l->type_name()) == types.end()) types.push_back(l->type_name());
@@ -185,7 +186,7 @@ RunResult run_workload(Platform& platform, const RunOptions& o) {
     }
     r.link_utilization.emplace_back(type, n ? sum / n : 0);
   }
-  r.stats = stats_json(sc_core::sc_time_stamp());
+  r.stats = stats_json(measured);
   return r;
 }
 

@@ -1,0 +1,89 @@
+// Whole runs: cores, caches, placement and the fabric together.
+#include "run/simulation.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/tracking_hook.hpp"
+#include "socket/socket.hpp"
+
+namespace starnuma {
+namespace {
+
+const std::string kPlatforms = std::string(STARNUMA_SOURCE_DIR) + "/platforms/";
+
+RunResult run(const std::string& platform, const std::string& workload, uint64_t instructions,
+              Placement placement = Placement::FirstTouch) {
+  auto p = Platform::build(kPlatforms + platform);
+  RunOptions o;
+  o.workload = workload;
+  o.instructions = instructions;
+  o.placement = placement;
+  return run_workload(*p, o);
+}
+
+TEST(Run, PointerChaseAmatIsTheUnloadedLatencyOfTheNodeItTargets) {
+  // Thread 32 (socket 8, another chassis) first touches the array; thread 0 chases through it.
+  RunResult r = run("starnuma16-scaled.yaml", "chase:footprint=16MiB,operations=20000,init_thread=32", 100000);
+  EXPECT_DOUBLE_EQ(r.breakdown[2], 1.0);  // every access two hops away
+  EXPECT_EQ(r.accesses[2], 20000u);
+  EXPECT_DOUBLE_EQ(r.amat_unloaded_ns, 360.0);
+  // Exact but for the rare access that reaches a bank while its idle row is being closed in the
+  // background (it waits out the rest of tRP): a few in 20000.
+  EXPECT_NEAR(r.amat_ns, 360.0, 0.01);
+  EXPECT_GE(r.amat_ns, 360.0);
+}
+
+TEST(Run, LocalPointerChaseIsUnloadedToWithinTheInitPhasesWriteBacks) {
+  RunResult r = run("starnuma16-scaled.yaml", "chase:footprint=16MiB,operations=20000", 100000);
+  EXPECT_DOUBLE_EQ(r.breakdown[0], 1.0);
+  EXPECT_DOUBLE_EQ(r.amat_unloaded_ns, 80.0);
+  EXPECT_NEAR(r.amat_ns, 80.0, 0.8);  // dirty lines left by the init phase go back to the same DRAM
+}
+
+TEST(Run, LocalWorkloadStaysLocal) {
+  RunResult r = run("starnuma16-scaled.yaml", "local:footprint=8MiB", 200000);
+  EXPECT_GT(r.breakdown[0], 0.99);
+  EXPECT_GT(r.ipc, 0.0);
+  EXPECT_EQ(r.instructions, 64u * 200000u + 0);  // 64 threads; no stream ended early
+}
+
+TEST(Run, UnloadedAmatIsTheAccessMixTimesEachClassLatency) {
+  RunResult r = run("baseline16-scaled.yaml", "uniform:footprint=64MiB", 30000);
+  const double expected = r.breakdown[0] * 80 + r.breakdown[1] * 130 + r.breakdown[2] * 360;
+  EXPECT_NEAR(r.amat_unloaded_ns, expected, 1e-9);
+  EXPECT_NEAR(r.amat_contention_ns, r.amat_ns - r.amat_unloaded_ns, 1e-9);
+  EXPECT_GT(r.amat_contention_ns, 0.0);  // 64 cores of random misses load the scaled links
+  // First touch of uniformly random pages: about 3/16 one hop and 12/16 two hops away.
+  EXPECT_NEAR(r.breakdown[2], 12.0 / 16, 0.06);
+}
+
+TEST(Run, OraclePutsWidelySharedPagesInThePool) {
+  RunResult r = run("starnuma16-scaled.yaml", "sharing:pages=4096", 30000, Placement::Oracle);
+  EXPECT_GT(r.breakdown[3], 0.3);  // most accesses go to pages with more than 8 sharers
+  EXPECT_LT(r.breakdown[2], 0.5);
+}
+
+struct CountingObserver : TlbObserver {
+  uint64_t fills = 0, hits = 0, evictions = 0, llc_miss_loads = 0;
+  void tlb_fill(unsigned, TlbLevel, uint64_t, uint64_t, Time) override { ++fills; }
+  void tlb_hit(unsigned, TlbLevel, uint64_t, Time) override { ++hits; }
+  void tlb_evict(unsigned, TlbLevel, uint64_t, uint64_t, Time) override { ++evictions; }
+  void llc_miss_load(unsigned, uint64_t, uint64_t, Time) override { ++llc_miss_loads; }
+};
+
+TEST(Run, TheTrackingHookSeesTlbAndLlcMissEvents) {
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
+  CountingObserver seen;
+  dynamic_cast<Socket&>(*p->find_node("socket0")).set_observer(&seen);
+  RunOptions o;
+  o.workload = "chase:footprint=16MiB,operations=5000,init_thread=32";
+  o.instructions = 100000;
+  run_workload(*p, o);
+  EXPECT_EQ(seen.llc_miss_loads, 5000u);  // every chase load misses the LLC
+  EXPECT_GT(seen.fills, 0u);
+  EXPECT_GT(seen.evictions, 0u);  // 4096 pages overflow the TLBs
+  EXPECT_GT(seen.hits + seen.fills, 5000u);
+}
+
+}  // namespace
+}  // namespace starnuma
