@@ -36,5 +36,7 @@ int describe(const PlatformArgs& args, bool json);
 int latency(const PlatformArgs& args, bool json, bool paths);
 int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json);
 int run(const PlatformArgs& args, const RunArgs& run, bool json);
+int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
+            const RunArgs& run, bool json);
 
 }  // namespace starnuma::cli

@@ -67,21 +67,32 @@ int run(int argc, char** argv) {
   RunArgs ra;
   auto* run_cmd = app.add_subcommand("run", "Run a workload on a platform: IPC, AMAT (unloaded + contention), access breakdown");
   add_platform_args(*run_cmd, run_args);
-  run_cmd->add_option("--workload", ra.workload, "Workload and parameters, e.g. uniform:footprint=64MiB")
+  auto* compare_cmd = app.add_subcommand("compare", "Run one workload on two platforms (in parallel) and compare them");
+  std::string base_platform, other_platform;
+  std::vector<std::string> compare_sets;
+  compare_cmd->add_option("base", base_platform, "Baseline platform YAML file")->required()->check(CLI::ExistingFile);
+  compare_cmd->add_option("other", other_platform, "Platform to compare with it")->required()->check(CLI::ExistingFile);
+  compare_cmd->add_option("--set", compare_sets, "Override a parameter of both platforms: key.path=value (repeatable)")
+      ->type_name("K=V")
+      ->allow_extra_args(false);
+  for (CLI::App* cmd : {run_cmd, compare_cmd}) {
+  cmd->add_option("--workload", ra.workload, "Workload and parameters, e.g. uniform:footprint=64MiB")
       ->capture_default_str();
-  run_cmd->add_option("--instructions", ra.instructions, "Instructions per hardware thread")
+  cmd->add_option("--instructions", ra.instructions, "Instructions per hardware thread")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
       ->capture_default_str();
-  run_cmd->add_option("--placement", ra.placement, "Page placement: first-touch or oracle")
+  cmd->add_option("--placement", ra.placement, "Page placement: first-touch or oracle")
       ->check(CLI::IsMember({"first-touch", "oracle"}))
       ->capture_default_str();
-  run_cmd->add_option("--pool-fraction", ra.pool_fraction, "Share of the workload's footprint the pool may hold")
+  cmd->add_option("--pool-fraction", ra.pool_fraction, "Share of the workload's footprint the pool may hold")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  run_cmd->add_option("--seed", ra.seed, "Seed of the workload and of random replacement")->capture_default_str();
-  run_cmd->add_option("--out", ra.out, "Folder for stats.json (written atomically)");
+  cmd->add_option("--seed", ra.seed, "Seed of the workload and of random replacement")->capture_default_str();
+  cmd->add_option("--out", ra.out, cmd == run_cmd ? "Folder for stats.json (written atomically)"
+                                                  : "Folder for base/stats.json, other/stats.json and compare.json");
+  cmd->add_flag("--json", json, "Print the summary as JSON");
+  }
   run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
-  run_cmd->add_flag("--json", json, "Print the summary as JSON");
 
   try {
     app.parse(argc, argv);
@@ -95,6 +106,7 @@ int run(int argc, char** argv) {
   if (*latency_cmd) return latency(latency_args, json, paths);
   if (*bandwidth_cmd) return bandwidth(bandwidth_args, bw, json);
   if (*run_cmd) return run(run_args, ra, json);
+  if (*compare_cmd) return compare(base_platform, other_platform, compare_sets, ra, json);
   return 1;
 }
 

@@ -1,0 +1,119 @@
+// `starnuma compare`: one workload on two platforms, each in its own `starnuma run` process (SystemC
+// elaborates once per process), both at once. Same workload, seed and placement: identical streams.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "common/diagnostics.hpp"
+#include "common/output_file.hpp"
+
+namespace starnuma::cli {
+
+namespace {
+
+pid_t spawn_run(const std::string& platform, const std::vector<std::string>& sets, const RunArgs& ra,
+                const std::string& out) {
+  std::vector<std::string> args{"starnuma", "run", platform, "--workload", ra.workload,
+                                "--instructions", std::to_string(ra.instructions), "--placement", ra.placement,
+                                "--seed", std::to_string(ra.seed), "--pool-fraction", std::to_string(ra.pool_fraction),
+                                "--out", out, "--no-progress", "--json"};
+  for (const auto& s : sets) {
+    args.push_back("--set");
+    args.push_back(s);
+  }
+  const pid_t pid = fork();
+  if (pid < 0) report_internal("cannot start a run: fork failed");
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (!std::freopen("/dev/null", "w", stdout)) _exit(2);
+    execv("/proc/self/exe", argv.data());
+    _exit(2);
+  }
+  return pid;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return 2;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
+
+nlohmann::ordered_json summary_of(const std::string& stats) {
+  std::ifstream in(stats);
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(in);
+  j.erase("stats");
+  return j;
+}
+
+}  // namespace
+
+int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
+            const RunArgs& ra, bool json) {
+  namespace fs = std::filesystem;
+  const bool keep = !ra.out.empty();
+  const fs::path dir = keep ? fs::path(ra.out) : fs::temp_directory_path() / ("starnuma-compare-" + std::to_string(getpid()));
+  const std::string base_out = (dir / "base").string(), other_out = (dir / "other").string();
+  const pid_t a = spawn_run(base, sets, ra, base_out);
+  const pid_t b = spawn_run(other, sets, ra, other_out);
+  const int ra_code = wait_for(a), rb_code = wait_for(b);
+  if (ra_code || rb_code) {
+    if (!keep) fs::remove_all(dir);
+    return std::max(ra_code, rb_code);  // the failing run printed why
+  }
+  nlohmann::ordered_json j;
+  j["base"] = summary_of(base_out + "/stats.json");
+  j["other"] = summary_of(other_out + "/stats.json");
+  const double speedup = j["other"]["ipc"].get<double>() / j["base"]["ipc"].get<double>();
+  const double reduction = 1.0 - j["other"]["amat_ns"].get<double>() / j["base"]["amat_ns"].get<double>();
+  nlohmann::ordered_json result;
+  result["speedup"] = speedup;
+  result["amat_reduction"] = reduction;
+  result["base"] = j["base"];
+  result["other"] = j["other"];
+  if (keep)
+    write_file_atomically((dir / "compare.json").string(), result.dump(2) + "\n");
+  else
+    fs::remove_all(dir);
+  if (json) {
+    std::cout << result.dump(2) << '\n';
+    return 0;
+  }
+  const auto& B = result["base"];
+  const auto& O = result["other"];
+  auto row = [](const char* what, const std::string& x, const std::string& y) {
+    std::cout << "  " << std::left << std::setw(24) << what << std::setw(44) << x << y << '\n';
+  };
+  auto num = [](double v, int precision, const char* unit = "") {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(precision) << v << unit;
+    return os.str();
+  };
+  auto amat = [&](const nlohmann::ordered_json& r) {
+    return num(r["amat_ns"].get<double>(), 1, " ns") + " (" + num(r["amat_unloaded_ns"].get<double>(), 0) + " + " +
+           num(r["amat_contention_ns"].get<double>(), 0) + ")";
+  };
+  auto mix = [&](const nlohmann::ordered_json& r) {
+    std::string s;
+    for (const auto& [k, v] : r["access_breakdown"].items()) s += k + " " + num(100 * v.get<double>(), 0) + "% ";
+    return s;
+  };
+  std::cout << ra.workload << ", " << ra.instructions << " instructions per thread, " << ra.placement << " placement\n\n";
+  row("", fs::path(base).stem().string(), fs::path(other).stem().string());
+  row("IPC per core", num(B["ipc"].get<double>(), 3), num(O["ipc"].get<double>(), 3));
+  row("AMAT (unloaded + cont.)", amat(B), amat(O));
+  row("accesses", mix(B), mix(O));
+  std::cout << "\nspeedup " << num(speedup, 2, "x") << ", AMAT reduction " << num(100 * reduction, 1, " %") << '\n';
+  return 0;
+}
+
+}  // namespace starnuma::cli
