@@ -1,11 +1,17 @@
 // The tag store of a set-associative, write-back cache: which lines are present, which are dirty,
-// and which line a fill evicts. Each entry carries a 64-bit payload for users that map keys to
-// values (a TLB keeps the physical page there). Timing, MSHRs and the protocol around it belong to the cache
-// component that owns the array. Allocation-free after construction; a lookup scans one set.
+// and which line a fill evicts. An array built with payloads carries a 64-bit value per entry (a
+// TLB keeps the physical page there). Timing, MSHRs and the protocol around it belong to the
+// component that owns the array.
+//
+// Each set is one contiguous block, its tags (dirty bit in the top bit) then its recency stamps,
+// so a lookup and a fill touch two or three host cache lines: the arrays of 64 L2s and 16 LLCs do
+// not fit the host's caches, and this is the simulator's hottest data. Allocation-free after
+// construction.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace starnuma {
@@ -16,23 +22,23 @@ class CacheArray {
  public:
   struct Victim {
     bool valid = false;
-    uint64_t line = 0;  // line address (byte address / line size)
+    uint64_t line = 0;  // line address (byte address / line size), or the key
     bool dirty = false;
     uint64_t payload = 0;
   };
 
   // `lines` = capacity / line size; must be a multiple of `ways`.
-  CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed = 1);
+  CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed = 1, bool payloads = false);
 
   uint64_t sets() const { return sets_; }
   unsigned ways() const { return ways_; }
 
   // A hit updates recency and, for a write, marks the line dirty. Returns whether it hit.
-  bool access(uint64_t line, bool write) { return lookup(line, write) != nullptr; }
-  // As access(), returning the entry's payload (null on a miss).
+  bool access(uint64_t line, bool write) { return touch(line, write) != kNone; }
+  // As access(), returning the entry's payload (null on a miss or without payloads).
   const uint64_t* lookup(uint64_t line, bool write);
   // Whether the line is present, without touching recency.
-  bool contains(uint64_t line) const;
+  bool contains(uint64_t line) const { return find(line) != kNone; }
   // Its payload if present, without touching recency.
   const uint64_t* peek(uint64_t line) const;
   // Inserts a line that missed, as the most recent; returns the line it displaced, if any.
@@ -42,20 +48,31 @@ class CacheArray {
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t{0};
+  static constexpr uint64_t kDirty = uint64_t{1} << 63;
+  static constexpr size_t kNone = ~size_t{0};
+
   uint64_t set_of(uint64_t line) const { return pow2_ ? (line & (sets_ - 1)) : line % sets_; }
-  size_t find(uint64_t line) const;  // index into the arrays, or npos
-  size_t choose_victim(uint64_t set);
+  // A set block is 32-bit words: `ways` tags of two words each, then `ways` stamps.
+  uint64_t tag(uint64_t set, unsigned w) const {
+    uint64_t t;
+    std::memcpy(&t, &blocks_[set * stride_ + 2 * w], sizeof t);
+    return t;
+  }
+  void set_tag(uint64_t set, unsigned w, uint64_t t) { std::memcpy(&blocks_[set * stride_ + 2 * w], &t, sizeof t); }
+  uint32_t* stamps(uint64_t set) { return &blocks_[set * stride_ + 2 * ways_]; }
+  size_t find(uint64_t line) const;  // set * ways + way, or kNone
+  size_t touch(uint64_t line, bool write);
+  unsigned choose_victim(uint64_t set);
 
   uint64_t sets_;
   unsigned ways_;
   bool pow2_;
   Replacement policy_;
-  std::vector<uint64_t> tags_;     // [set * ways + way], kEmpty when invalid
-  std::vector<uint32_t> stamps_;   // recency: larger is more recent
-  std::vector<uint8_t> dirty_;
-  std::vector<uint64_t> payload_;
-  std::vector<uint32_t> clock_;    // per set: the last stamp given
-  uint64_t rng_;                   // xorshift64 state for random replacement
+  size_t stride_;                 // 32-bit words per set block (3 per way)
+  std::vector<uint32_t> blocks_;  // per set: tags, then stamps (larger: more recent; 0: empty way)
+  std::vector<uint32_t> clock_;   // per set: the last stamp given
+  std::vector<uint64_t> payload_; // per entry, when built with payloads
+  uint64_t rng_;                  // xorshift64 state for random replacement
 };
 
 }  // namespace starnuma

@@ -39,8 +39,8 @@ MemoryStats::MemoryStats(StatOwner& o)
 CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Env& env, MemoryStats& stats, uint64_t seed)
     : env_(env),
       stats_(stats),
-      dtlb_(c.dtlb.entries(), c.dtlb.ways(), Replacement::Lru),
-      stlb_(c.stlb.entries(), c.stlb.ways(), Replacement::Lru),
+      dtlb_(c.dtlb.entries(), c.dtlb.ways(), Replacement::Lru, 1, true),
+      stlb_(c.stlb.entries(), c.stlb.ways(), Replacement::Lru, 1, true),
       l1_(c.l1d.lines(), c.l1d.ways(), c.l1d.replacement(), seed),
       l2_(c.l2.lines(), c.l2.ways(), c.l2.replacement(), seed + 1),
       l1_latency_(c.l1d.latency() * env.cycle_fs),

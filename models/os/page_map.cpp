@@ -11,29 +11,47 @@ PageMap::PageMap(uint64_t page_size, std::vector<Node> nodes, std::vector<std::v
     : page_size_(page_size), page_shift_(0), nodes_(std::move(nodes)), fallback_(std::move(fallback)),
       used_(nodes_.size(), 0) {
   if (page_size_ == 0 || (page_size_ & (page_size_ - 1)) != 0) report_internal("page size must be a power of two");
+  if (nodes_.size() > 254) report_internal("the page map holds at most 254 memory nodes");
   while ((uint64_t{1} << page_shift_) != page_size_) ++page_shift_;
+}
+
+uint64_t PageMap::entry(uint64_t vpage) const {
+  auto it = chunks_.find(vpage >> kChunkBits);
+  return it == chunks_.end() ? 0 : it->second[vpage & ((uint64_t{1} << kChunkBits) - 1)];
+}
+
+uint64_t& PageMap::slot(uint64_t vpage) {
+  const uint64_t key = vpage >> kChunkBits;
+  if (key != last_key_) {
+    Chunk& c = chunks_[key];
+    if (c.empty()) c.assign(size_t{1} << kChunkBits, 0);
+    last_key_ = key;
+    last_chunk_ = &c;  // unordered_map nodes do not move
+  }
+  return (*last_chunk_)[vpage & ((uint64_t{1} << kChunkBits) - 1)];
 }
 
 bool PageMap::allocate(uint64_t vpage, size_t node) {
   if (used_[node] >= nodes_[node].capacity / page_size_) return false;
-  frames_.emplace(vpage, Frame{nodes_[node].base + used_[node] * page_size_, static_cast<uint32_t>(node)});
+  const uint64_t ppage = (nodes_[node].base >> page_shift_) + used_[node];
+  slot(vpage) = (ppage << 8) | (node + 1);
   ++used_[node];
   return true;
 }
 
 uint64_t PageMap::translate(uint64_t vaddr, size_t socket) {
   const uint64_t vpage = vaddr >> page_shift_;
-  auto it = frames_.find(vpage);
-  if (it == frames_.end()) {
+  uint64_t e = slot(vpage);
+  if (e == 0) {
     bool ok = false;
     for (size_t node : fallback_.at(socket))
       if (nodes_[node].first_touch && (ok = allocate(vpage, node))) break;
     if (!ok)
       report_error(msg::kInput, "out of memory: no node can hold virtual page " + hex(vpage << page_shift_) +
                                     " touched by socket " + std::to_string(socket));
-    it = frames_.find(vpage);
+    e = slot(vpage);
   }
-  return it->second.paddr | (vaddr & (page_size_ - 1));
+  return ((e >> 8) << page_shift_) | (vaddr & (page_size_ - 1));
 }
 
 bool PageMap::place(uint64_t vpage, size_t node) {
@@ -42,9 +60,9 @@ bool PageMap::place(uint64_t vpage, size_t node) {
 }
 
 size_t PageMap::node_of(uint64_t vpage) const {
-  auto it = frames_.find(vpage);
-  if (it == frames_.end()) report_internal("page " + hex(vpage) + " is not placed");
-  return it->second.node;
+  const uint64_t e = entry(vpage);
+  if (e == 0) report_internal("page " + hex(vpage) + " is not placed");
+  return static_cast<size_t>((e & 0xff) - 1);
 }
 
 std::vector<uint64_t> AccessProfile::pages() const {

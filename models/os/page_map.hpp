@@ -29,17 +29,19 @@ class PageMap {
   uint64_t translate(uint64_t vaddr, size_t socket);
   // Places a page ahead of time on `node` (static placement). Returns false if the node is full.
   bool place(uint64_t vpage, size_t node);
-  bool placed(uint64_t vpage) const { return frames_.count(vpage) != 0; }
+  bool placed(uint64_t vpage) const { return entry(vpage) != 0; }
   // The node a placed page lives on.
   size_t node_of(uint64_t vpage) const;
   uint64_t pages_on(size_t node) const { return used_[node]; }
   const std::vector<Node>& nodes() const { return nodes_; }
 
  private:
-  struct Frame {
-    uint64_t paddr;
-    uint32_t node;
-  };
+  // A two-level table, as a page table is: chunks of 2^16 entries, each entry the physical page
+  // number << 8 | (node + 1), or 0 when the virtual page is not placed.
+  static constexpr unsigned kChunkBits = 16;
+  using Chunk = std::vector<uint64_t>;
+  uint64_t entry(uint64_t vpage) const;
+  uint64_t& slot(uint64_t vpage);
   bool allocate(uint64_t vpage, size_t node);
 
   uint64_t page_size_;
@@ -47,7 +49,9 @@ class PageMap {
   std::vector<Node> nodes_;
   std::vector<std::vector<size_t>> fallback_;
   std::vector<uint64_t> used_;  // pages placed per node
-  std::unordered_map<uint64_t, Frame> frames_;
+  std::unordered_map<uint64_t, Chunk> chunks_;
+  uint64_t last_key_ = ~uint64_t{0};
+  Chunk* last_chunk_ = nullptr;
 };
 
 // Per-page, per-socket access counts from a profiling pass, and the oracle placement built from

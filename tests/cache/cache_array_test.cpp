@@ -86,7 +86,7 @@ namespace starnuma {
 namespace {
 
 TEST(CacheArray, PayloadsTravelWithTheirEntries) {
-  CacheArray c(2, 2, Replacement::Lru);
+  CacheArray c(2, 2, Replacement::Lru, 1, true);
   c.fill(7, false, 700);
   c.fill(8, false, 800);
   ASSERT_NE(c.lookup(7, false), nullptr);
