@@ -42,9 +42,10 @@ cmake --build "$build" -j "$jobs"
 
 case "$mode" in
   run)
-    "$build/starnuma" describe "$root/platforms/starnuma16.yaml"
-    echo
-    "$build/starnuma" latency "$root/platforms/starnuma16.yaml"
+    # The main job: the 16-socket baseline against StarNUMA (both scaled to 4 cores per socket as
+    # the paper simulates them), pages placed by the oracle, on the default workload (sharing).
+    "$build/starnuma" compare "$root/platforms/baseline16-scaled.yaml" "$root/platforms/starnuma16-scaled.yaml" \
+      --workload sharing --placement oracle --instructions 2000000
     ;;
   test)
     ctest --test-dir "$build" -j "$jobs" --output-on-failure

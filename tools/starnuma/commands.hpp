@@ -36,6 +36,8 @@ int describe(const PlatformArgs& args, bool json);
 int latency(const PlatformArgs& args, bool json, bool paths);
 int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json);
 int run(const PlatformArgs& args, const RunArgs& run, bool json);
+// `scale` multiplies every case's instruction count (1: the documented benchmark).
+int benchmark(const std::string& platforms_dir, double scale, bool json);
 int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
             const RunArgs& run, bool json);
 

@@ -94,6 +94,18 @@ int run(int argc, char** argv) {
   }
   run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
 
+  auto* benchmark_cmd = app.add_subcommand(
+      "benchmark", "Host throughput: instructions/s, LLC-miss transactions/s, memory, scaling with size");
+  std::string platforms_dir = "platforms";
+  double scale = 1.0;
+  benchmark_cmd->add_option("--platforms", platforms_dir, "Folder holding starnuma16-scaled.yaml")
+      ->check(CLI::ExistingDirectory)
+      ->capture_default_str();
+  benchmark_cmd->add_option("--scale", scale, "Multiply every case's instruction count (e.g. 0.1 for a quick look)")
+      ->check(CLI::Range(0.001, 100.0))
+      ->capture_default_str();
+  benchmark_cmd->add_flag("--json", json, "Machine-readable output");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -106,6 +118,7 @@ int run(int argc, char** argv) {
   if (*latency_cmd) return latency(latency_args, json, paths);
   if (*bandwidth_cmd) return bandwidth(bandwidth_args, bw, json);
   if (*run_cmd) return run(run_args, ra, json);
+  if (*benchmark_cmd) return benchmark(platforms_dir, scale, json);
   if (*compare_cmd) return compare(base_platform, other_platform, compare_sets, ra, json);
   return 1;
 }

@@ -1,0 +1,135 @@
+// `starnuma benchmark`: host throughput of the simulator on standard cases, each a `starnuma run`
+// child process timed with its peak memory (wait4), one after another so each has one core:
+//   - simulated instructions per host second, L1-friendly workload, 64-core scaled StarNUMA;
+//   - LLC-miss transactions per host second, miss-heavy workload, same platform;
+//   - host time against simulated instructions (1x and 2x) and against socket count (4..32).
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "common/diagnostics.hpp"
+
+namespace starnuma::cli {
+
+namespace {
+
+struct Measured {
+  double seconds = 0;
+  long rss_kib = 0;
+  nlohmann::json summary;
+};
+
+Measured run_child(const std::vector<std::string>& args) {
+  int out[2];
+  if (pipe(out) != 0) report_internal("benchmark: pipe failed");
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) report_internal("benchmark: fork failed");
+  if (pid == 0) {
+    dup2(out[1], 1);
+    close(out[0]);
+    close(out[1]);
+    std::vector<std::string> a = args;
+    std::vector<char*> argv;
+    for (auto& s : a) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    execv("/proc/self/exe", argv.data());
+    _exit(2);
+  }
+  close(out[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = read(out[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  close(out[0]);
+  int status = 0;
+  struct rusage usage {};
+  wait4(pid, &status, 0, &usage);
+  Measured m;
+  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.rss_kib = usage.ru_maxrss;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) report_internal("benchmark: a run failed: " + text);
+  m.summary = nlohmann::json::parse(text);
+  return m;
+}
+
+std::vector<std::string> run_args(const std::string& platform, const std::string& workload, uint64_t instructions,
+                                  const std::vector<std::string>& sets = {}) {
+  std::vector<std::string> a{"starnuma", "run", platform, "--workload", workload, "--instructions",
+                             std::to_string(instructions), "--no-progress", "--json"};
+  for (const auto& s : sets) {
+    a.push_back("--set");
+    a.push_back(s);
+  }
+  return a;
+}
+
+}  // namespace
+
+int benchmark(const std::string& platforms_dir, double scale, bool json) {
+  const std::string platform = platforms_dir + "/starnuma16-scaled.yaml";
+  const uint64_t l1_n = static_cast<uint64_t>(4000000 * scale), miss_n = static_cast<uint64_t>(200000 * scale);
+  const std::string l1_workload = "local:footprint=16KiB", miss_workload = "uniform:footprint=1GiB";
+  nlohmann::ordered_json report;
+  auto say = [&](const std::string& line) {
+    if (!json) std::cout << line << std::flush;
+  };
+
+  say("L1-friendly (" + l1_workload + ", " + std::to_string(l1_n) + " instructions per thread, 64 cores) ... ");
+  Measured l1 = run_child(run_args(platform, l1_workload, l1_n));
+  const double mips = l1.summary["instructions"].get<double>() / l1.seconds / 1e6;
+  say(std::to_string(mips).substr(0, 6) + " M instructions/s, " + std::to_string(l1.rss_kib / 1024) + " MiB\n");
+  report["l1_friendly"] = {{"workload", l1_workload}, {"host_seconds", l1.seconds}, {"instructions", l1.summary["instructions"]},
+                           {"instructions_per_second", mips * 1e6}, {"peak_rss_MiB", l1.rss_kib / 1024.0}};
+
+  say("miss-heavy (" + miss_workload + ", " + std::to_string(miss_n) + " instructions per thread) ... ");
+  Measured miss = run_child(run_args(platform, miss_workload, miss_n));
+  const double tps = miss.summary["llc_misses"].get<double>() / miss.seconds;
+  say(std::to_string(tps / 1e6).substr(0, 5) + " M LLC-miss transactions/s, " + std::to_string(miss.rss_kib / 1024) +
+      " MiB\n");
+  report["miss_heavy"] = {{"workload", miss_workload}, {"host_seconds", miss.seconds},
+                          {"llc_misses", miss.summary["llc_misses"]}, {"transactions_per_second", tps},
+                          {"mips", miss.summary["instructions"].get<double>() / miss.seconds / 1e6},
+                          {"peak_rss_MiB", miss.rss_kib / 1024.0}};
+
+  say("twice the instructions ... ");
+  Measured twice = run_child(run_args(platform, miss_workload, 2 * miss_n));
+  const double growth = twice.seconds / miss.seconds;
+  say("host time x" + std::to_string(growth).substr(0, 4) + " (linear: x2.00)\n");
+  report["instruction_scaling"] = {{"host_seconds_1x", miss.seconds}, {"host_seconds_2x", twice.seconds}, {"ratio", growth}};
+
+  nlohmann::ordered_json sockets = nlohmann::ordered_json::array();
+  double per_thread_16 = 0;
+  for (unsigned chassis : {1u, 2u, 4u, 8u}) {
+    say(std::to_string(chassis * 4) + " sockets ... ");
+    Measured m = run_child(run_args(platform, miss_workload, miss_n,
+                                    {"topology.chassis=" + std::to_string(chassis), "topology.pool.heads=32"}));
+    const double per_thread = m.seconds / (chassis * 16.0);  // 4 sockets x 4 cores per chassis
+    if (chassis == 4) per_thread_16 = per_thread;
+    sockets.push_back({{"sockets", chassis * 4}, {"host_seconds", m.seconds}, {"host_seconds_per_thread", per_thread},
+                       {"peak_rss_MiB", m.rss_kib / 1024.0}});
+    say(std::to_string(m.seconds).substr(0, 5) + " s, " + std::to_string(m.rss_kib / 1024) + " MiB\n");
+  }
+  for (auto& s : sockets) s["per_thread_vs_16_sockets"] = s["host_seconds_per_thread"].get<double>() / per_thread_16;
+  report["socket_scaling"] = sockets;
+  if (json) {
+    std::cout << report.dump(2) << '\n';
+  } else {
+    std::cout << "\nhost time per simulated thread, relative to 16 sockets:";
+    for (const auto& s : sockets)
+      std::cout << "  " << s["sockets"].get<unsigned>() << ": x"
+                << std::to_string(s["per_thread_vs_16_sockets"].get<double>()).substr(0, 4);
+    std::cout << '\n';
+  }
+  return 0;
+}
+
+}  // namespace starnuma::cli
