@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/param.hpp"
+#include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
 
@@ -131,10 +132,16 @@ ojson catalog_json() {
     auto gen = g->create(ScopeContext{&schema, nullptr, "topology", {}, nullptr, g->name, false});
     generators.push_back({{"generator", g->name}, {"description", g->description}, {"params", schema_of(*gen)}});
   }
+  ojson workloads = ojson::array();
+  for (const WorkloadType* w : WorkloadRegistry::instance().all()) {
+    auto spec = w->create(ScopeContext{&schema, nullptr, w->name, {}, nullptr, w->name, false});
+    workloads.push_back({{"workload", w->name}, {"description", w->description}, {"params", schema_of(*spec)}});
+  }
   // The platform file's own keys.
   Elaboration settings_schema(true);
   PlatformSettings settings("platform", ScopeContext{&settings_schema, nullptr, "platform", {}, nullptr, "platform", false});
-  return {{"components", components}, {"generators", generators}, {"platform", schema_of(settings)}};
+  return {{"components", components}, {"generators", generators}, {"workloads", workloads},
+          {"platform", schema_of(settings)}};
 }
 
 namespace {
@@ -172,6 +179,11 @@ std::string catalog_text() {
        << g["generator"].get<std::string>() << "})\n  " << g["description"].get<std::string>() << '\n';
     schema_lines(os, g["params"], false);
   }
+  for (const auto& w : cat["workloads"]) {
+    os << "\nworkload " << w["workload"].get<std::string>() << " (--workload " << w["workload"].get<std::string>()
+       << ":key=value,...)\n  " << w["description"].get<std::string>() << '\n';
+    schema_lines(os, w["params"], false);
+  }
   for (const auto& c : cat["components"]) {
     os << '\n' << c["role"].get<std::string>() << " type " << c["type"].get<std::string>() << "\n  "
        << c["description"].get<std::string>() << '\n';
@@ -196,6 +208,11 @@ std::string catalog_markdown() {
   for (const auto& g : cat["generators"]) {
     os << "\n### `" << g["generator"].get<std::string>() << "`\n\n" << g["description"].get<std::string>() << "\n\n" << header;
     schema_lines(os, g["params"], true);
+  }
+  os << "\n## Workloads (`--workload NAME:key=value,...`)\n";
+  for (const auto& w : cat["workloads"]) {
+    os << "\n### `" << w["workload"].get<std::string>() << "`\n\n" << w["description"].get<std::string>() << "\n\n" << header;
+    schema_lines(os, w["params"], true);
   }
   for (const char* role : {"node", "link", "part"}) {
     os << "\n## " << (role == std::string("node") ? "Node types (`nodes:`)"
