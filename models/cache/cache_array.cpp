@@ -1,8 +1,11 @@
 #include "cache/cache_array.hpp"
 
+#include <algorithm>
+#include <array>
 #include <string>
 
 #include "common/diagnostics.hpp"
+#include "common/text.hpp"
 
 namespace starnuma {
 
@@ -12,6 +15,7 @@ CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64
   if (ways == 0 || lines == 0 || lines % ways != 0)
     report_internal("cache array of " + std::to_string(lines) + " lines cannot have " + std::to_string(ways) + " ways");
   pow2_ = (sets_ & (sets_ - 1)) == 0;
+  while (pow2_ && (uint64_t{1} << set_shift_) < sets_) ++set_shift_;
   blocks_.assign(sets_ * stride_, 0);
   for (uint64_t s = 0; s < sets_; ++s)
     for (unsigned w = 0; w < ways_; ++w) set_tag(s, w, kEmpty);  // stamps stay 0: empty ways go first
@@ -19,39 +23,62 @@ CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64
   if (payloads) payload_.assign(sets_ * ways_, 0);
 }
 
-size_t CacheArray::find(uint64_t line) const {
-  const uint64_t set = set_of(line);
+CacheArray::Key CacheArray::key_of(uint64_t line) const {
+  const uint64_t set = pow2_ ? (line & (sets_ - 1)) : line % sets_;
+  const uint64_t tag = pow2_ ? (line >> set_shift_) : line / sets_;
+  if (tag >= kDirty - 1) report_internal("cache key " + hex(line) + " is beyond the tag store's range");
+  return Key{set, static_cast<uint32_t>(tag)};
+}
+
+size_t CacheArray::find(const Key& k) const {
   for (unsigned w = 0; w < ways_; ++w) {
-    const uint64_t t = tag(set, w);
-    if ((t & ~kDirty) == line && t != kEmpty) return set * ways_ + w;
+    const uint32_t t = tag(k.set, w);
+    if ((t & ~kDirty) == k.tag && t != kEmpty) return k.set * ways_ + w;
   }
   return kNone;
 }
 
+void CacheArray::stamp(uint64_t set, unsigned way) {
+  uint16_t* st = stamps(set);
+  if (clock_[set] == UINT16_MAX) {
+    // The clock would wrap: renumber the valid ways 1..n in recency order (empty ways stay 0).
+    std::array<unsigned, 64> order;
+    unsigned n = 0;
+    for (unsigned w = 0; w < ways_; ++w)
+      if (st[w] != 0) order[n++] = w;
+    std::sort(order.begin(), order.begin() + n, [st](unsigned a, unsigned b) { return st[a] < st[b]; });
+    for (unsigned i = 0; i < n; ++i) st[order[i]] = static_cast<uint16_t>(i + 1);
+    clock_[set] = static_cast<uint16_t>(n);
+  }
+  st[way] = ++clock_[set];
+}
+
 size_t CacheArray::touch(uint64_t line, bool write) {
-  const size_t i = find(line);
+  const Key k = key_of(line);
+  const size_t i = find(k);
   if (i == kNone) return kNone;
-  const uint64_t set = i / ways_;
   const unsigned w = static_cast<unsigned>(i % ways_);
-  stamps(set)[w] = ++clock_[set];
-  if (write) set_tag(set, w, tag(set, w) | kDirty);
+  stamp(k.set, w);
+  if (write) set_tag(k.set, w, tag(k.set, w) | kDirty);
   return i;
 }
 
 const uint64_t* CacheArray::lookup(uint64_t line, bool write) {
+  static const uint64_t present = 0;
   const size_t i = touch(line, write);
   if (i == kNone) return nullptr;
-  return payload_.empty() ? &kEmpty : &payload_[i];
+  return payload_.empty() ? &present : &payload_[i];
 }
 
 const uint64_t* CacheArray::peek(uint64_t line) const {
-  const size_t i = find(line);
+  static const uint64_t present = 0;
+  const size_t i = find(key_of(line));
   if (i == kNone) return nullptr;
-  return payload_.empty() ? &kEmpty : &payload_[i];
+  return payload_.empty() ? &present : &payload_[i];
 }
 
 unsigned CacheArray::choose_victim(uint64_t set) {
-  uint32_t* st = stamps(set);
+  uint16_t* st = stamps(set);
   if (policy_ == Replacement::Random) {
     for (unsigned w = 0; w < ways_; ++w)
       if (st[w] == 0) return w;  // an empty way
@@ -67,27 +94,28 @@ unsigned CacheArray::choose_victim(uint64_t set) {
 }
 
 CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload) {
-  if (find(line) != kNone) report_internal("cache fill of a line already present");
-  const uint64_t set = set_of(line);
-  const unsigned w = choose_victim(set);
-  const uint64_t old = tag(set, w);
-  const size_t i = set * ways_ + w;
+  const Key k = key_of(line);
+  if (find(k) != kNone) report_internal("cache fill of a line already present");
+  const unsigned w = choose_victim(k.set);
+  const uint32_t old = tag(k.set, w);
+  const size_t i = k.set * ways_ + w;
   Victim v;
-  if (old != kEmpty) v = Victim{true, old & ~kDirty, (old & kDirty) != 0, payload_.empty() ? 0 : payload_[i]};
-  set_tag(set, w, line | (dirty ? kDirty : 0));
-  stamps(set)[w] = ++clock_[set];
+  if (old != kEmpty)
+    v = Victim{true, line_of_tag(k.set, old), (old & kDirty) != 0, payload_.empty() ? 0 : payload_[i]};
+  set_tag(k.set, w, k.tag | (dirty ? kDirty : 0));
+  stamp(k.set, w);
   if (!payload_.empty()) payload_[i] = payload;
   return v;
 }
 
 CacheArray::Victim CacheArray::invalidate(uint64_t line) {
-  const size_t i = find(line);
+  const Key k = key_of(line);
+  const size_t i = find(k);
   if (i == kNone) return {};
-  const uint64_t set = i / ways_;
   const unsigned w = static_cast<unsigned>(i % ways_);
-  Victim v{true, line, (tag(set, w) & kDirty) != 0, payload_.empty() ? 0 : payload_[i]};
-  set_tag(set, w, kEmpty);
-  stamps(set)[w] = 0;
+  Victim v{true, line, (tag(k.set, w) & kDirty) != 0, payload_.empty() ? 0 : payload_[i]};
+  set_tag(k.set, w, kEmpty);
+  stamps(k.set)[w] = 0;
   return v;
 }
 

@@ -3,10 +3,10 @@
 // TLB keeps the physical page there). Timing, MSHRs and the protocol around it belong to the
 // component that owns the array.
 //
-// Each set is one contiguous block, its tags (dirty bit in the top bit) then its recency stamps,
-// so a lookup and a fill touch two or three host cache lines: the arrays of 64 L2s and 16 LLCs do
-// not fit the host's caches, and this is the simulator's hottest data. Allocation-free after
-// construction.
+// Each set is one contiguous block of 6 bytes per way: 32-bit tags (the line divided by the number
+// of sets, dirty bit on top), then 16-bit recency stamps. A 16-way set is 96 bytes, so a lookup
+// touches one or two host cache lines: the arrays of 64 L2s and 16 LLCs are the simulator's
+// hottest data, and this keeps them inside the host's caches. Allocation-free after construction.
 #pragma once
 
 #include <cstddef>
@@ -38,7 +38,7 @@ class CacheArray {
   // As access(), returning the entry's payload (null on a miss or without payloads).
   const uint64_t* lookup(uint64_t line, bool write);
   // Whether the line is present, without touching recency.
-  bool contains(uint64_t line) const { return find(line) != kNone; }
+  bool contains(uint64_t line) const { return find(key_of(line)) != kNone; }
   // Its payload if present, without touching recency.
   const uint64_t* peek(uint64_t line) const;
   // Inserts a line that missed, as the most recent; returns the line it displaced, if any.
@@ -47,30 +47,40 @@ class CacheArray {
   Victim invalidate(uint64_t line);
 
  private:
-  static constexpr uint64_t kEmpty = ~uint64_t{0};
-  static constexpr uint64_t kDirty = uint64_t{1} << 63;
+  static constexpr uint32_t kEmpty = ~uint32_t{0};
+  static constexpr uint32_t kDirty = uint32_t{1} << 31;
   static constexpr size_t kNone = ~size_t{0};
 
-  uint64_t set_of(uint64_t line) const { return pow2_ ? (line & (sets_ - 1)) : line % sets_; }
-  // A set block is 32-bit words: `ways` tags of two words each, then `ways` stamps.
-  uint64_t tag(uint64_t set, unsigned w) const {
-    uint64_t t;
+  struct Key {
+    uint64_t set;
+    uint32_t tag;
+  };
+  Key key_of(uint64_t line) const;
+  uint64_t line_of_tag(uint64_t set, uint32_t tag) const {
+    const uint64_t t = tag & ~kDirty;
+    return pow2_ ? (t << set_shift_ | set) : t * sets_ + set;
+  }
+  // A set block, in 16-bit units: `ways` 32-bit tags (two units each), then `ways` stamps.
+  uint32_t tag(uint64_t set, unsigned w) const {
+    uint32_t t;
     std::memcpy(&t, &blocks_[set * stride_ + 2 * w], sizeof t);
     return t;
   }
-  void set_tag(uint64_t set, unsigned w, uint64_t t) { std::memcpy(&blocks_[set * stride_ + 2 * w], &t, sizeof t); }
-  uint32_t* stamps(uint64_t set) { return &blocks_[set * stride_ + 2 * ways_]; }
-  size_t find(uint64_t line) const;  // set * ways + way, or kNone
+  void set_tag(uint64_t set, unsigned w, uint32_t t) { std::memcpy(&blocks_[set * stride_ + 2 * w], &t, sizeof t); }
+  uint16_t* stamps(uint64_t set) { return &blocks_[set * stride_ + 2 * ways_]; }
+  size_t find(const Key& k) const;  // set * ways + way, or kNone
   size_t touch(uint64_t line, bool write);
   unsigned choose_victim(uint64_t set);
+  void stamp(uint64_t set, unsigned way);
 
   uint64_t sets_;
   unsigned ways_;
   bool pow2_;
+  unsigned set_shift_ = 0;        // log2(sets) when sets is a power of two
   Replacement policy_;
-  size_t stride_;                 // 32-bit words per set block (3 per way)
-  std::vector<uint32_t> blocks_;  // per set: tags, then stamps (larger: more recent; 0: empty way)
-  std::vector<uint32_t> clock_;   // per set: the last stamp given
+  size_t stride_;                 // 16-bit units per set block (3 per way)
+  std::vector<uint16_t> blocks_;  // per set: tags, then stamps (larger: more recent; 0: empty way)
+  std::vector<uint16_t> clock_;   // per set: the last stamp given
   std::vector<uint64_t> payload_; // per entry, when built with payloads
   uint64_t rng_;                  // xorshift64 state for random replacement
 };

@@ -99,3 +99,33 @@ TEST(CacheArray, PayloadsTravelWithTheirEntries) {
 
 }  // namespace
 }  // namespace starnuma
+
+namespace starnuma {
+namespace {
+
+TEST(CacheArray, LruOrderSurvivesTheRecencyClockWrapping) {
+  CacheArray c(4, 4, Replacement::Lru);  // one set
+  for (uint64_t l : {0, 1, 2, 3}) c.fill(l, false);
+  // 70000 touches wrap the 16-bit clock; end with the order 2, 0, 3, 1 (1 most recent).
+  for (int i = 0; i < 70000; ++i) c.access(static_cast<uint64_t>(i % 4), false);
+  for (uint64_t l : {2, 0, 3, 1}) c.access(l, false);
+  EXPECT_EQ(c.fill(10, false).line, 2u);
+  EXPECT_EQ(c.fill(11, false).line, 0u);
+  EXPECT_EQ(c.fill(12, false).line, 3u);
+  EXPECT_EQ(c.fill(13, false).line, 1u);
+}
+
+TEST(CacheArray, VictimsComeBackAsTheLinesThatWentIn) {
+  // Non-power-of-two set counts store line / sets as the tag: the victim must be the original line.
+  CacheArray c(3 * 2, 2, Replacement::Lru);  // 3 sets of 2
+  const uint64_t big = (uint64_t{1} << 32) + 5;  // above 2^32: the tag is line / 3
+  c.fill(big, true);
+  c.fill(big + 3, false);
+  auto v = c.fill(big + 6, false);
+  ASSERT_TRUE(v.valid);
+  EXPECT_EQ(v.line, big);
+  EXPECT_TRUE(v.dirty);
+}
+
+}  // namespace
+}  // namespace starnuma
