@@ -110,6 +110,40 @@ void CacheHierarchy::write_back_from_l1(uint64_t line, int64_t t) {
   if (v.valid && v.dirty) write_back_from_l2(v.line, t);
 }
 
+int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t) {
+  const uint64_t line = paddr >> kLineShift;
+  SocketLlc& llc = *env_.llc;
+  t += llc_latency_;
+  if (llc.array.access(line, dirty_here)) {
+    ++stats_.llc_hits;
+    return t;
+  }
+  ++stats_.llc_misses;
+  // The LLC's miss slots: wait for the one used `mshrs` misses ago.
+  if (llc.miss_done[llc.head] > t) t = llc.miss_done[llc.head];
+  size_t range = 0;
+  const Time issue = Time::from_ps(t / 1000);
+  const Time done = env_.fabric->access(env_.requester, MemAccess{MemOp::Read, paddr, nullptr}, issue, &range);
+  const int64_t latency_ps = (done - issue).ps();
+  const int cls = static_cast<int>(class_[range]);
+  ++stats_.memory_accesses[cls];
+  stats_.memory_latency_ps[cls] += static_cast<uint64_t>(latency_ps);
+  stats_.memory_unloaded_ps[cls] += static_cast<uint64_t>(unloaded_ps_[range]);
+  t += latency_ps * 1000;
+  llc.miss_done[llc.head] = t;
+  llc.head = (llc.head + 1) % llc.miss_done.size();
+  CacheArray::Victim v = llc.array.fill(line, dirty_here);
+  if (v.valid && v.dirty) write_back_to_memory(v.line, t);
+  if (!store && env_.observer)
+    env_.observer->llc_miss_load(env_.core, vaddr >> kPageShift, paddr >> kPageShift, Time::from_ps(t / 1000));
+  return t;
+}
+
+int64_t CacheHierarchy::light_access(uint64_t vaddr, bool write, int64_t now) {
+  const uint64_t paddr = env_.pages->translate(vaddr, env_.requester);
+  return llc_and_memory(vaddr, paddr, write, write, now) - now;
+}
+
 int64_t CacheHierarchy::access(uint64_t vaddr, bool write, int64_t now) {
   int64_t t = now;
   const uint64_t ppage = translate(vaddr, t);
@@ -126,31 +160,7 @@ int64_t CacheHierarchy::access(uint64_t vaddr, bool write, int64_t now) {
     t += l2_latency_;
   } else {
     ++stats_.l2_misses;
-    if (env_.llc->array.access(line, false)) {
-      ++stats_.llc_hits;
-      t += llc_latency_;
-    } else {
-      ++stats_.llc_misses;
-      t += llc_latency_;
-      // The LLC's miss slots: wait for the one used `mshrs` misses ago.
-      SocketLlc& llc = *env_.llc;
-      if (llc.miss_done[llc.head] > t) t = llc.miss_done[llc.head];
-      size_t range = 0;
-      const Time issue = Time::from_ps(t / 1000);
-      const Time done = env_.fabric->access(env_.requester, MemAccess{MemOp::Read, paddr, nullptr}, issue, &range);
-      const int64_t latency_ps = (done - issue).ps();
-      const int cls = static_cast<int>(class_[range]);
-      ++stats_.memory_accesses[cls];
-      stats_.memory_latency_ps[cls] += static_cast<uint64_t>(latency_ps);
-      stats_.memory_unloaded_ps[cls] += static_cast<uint64_t>(unloaded_ps_[range]);
-      t += latency_ps * 1000;
-      llc.miss_done[llc.head] = t;
-      llc.head = (llc.head + 1) % llc.miss_done.size();
-      CacheArray::Victim v = llc.array.fill(line, false);
-      if (v.valid && v.dirty) write_back_to_memory(v.line, t);
-      if (!write && env_.observer)
-        env_.observer->llc_miss_load(env_.core, vaddr >> kPageShift, ppage, Time::from_ps(t / 1000));
-    }
+    t = llc_and_memory(vaddr, paddr, write, false, t);  // a store's dirty line lives in the L1
     CacheArray::Victim v2 = l2_.fill(line, false);
     if (v2.valid && v2.dirty) write_back_from_l2(v2.line, t);
   }

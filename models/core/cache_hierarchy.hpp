@@ -50,6 +50,9 @@ class CacheHierarchy {
 
   // Serves a load or store issued at `now` (fs); returns its latency (fs).
   int64_t access(uint64_t vaddr, bool write, int64_t now);
+  // A light core's access (mixed modality): no TLB, L1 or L2, only the socket's LLC as a filter in
+  // front of memory. Returns its latency (fs).
+  int64_t light_access(uint64_t vaddr, bool write, int64_t now);
   // True when the access would certainly hit the DTLB and L1 (no side effects).
   bool certain_l1_hit(uint64_t vaddr) const;
   int64_t l1_latency() const { return l1_latency_; }
@@ -59,6 +62,9 @@ class CacheHierarchy {
   void write_back_from_l1(uint64_t line, int64_t t);
   void write_back_from_l2(uint64_t line, int64_t t);
   void write_back_to_memory(uint64_t line, int64_t t);
+  // From the LLC down: lookup, and on a miss the fabric; returns the time the data is back.
+  // `store`: the access is a store; `dirty_here`: it dirties the LLC line (no private cache above).
+  int64_t llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t);
 
   Env env_;
   MemoryStats& stats_;

@@ -18,7 +18,10 @@ void Core::start(Job job) {
   caches_ = std::make_unique<CacheHierarchy>(config_, job_->env, memory_stats_, job_->seed);
   std::string thread = path() + "_thread";  // spawned at the top level: the full path keeps it unique
   std::replace(thread.begin(), thread.end(), '.', '_');
-  sc_core::sc_spawn([this] { run(); }, thread.c_str());
+  if (job_->light)
+    sc_core::sc_spawn([this] { run_light(); }, thread.c_str());
+  else
+    sc_core::sc_spawn([this] { run(); }, thread.c_str());
 }
 
 namespace {
@@ -49,6 +52,7 @@ void Core::run() {
   int64_t now = start;
   int64_t last_load_done = start;
   uint64_t retired = 0;
+  uint64_t reported_instructions = 0, reported_cycles = 0;  // progress told to the light cores
 
   while (retired < job.instructions) {
     if (next == have) {
@@ -66,6 +70,7 @@ void Core::run() {
       if (op.starts_measurement) {  // statistics restarted: so does this core's account
         start = now;
         retired = 0;
+        reported_instructions = reported_cycles = 0;
         last_load_done = now;
       }
       ++barriers_;
@@ -110,9 +115,13 @@ void Core::run() {
       store_head = (store_head + 1) % store_done.size();
     }
     // Temporal decoupling: hand control back once a quantum ahead of simulated time.
-    const int64_t sim = now_fs();
     retired_so_far_ = retired;
-    if (now - sim >= quantum_fs) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - sim) / 1000)));
+    if (now - now_fs() >= quantum_fs) {
+      job.control->report_detailed(retired - reported_instructions, static_cast<uint64_t>((now - start) / cycle_fs_) - reported_cycles);
+      reported_instructions = retired;
+      reported_cycles = static_cast<uint64_t>((now - start) / cycle_fs_);
+      sync_if_ahead(now, quantum_fs);
+    }
   }
   // The last instructions retire when their loads and stores complete.
   for (const Outstanding& l : loads) now = std::max(now, l.done);
@@ -121,6 +130,52 @@ void Core::run() {
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
   const int64_t sim = now_fs();
   if (now > sim) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - sim) / 1000)));
+  job.control->finished();
+}
+
+void Core::sync_if_ahead(int64_t now, int64_t quantum_fs) {
+  const int64_t sim = now_fs();
+  if (now - sim >= quantum_fs) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - sim) / 1000)));
+}
+
+void Core::run_light() {
+  Job& job = *job_;
+  const int64_t quantum_fs = job.quantum.ps() * 1000;
+  std::array<StreamOp, 256> batch;
+  size_t have = 0, next = 0;
+  int64_t start = now_fs(), now = start;
+  uint64_t retired = 0;
+  while (retired < job.instructions) {
+    if (next == have) {
+      have = job.stream->fill(batch.data(), batch.size());
+      next = 0;
+      if (have == 0) break;
+    }
+    const StreamOp& op = batch[next++];
+    if (op.kind == StreamOp::Kind::Barrier) {
+      if (now > now_fs()) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - now_fs()) / 1000)));
+      job.control->barrier(op.address, op.starts_measurement);
+      now = std::max(now, now_fs());
+      if (op.starts_measurement) {
+        start = now;
+        retired = 0;
+      }
+      ++barriers_;
+      continue;
+    }
+    retired += op.instructions + 1;
+    // The detailed cores' IPC sets the pace: this many cycles for the instructions so far.
+    const double cycles = static_cast<double>(op.instructions + 1) / job.control->detailed_ipc();
+    now += static_cast<int64_t>(cycles * static_cast<double>(cycle_fs_));
+    if (op.kind == StreamOp::Kind::Load) ++loads_;
+    else ++stores_;
+    caches_->light_access(op.address, op.kind == StreamOp::Kind::Store, now);
+    retired_so_far_ = retired;
+    sync_if_ahead(now, quantum_fs);
+  }
+  instructions_ += retired;
+  cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
+  sync_if_ahead(now, 1);
   job.control->finished();
 }
 

@@ -6,7 +6,8 @@
 // independent misses overlap up to the ROB and MSHR limits and IPC emerges from the latencies. A
 // load marked dependent waits for the previous load. Stores retire into the store buffer and wait
 // only when it is full. At a barrier the core waits for the other threads. Local time runs ahead
-// of SystemC time by at most the platform's quantum.
+// of SystemC time by at most the platform's quantum. A light core (mixed modality) only replays its
+// stream through the LLC at the pace of the detailed cores.
 #pragma once
 
 #include <memory>
@@ -31,6 +32,9 @@ class Core : public Component {
     Time quantum;
     RunControl* control;
     uint64_t seed;
+    // Mixed modality: a light core has no core, TLB, L1 or L2 model; it sends its stream through
+    // its socket's LLC at the detailed cores' measured IPC, never stalling on memory.
+    bool light = false;
   };
   // Starts the core's thread on `job` (before sc_start).
   void start(Job job);
@@ -45,6 +49,9 @@ class Core : public Component {
 
  private:
   void run();
+  void run_light();
+  // Waits until simulated time reaches `now` if local time is a quantum or more ahead.
+  static void sync_if_ahead(int64_t now, int64_t quantum_fs);
 
   const CoreConfig& config_;
   int64_t cycle_fs_;

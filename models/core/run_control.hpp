@@ -20,6 +20,15 @@ class RunControl {
   void finished();
   unsigned active() const { return active_; }
   uint64_t barriers_passed() const { return generation_; }
+  // Mixed modality: detailed cores report their progress; light cores run at their measured IPC.
+  void report_detailed(uint64_t instructions, uint64_t cycles) {
+    detailed_instructions_ += instructions;
+    detailed_cycles_ += cycles;
+  }
+  // Instructions per cycle of the detailed cores so far (1 until they have reported).
+  double detailed_ipc() const {
+    return detailed_cycles_ ? static_cast<double>(detailed_instructions_) / static_cast<double>(detailed_cycles_) : 1.0;
+  }
   // When the measured interval began (zero unless a barrier started measurement).
   sc_core::sc_time measurement_start() const { return measurement_start_; }
 
@@ -31,6 +40,7 @@ class RunControl {
   uint64_t current_id_ = 0;
   bool current_starts_measurement_ = false;
   sc_core::sc_time measurement_start_;
+  uint64_t detailed_instructions_ = 0, detailed_cycles_ = 0;
   uint64_t generation_ = 0;
   sc_core::sc_event released_;
 };

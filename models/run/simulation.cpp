@@ -102,13 +102,18 @@ RunResult run_workload(Platform& platform, const RunOptions& o) {
     Socket& sock = *fabric.requesters()[s];
     llcs.push_back(std::make_unique<SocketLlc>(sock.llc_config(), sock.cores(), o.seed + s));
   }
+  if (o.detailed_sockets > sockets)
+    report_error(msg::kUsage, "--detailed-sockets " + std::to_string(o.detailed_sockets) + ": the platform has " +
+                                  std::to_string(sockets) + " sockets");
+  const size_t detailed = o.detailed_sockets ? o.detailed_sockets : sockets;
   RunControl control(static_cast<unsigned>(threads.size()));
   for (unsigned t = 0; t < threads.size(); ++t) {
     const size_t s = threads[t].socket;
     Socket& sock = *fabric.requesters()[s];
     threads[t].core->start(Core::Job{workload->stream(t),
                                      CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0},
-                                     o.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t});
+                                     o.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
+                                     s >= detailed});
   }
 
   const auto host_start = std::chrono::steady_clock::now();
@@ -146,7 +151,9 @@ RunResult run_workload(Platform& platform, const RunOptions& o) {
   r.host_seconds = host_seconds;
   const sc_core::sc_time measured = sc_core::sc_time_stamp() - control.measurement_start();
   r.sim_time_ns = measured.to_seconds() * 1e9;
+  r.detailed_sockets = static_cast<unsigned>(detailed);
   double ipc_sum = 0, latency_ps = 0, unloaded_ps = 0;
+  size_t detailed_cores = 0;
   for (size_t s = 0; s < sockets; ++s) {
     const Socket& sock = *fabric.requesters()[s];
     double sum = 0;
@@ -160,11 +167,14 @@ RunResult run_workload(Platform& platform, const RunOptions& o) {
         unloaded_ps += static_cast<double>(c->memory().memory_unloaded_ps[k].value());
       }
     }
-    ipc_sum += sum;
+    if (s < detailed) {
+      ipc_sum += sum;
+      detailed_cores += sock.cores();
+    }
     r.sockets.push_back(sock.basename());
     r.socket_ipc.push_back(sock.cores() ? sum / sock.cores() : 0);
   }
-  r.ipc = threads.empty() ? 0 : ipc_sum / static_cast<double>(threads.size());
+  r.ipc = detailed_cores ? ipc_sum / static_cast<double>(detailed_cores) : 0;
   const uint64_t total = std::accumulate(r.accesses.begin(), r.accesses.end(), uint64_t{0});
   if (total) {
     for (int k = 0; k < 4; ++k) r.breakdown[k] = static_cast<double>(r.accesses[k]) / static_cast<double>(total);
@@ -196,6 +206,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
   j["workload"] = workload;
   j["placement"] = placement;
   j["ipc"] = ipc;
+  j["detailed_sockets"] = detailed_sockets;
   nlohmann::ordered_json per_socket = nlohmann::ordered_json::object();
   for (size_t s = 0; s < sockets.size(); ++s) per_socket[sockets[s]] = socket_ipc[s];
   j["ipc_per_socket"] = per_socket;

@@ -26,11 +26,15 @@ struct RunOptions {
   uint64_t seed = 1;
   double pool_fraction = 0.2;       // of the workload's footprint that may live in the pool
   bool progress = false;            // a progress line on stderr
+  // Mixed modality: only the first `detailed_sockets` sockets are simulated in detail; the others'
+  // threads replay their streams through their LLC at the detailed cores' IPC. 0: all detailed.
+  unsigned detailed_sockets = 0;
 };
 
 struct RunResult {
   std::string platform, workload, placement;
-  double ipc = 0;                          // mean over cores
+  double ipc = 0;                          // mean over the detailed cores
+  unsigned detailed_sockets = 0;           // all of them unless mixed modality
   std::vector<std::string> sockets;
   std::vector<double> socket_ipc;          // mean over each socket's cores
   double amat_ns = 0, amat_unloaded_ns = 0, amat_contention_ns = 0;

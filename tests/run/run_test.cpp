@@ -87,3 +87,30 @@ TEST(Run, TheTrackingHookSeesTlbAndLlcMissEvents) {
 
 }  // namespace
 }  // namespace starnuma
+
+namespace starnuma {
+namespace {
+
+TEST(Run, MixedModalityRunsLightSocketsThroughTheirLlcAtTheDetailedIpc) {
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
+  RunOptions o;
+  o.workload = "uniform:footprint=64MiB";
+  o.instructions = 30000;
+  o.detailed_sockets = 1;
+  RunResult r = run_workload(*p, o);
+  EXPECT_EQ(r.detailed_sockets, 1u);
+  EXPECT_EQ(r.instructions, 64u * 30000u);  // light threads run their whole budget too
+  EXPECT_DOUBLE_EQ(r.ipc, r.socket_ipc[0]);  // IPC comes from the detailed socket
+  // A light core has no TLB or private caches: every access goes straight to its LLC.
+  const Socket& light = dynamic_cast<const Socket&>(*p->find_node("socket5"));
+  const Core& c = *light.core_list()[0];
+  EXPECT_EQ(c.memory().l1_hits.value() + c.memory().l1_misses.value(), 0u);
+  EXPECT_EQ(c.memory().dtlb_misses.value(), 0u);
+  EXPECT_EQ(c.memory().l2_hits.value() + c.memory().l2_misses.value(), 0u);
+  EXPECT_GT(c.memory().llc_misses.value(), 0u);
+  // Its pace follows the detailed cores: light IPC within a quarter of theirs.
+  EXPECT_NEAR(c.ipc() / r.ipc, 1.0, 0.25);
+}
+
+}  // namespace
+}  // namespace starnuma

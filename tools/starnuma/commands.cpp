@@ -137,6 +137,7 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   o.seed = ra.seed;
   o.pool_fraction = ra.pool_fraction;
   o.progress = ra.progress;
+  o.detailed_sockets = ra.detailed_sockets;
   RunResult r = run_workload(*platform, o);
   if (!ra.out.empty()) write_file_atomically(ra.out + "/stats.json", r.to_json().dump(2) + "\n");
   if (json)

@@ -28,6 +28,7 @@ struct RunArgs {
   double pool_fraction = 0.2;
   std::string out;
   bool progress = true;
+  unsigned detailed_sockets = 0;
 };
 
 int list(bool json, bool markdown);

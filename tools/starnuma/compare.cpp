@@ -24,7 +24,8 @@ pid_t spawn_run(const std::string& platform, const std::vector<std::string>& set
   std::vector<std::string> args{"starnuma", "run", platform, "--workload", ra.workload,
                                 "--instructions", std::to_string(ra.instructions), "--placement", ra.placement,
                                 "--seed", std::to_string(ra.seed), "--pool-fraction", std::to_string(ra.pool_fraction),
-                                "--out", out, "--no-progress", "--json"};
+                                "--out", out, "--no-progress", "--json", "--detailed-sockets",
+                                std::to_string(ra.detailed_sockets)};
   for (const auto& s : sets) {
     args.push_back("--set");
     args.push_back(s);

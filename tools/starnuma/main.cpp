@@ -90,6 +90,10 @@ int run(int argc, char** argv) {
   cmd->add_option("--seed", ra.seed, "Seed of the workload and of random replacement")->capture_default_str();
   cmd->add_option("--out", ra.out, cmd == run_cmd ? "Folder for stats.json (written atomically)"
                                                   : "Folder for base/stats.json, other/stats.json and compare.json");
+  cmd->add_option("--detailed-sockets", ra.detailed_sockets,
+                  "Mixed modality: simulate only the first N sockets in detail; the others replay their streams "
+                  "through their LLC at the detailed cores' IPC (0: all detailed)")
+      ->capture_default_str();
   cmd->add_flag("--json", json, "Print the summary as JSON");
   }
   run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
