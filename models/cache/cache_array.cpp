@@ -31,11 +31,16 @@ CacheArray::Key CacheArray::key_of(uint64_t line) const {
 }
 
 size_t CacheArray::find(const Key& k) const {
+  // Branch-free over the set's tags (the compiler vectorises it); at most one way can match, and
+  // kEmpty never does because k.tag < kDirty - 1.
+  const uint16_t* block = &blocks_[k.set * stride_];
+  unsigned match = ways_;
   for (unsigned w = 0; w < ways_; ++w) {
-    const uint32_t t = tag(k.set, w);
-    if ((t & ~kDirty) == k.tag && t != kEmpty) return k.set * ways_ + w;
+    uint32_t t;
+    std::memcpy(&t, block + 2 * w, sizeof t);
+    match = ((t & ~kDirty) == k.tag) ? w : match;
   }
-  return kNone;
+  return match == ways_ ? kNone : k.set * ways_ + match;
 }
 
 void CacheArray::stamp(uint64_t set, unsigned way) {
@@ -88,14 +93,20 @@ unsigned CacheArray::choose_victim(uint64_t set) {
     return static_cast<unsigned>(rng_ % ways_);
   }
   unsigned oldest = 0;  // empty ways have stamp 0, so they are the oldest
-  for (unsigned w = 1; w < ways_; ++w)
-    if (st[w] < st[oldest]) oldest = w;
+  uint16_t least = st[0];
+  for (unsigned w = 1; w < ways_; ++w) {
+    const bool older = st[w] < least;
+    least = older ? st[w] : least;
+    oldest = older ? w : oldest;
+  }
   return oldest;
 }
 
 CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload) {
   const Key k = key_of(line);
+#ifndef NDEBUG
   if (find(k) != kNone) report_internal("cache fill of a line already present");
+#endif
   const unsigned w = choose_victim(k.set);
   const uint32_t old = tag(k.set, w);
   const size_t i = k.set * ways_ + w;

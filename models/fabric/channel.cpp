@@ -24,13 +24,21 @@ constexpr int64_t kWindowPs = 20'000'000;
 }  // namespace
 
 int64_t Channel::occupy(int64_t arrival, int64_t service) {
-  if (arrival > newest_) newest_ = arrival;
-  // Forget stretches that ended before the window; compact when half the vector is forgotten.
-  while (first_ < busy_.size() && busy_[first_].end < newest_ - kWindowPs) ++first_;
-  if (first_ > 64 && first_ * 2 > busy_.size()) {
-    busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(first_));
-    first_ = 0;
+  // The common case: the message comes after every stretch kept; it starts at the later of its
+  // arrival and the last stretch's end, and extends that stretch or opens a new one.
+  if (busy_.size() == first_ || arrival >= busy_.back().start) {
+    if (arrival > newest_) newest_ = arrival;
+    if (busy_.size() > first_ && arrival <= busy_.back().end) {
+      const int64_t start = busy_.back().end;
+      busy_.back().end += service;
+      return start;
+    }
+    if (busy_.size() == busy_.capacity()) compact();  // forget old stretches before growing
+    busy_.push_back(Busy{arrival, arrival + service});
+    return arrival;
   }
+  if (arrival > newest_) newest_ = arrival;
+  compact();
   // The first stretch that ends after the arrival, then walk forward to a gap that fits.
   auto it = std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(first_), busy_.end(), arrival,
                              [](int64_t t, const Busy& b) { return t < b.end; });
@@ -54,6 +62,15 @@ int64_t Channel::occupy(int64_t arrival, int64_t service) {
     busy_.insert(it, Busy{start, end});
   }
   return start;
+}
+
+void Channel::compact() {
+  // Forget stretches that ended before the window; drop them once they are half the vector.
+  while (first_ < busy_.size() && busy_[first_].end < newest_ - kWindowPs) ++first_;
+  if (first_ > 64 && first_ * 2 > busy_.size()) {
+    busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(first_));
+    first_ = 0;
+  }
 }
 
 double Channel::utilization(Time elapsed) const {

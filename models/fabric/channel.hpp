@@ -56,6 +56,7 @@ class Channel {
   };
   // Reserves `service` ps in the first idle stretch at or after `arrival`; returns its start.
   int64_t occupy(int64_t arrival, int64_t service);
+  void compact();
 
   Bandwidth bandwidth_;
   Time latency_;

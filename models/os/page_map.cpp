@@ -13,22 +13,29 @@ PageMap::PageMap(uint64_t page_size, std::vector<Node> nodes, std::vector<std::v
   if (page_size_ == 0 || (page_size_ & (page_size_ - 1)) != 0) report_internal("page size must be a power of two");
   if (nodes_.size() > 254) report_internal("the page map holds at most 254 memory nodes");
   while ((uint64_t{1} << page_shift_) != page_size_) ++page_shift_;
+  direct_.assign(kDirectChunks, nullptr);
 }
 
 uint64_t PageMap::entry(uint64_t vpage) const {
-  auto it = chunks_.find(vpage >> kChunkBits);
-  return it == chunks_.end() ? 0 : it->second[vpage & ((uint64_t{1} << kChunkBits) - 1)];
+  const uint64_t key = vpage >> kChunkBits;
+  const Chunk* c = nullptr;
+  if (key < kDirectChunks) {
+    c = direct_[key];
+  } else if (auto it = chunks_.find(key); it != chunks_.end()) {
+    c = &it->second;
+  }
+  return c ? (*c)[vpage & ((uint64_t{1} << kChunkBits) - 1)] : 0;
 }
 
 uint64_t& PageMap::slot(uint64_t vpage) {
   const uint64_t key = vpage >> kChunkBits;
-  if (key != last_key_) {
-    Chunk& c = chunks_[key];
-    if (c.empty()) c.assign(size_t{1} << kChunkBits, 0);
-    last_key_ = key;
-    last_chunk_ = &c;  // unordered_map nodes do not move
+  Chunk* c = key < kDirectChunks ? direct_[key] : nullptr;
+  if (!c) {
+    c = &chunks_[key];  // unordered_map nodes do not move
+    if (c->empty()) c->assign(size_t{1} << kChunkBits, 0);
+    if (key < kDirectChunks) direct_[key] = c;
   }
-  return (*last_chunk_)[vpage & ((uint64_t{1} << kChunkBits) - 1)];
+  return (*c)[vpage & ((uint64_t{1} << kChunkBits) - 1)];
 }
 
 bool PageMap::allocate(uint64_t vpage, size_t node) {

@@ -49,9 +49,11 @@ class PageMap {
   std::vector<Node> nodes_;
   std::vector<std::vector<size_t>> fallback_;
   std::vector<uint64_t> used_;  // pages placed per node
+  // Chunks below 2^40 of virtual address space are found by index; any higher through the map.
+  static constexpr uint64_t kDirectChunks = uint64_t{1} << (40 - 12 - kChunkBits);
+  std::vector<Chunk*> direct_;
   std::unordered_map<uint64_t, Chunk> chunks_;
-  uint64_t last_key_ = ~uint64_t{0};
-  Chunk* last_chunk_ = nullptr;
+
 };
 
 // Per-page, per-socket access counts from a profiling pass, and the oracle placement built from
