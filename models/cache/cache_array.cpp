@@ -1,6 +1,9 @@
 #include "cache/cache_array.hpp"
 
 #include <algorithm>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <array>
 #include <string>
 
@@ -31,11 +34,21 @@ CacheArray::Key CacheArray::key_of(uint64_t line) const {
 }
 
 size_t CacheArray::find(const Key& k) const {
-  // Branch-free over the set's tags (the compiler vectorises it); at most one way can match, and
-  // kEmpty never does because k.tag < kDirty - 1.
+  // At most one way can match; kEmpty never does because k.tag < kDirty - 1.
   const uint16_t* block = &blocks_[k.set * stride_];
+  unsigned w = 0;
+#ifdef __SSE2__
+  // Four tags per compare (SSE2 is part of every x86-64).
+  const __m128i key = _mm_set1_epi32(static_cast<int>(k.tag));
+  const __m128i clean = _mm_set1_epi32(static_cast<int>(~kDirty));
+  for (; w + 4 <= ways_; w += 4) {
+    const __m128i tags4 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 2 * w));
+    const int hits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(tags4, clean), key)));
+    if (hits) return k.set * ways_ + w + static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(hits)));
+  }
+#endif
   unsigned match = ways_;
-  for (unsigned w = 0; w < ways_; ++w) {
+  for (; w < ways_; ++w) {
     uint32_t t;
     std::memcpy(&t, block + 2 * w, sizeof t);
     match = ((t & ~kDirty) == k.tag) ? w : match;
@@ -92,7 +105,26 @@ unsigned CacheArray::choose_victim(uint64_t set) {
     rng_ ^= rng_ << 17;
     return static_cast<unsigned>(rng_ % ways_);
   }
-  unsigned oldest = 0;  // empty ways have stamp 0, so they are the oldest
+  // The way with the smallest stamp (empty ways have 0; ties: the lowest way).
+#ifdef __SSE2__
+  if (ways_ % 8 == 0) {
+    // SSE2 compares 16-bit lanes as signed: flip the top bit to order unsigned stamps.
+    const __m128i bias = _mm_set1_epi16(static_cast<short>(0x8000));
+    __m128i least = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(st)), bias);
+    for (unsigned w = 8; w < ways_; w += 8)
+      least = _mm_min_epi16(least, _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(st + w)), bias));
+    least = _mm_min_epi16(least, _mm_shuffle_epi32(least, _MM_SHUFFLE(1, 0, 3, 2)));
+    least = _mm_min_epi16(least, _mm_shuffle_epi32(least, _MM_SHUFFLE(2, 3, 0, 1)));
+    least = _mm_min_epi16(least, _mm_shufflelo_epi16(_mm_shufflehi_epi16(least, _MM_SHUFFLE(2, 3, 0, 1)),
+                                                      _MM_SHUFFLE(2, 3, 0, 1)));  // every lane: the minimum
+    for (unsigned w = 0; w < ways_; w += 8) {
+      const __m128i lane = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(st + w)), bias);
+      const int hits = _mm_movemask_epi8(_mm_cmpeq_epi16(lane, least));
+      if (hits) return w + static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(hits))) / 2;
+    }
+  }
+#endif
+  unsigned oldest = 0;
   uint16_t least = st[0];
   for (unsigned w = 1; w < ways_; ++w) {
     const bool older = st[w] < least;

@@ -129,3 +129,29 @@ TEST(CacheArray, VictimsComeBackAsTheLinesThatWentIn) {
 
 }  // namespace
 }  // namespace starnuma
+
+namespace starnuma {
+namespace {
+
+// The vector paths (8- and 16-way sets) and the scalar path (other associativities) must choose
+// the same victims: the least recently used line, empty ways first.
+class Associativity : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(Associativity, LruVictimIsTheLeastRecentlyUsedWay) {
+  const unsigned ways = GetParam();
+  CacheArray c(ways, ways, Replacement::Lru);  // one set
+  for (unsigned l = 0; l < ways; ++l) EXPECT_FALSE(c.fill(l, false).valid) << "empty ways fill first";
+  // Touch every line but 3 (or the last for tiny sets) in a scrambled order: that line is the oldest.
+  const uint64_t old = ways > 3 ? 3 : ways - 1;
+  for (unsigned i = 0; i < ways; ++i) {
+    const uint64_t l = (i * 5 + 1) % ways;
+    if (l != old) c.access(l, false);
+  }
+  EXPECT_EQ(c.fill(1000, false).line, old);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ways, Associativity, ::testing::Values(1u, 2u, 4u, 8u, 12u, 16u, 24u, 32u),
+                         [](const ::testing::TestParamInfo<unsigned>& i) { return std::to_string(i.param) + "way"; });
+
+}  // namespace
+}  // namespace starnuma
