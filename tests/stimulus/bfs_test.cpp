@@ -1,0 +1,81 @@
+#include "stimulus/graph/bfs.hpp"
+
+#include <gtest/gtest.h>
+
+#include "stimulus/workload_registry.hpp"
+
+namespace starnuma {
+namespace {
+
+TEST(Kronecker, IsUndirectedWithoutSelfLoopsOrDuplicates) {
+  CsrGraph g = kronecker_graph(10, 8, 3);
+  EXPECT_EQ(g.vertices(), 1024);
+  for (int64_t v = 0; v < g.vertices(); ++v)
+    for (int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+      const int32_t w = g.neighbors[e];
+      EXPECT_NE(w, v);
+      EXPECT_TRUE(g.has_edge(w, v));
+      if (e > g.offsets[v]) EXPECT_LT(g.neighbors[e - 1], w);  // sorted, no duplicates
+    }
+  // Kronecker graphs are skewed: the busiest vertex has far more than the average degree.
+  int64_t max_degree = 0;
+  for (int64_t v = 0; v < g.vertices(); ++v) max_degree = std::max(max_degree, g.degree(v));
+  EXPECT_GT(max_degree, 8 * g.edges() / g.vertices());
+}
+
+TEST(Bfs, ParentsFormAValidBfsTree) {
+  CsrGraph g = kronecker_graph(12, 16, 7);
+  int32_t root = 0;
+  while (g.degree(root) == 0) ++root;
+  BfsResult r = breadth_first_search(g, root);
+  EXPECT_EQ(check_bfs(g, root, r), "");
+  EXPECT_GT(r.queue.size(), g.vertices() / 2);  // the giant component
+  // The check can fail: break one parent.
+  BfsResult broken = r;
+  broken.parent[static_cast<size_t>(r.queue.back())] = root == 0 ? 1 : 0;
+  EXPECT_NE(check_bfs(g, root, broken), "");
+}
+
+TEST(Bfs, StreamsTouchTheRealArraysWithOneBarrierPerLevel) {
+  auto w = make_workload("bfs:scale=10,degree=8,trials=1", 4, 4, 11);
+  const auto& bfs = dynamic_cast<const BfsWorkload&>(*w);
+  const BfsResult& r = bfs.traversal(0);
+  const GraphLayout layout(bfs.graph());
+  uint64_t barriers = 0, parent_stores = 0, edge_loads = 0;
+  bool measurement_started = false;
+  for (unsigned t = 0; t < 4; ++t) {
+    auto s = w->stream(t);
+    StreamOp ops[100];
+    uint64_t thread_barriers = 0;
+    bool initialised = false;  // after the first-touch phase
+    for (size_t k; (k = s->fill(ops, 100)) > 0;) {
+      for (size_t i = 0; i < k; ++i) {
+        const StreamOp& op = ops[i];
+        if (op.kind == StreamOp::Kind::Barrier) {
+          ++thread_barriers;
+          measurement_started |= op.starts_measurement;
+          initialised = true;
+          continue;
+        }
+        EXPECT_GE(op.address, layout.offsets);
+        EXPECT_LT(op.address, layout.end);
+        if (op.kind == StreamOp::Kind::Load && op.address >= layout.neighbors && op.address < layout.parent) ++edge_loads;
+        if (initialised && op.kind == StreamOp::Kind::Store && op.address >= layout.parent &&
+            op.address < layout.queue && op.instructions != 32)
+          ++parent_stores;  // claims (not the first touch, nor the parallel reset of the array)
+      }
+    }
+    if (t == 0) barriers = thread_barriers;
+    EXPECT_EQ(thread_barriers, barriers) << "every thread passes every barrier";
+  }
+  EXPECT_TRUE(measurement_started);
+  const uint64_t levels = r.level_start.size() - 1;
+  EXPECT_EQ(barriers, 1 + 1 + levels);  // first touch, parent reset, one per level
+  EXPECT_EQ(parent_stores, r.queue.size() - 1);  // every vertex but the root is claimed once
+  uint64_t edges_seen = 0;
+  for (int32_t u : r.queue) edges_seen += static_cast<uint64_t>(bfs.graph().degree(u));
+  EXPECT_EQ(edge_loads, edges_seen);  // top-down: every edge of every reached vertex is read
+}
+
+}  // namespace
+}  // namespace starnuma
