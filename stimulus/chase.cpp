@@ -64,6 +64,7 @@ class Chase : public Workload {
       : threads_(threads), footprint_(footprint), init_(init_thread), operations_(operations), gap_(gap), seed_(seed) {}
   unsigned threads() const override { return threads_; }
   uint64_t footprint() const override { return footprint_; }
+  bool initialises() const override { return true; }
   std::unique_ptr<ThreadStream> stream(unsigned t) const override {
     return std::make_unique<ChaseStream>(t == init_, t == 0, footprint_, operations_, gap_, seed_);
   }

@@ -44,6 +44,8 @@ class Workload {
   virtual uint64_t footprint() const = 0;
   // The stream of `thread`, from its beginning; the same seed gives the same stream.
   virtual std::unique_ptr<ThreadStream> stream(unsigned thread) const = 0;
+  // Whether every stream begins with an initialisation that a barrier starting measurement ends.
+  virtual bool initialises() const { return false; }
 };
 
 }  // namespace starnuma

@@ -46,6 +46,7 @@ class BfsWorkload : public Workload {
   unsigned threads() const override { return threads_; }
   uint64_t footprint() const override;
   std::unique_ptr<ThreadStream> stream(unsigned thread) const override;
+  bool initialises() const override { return true; }
   const CsrGraph& graph() const;
   const std::vector<int32_t>& roots() const;
   const BfsResult& traversal(size_t trial) const;

@@ -9,6 +9,7 @@
 #include "platform/platform.hpp"
 #include "platform/probes.hpp"
 #include "common/output_file.hpp"
+#include "run/profile.hpp"
 #include "run/simulation.hpp"
 
 namespace starnuma::cli {
@@ -125,6 +126,22 @@ int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json) {
             << "  mean latency   " << format_real(r.mean_latency_ns) << " ns\n"
             << "  p99 latency    " << format_real(r.p99_latency_ns) << " ns\n"
             << "  bottleneck     " << r.bottleneck << " (" << format_real(100 * r.bottleneck_utilization) << " % busy)\n";
+  return 0;
+}
+
+int profile(const std::string& workload, unsigned sockets, unsigned cores, uint64_t instructions, uint64_t seed, bool json) {
+  ProfileOptions o;
+  o.workload = workload;
+  o.sockets = sockets;
+  o.cores_per_socket = cores;
+  o.instructions = instructions;
+  o.seed = seed;
+  SharingProfile p = profile_sharing(o);
+  if (json)
+    std::cout << p.to_json().dump(2) << '\n';
+  else
+    std::cout << workload << " on " << sockets << " sockets x " << cores << " cores, after a 2 MiB-per-core LLC\n\n"
+              << format_profile(p);
   return 0;
 }
 

@@ -32,6 +32,7 @@ struct RunArgs {
 };
 
 int list(bool json, bool markdown);
+int profile(const std::string& workload, unsigned sockets, unsigned cores, uint64_t instructions, uint64_t seed, bool json);
 int check(const PlatformArgs& args);
 int describe(const PlatformArgs& args, bool json);
 int latency(const PlatformArgs& args, bool json, bool paths);

@@ -98,6 +98,20 @@ int run(int argc, char** argv) {
   }
   run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
 
+  auto* profile_cmd = app.add_subcommand(
+      "profile", "Sharing profile of a workload after an LLC filter (StarNUMA Fig. 2): pages and accesses by sharer count");
+  std::string profile_workload = "bfs";
+  unsigned profile_sockets = 16, profile_cores = 4;
+  uint64_t profile_instructions = 10000000, profile_seed = 1;
+  profile_cmd->add_option("--workload", profile_workload, "Workload and parameters")->capture_default_str();
+  profile_cmd->add_option("--sockets", profile_sockets, "Sockets")->check(CLI::Range(1, 64))->capture_default_str();
+  profile_cmd->add_option("--cores-per-socket", profile_cores, "Cores (threads) per socket")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  profile_cmd->add_option("--instructions", profile_instructions, "Instructions per thread")->capture_default_str();
+  profile_cmd->add_option("--seed", profile_seed, "Seed of the workload")->capture_default_str();
+  profile_cmd->add_flag("--json", json, "Machine-readable output");
+
   auto* benchmark_cmd = app.add_subcommand(
       "benchmark", "Host throughput: instructions/s, LLC-miss transactions/s, memory, scaling with size");
   std::string platforms_dir = "platforms";
@@ -123,6 +137,8 @@ int run(int argc, char** argv) {
   if (*bandwidth_cmd) return bandwidth(bandwidth_args, bw, json);
   if (*run_cmd) return run(run_args, ra, json);
   if (*benchmark_cmd) return benchmark(platforms_dir, scale, json);
+  if (*profile_cmd)
+    return profile(profile_workload, profile_sockets, profile_cores, profile_instructions, profile_seed, json);
   if (*compare_cmd) return compare(base_platform, other_platform, compare_sets, ra, json);
   return 1;
 }

@@ -1,0 +1,36 @@
+// The sharing profile of a workload (the StarNUMA paper's Fig. 2): which pages are shared by how
+// many sockets, and where the memory accesses go, counted after an LLC filter. A functional pass,
+// no timing: the threads' streams are interleaved in small batches (barriers only order the
+// batches), each socket's accesses go through an LLC of the given size, and every LLC miss counts
+// for its page. Initialisation (before a barrier that starts measurement) is not counted.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace starnuma {
+
+struct ProfileOptions {
+  std::string workload = "bfs";
+  unsigned sockets = 16;
+  unsigned cores_per_socket = 4;
+  uint64_t llc_bytes_per_core = 2ull << 20;
+  uint64_t instructions = 10000000;  // per thread
+  uint64_t seed = 1;
+};
+
+struct SharingProfile {
+  unsigned sockets = 0;
+  uint64_t pages = 0, accesses = 0;
+  std::map<unsigned, double> pages_by_sharers;     // sharer count -> fraction of pages
+  std::map<unsigned, double> accesses_by_sharers;  // sharer count -> fraction of accesses
+  double read_only_pages = 0, read_only_accesses = 0;  // fractions
+  nlohmann::ordered_json to_json() const;
+};
+
+SharingProfile profile_sharing(const ProfileOptions& options);
+std::string format_profile(const SharingProfile& p);
+
+}  // namespace starnuma
