@@ -1,10 +1,13 @@
-// Breadth-first search as GAP's top-down kernel runs it, traced per thread.
+// Breadth-first search as GAP runs it, traced per thread: direction-optimizing (Beamer) by
+// default, top-down only on request.
 //
-// The traversal itself is computed first (deterministically: a vertex's parent is the first
-// frontier vertex, in queue order, that reaches it), giving every vertex's parent, depth and place
-// in the queue. Each thread's stream is then produced on the fly from that result, in bounded
-// memory: its static share of every level's frontier (OpenMP schedule(static)), the loads and
-// stores of the real arrays at their addresses, and a barrier after each level.
+// The traversal is computed first, step by step and deterministically. In a top-down step a
+// vertex's parent is the first frontier vertex, in queue order, that reaches it; in a bottom-up
+// step it is the first neighbour, in adjacency order, that is in the frontier. Each thread's
+// stream is then produced on the fly from that result, in bounded memory: the loads and stores
+// of the real arrays at their addresses, with a barrier after each parallel loop. GAP's dynamic
+// scheduling is approximated by handing out chunks round-robin (64 queue entries top-down, 1024
+// vertices bottom-up), so a thread's work does not depend on timing.
 #pragma once
 
 #include <memory>
@@ -19,18 +22,31 @@ namespace starnuma {
 // Where the kernel's arrays live in the virtual address space (one region each).
 struct GraphLayout {
   static constexpr uint64_t kBase = uint64_t{1} << 36;
-  uint64_t offsets, neighbors, parent, queue, end;
+  uint64_t offsets, neighbors, parent, queue, bitmap_a, bitmap_b, end;
   explicit GraphLayout(const CsrGraph& g);
+};
+
+// One parallel step of the search.
+struct BfsStep {
+  enum class Kind : uint8_t { TopDown, BottomUp, QueueToBitmap, BitmapToQueue };
+  Kind kind;
+  int64_t queue_begin = 0, queue_end = 0;  // TopDown, QueueToBitmap: the frontier in `queue`;
+                                            // BitmapToQueue: where it appends the new frontier
+  bool front_is_a = true;                   // BottomUp: which bitmap holds the frontier (the other is next)
+  int32_t level = 0;                        // TopDown, BottomUp: the depth of the vertices it discovers
 };
 
 struct BfsResult {
   std::vector<int32_t> parent;           // -1: not reached; the root is its own parent
   std::vector<int32_t> depth;            // -1: not reached
-  std::vector<int32_t> queue;            // vertices in the order they were discovered
-  std::vector<int64_t> level_start;      // queue index where each level begins (+ the end)
+  std::vector<int32_t> queue;            // every frontier, in the order the queue held them
+  std::vector<int64_t> queue_slot;       // per vertex: its index in `queue` when it was appended (-1: never)
+  std::vector<BfsStep> steps;
+  std::vector<int64_t> level_start;      // top-down only: queue index where each level begins (+ the end)
 };
 
-BfsResult breadth_first_search(const CsrGraph& g, int32_t root);
+// `direction_optimizing`: GAP's switch between top-down and bottom-up (alpha 15, beta 18).
+BfsResult breadth_first_search(const CsrGraph& g, int32_t root, bool direction_optimizing = false);
 
 // Checks that `r` is a valid BFS tree of `g` from `root`: every reached vertex's parent is a
 // neighbour one level up, every neighbour of a reached vertex is reached, the root is at depth 0.
@@ -41,7 +57,8 @@ struct BfsShared;  // graph, layout and traversals, shared by the threads' strea
 
 class BfsWorkload : public Workload {
  public:
-  BfsWorkload(unsigned scale, unsigned degree, unsigned trials, unsigned threads, uint64_t seed);
+  BfsWorkload(unsigned scale, unsigned degree, unsigned trials, bool direction_optimizing, unsigned threads,
+              uint64_t seed);
   ~BfsWorkload() override;
   unsigned threads() const override { return threads_; }
   uint64_t footprint() const override;
