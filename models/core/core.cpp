@@ -33,7 +33,33 @@ struct Outstanding {
 
 int64_t now_fs() { return static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000; }
 
+// Reads a thread's stream a batch at a time (one virtual call per batch).
+class StreamReader {
+ public:
+  explicit StreamReader(ThreadStream& stream) : stream_(stream) {}
+  const StreamOp* next() {
+    if (next_ == have_) {
+      have_ = stream_.fill(batch_.data(), batch_.size());
+      next_ = 0;
+      if (have_ == 0) return nullptr;
+    }
+    return &batch_[next_++];
+  }
+
+ private:
+  ThreadStream& stream_;
+  std::array<StreamOp, 256> batch_;
+  size_t have_ = 0, next_ = 0;
+};
+
 }  // namespace
+
+int64_t Core::pass_barrier(const StreamOp& op, int64_t now) {
+  if (now > now_fs()) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - now_fs()) / 1000)));
+  job_->control->barrier(op.address, op.starts_measurement);
+  ++barriers_;
+  return std::max(now, now_fs());
+}
 
 void Core::run() {
   Job& job = *job_;
@@ -45,8 +71,7 @@ void Core::run() {
   loads.reserve(mshrs + 1);
   std::vector<int64_t> store_done(config_.store_buffer, 0);  // ring of completion times
   size_t store_head = 0;
-  std::array<StreamOp, 256> batch;
-  size_t have = 0, next = 0;
+  StreamReader reader(*job.stream);
 
   int64_t start = now_fs();
   int64_t now = start;
@@ -55,25 +80,19 @@ void Core::run() {
   uint64_t reported_instructions = 0, reported_cycles = 0;  // progress told to the light cores
 
   while (retired < job.instructions) {
-    if (next == have) {
-      have = job.stream->fill(batch.data(), batch.size());
-      next = 0;
-      if (have == 0) break;
-    }
-    const StreamOp& op = batch[next++];
+    const StreamOp* next_op = reader.next();
+    if (!next_op) break;
+    const StreamOp& op = *next_op;
     if (op.kind == StreamOp::Kind::Barrier) {
       for (const Outstanding& l : loads) now = std::max(now, l.done);  // a barrier is a fence
       loads.clear();
-      if (now > now_fs()) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - now_fs()) / 1000)));
-      job.control->barrier(op.address, op.starts_measurement);
-      now = std::max(now, now_fs());
+      now = pass_barrier(op, now);
       if (op.starts_measurement) {  // statistics restarted: so does this core's account
         start = now;
         retired = 0;
         reported_instructions = reported_cycles = 0;
         last_load_done = now;
       }
-      ++barriers_;
       continue;
     }
     const uint64_t index = retired + op.instructions;
@@ -141,26 +160,19 @@ void Core::sync_if_ahead(int64_t now, int64_t quantum_fs) {
 void Core::run_light() {
   Job& job = *job_;
   const int64_t quantum_fs = job.quantum.ps() * 1000;
-  std::array<StreamOp, 256> batch;
-  size_t have = 0, next = 0;
+  StreamReader reader(*job.stream);
   int64_t start = now_fs(), now = start;
   uint64_t retired = 0;
   while (retired < job.instructions) {
-    if (next == have) {
-      have = job.stream->fill(batch.data(), batch.size());
-      next = 0;
-      if (have == 0) break;
-    }
-    const StreamOp& op = batch[next++];
+    const StreamOp* next_op = reader.next();
+    if (!next_op) break;
+    const StreamOp& op = *next_op;
     if (op.kind == StreamOp::Kind::Barrier) {
-      if (now > now_fs()) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - now_fs()) / 1000)));
-      job.control->barrier(op.address, op.starts_measurement);
-      now = std::max(now, now_fs());
+      now = pass_barrier(op, now);
       if (op.starts_measurement) {
         start = now;
         retired = 0;
       }
-      ++barriers_;
       continue;
     }
     retired += op.instructions + 1;
