@@ -3,11 +3,10 @@
 //
 // The traversal is computed first, step by step and deterministically. In a top-down step a
 // vertex's parent is the first frontier vertex, in queue order, that reaches it; in a bottom-up
-// step it is the first neighbour, in adjacency order, that is in the frontier. Each thread's
-// stream is then produced on the fly from that result, in bounded memory: the loads and stores
-// of the real arrays at their addresses, with a barrier after each parallel loop. GAP's dynamic
-// scheduling is approximated by handing out chunks round-robin (64 queue entries top-down, 1024
-// vertices bottom-up), so a thread's work does not depend on timing.
+// step it is the first neighbour, in adjacency order, that is in the frontier. The search is then
+// a ParallelProgram: each thread's stream is produced on the fly from that result, the loads and
+// stores of the real arrays at their addresses, a barrier after each parallel loop, GAP's
+// schedules (dynamic, 64 queue entries top-down, 1024 vertices bottom-up).
 #pragma once
 
 #include <memory>
@@ -15,13 +14,12 @@
 #include <vector>
 
 #include "stimulus/graph/kronecker.hpp"
-#include "stimulus/stream.hpp"
+#include "stimulus/graph/parallel_program.hpp"
 
 namespace starnuma {
 
 // Where the kernel's arrays live in the virtual address space (one region each).
 struct GraphLayout {
-  static constexpr uint64_t kBase = uint64_t{1} << 36;
   uint64_t offsets, neighbors, parent, queue, bitmap_a, bitmap_b, end;
   explicit GraphLayout(const CsrGraph& g);
 };
@@ -53,24 +51,19 @@ BfsResult breadth_first_search(const CsrGraph& g, int32_t root, bool direction_o
 // Returns an empty string, or what is wrong.
 std::string check_bfs(const CsrGraph& g, int32_t root, const BfsResult& r);
 
-struct BfsShared;  // graph, layout and traversals, shared by the threads' streams
+class BfsProgram;  // the graph, its layout and the searches
 
-class BfsWorkload : public Workload {
+class BfsWorkload : public ProgramWorkload {
  public:
-  BfsWorkload(unsigned scale, unsigned degree, unsigned trials, bool direction_optimizing, unsigned threads,
-              uint64_t seed);
+  BfsWorkload(CsrGraph graph, unsigned trials, bool direction_optimizing, unsigned threads, uint64_t seed);
   ~BfsWorkload() override;
-  unsigned threads() const override { return threads_; }
-  uint64_t footprint() const override;
-  std::unique_ptr<ThreadStream> stream(unsigned thread) const override;
-  bool initialises() const override { return true; }
   const CsrGraph& graph() const;
   const std::vector<int32_t>& roots() const;
   const BfsResult& traversal(size_t trial) const;
 
  private:
-  unsigned threads_;
-  std::shared_ptr<BfsShared> shared_;
+  BfsWorkload(std::shared_ptr<const BfsProgram> program, unsigned threads);
+  std::shared_ptr<const BfsProgram> bfs_;
 };
 
 }  // namespace starnuma

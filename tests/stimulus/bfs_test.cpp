@@ -15,7 +15,9 @@ TEST(Kronecker, IsUndirectedWithoutSelfLoopsOrDuplicates) {
       const int32_t w = g.neighbors[e];
       EXPECT_NE(w, v);
       EXPECT_TRUE(g.has_edge(w, v));
-      if (e > g.offsets[v]) EXPECT_LT(g.neighbors[e - 1], w);  // sorted, no duplicates
+      if (e > g.offsets[v]) {
+        EXPECT_LT(g.neighbors[e - 1], w);  // sorted, no duplicates
+      }
     }
   // Kronecker graphs are skewed: the busiest vertex has far more than the average degree.
   int64_t max_degree = 0;
