@@ -158,14 +158,30 @@ void schema_lines(std::ostream& os, const ojson& params, bool markdown) {
       os << "| `" << p["name"].get<std::string>() << "` | " << p["kind"].get<std::string>() << " | "
          << (def.empty() ? "" : "`" + def + "`") << " | " << range << " | " << p["description"].get<std::string>() << " |\n";
     } else {
-      os << "    " << std::left << std::setw(24) << p["name"].get<std::string>() << std::setw(10)
-         << p["kind"].get<std::string>() << std::setw(12) << def << std::setw(22) << range
+      // Each column at least one space wide apart, however long its value.
+      os << "    " << std::left << std::setw(23) << p["name"].get<std::string>() << ' ' << std::setw(9)
+         << p["kind"].get<std::string>() << ' ' << std::setw(11) << def << ' ' << std::setw(21) << range << ' '
          << p["description"].get<std::string>() << '\n';
     }
   }
 }
 
+void workload_lines(std::ostream& os, const ojson& workloads) {
+  for (const auto& w : workloads) {
+    os << "\nworkload " << w["workload"].get<std::string>() << " (--workload " << w["workload"].get<std::string>()
+       << ":key=value,...)\n  " << w["description"].get<std::string>() << '\n';
+    schema_lines(os, w["params"], false);
+  }
+}
+
 }  // namespace
+
+std::string workloads_text() {
+  std::ostringstream os;
+  os << "Workloads: --workload NAME or NAME:key=value,... Parameters: name, kind, default, range, description.\n";
+  workload_lines(os, catalog_json()["workloads"]);
+  return os.str();
+}
 
 std::string catalog_text() {
   ojson cat = catalog_json();
@@ -179,11 +195,7 @@ std::string catalog_text() {
        << g["generator"].get<std::string>() << "})\n  " << g["description"].get<std::string>() << '\n';
     schema_lines(os, g["params"], false);
   }
-  for (const auto& w : cat["workloads"]) {
-    os << "\nworkload " << w["workload"].get<std::string>() << " (--workload " << w["workload"].get<std::string>()
-       << ":key=value,...)\n  " << w["description"].get<std::string>() << '\n';
-    schema_lines(os, w["params"], false);
-  }
+  workload_lines(os, cat["workloads"]);
   for (const auto& c : cat["components"]) {
     os << '\n' << c["role"].get<std::string>() << " type " << c["type"].get<std::string>() << "\n  "
        << c["description"].get<std::string>() << '\n';

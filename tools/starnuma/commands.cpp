@@ -14,9 +14,12 @@
 
 namespace starnuma::cli {
 
-int list(bool json, bool markdown) {
+int list(bool json, bool markdown, bool workloads_only) {
+  if (workloads_only && markdown) report_error(msg::kUsage, "--workloads and --markdown do not go together");
   if (json)
-    std::cout << catalog_json().dump(2) << '\n';
+    std::cout << (workloads_only ? catalog_json()["workloads"] : catalog_json()).dump(2) << '\n';
+  else if (workloads_only)
+    std::cout << workloads_text();
   else if (markdown)
     std::cout << catalog_markdown();
   else

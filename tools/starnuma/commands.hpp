@@ -31,7 +31,7 @@ struct RunArgs {
   unsigned detailed_sockets = 0;
 };
 
-int list(bool json, bool markdown);
+int list(bool json, bool markdown, bool workloads_only);
 int profile(const std::string& workload, unsigned sockets, unsigned cores, uint64_t instructions, uint64_t seed, bool json);
 int check(const PlatformArgs& args);
 int describe(const PlatformArgs& args, bool json);

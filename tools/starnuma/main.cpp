@@ -30,6 +30,8 @@ int run(int argc, char** argv) {
   auto* list_cmd = app.add_subcommand("list", "List every component type and generator with its parameters");
   list_cmd->add_flag("--json", json, "Machine-readable output");
   list_cmd->add_flag("--markdown", markdown, "The YAML reference as Markdown (docs/yaml-reference.md)");
+  bool workloads_only = false;
+  list_cmd->add_flag("--workloads", workloads_only, "Only the workloads and their parameters");
 
   PlatformArgs check_args, describe_args;
   auto* check_cmd = app.add_subcommand("check", "Validate a platform file; exit 1 listing every error");
@@ -130,7 +132,7 @@ int run(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 1;
   }
-  if (*list_cmd) return list(json, markdown);
+  if (*list_cmd) return list(json, markdown, workloads_only);
   if (*check_cmd) return check(check_args);
   if (*describe_cmd) return describe(describe_args, json);
   if (*latency_cmd) return latency(latency_args, json, paths);

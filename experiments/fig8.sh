@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The StarNUMA paper's Fig. 8 on our workloads: `starnuma compare` of the scaled 16-socket baseline
+# and StarNUMA platforms (oracle placement) for each workload, one after another, then a Markdown
+# table of speedup, AMAT and access breakdown. Results go to OUT (default: fig8-results/).
+#
+#   bash experiments/fig8.sh [OUT] [INSTRUCTIONS]
+#
+# Environment: STARNUMA (default: build/starnuma), WORKLOADS (space-separated, default below).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=${1:-fig8-results}
+instructions=${2:-2000000}
+starnuma=${STARNUMA:-$root/build/starnuma}
+workloads=${WORKLOADS:-"bfs:scale=20 cc:scale=20 sssp:scale=20 tc:scale=20 pr:scale=20 kv local"}
+mkdir -p "$out"
+for w in $workloads; do
+  dir="$out/${w%%:*}"
+  if [ -f "$dir/compare.json" ]; then echo "== $w: done before ($dir)"; continue; fi
+  echo "== $w"
+  "$starnuma" compare "$root/platforms/baseline16-scaled.yaml" "$root/platforms/starnuma16-scaled.yaml" \
+    --workload "$w" --placement oracle --instructions "$instructions" --out "$dir" >"$dir.txt" 2>&1 ||
+    { echo "failed: $w (see $dir.txt)" >&2; exit 1; }
+done
+python3 - "$out" $workloads <<'PY'
+import json, sys, os
+out, names = sys.argv[1], sys.argv[2:]
+print("| workload | speedup | AMAT reduction | baseline AMAT (unloaded + contention) | StarNUMA AMAT (unloaded + contention) | StarNUMA accesses local / 1-hop / 2-hop / pool |")
+print("|---|---|---|---|---|---|")
+for w in names:
+    c = json.load(open(os.path.join(out, w.split(":")[0], "compare.json")))
+    b, o = c["base"], c["other"]
+    amat = lambda r: f'{r["amat_ns"]:.0f} ns ({r["amat_unloaded_ns"]:.0f} + {r["amat_contention_ns"]:.0f})'
+    br = o["access_breakdown"]
+    mix = " / ".join(f'{100 * br[k]:.0f} %' for k in ("local", "1-hop", "2-hop", "pool"))
+    print(f'| `{w}` | {c["speedup"]:.2f}x | {100 * c["amat_reduction"]:.1f} % | {amat(b)} | {amat(o)} | {mix} |')
+PY
