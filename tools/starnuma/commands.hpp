@@ -40,6 +40,9 @@ int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json);
 int run(const PlatformArgs& args, const RunArgs& run, bool json);
 // `scale` multiplies every case's instruction count (1: the documented benchmark).
 int benchmark(const std::string& platforms_dir, double scale, bool json);
+// Stream generation alone, per workload (`scale` multiplies the 20 M operations read from each).
+int benchmark_generators(const std::vector<std::string>& workloads, double scale, bool json);
+std::vector<std::string> default_generator_cases();  // every workload, default parameters
 int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
             const RunArgs& run, bool json);
 

@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 1 the user's error (bad input or usage), 2 an internal error.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -125,6 +126,12 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0.001, 100.0))
       ->capture_default_str();
   benchmark_cmd->add_flag("--json", json, "Machine-readable output");
+  std::vector<std::string> generators;
+  benchmark_cmd
+      ->add_option("--generators", generators,
+                   "Instead: how fast these workloads produce their streams, alone (operations/s, 64 threads)")
+      ->expected(0, -1)
+      ->delimiter(' ');
 
   try {
     app.parse(argc, argv);
@@ -138,6 +145,11 @@ int run(int argc, char** argv) {
   if (*latency_cmd) return latency(latency_args, json, paths);
   if (*bandwidth_cmd) return bandwidth(bandwidth_args, bw, json);
   if (*run_cmd) return run(run_args, ra, json);
+  if (*benchmark_cmd && benchmark_cmd->count("--generators") > 0) {
+    generators.erase(std::remove(generators.begin(), generators.end(), std::string()), generators.end());
+    if (generators.empty()) generators = default_generator_cases();
+    return benchmark_generators(generators, scale, json);
+  }
   if (*benchmark_cmd) return benchmark(platforms_dir, scale, json);
   if (*profile_cmd)
     return profile(profile_workload, profile_sockets, profile_cores, profile_instructions, profile_seed, json);
