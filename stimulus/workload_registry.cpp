@@ -11,11 +11,17 @@ uint64_t thread_seed(uint64_t seed, unsigned thread) {
   return z ^ (z >> 31);
 }
 
-std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed) {
-  auto origin = std::make_shared<const std::string>("--workload " + text);
-  const Location where{origin, 0, 0};
-  const size_t colon = text.find(':');
-  const std::string name = text.substr(0, colon);
+namespace {
+
+bool is_yaml_path(const std::string& name) {
+  auto ends_with = [&](const char* suffix) {
+    const std::string x(suffix);
+    return name.size() > x.size() && name.compare(name.size() - x.size(), x.size(), x) == 0;
+  };
+  return ends_with(".yaml") || ends_with(".yml");
+}
+
+const WorkloadType& find_workload(const std::string& name, const Location& where) {
   const WorkloadType* type = WorkloadRegistry::instance().find(name);
   if (!type) {
     std::vector<std::string> known = WorkloadRegistry::instance().names([](const WorkloadType&) { return true; });
@@ -23,7 +29,30 @@ std::unique_ptr<Workload> make_workload(const std::string& text, unsigned thread
     throw_config_error({where, "", "unknown workload '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                                        "; known workloads: " + join(known)});
   }
+  return *type;
+}
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed) {
+  auto origin = std::make_shared<const std::string>("--workload " + text);
+  const Location where{origin, 0, 0};
+  const size_t colon = text.find(':');
+  std::string name = text.substr(0, colon);
+  // A workload file: `workload: NAME` and the parameters, as keys of one map.
   ConfigNode params = ConfigNode::map(where);
+  if (is_yaml_path(name)) {
+    params = load_yaml_file(name);
+    if (!params.is_map()) throw_config_error({params.location(), "", "a workload file is a map with a 'workload' key"});
+    const ConfigNode* type_key = params.find("workload");
+    if (!type_key || !type_key->is_scalar())
+      throw_config_error({params.location(), "workload", "a workload file names its workload: 'workload: NAME'"});
+    const Location type_location = type_key->location();
+    name = type_key->value();
+    find_workload(name, type_location);
+    params.erase("workload");
+  }
+  const WorkloadType& type = find_workload(name, where);
   if (colon != std::string::npos) {
     const std::string list = text.substr(colon + 1);
     for (size_t start = 0; start <= list.size();) {
@@ -38,7 +67,7 @@ std::unique_ptr<Workload> make_workload(const std::string& text, unsigned thread
     }
   }
   Elaboration elab;
-  auto spec = type->create(ScopeContext{&elab, &params, name, where, nullptr, name, false});
+  auto spec = type.create(ScopeContext{&elab, &params, name, params.location(), nullptr, name, false});
   spec->check_unused_keys();
   elab.diagnostics().raise_if_any();
   return spec->create(threads, sockets, seed);

@@ -1,6 +1,6 @@
 // Named workloads: "uniform", "local", ... with typed parameters given as
-// `--workload NAME:key=value,key=value`. Parameters are ordinary Params of a scope whose map is
-// built from that text, so a bad key or value is reported like a bad YAML key.
+// `--workload NAME:key=value,key=value` or in a workload file. Parameters are ordinary Params of a
+// scope whose map is built from that text, so a bad key or value is reported like a bad YAML key.
 #pragma once
 
 #include <functional>
@@ -28,6 +28,8 @@ using WorkloadRegistry = Registry<WorkloadType>;
   STARNUMA_REGISTER_SCOPED(::starnuma::WorkloadSpec, CLASS, NAME, DESCRIPTION)
 
 // Parses "name:key=value,..." into a workload; raises a starnuma/config error naming the key.
+// The name may be a workload file (ending .yaml or .yml): a map holding `workload: NAME` and the
+// parameters; key=value pairs after it override the file's.
 std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed);
 
 // A per-thread random generator derived from the run's seed (splitmix64 of seed and thread).

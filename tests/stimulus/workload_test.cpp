@@ -1,5 +1,6 @@
 #include "stimulus/workload_registry.hpp"
 
+#include <fstream>
 #include <set>
 #include <vector>
 
@@ -81,6 +82,37 @@ TEST(Workload, BadParametersAreReportedLikeYamlKeys) {
   EXPECT_NE(r.message.find("unknown workload 'unifrom' (did you mean 'uniform'?)"), std::string::npos) << r.message;
   r = testing::capture_report([] { make_workload("uniform:footprint", 1, 1, 1); });
   EXPECT_NE(r.message.find("expected key=value"), std::string::npos) << r.message;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Workload, AWorkloadFileNamesItsWorkloadAndParameters) {
+  const std::string path = write_temp("w.yaml", "# a test workload\nworkload: uniform\nfootprint: 2MiB\nstore_fraction: 0\n");
+  auto w = make_workload(path, 2, 1, 1);
+  EXPECT_EQ(w->footprint(), 2u << 20);
+  for (const StreamOp& op : take(*w->stream(0), 1000)) EXPECT_EQ(op.kind, StreamOp::Kind::Load);
+  // key=value after the file overrides it
+  EXPECT_EQ(make_workload(path + ":footprint=4MiB", 2, 1, 1)->footprint(), 4u << 20);
+}
+
+TEST(Workload, BadWorkloadFilesNameFileLineAndKey) {
+  auto r = testing::capture_report(
+      [] { make_workload(write_temp("bad1.yaml", "workload: uniform\nfootprnt: 2MiB\n"), 1, 1, 1); });
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("bad1.yaml:2:1: error: uniform.footprnt: unknown key 'footprnt' (did you mean 'footprint'?)"),
+            std::string::npos)
+      << r.message;
+  r = testing::capture_report([] { make_workload(write_temp("bad2.yaml", "footprint: 2MiB\n"), 1, 1, 1); });
+  EXPECT_NE(r.message.find("names its workload"), std::string::npos) << r.message;
+  r = testing::capture_report([] { make_workload(write_temp("bad3.yaml", "workload: unifrom\n"), 1, 1, 1); });
+  EXPECT_NE(r.message.find("bad3.yaml:1:11: error: unknown workload 'unifrom'"), std::string::npos) << r.message;
+  r = testing::capture_report([] { make_workload("no-such-file.yaml", 1, 1, 1); });
+  EXPECT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("no-such-file.yaml"), std::string::npos) << r.message;
 }
 
 }  // namespace
