@@ -19,8 +19,6 @@ constexpr uint64_t kBase = uint64_t{1} << 41;
 // Instruction cost model, from HPCC's update loop: the generator step (shift, sign test, select,
 // xor), the index mask and loop control before the load; the xor of the value before the store.
 constexpr uint32_t kPerUpdate = 7, kBeforeStore = 1;
-// Initialisation table[i] = i: the value and loop control per word.
-constexpr uint32_t kInitPerWord = 2;
 
 // a * b in GF(2)[x] modulo x^64 + x^2 + x + 1: Horner's rule over b's bits, high to low, with
 // hpcc_next as the multiplication by x.
@@ -37,7 +35,7 @@ class GupsStream : public StepStream<GupsStream> {
  public:
   GupsStream(const GupsWorkload& w, unsigned t, unsigned threads)
       : table_(w.table()), mask_(w.words() - 1), updates_(static_share(w.updates(), t, threads)),
-        init_({w.table()}, static_share(w.words(), t, threads), kInitPerWord), i_(updates_.begin),
+        init_({w.table()}, static_share(w.words(), t, threads)), i_(updates_.begin),
         ran_(hpcc_starts(updates_.begin)) {}
 
   size_t step(StreamOp* out) {

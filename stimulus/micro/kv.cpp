@@ -1,10 +1,12 @@
 // `kv`: a key-value store as in StarNUMA's Masstree setup (uniform key popularity, half reads,
 // half writes), built on an open-addressing hash table with linear probing (16-byte slots
 // {key, value}, a power-of-two number of them). The threads first load the N keys in parallel,
-// each its static share, so a slot's page is first touched by whichever thread inserts into it
-// first; a barrier that starts measurement ends the load. Each thread then issues requests: a get
-// loads the slots of the probe path up to the key's slot; a put does the same, then stores the
-// value. The table is really built, so the probe paths follow the real keys and collisions.
+// each its static share, so a page of slots is first touched by whichever thread inserts into it
+// first; the load is emitted as those first touches (one store per page, as the other workloads'
+// initialisations), and a barrier that starts measurement ends it. Each thread then issues
+// requests: a get loads the slots of the probe path up to the key's slot; a put does the same,
+// then stores the value. The table is really built, so the probe paths follow the real keys and
+// collisions.
 #include <cmath>
 
 #include "stimulus/micro/micro.hpp"
@@ -35,21 +37,33 @@ uint64_t mix(uint64_t z) {
 class KvStream : public StepStream<KvStream> {
  public:
   KvStream(std::shared_ptr<const KvTable> table, uint64_t base, Share load, KvRequests requests, uint64_t operations)
-      : table_(std::move(table)), base_(base), mask_(table_->capacity() - 1), load_(load), next_load_(load.begin),
-        requests_(requests), operations_(operations) {}
+      : table_(std::move(table)), base_(base), mask_(table_->capacity() - 1), load_(load), requests_(requests), operations_(operations) {
+    for (KvRequest& r : ahead_) {
+      r = requests_.next();
+      table_->prefetch(r.key);
+    }
+  }
 
   size_t step(StreamOp* out) {
     if (!probing_) {
-      if (loading_ && next_load_ < load_.end) {
-        begin_probe(next_load_++, What::Insert);
-      } else if (loading_) {
+      if (loading_) {
+        // The pages this thread's insertions reach first.
+        for (; page_ < table_->pages(); ++page_) {
+          const uint32_t slot = table_->first_insert(page_);
+          if (slot == KvTable::kEmpty || table_->at(slot) < load_.begin || table_->at(slot) >= load_.end) continue;
+          ++page_;
+          out[0] = store(base_ + slot * kSlot, 0);
+          return 1;
+        }
         loading_ = false;
         out[0] = barrier(true);
         return 1;
       } else if (done_ < operations_) {
-        ++done_;
-        const KvRequest r = requests_.next();
+        // Requests are drawn kAhead early, so their home slots are in the host cache when probed.
+        KvRequest& r = ahead_[done_++ % kAhead];
         begin_probe(r.key, r.put ? What::Put : What::Get);
+        r = requests_.next();
+        table_->prefetch(r.key);
       } else {
         return 0;
       }
@@ -63,17 +77,15 @@ class KvStream : public StepStream<KvStream> {
       return n;
     }
     probing_ = false;
-    if (what_ == What::Insert) {
-      out[n++] = store(address, kBeforeStore);  // the key
-      out[n++] = store(address + 8, 0);         // its value
-    } else if (what_ == What::Put) {
+    if (what_ == What::Put) {
       out[n++] = store(address + 8, kBeforeStore);
     }
     return n;
   }
 
  private:
-  enum class What : uint8_t { Insert, Get, Put };
+  enum class What : uint8_t { Get, Put };
+  static constexpr uint64_t kAhead = 8;
   void begin_probe(uint64_t key, What what) {
     pos_ = table_->home(key);
     target_ = table_->slot_of(key);
@@ -84,8 +96,9 @@ class KvStream : public StepStream<KvStream> {
   std::shared_ptr<const KvTable> table_;
   uint64_t base_, mask_;
   Share load_;
-  uint64_t next_load_;
+  uint64_t page_ = 0;
   KvRequests requests_;
+  std::array<KvRequest, kAhead> ahead_;
   uint64_t operations_, done_ = 0;
   bool loading_ = true, probing_ = false, first_ = false;
   What what_ = What::Get;
@@ -101,6 +114,7 @@ KvTable::KvTable(uint64_t keys, double load_factor, unsigned threads, uint64_t s
   while ((uint64_t{1} << log2) < capacity) ++log2;
   shift_ = 64 - log2;
   slot_.assign(capacity, kEmpty);
+  first_insert_.assign((capacity * kSlot + kPage - 1) / kPage, kEmpty);
   // The parallel load: rounds of one insertion per thread, in thread order.
   std::vector<Share> shares;
   uint64_t rounds = 0;
@@ -114,6 +128,8 @@ KvTable::KvTable(uint64_t keys, double load_factor, unsigned threads, uint64_t s
       uint64_t at = home(s.begin + r);
       while (slot_[at] != kEmpty) at = (at + 1) & (capacity - 1);
       slot_[at] = static_cast<uint32_t>(s.begin + r);
+      uint32_t& first = first_insert_[at * kSlot / kPage];
+      if (first == kEmpty) first = static_cast<uint32_t>(at);
     }
 }
 

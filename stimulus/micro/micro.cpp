@@ -22,18 +22,15 @@ uint64_t Layout::add(uint64_t bytes) {
   return at;
 }
 
-FirstTouch::FirstTouch(std::vector<uint64_t> bases, Share elements, uint32_t per_element_instructions)
-    : bases_(std::move(bases)), at_(elements.begin), end_(elements.end), per_element_(per_element_instructions) {}
+FirstTouch::FirstTouch(std::vector<uint64_t> bases, Share elements)
+    : bases_(std::move(bases)), at_(elements.begin), end_(elements.end) {}
 
 bool FirstTouch::next(StreamOp& op) {
   if (at_ >= end_ || bases_.empty()) return false;
-  // The elements of the share in this line (arrays are page-aligned, so lines align alike).
-  const uint64_t line_end = std::min(end_, (at_ / (kLine / 8) + 1) * (kLine / 8));
-  const auto elements = static_cast<uint32_t>(line_end - at_);
-  op = StreamOp{StreamOp::Kind::Store, false, false, elements * per_element_ + (elements - 1), bases_[array_] + at_ * 8};
-  if (++array_ == bases_.size()) {
+  op = StreamOp{StreamOp::Kind::Store, false, false, 0, bases_[array_] + at_ * 8};
+  if (++array_ == bases_.size()) {  // the arrays are page-aligned, so their pages align alike
     array_ = 0;
-    at_ = line_end;
+    at_ = std::min(end_, (at_ / (kPage / 8) + 1) * (kPage / 8));
   }
   return true;
 }

@@ -40,23 +40,22 @@ class Layout {
   uint64_t base_, end_;
 };
 
-// A thread's parallel first-touch initialisation of its share of elements [begin, end) of up to
-// three equally long arrays of 8-byte elements, as an initialisation loop writing all of them at
-// index j would do. One store is emitted per cache line of each array; the line's other element
-// stores would hit the L1 and are folded into its instruction count (initialisation is not
-// measured, and this keeps it short to simulate).
+// A thread's parallel first-touch initialisation of its share of the elements [begin, end) of up
+// to three equally long arrays of 8-byte elements, as a loop writing all of them at index j does.
+// Only the first touch of a page matters (it places the page), so one store is emitted per page of
+// each array, at the share's first element in it, with no instruction cost, as the other workloads'
+// initialisations do: it is not measured, and the run's instruction budget must cover it.
 class FirstTouch {
  public:
   FirstTouch() = default;
-  FirstTouch(std::vector<uint64_t> bases, Share elements, uint32_t per_element_instructions);
+  FirstTouch(std::vector<uint64_t> bases, Share elements);
   // The next store, or false when the share is initialised.
   bool next(StreamOp& op);
 
  private:
   std::vector<uint64_t> bases_;
-  uint64_t at_ = 0, end_ = 0;  // element index of the current line chunk
+  uint64_t at_ = 0, end_ = 0;  // element index of the current page chunk
   size_t array_ = 0;
-  uint32_t per_element_ = 0;
 };
 
 // The base of the kernels' streams: `Derived::step(StreamOp*)` writes the next 1..kMaxStep
@@ -67,18 +66,20 @@ class StepStream : public ThreadStream {
  public:
   static constexpr size_t kMaxStep = 4;
   size_t fill(StreamOp* out, size_t max) final {
-    size_t n = 0;
-    while (n < max && spill_head_ < spill_size_) out[n++] = spill_[spill_head_++];
     auto& self = static_cast<Derived&>(*this);
-    while (n + kMaxStep <= max) {
-      const size_t k = self.step(out + n);
-      if (k == 0) return n;
-      n += k;
-    }
-    if (n < max) {
-      spill_size_ = self.step(spill_.data());
-      spill_head_ = 0;
-      while (n < max && spill_head_ < spill_size_) out[n++] = spill_[spill_head_++];
+    size_t n = 0;
+    while (n < max) {
+      if (spill_head_ < spill_size_) {
+        out[n++] = spill_[spill_head_++];
+      } else if (n + kMaxStep <= max) {
+        const size_t k = self.step(out + n);
+        if (k == 0) break;
+        n += k;
+      } else {  // the batch's last few places: step into the spill
+        spill_size_ = self.step(spill_.data());
+        spill_head_ = 0;
+        if (spill_size_ == 0) break;
+      }
     }
     return n;
   }
@@ -207,11 +208,16 @@ class KvTable {
   uint64_t home(uint64_t index) const;     // its hash: the first slot probed
   uint64_t slot_of(uint64_t index) const;  // the slot that holds it (probing from home)
   uint32_t at(uint64_t slot) const { return slot_[slot]; }
+  // A hint that key `index` is about to be looked up (the host table is larger than its caches).
+  void prefetch(uint64_t index) const { __builtin_prefetch(&slot_[home(index)]); }
+  // Per 4 KiB page of slots: the slot of the load's first insertion into it (kEmpty: none).
+  uint64_t pages() const { return first_insert_.size(); }
+  uint32_t first_insert(uint64_t page) const { return first_insert_[page]; }
 
  private:
   uint64_t keys_, seed_;
   unsigned shift_;
-  std::vector<uint32_t> slot_;
+  std::vector<uint32_t> slot_, first_insert_;
 };
 
 // One thread's requests after the load: a uniformly chosen key, a get with probability

@@ -18,15 +18,13 @@ constexpr uint64_t kBase = uint64_t{1} << 40;
 // Instruction cost model, from the scalar loops gcc -O2 emits: the index increment, compare and
 // branch per element (before its first load), the kernel's multiplies and adds before its store.
 constexpr uint32_t kLoopPerElement = 3;
-// Initialisation: loop control shared by the three stores of an element.
-constexpr uint32_t kInitPerElement = 1;
 
 class StreamStream : public StepStream<StreamStream> {
  public:
   StreamStream(const StreamWorkload& w, unsigned t, unsigned threads)
       : bases_{w.array(StreamKernel::A), w.array(StreamKernel::B), w.array(StreamKernel::C)},
         kernels_(w.kernels()), iterations_(w.iterations()), share_(static_share(w.elements(), t, threads)),
-        init_({bases_[0], bases_[1], bases_[2]}, share_, kInitPerElement), j_(share_.begin) {}
+        init_({bases_[0], bases_[1], bases_[2]}, share_), j_(share_.begin) {}
 
   size_t step(StreamOp* out) {
     if (initialising_) {

@@ -21,15 +21,13 @@ constexpr uint64_t kBase = uint64_t{1} << 42;
 // Instruction cost model, from the scalar reduction loop: the add, the index increment, compare
 // and branch per element.
 constexpr uint32_t kPerElement = 4;
-// Initialisation v[i] = i: the value and loop control per element.
-constexpr uint32_t kInitPerElement = 2;
 
 class VecsumStream : public StepStream<VecsumStream> {
  public:
   VecsumStream(const VecsumWorkload& w, unsigned t, unsigned threads)
       : vector_(w.vector()), repeats_(w.repeats()),
         sum_(t < w.summers() ? static_share(w.elements(), t, w.summers()) : Share{}),
-        init_({w.vector()}, static_share(w.elements(), t, threads), kInitPerElement), i_(sum_.begin) {}
+        init_({w.vector()}, static_share(w.elements(), t, threads)), i_(sum_.begin) {}
 
   size_t step(StreamOp* out) {
     if (initialising_) {

@@ -1,6 +1,6 @@
-// Host throughput of the workload generators: operations per second of one thread's fill() loop,
-// after the thread's initialisation (which is produced untimed). Not a test; the figures are in
-// docs/workloads.md:
+// Host throughput of the workload generators: operations per second of the fill() loop of a
+// workload's only thread, after its initialisation (produced untimed). Not a test; the figures
+// are in docs/workloads.md:
 //   ./build/tests/generator_rate [operations] [workload ...]
 #include <chrono>
 #include <cstdio>
@@ -20,8 +20,8 @@ int sc_main(int argc, char** argv) {
   if (workloads.empty()) workloads = {"stream", "gups", "vecsum", "kv"};
   try {
     for (const std::string& text : workloads) {
-      // 64 threads on 16 sockets, as on the scaled platforms; thread 0 is timed.
-      auto w = starnuma::make_workload(text, 64, 16, 1);
+      // One thread, so its stream holds the whole run.
+      auto w = starnuma::make_workload(text, 1, 1, 1);
       auto s = w->stream(0);
       std::vector<starnuma::StreamOp> batch(256);
       bool measuring = !w->initialises();
