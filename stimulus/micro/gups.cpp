@@ -36,17 +36,12 @@ uint64_t gf2_multiply(uint64_t a, uint64_t b) {
 class GupsStream : public StepStream<GupsStream> {
  public:
   GupsStream(const GupsWorkload& w, unsigned t, unsigned threads)
-      : table_(w.table()), mask_(w.words() - 1), updates_(static_share(w.updates(), t, threads)),
-        init_({w.table()}, static_share(w.words(), t, threads)), i_(updates_.begin),
+      : StepStream(FirstTouch({w.table()}, static_share(w.words(), t, threads))),
+        table_(w.table()), mask_(w.words() - 1), updates_(static_share(w.updates(), t, threads)), i_(updates_.begin),
         ran_(hpcc_starts(updates_.begin)) {}
 
   size_t step(StreamOp* out) {
-    if (initialising_) {
-      if (init_.next(out[0])) return 1;
-      initialising_ = false;
-      out[0] = barrier(true);
-      return 1;
-    }
+    if (initialising(out)) return 1;
     if (i_ >= updates_.end) return 0;
     ++i_;
     ran_ = hpcc_next(ran_);
@@ -59,8 +54,6 @@ class GupsStream : public StepStream<GupsStream> {
  private:
   uint64_t table_, mask_;
   Share updates_;
-  FirstTouch init_;
-  bool initialising_ = true;
   uint64_t i_, ran_;
 };
 

@@ -37,7 +37,8 @@ uint64_t mix(uint64_t z) {
 class KvStream : public StepStream<KvStream> {
  public:
   KvStream(std::shared_ptr<const KvTable> table, uint64_t base, Share load, KvRequests requests, uint64_t operations)
-      : table_(std::move(table)), base_(base), mask_(table_->capacity() - 1), load_(load), requests_(requests), operations_(operations) {
+      : table_(std::move(table)), base_(base), mask_(table_->capacity() - 1), load_(load), requests_(requests),
+        operations_(operations) {
     for (KvRequest& r : ahead_) {
       r = requests_.next();
       table_->prefetch(r.key);
@@ -45,52 +46,47 @@ class KvStream : public StepStream<KvStream> {
   }
 
   size_t step(StreamOp* out) {
+    if (loading_) return load_step(out);
     if (!probing_) {
-      if (loading_) {
-        // The pages this thread's insertions reach first.
-        for (; page_ < table_->pages(); ++page_) {
-          const uint32_t slot = table_->first_insert(page_);
-          if (slot == KvTable::kEmpty || table_->at(slot) < load_.begin || table_->at(slot) >= load_.end) continue;
-          ++page_;
-          out[0] = store(base_ + slot * kSlot, 0);
-          return 1;
-        }
-        loading_ = false;
-        out[0] = barrier(true);
-        return 1;
-      } else if (done_ < operations_) {
-        // Requests are drawn kAhead early, so their home slots are in the host cache when probed.
-        KvRequest& r = ahead_[done_++ % kAhead];
-        begin_probe(r.key, r.put ? What::Put : What::Get);
-        r = requests_.next();
-        table_->prefetch(r.key);
-      } else {
-        return 0;
-      }
+      if (done_ == operations_) return 0;
+      // Requests are drawn kAhead early, so their home slots are in the host cache when probed.
+      KvRequest& r = ahead_[done_++ % kAhead];
+      pos_ = table_->home(r.key);
+      target_ = table_->slot_of(r.key);
+      put_ = r.put;
+      probing_ = first_ = true;
+      r = requests_.next();
+      table_->prefetch(r.key);
     }
+    // One slot of the probe path; at the key's slot a put then stores the value.
     const uint64_t address = base_ + pos_ * kSlot;
-    size_t n = 0;
-    out[n++] = load(address, first_ ? kPerRequest : kPerProbe);
+    out[0] = load(address, first_ ? kPerRequest : kPerProbe);
     first_ = false;
     if (pos_ != target_) {
       pos_ = (pos_ + 1) & mask_;
-      return n;
+      return 1;
     }
     probing_ = false;
-    if (what_ == What::Put) {
-      out[n++] = store(address + 8, kBeforeStore);
-    }
-    return n;
+    if (!put_) return 1;
+    out[1] = store(address + 8, kBeforeStore);
+    return 2;
   }
 
  private:
-  enum class What : uint8_t { Get, Put };
   static constexpr uint64_t kAhead = 8;
-  void begin_probe(uint64_t key, What what) {
-    pos_ = table_->home(key);
-    target_ = table_->slot_of(key);
-    what_ = what;
-    probing_ = first_ = true;
+
+  // The load: a store to each page this thread's insertions reach first, then the barrier.
+  size_t load_step(StreamOp* out) {
+    while (page_ < table_->pages()) {
+      const uint32_t slot = table_->first_insert(page_++);
+      if (slot != KvTable::kEmpty && table_->at(slot) >= load_.begin && table_->at(slot) < load_.end) {
+        out[0] = store(base_ + slot * kSlot, 0);
+        return 1;
+      }
+    }
+    loading_ = false;
+    out[0] = barrier(true);
+    return 1;
   }
 
   std::shared_ptr<const KvTable> table_;
@@ -100,8 +96,7 @@ class KvStream : public StepStream<KvStream> {
   KvRequests requests_;
   std::array<KvRequest, kAhead> ahead_;
   uint64_t operations_, done_ = 0;
-  bool loading_ = true, probing_ = false, first_ = false;
-  What what_ = What::Get;
+  bool loading_ = true, probing_ = false, first_ = false, put_ = false;
   uint64_t pos_ = 0, target_ = 0;
 };
 
@@ -160,7 +155,9 @@ KvWorkload::KvWorkload(uint64_t keys, double load_factor, double read_fraction, 
     : table_(std::make_shared<KvTable>(keys, load_factor, threads, seed)), read_fraction_(read_fraction),
       operations_(operations), threads_(threads), seed_(seed), base_(kBase) {}
 
-KvRequests KvWorkload::requests(unsigned t) const { return KvRequests(table_->keys(), read_fraction_, thread_seed(seed_, t)); }
+KvRequests KvWorkload::requests(unsigned t) const {
+  return KvRequests(table_->keys(), read_fraction_, thread_seed(seed_, t));
+}
 
 std::unique_ptr<ThreadStream> KvWorkload::stream(unsigned t) const {
   return std::make_unique<KvStream>(table_, base_, static_share(table_->keys(), t, threads_), requests(t), operations_);

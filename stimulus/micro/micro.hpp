@@ -60,7 +60,8 @@ class FirstTouch {
 
 // The base of the kernels' streams: `Derived::step(StreamOp*)` writes the next 1..kMaxStep
 // operations and returns how many, 0 when the thread is done. fill() copies whole steps straight
-// into the core's batch and keeps the tail of a step that does not fit.
+// into the core's batch and keeps the tail of a step that does not fit. (CRTP, so the step is
+// inlined into the batch loop.)
 template <class Derived>
 class StepStream : public ThreadStream {
  public:
@@ -85,6 +86,18 @@ class StepStream : public ThreadStream {
   }
 
  protected:
+  StepStream() = default;
+  explicit StepStream(FirstTouch first_touch) : first_touch_(std::move(first_touch)) {}
+  // While initialising: writes the next first-touch store, or the barrier that ends the
+  // initialisation and starts measurement, to out[0] and returns true.
+  bool initialising(StreamOp* out) {
+    if (initialised_) return false;
+    if (!first_touch_.next(out[0])) {
+      out[0] = barrier(true);
+      initialised_ = true;
+    }
+    return true;
+  }
   // Every thread passes the same barriers in the same order, so ids count up from 1 per thread.
   StreamOp barrier(bool starts_measurement = false) {
     return StreamOp{StreamOp::Kind::Barrier, false, starts_measurement, 0, next_barrier_++};
@@ -100,6 +113,8 @@ class StepStream : public ThreadStream {
   std::array<StreamOp, kMaxStep> spill_{};
   size_t spill_head_ = 0, spill_size_ = 0;
   uint64_t next_barrier_ = 1;
+  FirstTouch first_touch_;
+  bool initialised_ = false;
 };
 
 // ---- stream: STREAM (McCalpin) -----------------------------------------------------------------
@@ -229,7 +244,8 @@ struct KvRequest {
 };
 class KvRequests {
  public:
-  KvRequests(uint64_t keys, double read_fraction, uint64_t seed) : keys_(keys), read_fraction_(read_fraction), state_(seed) {}
+  KvRequests(uint64_t keys, double read_fraction, uint64_t seed)
+      : keys_(keys), read_fraction_(read_fraction), state_(seed) {}
   KvRequest next();
 
  private:

@@ -22,17 +22,13 @@ constexpr uint32_t kLoopPerElement = 3;
 class StreamStream : public StepStream<StreamStream> {
  public:
   StreamStream(const StreamWorkload& w, unsigned t, unsigned threads)
-      : bases_{w.array(StreamKernel::A), w.array(StreamKernel::B), w.array(StreamKernel::C)},
-        kernels_(w.kernels()), iterations_(w.iterations()), share_(static_share(w.elements(), t, threads)),
-        init_({bases_[0], bases_[1], bases_[2]}, share_), j_(share_.begin) {}
+      : StepStream(FirstTouch({w.array(StreamKernel::A), w.array(StreamKernel::B), w.array(StreamKernel::C)},
+                              static_share(w.elements(), t, threads))),
+        bases_{w.array(StreamKernel::A), w.array(StreamKernel::B), w.array(StreamKernel::C)}, kernels_(w.kernels()),
+        iterations_(w.iterations()), share_(static_share(w.elements(), t, threads)), j_(share_.begin) {}
 
   size_t step(StreamOp* out) {
-    if (initialising_) {
-      if (init_.next(out[0])) return 1;
-      initialising_ = false;
-      out[0] = barrier(true);
-      return 1;
-    }
+    if (initialising(out)) return 1;
     if (iteration_ >= iterations_) return 0;
     const StreamKernel& k = kernels_[kernel_];
     if (j_ < share_.end) {  // one element: its loads, then its store
@@ -58,8 +54,6 @@ class StreamStream : public StepStream<StreamStream> {
   std::vector<StreamKernel> kernels_;
   unsigned iterations_;
   Share share_;
-  FirstTouch init_;
-  bool initialising_ = true;
   unsigned iteration_ = 0;
   size_t kernel_ = 0;
   uint64_t j_;

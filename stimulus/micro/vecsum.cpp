@@ -25,17 +25,12 @@ constexpr uint32_t kPerElement = 4;
 class VecsumStream : public StepStream<VecsumStream> {
  public:
   VecsumStream(const VecsumWorkload& w, unsigned t, unsigned threads)
-      : vector_(w.vector()), repeats_(w.repeats()),
-        sum_(t < w.summers() ? static_share(w.elements(), t, w.summers()) : Share{}),
-        init_({w.vector()}, static_share(w.elements(), t, threads)), i_(sum_.begin) {}
+      : StepStream(FirstTouch({w.vector()}, static_share(w.elements(), t, threads))),
+        vector_(w.vector()), repeats_(w.repeats()),
+        sum_(t < w.summers() ? static_share(w.elements(), t, w.summers()) : Share{}), i_(sum_.begin) {}
 
   size_t step(StreamOp* out) {
-    if (initialising_) {
-      if (init_.next(out[0])) return 1;
-      initialising_ = false;
-      out[0] = barrier(true);
-      return 1;
-    }
+    if (initialising(out)) return 1;
     if (repeat_ >= repeats_) return 0;
     if (i_ < sum_.end) {
       out[0] = load(vector_ + i_++ * 8, kPerElement);
@@ -51,8 +46,6 @@ class VecsumStream : public StepStream<VecsumStream> {
   uint64_t vector_;
   unsigned repeats_, repeat_ = 0;
   Share sum_;
-  FirstTouch init_;
-  bool initialising_ = true;
   uint64_t i_;
 };
 
@@ -77,7 +70,8 @@ class VecsumSpec : public WorkloadSpec {
   std::unique_ptr<Workload> create(unsigned threads, unsigned sockets, uint64_t) const override {
     const uint64_t bytes = size_->bytes();
     if (bytes % 8 != 0)
-      report_error(msg::kConfig, "vecsum: size " + format_size(size_.get()) + " is not a whole number of 8-byte elements");
+      report_error(msg::kConfig,
+                   "vecsum: size " + format_size(size_.get()) + " is not a whole number of 8-byte elements");
     const unsigned summers = summers_.get() == "all" ? threads : threads_on_first_socket(threads, sockets);
     return std::make_unique<VecsumWorkload>(bytes / 8, repeats_, summers, threads);
   }
@@ -96,6 +90,6 @@ class VecsumSpec : public WorkloadSpec {
 }  // namespace micro
 
 STARNUMA_REGISTER_WORKLOAD(micro::VecsumSpec, "vecsum",
-                           "Logical-memory-pools vector sum: one socket's threads sum a vector spread over all sockets");
+                           "Logical-memory-pools vector sum: one socket's threads sum a vector spread over sockets");
 
 }  // namespace starnuma

@@ -23,7 +23,8 @@ using micro::static_share;
 std::vector<StreamOp> all_ops(const Workload& w, unsigned t, size_t batch = 1000, size_t limit = 50'000'000) {
   auto s = w.stream(t);
   std::vector<StreamOp> ops, buffer(batch);
-  for (size_t k; ops.size() < limit && (k = s->fill(buffer.data(), batch)) > 0;) ops.insert(ops.end(), buffer.begin(), buffer.begin() + k);
+  for (size_t k; ops.size() < limit && (k = s->fill(buffer.data(), batch)) > 0;)
+    ops.insert(ops.end(), buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(k));
   return ops;
 }
 
@@ -128,7 +129,8 @@ void check_stream_validation(const std::string& text) {
   for (int x = 0; x < 3; ++x) {
     double error = 0;
     for (double v : arrays[static_cast<size_t>(x)]) error += std::abs(v - expected[x]);
-    EXPECT_LT(error / static_cast<double>(n) / std::abs(expected[x] == 0 ? 1 : expected[x]), 1e-13) << text << " array " << x;
+    const double scale = expected[x] == 0 ? 1 : std::abs(expected[x]);
+    EXPECT_LT(error / static_cast<double>(n) / scale, 1e-13) << text << " array " << x;
   }
 }
 
@@ -250,7 +252,8 @@ TEST(MicroKv, TheTableHoldsEveryKeyOnceAndGetsReturnTheLastValuePut) {
   ASSERT_EQ(p.size(), 2u);
   std::vector<uint64_t> value(table.capacity());  // the simulated program's values
   std::unordered_map<uint64_t, uint64_t> last;   // the reference: the last value of each key
-  for (uint64_t key = 0; key < table.keys(); ++key) value[probe(key).back()] = last[key] = micro::KvWorkload::loaded_value(key);
+  for (uint64_t key = 0; key < table.keys(); ++key)
+    value[probe(key).back()] = last[key] = micro::KvWorkload::loaded_value(key);
   // The load: each page of slots is first touched by the thread whose insertion (rounds of one
   // per thread) reaches it first, at that slot.
   std::map<uint64_t, std::pair<unsigned, uint64_t>> first;  // page -> thread, slot
@@ -415,8 +418,10 @@ size_t heap_in_use() {
 }
 
 TEST(Micro, HugeParametersDoNotAllocateBeforeStreaming) {
-  for (const std::string& text : {std::string("stream:elements=68719476736,iterations=1000000"), std::string("gups:log2_size=40,updates_per_word=1024"),
-                                  std::string("vecsum:size=4TiB,repeats=1000000"), std::string("kv:keys=1000,operations=1125899906842624")}) {
+  const std::vector<std::string> huge = {"stream:elements=68719476736,iterations=1000000",
+                                         "gups:log2_size=40,updates_per_word=1024", "vecsum:size=4TiB,repeats=1000000",
+                                         "kv:keys=1000,operations=1125899906842624"};
+  for (const std::string& text : huge) {
     const size_t before = heap_in_use();
     auto w = make_workload(text, 64, 16, 1);
     std::vector<std::unique_ptr<ThreadStream>> streams;
