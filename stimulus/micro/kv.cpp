@@ -7,7 +7,7 @@
 // requests: a get loads the slots of the probe path up to the key's slot; a put does the same,
 // then stores the value. The table is really built, so the probe paths follow the real keys and
 // collisions.
-#include <cmath>
+#include <algorithm>
 
 #include "stimulus/micro/micro.hpp"
 #include "stimulus/workload_registry.hpp"

@@ -14,7 +14,7 @@
 
 namespace starnuma::micro {
 
-constexpr uint64_t kLine = 64, kPage = 4096;
+constexpr uint64_t kPage = 4096;
 __extension__ typedef unsigned __int128 u128;  // for products of 64-bit counts
 
 // Thread t's share [begin, end) of n loop items under OpenMP's schedule(static).
