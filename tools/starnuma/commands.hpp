@@ -29,6 +29,15 @@ struct RunArgs {
   std::string out;
   bool progress = true;
   unsigned detailed_sockets = 0;
+  std::vector<std::string> trace_in;   // instead of the workload
+  bool seed_given = true, instructions_given = true;
+};
+
+struct RecordArgs {
+  std::string workload = "uniform";
+  std::string out;
+  uint64_t instructions = 1000000;
+  uint64_t seed = 1;
 };
 
 int list(bool json, bool markdown);
@@ -40,6 +49,8 @@ int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json);
 int run(const PlatformArgs& args, const RunArgs& run, bool json);
 // `scale` multiplies every case's instruction count (1: the documented benchmark).
 int benchmark(const std::string& platforms_dir, double scale, bool json);
+int trace_record(const PlatformArgs& args, const RecordArgs& record);
+int trace_info(const std::string& path, bool json);
 int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
             const RunArgs& run, bool json);
 

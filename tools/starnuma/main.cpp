@@ -97,6 +97,31 @@ int run(int argc, char** argv) {
   cmd->add_flag("--json", json, "Print the summary as JSON");
   }
   run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
+  auto* trace_in = run_cmd->add_option("--trace-in", ra.trace_in,
+                         "Run from trace files instead of --workload: one starnuma trace, or ChampSim traces (plain or "
+                         ".xz) assigned to the cores in order, round-robin (docs/traces.md)")
+      ->delimiter(',')
+      ->type_name("FILE[,FILE...]")
+      ->check(CLI::ExistingFile);
+  trace_in->excludes(run_cmd->get_option("--workload"));
+
+  auto* trace_cmd = app.add_subcommand("trace", "Record a workload into a trace file; show a trace file");
+  trace_cmd->require_subcommand(1);
+  PlatformArgs record_args;
+  RecordArgs rec;
+  auto* record_cmd = trace_cmd->add_subcommand(
+      "record", "Record the streams `starnuma run PLATFORM --workload W --instructions N --seed S` reads");
+  add_platform_args(*record_cmd, record_args);
+  record_cmd->add_option("--workload", rec.workload, "Workload and parameters")->capture_default_str();
+  record_cmd->add_option("--out", rec.out, "Trace file to write (atomically)")->required();
+  record_cmd->add_option("--instructions", rec.instructions, "Instructions per hardware thread the run will simulate")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
+      ->capture_default_str();
+  record_cmd->add_option("--seed", rec.seed, "Seed of the workload")->capture_default_str();
+  std::string info_file;
+  auto* info_cmd = trace_cmd->add_subcommand("info", "Print a trace's header and per-thread counts, verifying every checksum");
+  info_cmd->add_option("file", info_file, "Trace file (starnuma or ChampSim)")->required()->check(CLI::ExistingFile);
+  info_cmd->add_flag("--json", json, "Machine-readable output");
 
   auto* profile_cmd = app.add_subcommand(
       "profile", "Sharing profile of a workload after an LLC filter (StarNUMA Fig. 2): pages and accesses by sharer count");
@@ -135,7 +160,13 @@ int run(int argc, char** argv) {
   if (*describe_cmd) return describe(describe_args, json);
   if (*latency_cmd) return latency(latency_args, json, paths);
   if (*bandwidth_cmd) return bandwidth(bandwidth_args, bw, json);
-  if (*run_cmd) return run(run_args, ra, json);
+  if (*run_cmd) {
+    ra.seed_given = run_cmd->count("--seed") > 0;
+    ra.instructions_given = run_cmd->count("--instructions") > 0;
+    return run(run_args, ra, json);
+  }
+  if (*record_cmd) return trace_record(record_args, rec);
+  if (*info_cmd) return trace_info(info_file, json);
   if (*benchmark_cmd) return benchmark(platforms_dir, scale, json);
   if (*profile_cmd)
     return profile(profile_workload, profile_sockets, profile_cores, profile_instructions, profile_seed, json);
