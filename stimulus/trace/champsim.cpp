@@ -15,9 +15,15 @@ namespace {
 constexpr uint8_t kXzMagic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
 constexpr size_t kRecordsPerBatch = 256;
 constexpr size_t kCompressedChunk = 64 << 10;
-constexpr uint64_t kAddressMask = (uint64_t{1} << kChampSimAddressBits) - 1;
+constexpr uint64_t kRegionMask = (uint64_t{1} << kChampSimRegionBits) - 1;
 
 }  // namespace
+
+unsigned champsim_window_bits(unsigned cores) {
+  unsigned log2_cores = 0;
+  while ((uint64_t{1} << log2_cores) < cores) ++log2_cores;
+  return std::clamp(42u - std::min(log2_cores, 42u), 32u, 38u);
+}
 
 bool is_xz_file(const std::string& path) {
   InputFile in(path);
@@ -112,9 +118,10 @@ class ChampSimStream::Source {
   bool decoding_ = false, finished_ = false;
 };
 
-ChampSimStream::ChampSimStream(const std::string& path, unsigned core, bool repeat)
+ChampSimStream::ChampSimStream(const std::string& path, unsigned core, unsigned window_bits, bool repeat)
     : path_(path),
-      address_base_(static_cast<uint64_t>(core) << kChampSimAddressBits),
+      address_base_(static_cast<uint64_t>(core) << window_bits),
+      regions_max_(1u << (window_bits - kChampSimRegionBits)),
       source_(std::make_unique<Source>(path)),
       records_buffer_(kRecordsPerBatch * kChampSimRecordBytes),
       repeat_(repeat) {}
@@ -179,7 +186,7 @@ void ChampSimStream::decode(const uint8_t* r) {
   pending_count_ = pending_next_ = 0;
   auto add = [&](StreamOp::Kind kind, uint64_t address) {
     if (address == 0) return;
-    const uint64_t mapped = address_base_ + (address & kAddressMask);
+    const uint64_t mapped = map_address(address);
     for (unsigned i = 0; i < pending_count_; ++i)
       if (pending_[i].kind == kind && pending_[i].address == mapped) return;  // one access per address
     StreamOp& op = pending_[pending_count_++];
@@ -206,16 +213,31 @@ void ChampSimStream::decode(const uint8_t* r) {
   ops_this_pass_ += pending_count_;
 }
 
+uint64_t ChampSimStream::map_address(uint64_t address) {
+  const uint64_t region = address >> kChampSimRegionBits;
+  if (regions_used_ == 0 || regions_[last_region_] != region) {  // rare: programs stay in a region for long
+    unsigned i = 0;
+    while (i < regions_used_ && regions_[i] != region) ++i;
+    if (i == regions_used_) {
+      if (regions_used_ == regions_max_)
+        fail_at(path_, source_->position() - buffered_ + used_, "the program touches more than " + std::to_string(regions_max_) +
+                                                " distinct 1 GiB regions, the most a core's address window holds with this many cores");
+      regions_[regions_used_++] = region;
+    }
+    last_region_ = i;
+  }
+  return address_base_ + (uint64_t{last_region_} << kChampSimRegionBits) + (address & kRegionMask);
+}
+
 ChampSimWorkload::ChampSimWorkload(std::vector<std::string> files, unsigned threads)
-    : files_(std::move(files)), threads_(threads) {
+    : files_(std::move(files)), threads_(threads), window_bits_(champsim_window_bits(threads)) {
   if (files_.empty()) report_error(msg::kUsage, "no ChampSim trace files given");
-  if (threads_ > (1u << (64 - kChampSimAddressBits)))
-    report_error(msg::kInput, "ChampSim traces: at most " + std::to_string(1u << (64 - kChampSimAddressBits)) + " cores");
-  for (const std::string& f : files_) ChampSimStream(f, 0);  // opens and checks every file before the run
+  if (threads_ > (1u << 10)) report_error(msg::kInput, "ChampSim traces: at most 1024 cores");
+  for (const std::string& f : files_) ChampSimStream(f, 0, window_bits_);  // a plain file's size is checked here
 }
 
 std::unique_ptr<ThreadStream> ChampSimWorkload::stream(unsigned thread) const {
-  return std::make_unique<ChampSimStream>(files_[thread % files_.size()], thread);
+  return std::make_unique<ChampSimStream>(files_[thread % files_.size()], thread, window_bits_);
 }
 
 }  // namespace starnuma::trace

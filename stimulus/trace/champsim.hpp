@@ -21,7 +21,14 @@
 namespace starnuma::trace {
 
 inline constexpr size_t kChampSimRecordBytes = 64;
-inline constexpr unsigned kChampSimAddressBits = 48;  // each core's space: (core << 48) + address
+
+// Address spaces. The model's TLBs and caches take virtual addresses below 2^43 or so (their tags
+// are 31 bits), while a program's addresses spread over 2^47 (code, heap, mmap, stack). So each
+// core gets a window of 2^window_bits bytes at core << window_bits, and the program's 1 GiB
+// regions are packed into it in the order the trace first touches them.
+inline constexpr unsigned kChampSimRegionBits = 30;
+// 2^42 bytes over all cores, each window 2^32 to 2^38 bytes (4 to 256 regions).
+unsigned champsim_window_bits(unsigned cores);
 
 // Whether the file starts with the xz magic (FD 37 7A 58 5A 00).
 bool is_xz_file(const std::string& path);
@@ -29,8 +36,9 @@ bool is_xz_file(const std::string& path);
 // One core's stream of a ChampSim trace. `core` places its addresses in the core's own space.
 class ChampSimStream : public ThreadStream {
  public:
+  // `window_bits`: the size of each core's address window (champsim_window_bits of the core count).
   // `repeat`: start the file again at its end (a run); otherwise the stream ends there (trace info).
-  ChampSimStream(const std::string& path, unsigned core, bool repeat = true);
+  ChampSimStream(const std::string& path, unsigned core, unsigned window_bits, bool repeat = true);
   ~ChampSimStream() override;
   size_t fill(StreamOp* out, size_t max) override;
   uint64_t records() const { return records_; }  // read so far, over every pass
@@ -43,9 +51,13 @@ class ChampSimStream : public ThreadStream {
  private:
   bool next_record();  // decodes one record into pending_; false at the end of the file
   void decode(const uint8_t* record);
+  uint64_t map_address(uint64_t address);  // into the core's window
 
   std::string path_;
   uint64_t address_base_;
+  unsigned regions_max_;
+  uint64_t regions_[256];                // the program's regions (address >> 30), in first-touch order
+  unsigned regions_used_ = 0, last_region_ = 0;
   std::unique_ptr<Source> source_;
   std::vector<uint8_t> records_buffer_;  // a batch of whole records
   size_t buffered_ = 0, used_ = 0;
@@ -61,7 +73,7 @@ class ChampSimStream : public ThreadStream {
 // Multi-programmed workload: `threads` cores over `files` (assigned in order, round-robin).
 class ChampSimWorkload : public Workload {
  public:
-  ChampSimWorkload(std::vector<std::string> files, unsigned threads);
+  ChampSimWorkload(std::vector<std::string> files, unsigned threads);  // checks every file's format
   unsigned threads() const override { return threads_; }
   // Unknown without reading the traces through: 0 (run_workload then measures it when it needs it).
   uint64_t footprint() const override { return 0; }
@@ -69,7 +81,7 @@ class ChampSimWorkload : public Workload {
 
  private:
   std::vector<std::string> files_;
-  unsigned threads_;
+  unsigned threads_, window_bits_;
 };
 
 }  // namespace starnuma::trace

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/expect_report.hpp"
+#include "run/simulation.hpp"
 #include "stimulus/trace/champsim.hpp"
 #include "stimulus/trace/trace_input.hpp"
 #include "stimulus/trace/trace_reader.hpp"
@@ -323,10 +324,10 @@ TEST(ChampSim, PlainRecordsBecomeLoadsStoresAndGaps) {
   const fs::path dir = scratch();
   write_bytes(dir / "prog.champsim", encode(sample_program()));
   EXPECT_EQ(detect_trace_kind((dir / "prog.champsim").string()), TraceKind::ChampSim);
-  ChampSimStream s((dir / "prog.champsim").string(), 3);
+  ChampSimStream s((dir / "prog.champsim").string(), 3, 36);
   const auto ops = take(s, 10);  // five per pass: the file starts again at its end
   ASSERT_EQ(ops.size(), 10u);
-  const uint64_t base = uint64_t{3} << kChampSimAddressBits;
+  const uint64_t base = uint64_t{3} << 36;
   expect_sample_ops(ops, base);
   EXPECT_EQ(ops[5].address, base + 0x1000);
   EXPECT_EQ(ops[5].instructions, 1u);  // the last record of the pass before it
@@ -338,7 +339,7 @@ TEST(ChampSim, XzIsDetectedByItsMagicNotItsName) {
   const auto plain = encode(sample_program());
   write_bytes(dir / "prog.trace", xz(plain));
   EXPECT_EQ(detect_trace_kind((dir / "prog.trace").string()), TraceKind::ChampSimXz);
-  ChampSimStream s((dir / "prog.trace").string(), 0, false);
+  ChampSimStream s((dir / "prog.trace").string(), 0, 36, false);
   const auto ops = take(s, 100);
   EXPECT_EQ(ops.size(), 5u);
   EXPECT_EQ(s.records(), 6u);
@@ -356,9 +357,41 @@ TEST(ChampSim, FilesMapToCoresRoundRobinEachInItsOwnSpace) {
   EXPECT_FALSE(in.seed.has_value());
   for (unsigned core = 0; core < 5; ++core) {
     const auto ops = take(*in.workload->stream(core), 3);
-    const uint64_t base = uint64_t{core} << kChampSimAddressBits;
+    const uint64_t base = uint64_t{core} << champsim_window_bits(5);
     EXPECT_EQ(ops[0].address, base + (core % 2 == 0 ? 0x1000 : 0x9000)) << core;
   }
+}
+
+TEST(ChampSim, ProgramRegionsArePackedIntoTheCoresWindow) {
+  EXPECT_EQ(champsim_window_bits(1), 38u);
+  EXPECT_EQ(champsim_window_bits(64), 36u);
+  EXPECT_EQ(champsim_window_bits(65), 35u);
+  EXPECT_EQ(champsim_window_bits(1024), 32u);
+  const fs::path dir = scratch();
+  std::vector<Record> p(5);
+  p[0].source_memory[0] = 0x7ffd12345678;  // stack
+  p[1].source_memory[0] = 0x555555554000;  // program data
+  p[2].destination_memory[0] = 0x7ffd12345680;
+  p[3].source_memory[0] = 0x7f0040000010;  // mmap, two regions
+  p[4].source_memory[0] = 0x7f0000000010;
+  write_bytes(dir / "spread", encode(p));
+  ChampSimStream s((dir / "spread").string(), 2, 32, false);
+  const auto ops = take(s, 10);
+  ASSERT_EQ(ops.size(), 5u);
+  const uint64_t base = uint64_t{2} << 32, gib = uint64_t{1} << 30;
+  EXPECT_EQ(ops[0].address, base + 0x12345678 % gib);
+  EXPECT_EQ(ops[1].address, base + gib + 0x555555554000 % gib);
+  EXPECT_EQ(ops[2].address, base + 0x12345680 % gib);
+  EXPECT_EQ(ops[3].address, base + 2 * gib + 0x10);
+  EXPECT_EQ(ops[4].address, base + 3 * gib + 0x10);
+  // A fifth region does not fit a 4 GiB window.
+  p.push_back(p[0]);
+  p.back().source_memory[0] = 0x10000;
+  write_bytes(dir / "too_spread", encode(p));
+  ChampSimStream t((dir / "too_spread").string(), 0, 32, false);
+  auto r = capture_report([&] { take(t, 10); });
+  EXPECT_NE(r.message.find("too_spread: offset 320: the program touches more than 4 distinct 1 GiB regions"), std::string::npos)
+      << r.message;
 }
 
 TEST(ChampSim, LargeXzTraceStreamsInBoundedMemory) {
@@ -366,7 +399,7 @@ TEST(ChampSim, LargeXzTraceStreamsInBoundedMemory) {
   std::vector<Record> program(200000);
   for (size_t i = 0; i < program.size(); ++i) program[i].source_memory[0] = 0x10000 + 64 * (i % 5000);
   write_bytes(dir / "big.xz", xz(encode(program)));
-  ChampSimStream s((dir / "big.xz").string(), 0, false);
+  ChampSimStream s((dir / "big.xz").string(), 0, 36, false);
   take(s, 10);
   const size_t held = s.buffer_bytes();
   EXPECT_LT(held, 200u << 10);
@@ -417,6 +450,27 @@ TEST(ChampSimDamage, ATraceWithoutMemoryOperationsIsAnError) {
   const fs::path dir = scratch();
   write_bytes(dir / "empty", {});
   expect_champsim_error(dir / "empty", "offset 0: no memory operations in 0 records");
+}
+
+// A whole run from ChampSim traces: two programs over 64 cores, each core in its own address
+// space, so the oracle places every page on the socket of the one core that touches it.
+TEST(ChampSimRun, MultiProgrammedRunKeepsEachCoreInItsOwnSpace) {
+  const fs::path dir = scratch();
+  std::vector<Record> a(3000), b(2000);
+  for (size_t i = 0; i < a.size(); ++i) a[i].source_memory[0] = 0x7f0000000000 + 64 * ((i * 131) % 3000);
+  for (size_t i = 0; i < b.size(); ++i)
+    if (i % 2) b[i].destination_memory[0] = 0x10000 + 4096 * (i % 64);
+  write_bytes(dir / "a.trace", encode(a));
+  write_bytes(dir / "b.trace", xz(encode(b)));
+  auto platform = Platform::build(std::string(STARNUMA_SOURCE_DIR) + "/platforms/starnuma16-scaled.yaml");
+  RunOptions o;
+  o.trace_in = {(dir / "a.trace").string(), (dir / "b.trace").string()};
+  o.instructions = 20000;  // several passes over each file
+  o.placement = Placement::Oracle;
+  RunResult r = run_workload(*platform, o);
+  EXPECT_EQ(r.instructions, 64u * 20000u);
+  EXPECT_DOUBLE_EQ(r.breakdown[0], 1.0);  // no page shared between cores: all local
+  EXPECT_EQ(r.workload, "champsim:" + o.trace_in[0] + "," + o.trace_in[1]);
 }
 
 }  // namespace

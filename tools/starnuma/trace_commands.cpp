@@ -40,7 +40,7 @@ int trace_record(const PlatformArgs& args, const RecordArgs& ra) {
 namespace {
 
 int champsim_info(const std::string& path, trace::TraceKind kind, bool json) {
-  trace::ChampSimStream stream(path, 0, false);
+  trace::ChampSimStream stream(path, 0, trace::champsim_window_bits(1), false);
   uint64_t loads = 0, stores = 0, dependent = 0, ops = 0;
   StreamOp batch[256];
   while (size_t n = stream.fill(batch, std::size(batch))) {
