@@ -95,16 +95,16 @@ int run(int argc, char** argv) {
                   "through their LLC at the detailed cores' IPC (0: all detailed)")
       ->capture_default_str();
   cmd->add_flag("--json", json, "Print the summary as JSON");
-  }
-  run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
-  auto* trace_in = run_cmd->add_option("--trace-in", ra.trace_in,
-                         "Run from trace files instead of --workload: one starnuma trace, or ChampSim traces (plain or "
-                         ".xz) assigned to the cores in order, round-robin (docs/traces.md)")
+  cmd->add_option("--trace-in", ra.trace_in,
+                  "Run from trace files instead of --workload: one starnuma trace (its seed and instructions are "
+                  "the defaults), or ChampSim traces (plain or .xz) assigned to the cores in order, round-robin "
+                  "(docs/traces.md)")
       ->delimiter(',')
       ->type_name("FILE[,FILE...]")
-      ->check(CLI::ExistingFile);
-  trace_in->excludes(run_cmd->get_option("--workload"));
-
+      ->check(CLI::ExistingFile)
+      ->excludes(cmd->get_option("--workload"));
+  }
+  run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
   auto* trace_cmd = app.add_subcommand("trace", "Record a workload into a trace file; show a trace file");
   trace_cmd->require_subcommand(1);
   PlatformArgs record_args;
@@ -160,11 +160,10 @@ int run(int argc, char** argv) {
   if (*describe_cmd) return describe(describe_args, json);
   if (*latency_cmd) return latency(latency_args, json, paths);
   if (*bandwidth_cmd) return bandwidth(bandwidth_args, bw, json);
-  if (*run_cmd) {
-    ra.seed_given = run_cmd->count("--seed") > 0;
-    ra.instructions_given = run_cmd->count("--instructions") > 0;
-    return run(run_args, ra, json);
-  }
+  const CLI::App* run_like = *compare_cmd ? compare_cmd : run_cmd;
+  ra.seed_given = run_like->count("--seed") > 0;  // else a starnuma trace supplies them
+  ra.instructions_given = run_like->count("--instructions") > 0;
+  if (*run_cmd) return run(run_args, ra, json);
   if (*record_cmd) return trace_record(record_args, rec);
   if (*info_cmd) return trace_info(info_file, json);
   if (*benchmark_cmd) return benchmark(platforms_dir, scale, json);
