@@ -204,6 +204,13 @@ TEST(TraceDamage, FlippedPayloadByteFailsTheChecksum) {
 }
 TEST(TraceDamage, MissingEndRecord) {
   expect_damage_reported([](auto& b) { b.resize(b.size() - 15); }, "truncated end record");
+  const size_t end_record = 8 + 9 * 2 + 4;  // two threads
+  expect_damage_reported([&](auto& b) { b.resize(b.size() - end_record); }, "the file ends without its end record");
+}
+TEST(TraceDamage, BlockOfAThreadTheTraceDoesNotHave) {
+  const size_t block = header_bytes("uniform");
+  expect_damage_reported([&](auto& b) { b[block + 4] = 9; },
+                         "offset " + std::to_string(block + 4) + ": a block of thread 9 in a trace of 2 threads");
 }
 TEST(TraceDamage, DataAfterTheEndRecord) {
   expect_damage_reported([](auto& b) { b.push_back(0); }, "1 bytes of unexpected data after the end record");
