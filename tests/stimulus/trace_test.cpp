@@ -28,11 +28,18 @@ using namespace trace;
 using testing::capture_report;
 namespace fs = std::filesystem;
 
-// A fresh folder per test.
+// A fresh folder per test, removed when the test's process exits.
 fs::path scratch() {
+  struct Root {
+    fs::path path = fs::temp_directory_path() / ("starnuma_trace_test_" + std::to_string(getpid()));
+    ~Root() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  };
+  static const Root root;
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir = fs::temp_directory_path() / ("starnuma_trace_test_" + std::to_string(getpid())) /
-                 (std::string(info->test_suite_name()) + "." + info->name());
+  fs::path dir = root.path / (std::string(info->test_suite_name()) + "." + info->name());
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
