@@ -2,6 +2,8 @@
 find_package(PkgConfig REQUIRED)
 # Debian ships no CMake package for SystemC, only a pkg-config file.
 pkg_check_modules(SystemC REQUIRED IMPORTED_TARGET systemc>=2.3.4)
+# ChampSim traces come xz-compressed (liblzma-dev).
+pkg_check_modules(liblzma REQUIRED IMPORTED_TARGET liblzma)
 
 find_package(yaml-cpp REQUIRED)
 find_package(Boost 1.74 REQUIRED)

@@ -19,7 +19,7 @@ build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-2}
 
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev verilator libyaml-cpp-dev libboost-dev
-          nlohmann-json3-dev libcli11-dev libgtest-dev)
+          nlohmann-json3-dev libcli11-dev libgtest-dev liblzma-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

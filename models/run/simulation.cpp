@@ -6,11 +6,13 @@
 #include <iomanip>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
 #include "os/page_map.hpp"
 #include "socket/socket.hpp"
+#include "stimulus/trace/trace_input.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -81,20 +83,36 @@ std::string format_duration(double seconds) {
 
 }  // namespace
 
-RunResult run_workload(Platform& platform, const RunOptions& o) {
+RunResult run_workload(Platform& platform, const RunOptions& options) {
   Fabric& fabric = platform.fabric();
   const std::vector<ThreadPlace> threads = place_threads(fabric);
   const size_t sockets = fabric.requesters().size();
-  auto workload = make_workload(o.workload, static_cast<unsigned>(threads.size()), static_cast<unsigned>(sockets), o.seed);
+  RunOptions o = options;
+  std::unique_ptr<Workload> workload;
+  if (o.trace_in.empty()) {
+    workload = make_workload(o.workload, static_cast<unsigned>(threads.size()), static_cast<unsigned>(sockets), o.seed);
+  } else {
+    trace::TraceInput input = trace::open_trace_input(o.trace_in, static_cast<unsigned>(threads.size()));
+    workload = std::move(input.workload);
+    o.workload = input.description;  // a recorded workload reports as the workload it records
+    if (!o.seed_given && input.seed) o.seed = *input.seed;
+    if (!o.instructions_given && input.instructions) o.instructions = *input.instructions;
+  }
 
+  std::optional<AccessProfile> accesses;
+  if (o.placement == Placement::Oracle) accesses = profile(*workload, threads, sockets, o.instructions);
+  // A ChampSim trace's footprint is unknown (0) until read: under oracle placement it is the pages
+  // the profile saw; first touch never places pages in the pool, so there its limit does not matter.
+  uint64_t footprint = workload->footprint();
+  if (footprint == 0 && accesses) footprint = accesses->pages().size() * kPageSize;
   const uint64_t pool_limit =
-      (static_cast<uint64_t>(o.pool_fraction * static_cast<double>(workload->footprint())) + kPageSize - 1) / kPageSize * kPageSize;
+      (static_cast<uint64_t>(o.pool_fraction * static_cast<double>(footprint)) + kPageSize - 1) / kPageSize * kPageSize;
   PageMap pages = make_page_map(fabric, pool_limit);
-  if (o.placement == Placement::Oracle) {
+  if (accesses) {
     size_t pool = static_cast<size_t>(-1);
     for (size_t r = 0; r < fabric.address_map().size(); ++r)
       if (!pages.nodes()[r].first_touch) pool = r;
-    place_oracle(pages, profile(*workload, threads, sockets, o.instructions), pool);
+    place_oracle(pages, *accesses, pool);
   }
 
   std::vector<std::unique_ptr<SocketLlc>> llcs;

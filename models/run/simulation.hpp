@@ -29,6 +29,11 @@ struct RunOptions {
   // Mixed modality: only the first `detailed_sockets` sockets are simulated in detail; the others'
   // threads replay their streams through their LLC at the detailed cores' IPC. 0: all detailed.
   unsigned detailed_sockets = 0;
+  // Run from trace files instead of `workload` (stimulus/trace/trace_input.hpp): one starnuma
+  // trace, or ChampSim traces one per core. A starnuma trace supplies the seed and instruction
+  // budget it was recorded with unless the caller gives them (`*_given`).
+  std::vector<std::string> trace_in;
+  bool seed_given = true, instructions_given = true;
 };
 
 struct RunResult {

@@ -158,6 +158,9 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   o.pool_fraction = ra.pool_fraction;
   o.progress = ra.progress;
   o.detailed_sockets = ra.detailed_sockets;
+  o.trace_in = ra.trace_in;
+  o.seed_given = ra.seed_given;
+  o.instructions_given = ra.instructions_given;
   RunResult r = run_workload(*platform, o);
   if (!ra.out.empty()) write_file_atomically(ra.out + "/stats.json", r.to_json().dump(2) + "\n");
   if (json)

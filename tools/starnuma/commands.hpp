@@ -29,6 +29,15 @@ struct RunArgs {
   std::string out;
   bool progress = true;
   unsigned detailed_sockets = 0;
+  std::vector<std::string> trace_in;   // instead of the workload
+  bool seed_given = true, instructions_given = true;
+};
+
+struct RecordArgs {
+  std::string workload = "uniform";
+  std::string out;
+  uint64_t instructions = 1000000;
+  uint64_t seed = 1;
 };
 
 int list(bool json, bool markdown, bool workloads_only);
@@ -43,6 +52,8 @@ int benchmark(const std::string& platforms_dir, double scale, bool json);
 // Stream generation alone, per workload (`scale` multiplies the 20 M operations read from each).
 int benchmark_generators(const std::vector<std::string>& workloads, double scale, bool json);
 std::vector<std::string> default_generator_cases();  // every workload, default parameters
+int trace_record(const PlatformArgs& args, const RecordArgs& record);
+int trace_info(const std::string& path, bool json);
 int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
             const RunArgs& run, bool json);
 

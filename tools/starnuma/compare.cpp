@@ -21,11 +21,20 @@ namespace {
 
 pid_t spawn_run(const std::string& platform, const std::vector<std::string>& sets, const RunArgs& ra,
                 const std::string& out) {
-  std::vector<std::string> args{"starnuma", "run", platform, "--workload", ra.workload,
-                                "--instructions", std::to_string(ra.instructions), "--placement", ra.placement,
-                                "--seed", std::to_string(ra.seed), "--pool-fraction", std::to_string(ra.pool_fraction),
-                                "--out", out, "--no-progress", "--json", "--detailed-sockets",
-                                std::to_string(ra.detailed_sockets)};
+  std::vector<std::string> args{"starnuma", "run", platform, "--placement", ra.placement,
+                                "--pool-fraction", std::to_string(ra.pool_fraction), "--out", out, "--no-progress",
+                                "--json", "--detailed-sockets", std::to_string(ra.detailed_sockets)};
+  const bool traced = !ra.trace_in.empty();
+  if (traced) {
+    std::string files;
+    for (const auto& f : ra.trace_in) files += (files.empty() ? "" : ",") + f;
+    args.insert(args.end(), {"--trace-in", files});
+  } else {
+    args.insert(args.end(), {"--workload", ra.workload});
+  }
+  // A starnuma trace supplies its recorded seed and budget unless they are given.
+  if (!traced || ra.instructions_given) args.insert(args.end(), {"--instructions", std::to_string(ra.instructions)});
+  if (!traced || ra.seed_given) args.insert(args.end(), {"--seed", std::to_string(ra.seed)});
   for (const auto& s : sets) {
     args.push_back("--set");
     args.push_back(s);
@@ -108,7 +117,9 @@ int compare(const std::string& base, const std::string& other, const std::vector
     for (const auto& [k, v] : r["access_breakdown"].items()) s += k + " " + num(100 * v.get<double>(), 0) + "% ";
     return s;
   };
-  std::cout << ra.workload << ", " << ra.instructions << " instructions per thread, " << ra.placement << " placement\n\n";
+  std::cout << B["workload"].get<std::string>() << ", "
+            << (ra.trace_in.empty() || ra.instructions_given ? std::to_string(ra.instructions) : std::string("the trace's"))
+            << " instructions per thread, " << ra.placement << " placement\n\n";
   row("", fs::path(base).stem().string(), fs::path(other).stem().string());
   row("IPC per core", num(B["ipc"].get<double>(), 3), num(O["ipc"].get<double>(), 3));
   row("AMAT (unloaded + cont.)", amat(B), amat(O));

@@ -98,8 +98,33 @@ int run(int argc, char** argv) {
                   "through their LLC at the detailed cores' IPC (0: all detailed)")
       ->capture_default_str();
   cmd->add_flag("--json", json, "Print the summary as JSON");
+  cmd->add_option("--trace-in", ra.trace_in,
+                  "Run from trace files instead of --workload: one starnuma trace (its seed and instructions are "
+                  "the defaults), or ChampSim traces (plain or .xz) assigned to the cores in order, round-robin "
+                  "(docs/traces.md)")
+      ->delimiter(',')
+      ->type_name("FILE[,FILE...]")
+      ->check(CLI::ExistingFile)
+      ->excludes(cmd->get_option("--workload"));
   }
   run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
+  auto* trace_cmd = app.add_subcommand("trace", "Record a workload into a trace file; show a trace file");
+  trace_cmd->require_subcommand(1);
+  PlatformArgs record_args;
+  RecordArgs rec;
+  auto* record_cmd = trace_cmd->add_subcommand(
+      "record", "Record the streams `starnuma run PLATFORM --workload W --instructions N --seed S` reads");
+  add_platform_args(*record_cmd, record_args);
+  record_cmd->add_option("--workload", rec.workload, "Workload and parameters")->capture_default_str();
+  record_cmd->add_option("--out", rec.out, "Trace file to write (atomically)")->required();
+  record_cmd->add_option("--instructions", rec.instructions, "Instructions per hardware thread the run will simulate")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
+      ->capture_default_str();
+  record_cmd->add_option("--seed", rec.seed, "Seed of the workload")->capture_default_str();
+  std::string info_file;
+  auto* info_cmd = trace_cmd->add_subcommand("info", "Print a trace's header and per-thread counts, verifying every checksum");
+  info_cmd->add_option("file", info_file, "Trace file (starnuma or ChampSim)")->required()->check(CLI::ExistingFile);
+  info_cmd->add_flag("--json", json, "Machine-readable output");
 
   auto* profile_cmd = app.add_subcommand(
       "profile", "Sharing profile of a workload after an LLC filter (StarNUMA Fig. 2): pages and accesses by sharer count");
@@ -144,7 +169,12 @@ int run(int argc, char** argv) {
   if (*describe_cmd) return describe(describe_args, json);
   if (*latency_cmd) return latency(latency_args, json, paths);
   if (*bandwidth_cmd) return bandwidth(bandwidth_args, bw, json);
+  const CLI::App* run_like = *compare_cmd ? compare_cmd : run_cmd;
+  ra.seed_given = run_like->count("--seed") > 0;  // else a starnuma trace supplies them
+  ra.instructions_given = run_like->count("--instructions") > 0;
   if (*run_cmd) return run(run_args, ra, json);
+  if (*record_cmd) return trace_record(record_args, rec);
+  if (*info_cmd) return trace_info(info_file, json);
   if (*benchmark_cmd && benchmark_cmd->count("--generators") > 0) {
     generators.erase(std::remove(generators.begin(), generators.end(), std::string()), generators.end());
     if (generators.empty()) generators = default_generator_cases();

@@ -1,0 +1,80 @@
+#include "stimulus/trace/trace_input.hpp"
+
+#include <cstring>
+
+#include "common/diagnostics.hpp"
+#include "stimulus/trace/binary_io.hpp"
+#include "stimulus/trace/champsim.hpp"
+#include "stimulus/trace/trace_reader.hpp"
+#include "stimulus/trace/trace_writer.hpp"
+
+namespace starnuma::trace {
+
+TraceKind detect_trace_kind(const std::string& path) {
+  InputFile in(path);
+  uint8_t head[sizeof kMagic] = {};
+  const size_t got = in.read_at(0, head, sizeof head);
+  if (got == sizeof kMagic && std::memcmp(head, kMagic, sizeof kMagic) == 0) return TraceKind::Starnuma;
+  if (is_xz_file(path)) return TraceKind::ChampSimXz;
+  return TraceKind::ChampSim;
+}
+
+TraceInput open_trace_input(const std::vector<std::string>& files, unsigned threads) {
+  if (files.empty()) report_error(msg::kUsage, "--trace-in: no file given");
+  TraceInput input;
+  for (const std::string& f : files) {
+    if (detect_trace_kind(f) != TraceKind::Starnuma) continue;
+    if (files.size() > 1)
+      report_error(msg::kUsage, f + ": a starnuma trace holds every thread of a run; give it alone to --trace-in");
+    auto file = TraceFile::open(f);
+    const TraceHeader& h = file->header();
+    if (h.threads != threads)
+      fail_at(f, kThreadsOffset, "the trace has " + std::to_string(h.threads) + " threads; this run has " +
+                                     std::to_string(threads) + " (one per core of the platform)");
+    input.description = h.workload;
+    input.seed = h.seed;
+    if (h.instructions) input.instructions = h.instructions;
+    input.workload = std::make_unique<TraceWorkload>(std::move(file));
+    return input;
+  }
+  input.workload = std::make_unique<ChampSimWorkload>(files, threads);
+  input.description = "champsim:";
+  for (size_t i = 0; i < files.size(); ++i) input.description += (i ? "," : "") + files[i];
+  return input;
+}
+
+uint64_t recording_budget(uint64_t instructions) { return instructions + instructions / 64 + 4096; }
+
+RecordResult record_trace(const Workload& workload, const std::string& path, const TraceHeader& header) {
+  if (header.threads != workload.threads()) report_internal("record_trace: thread count differs from the workload's");
+  TraceWriter writer(path, header);
+  RecordResult result;
+  const uint64_t budget = recording_budget(header.instructions);
+  StreamOp batch[256];
+  for (unsigned t = 0; t < header.threads; ++t) {
+    auto stream = workload.stream(t);
+    // The rule of Core::run: instructions count from the last barrier that starts measurement
+    // (from the start if none); a core reads its next op only while under its budget.
+    uint64_t retired = 0;
+    bool ended = false;
+    while (retired < budget && !ended) {
+      const size_t n = stream->fill(batch, std::size(batch));
+      ended = n == 0;
+      size_t i = 0;
+      for (; i < n && retired < budget; ++i) {
+        const StreamOp& op = batch[i];
+        writer.append(t, op);
+        if (op.kind != StreamOp::Kind::Barrier) retired += op.instructions + 1;
+        else if (op.starts_measurement) retired = 0;
+      }
+      result.ops += i;
+    }
+    writer.end_thread(t, ended);
+    result.streams_ended += ended;
+  }
+  writer.commit();
+  result.bytes = writer.bytes_written();
+  return result;
+}
+
+}  // namespace starnuma::trace

@@ -1,0 +1,110 @@
+// `starnuma trace record` and `starnuma trace info` (docs/traces.md).
+#include <iomanip>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "platform/platform.hpp"
+#include "socket/socket.hpp"
+#include "stimulus/trace/champsim.hpp"
+#include "stimulus/trace/trace_input.hpp"
+#include "stimulus/trace/trace_reader.hpp"
+#include "stimulus/workload_registry.hpp"
+
+namespace starnuma::cli {
+
+int trace_record(const PlatformArgs& args, const RecordArgs& ra) {
+  // The thread and socket counts a run on this platform gives the workload.
+  auto platform = Platform::build(args.platform, args.sets);
+  const auto& sockets = platform->fabric().requesters();
+  unsigned threads = 0;
+  for (const auto& s : sockets) threads += s->cores();
+  auto workload = make_workload(ra.workload, threads, static_cast<unsigned>(sockets.size()), ra.seed);
+  trace::TraceHeader header;
+  header.threads = threads;
+  header.seed = ra.seed;
+  header.footprint = workload->footprint();
+  header.instructions = ra.instructions;
+  header.initialises = workload->initialises();
+  header.workload = ra.workload;
+  const trace::RecordResult r = trace::record_trace(*workload, ra.out, header);
+  std::cout << "recorded " << ra.workload << " for " << threads << " threads, " << ra.instructions
+            << " instructions each after the measurement start (+" << trace::recording_budget(ra.instructions) - ra.instructions
+            << " margin): " << r.ops << " ops in " << r.bytes << " bytes (" << std::fixed << std::setprecision(2)
+            << (r.ops ? static_cast<double>(r.bytes) / static_cast<double>(r.ops) : 0.0) << " bytes/op) -> " << ra.out << '\n';
+  if (r.streams_ended) std::cout << r.streams_ended << " threads' streams ended before the budget\n";
+  return 0;
+}
+
+namespace {
+
+int champsim_info(const std::string& path, trace::TraceKind kind, bool json) {
+  trace::ChampSimStream stream(path, 0, trace::champsim_window_bits(1), false);
+  uint64_t loads = 0, stores = 0, dependent = 0, ops = 0;
+  StreamOp batch[256];
+  while (size_t n = stream.fill(batch, std::size(batch))) {
+    ops += n;
+    for (size_t i = 0; i < n; ++i) {
+      loads += batch[i].kind == StreamOp::Kind::Load;
+      stores += batch[i].kind == StreamOp::Kind::Store;
+      dependent += batch[i].dependent;
+    }
+  }
+  const char* format = kind == trace::TraceKind::ChampSimXz ? "champsim-xz" : "champsim";
+  if (json) {
+    nlohmann::ordered_json j{{"file", path}, {"format", format}, {"records", stream.records()}, {"loads", loads},
+                             {"stores", stores}, {"dependent_loads", dependent}};
+    std::cout << j.dump(2) << '\n';
+  } else {
+    std::cout << path << ": ChampSim trace" << (kind == trace::TraceKind::ChampSimXz ? " (xz)" : "") << "\n  records (instructions) "
+              << stream.records() << "\n  loads                  " << loads << " (" << dependent << " dependent)\n"
+              << "  stores                 " << stores << '\n';
+  }
+  return 0;
+}
+
+}  // namespace
+
+int trace_info(const std::string& path, bool json) {
+  const trace::TraceKind kind = trace::detect_trace_kind(path);
+  if (kind != trace::TraceKind::Starnuma) return champsim_info(path, kind, json);
+  auto file = trace::TraceFile::open(path);
+  const std::vector<trace::ThreadSummary> threads = trace::verify_trace(file);  // reads every block
+  const trace::TraceHeader& h = file->header();
+  uint64_t blocks = 0;
+  for (const auto& t : threads) blocks += t.blocks;
+  if (json) {
+    nlohmann::ordered_json per_thread = nlohmann::ordered_json::array();
+    for (const auto& t : threads)
+      per_thread.push_back({{"ops", t.ops}, {"loads", t.loads}, {"stores", t.stores}, {"barriers", t.barriers},
+                            {"dependent", t.dependent}, {"instructions", t.instructions}, {"blocks", t.blocks},
+                            {"stream_ended", t.stream_ended}});
+    nlohmann::ordered_json j{{"file", path}, {"format", "starnuma"}, {"version", h.version}, {"threads", h.threads},
+                             {"workload", h.workload}, {"seed", h.seed}, {"footprint", h.footprint},
+                             {"instructions", h.instructions}, {"initialises", h.initialises}, {"bytes", file->file().size()},
+                             {"blocks", blocks}, {"checksums", "ok"}, {"per_thread", per_thread}};
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  std::cout << path << ": starnuma trace, format version " << h.version << "\n"
+            << "  workload      " << h.workload << "\n"
+            << "  threads       " << h.threads << "\n"
+            << "  seed          " << h.seed << "\n"
+            << "  footprint     " << h.footprint << " bytes\n"
+            << "  instructions  " << h.instructions << " per thread after the measurement start\n"
+            << "  initialises   " << (h.initialises ? "yes" : "no") << "\n"
+            << "  size          " << file->file().size() << " bytes, " << blocks << " blocks, all checksums ok\n\n";
+  std::cout << std::right << std::setw(7) << "thread" << std::setw(12) << "ops" << std::setw(12) << "loads" << std::setw(12)
+            << "stores" << std::setw(10) << "barriers" << std::setw(11) << "dependent" << std::setw(14) << "instructions"
+            << std::setw(8) << "blocks" << "  end\n";
+  for (size_t t = 0; t < threads.size(); ++t) {
+    const auto& s = threads[t];
+    std::cout << std::setw(7) << t << std::setw(12) << s.ops << std::setw(12) << s.loads << std::setw(12) << s.stores
+              << std::setw(10) << s.barriers << std::setw(11) << s.dependent << std::setw(14) << s.instructions
+              << std::setw(8) << s.blocks << "  " << (s.stream_ended ? "stream ended" : "budget") << '\n';
+  }
+  return 0;
+}
+
+}  // namespace starnuma::cli
