@@ -136,6 +136,10 @@ module tlb_counter_annex #(
   a_count_max: assert property (@(posedge clk) disable iff (rst)
       flush_valid |-> flush_count <= MAX)
     else $error("tlb_counter_annex: flushed count above 2^i - 1");
+  a_index: assert property (@(posedge clk) disable iff (rst)
+      !(fill_valid && 32'(fill_index) >= ENTRIES) && !(load_valid && 32'(load_index) >= ENTRIES)
+      && !(hit_valid && 32'(hit_index) >= ENTRIES) && !(evict_valid && 32'(evict_index) >= ENTRIES))
+    else $error("tlb_counter_annex: entry index out of range");
   // The TLB holds its events while stalled (an event is never dropped).
   a_fill_hold: assert property (@(posedge clk) disable iff (rst) fill_valid && !in_ready
       |=> fill_valid && $stable(fill_index) && $stable(fill_vpage) && $stable(fill_ppage))

@@ -13,15 +13,10 @@ TlbCounterAnnexModel::TlbCounterAnnexModel(const AnnexConfig& config)
                                 std::to_string(config.counter_bits));
 }
 
-TlbCounterAnnexModel::Entry& TlbCounterAnnexModel::at(unsigned index) {
+void TlbCounterAnnexModel::check(unsigned index) const {
   if (index >= entries_.size())
     throw std::out_of_range("counter annex: entry " + std::to_string(index) + " of " +
                             std::to_string(entries_.size()));
-  return entries_[index];
-}
-
-const TlbCounterAnnexModel::Entry& TlbCounterAnnexModel::at(unsigned index) const {
-  return const_cast<TlbCounterAnnexModel*>(this)->at(index);
 }
 
 // A flush hands the count to the tracker, so the entry starts counting again from 0.

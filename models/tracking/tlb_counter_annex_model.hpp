@@ -75,8 +75,15 @@ class TlbCounterAnnexModel {
     uint32_t count = 0;
     bool marker = false;
   };
-  Entry& at(unsigned index);
-  const Entry& at(unsigned index) const;
+  void check(unsigned index) const;
+  Entry& at(unsigned index) {
+    check(index);
+    return entries_[index];
+  }
+  const Entry& at(unsigned index) const {
+    check(index);
+    return entries_[index];
+  }
   FlushRequest flush(Entry& e);
 
   std::vector<Entry> entries_;
