@@ -2,6 +2,7 @@
 // TlbCounterAnnexModel. Usage: annex_bench [+seed=N] [+width=0|1|4|8|16] [+cycles=N] [+trace]
 #include <cstdio>
 #include <deque>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
