@@ -78,8 +78,9 @@ void Core::run() {
   int64_t last_load_done = start;
   uint64_t retired = 0;
   uint64_t reported_instructions = 0, reported_cycles = 0;  // progress told to the light cores
+  bool measuring = !job.initialises;
 
-  while (retired < job.instructions) {
+  while (!measuring || retired < job.instructions) {
     const StreamOp* next_op = reader.next();
     if (!next_op) break;
     const StreamOp& op = *next_op;
@@ -88,6 +89,7 @@ void Core::run() {
       loads.clear();
       now = pass_barrier(op, now);
       if (op.starts_measurement) {  // statistics restarted: so does this core's account
+        measuring = true;
         start = now;
         retired = 0;
         reported_instructions = reported_cycles = 0;
@@ -163,13 +165,15 @@ void Core::run_light() {
   StreamReader reader(*job.stream);
   int64_t start = now_fs(), now = start;
   uint64_t retired = 0;
-  while (retired < job.instructions) {
+  bool measuring = !job.initialises;
+  while (!measuring || retired < job.instructions) {
     const StreamOp* next_op = reader.next();
     if (!next_op) break;
     const StreamOp& op = *next_op;
     if (op.kind == StreamOp::Kind::Barrier) {
       now = pass_barrier(op, now);
       if (op.starts_measurement) {
+        measuring = true;
         start = now;
         retired = 0;
       }

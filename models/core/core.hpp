@@ -28,13 +28,16 @@ class Core : public Component {
   struct Job {
     std::unique_ptr<ThreadStream> stream;
     CacheHierarchy::Env env;
-    uint64_t instructions;  // stop after this many
+    uint64_t instructions;  // stop after this many, counted from the start of measurement
     Time quantum;
     RunControl* control;
     uint64_t seed;
     // Mixed modality: a light core has no core, TLB, L1 or L2 model; it sends its stream through
     // its socket's LLC at the detailed cores' measured IPC, never stalling on memory.
     bool light = false;
+    // The stream begins with an initialisation that a barrier starting measurement ends; the
+    // budget counts from that barrier, however long the initialisation.
+    bool initialises = false;
   };
   // Starts the core's thread on `job` (before sc_start).
   void start(Job job);

@@ -131,7 +131,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     threads[t].core->start(Core::Job{workload->stream(t),
                                      CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0},
                                      o.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
-                                     s >= detailed});
+                                     s >= detailed, workload->initialises()});
   }
 
   const auto host_start = std::chrono::steady_clock::now();

@@ -53,19 +53,25 @@ RecordResult record_trace(const Workload& workload, const std::string& path, con
   StreamOp batch[256];
   for (unsigned t = 0; t < header.threads; ++t) {
     auto stream = workload.stream(t);
-    // The rule of Core::run: instructions count from the last barrier that starts measurement
-    // (from the start if none); a core reads its next op only while under its budget.
+    // The rule of Core::run: the budget counts instructions from the barrier that starts
+    // measurement (from the first op when the workload has no initialisation); a core reads its
+    // next op only while under its budget.
     uint64_t retired = 0;
-    bool ended = false;
-    while (retired < budget && !ended) {
+    bool measuring = !header.initialises, ended = false;
+    const auto under_budget = [&] { return !measuring || retired < budget; };
+    while (under_budget() && !ended) {
       const size_t n = stream->fill(batch, std::size(batch));
       ended = n == 0;
       size_t i = 0;
-      for (; i < n && retired < budget; ++i) {
+      for (; i < n && under_budget(); ++i) {
         const StreamOp& op = batch[i];
         writer.append(t, op);
-        if (op.kind != StreamOp::Kind::Barrier) retired += op.instructions + 1;
-        else if (op.starts_measurement) retired = 0;
+        if (op.kind != StreamOp::Kind::Barrier) {
+          retired += op.instructions + 1;
+        } else if (op.starts_measurement) {
+          retired = 0;
+          measuring = true;
+        }
       }
       result.ops += i;
     }

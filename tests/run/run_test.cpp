@@ -47,6 +47,15 @@ TEST(Run, LocalWorkloadStaysLocal) {
   EXPECT_EQ(r.instructions, 64u * 200000u + 0);  // 64 threads; no stream ended early
 }
 
+TEST(Run, TheBudgetCountsFromTheEndOfInitialisation) {
+  // Each thread first touches 4096 pages (1 GiB / 64 threads), more operations than its budget of
+  // 1000 instructions: the run must still reach measurement and retire exactly 1000 after it.
+  RunResult r = run("starnuma16-scaled.yaml", "vecsum:size=1GiB,summers=all", 1000);
+  EXPECT_EQ(r.instructions, 64u * 1000u);  // 5 instructions an element: the budget is met exactly
+  EXPECT_GT(r.accesses[0], 0u);
+  EXPECT_DOUBLE_EQ(r.breakdown[0], 1.0);   // each thread sums what it first touched
+}
+
 TEST(Run, UnloadedAmatIsTheAccessMixTimesEachClassLatency) {
   RunResult r = run("baseline16-scaled.yaml", "uniform:footprint=64MiB", 30000);
   const double expected = r.breakdown[0] * 80 + r.breakdown[1] * 130 + r.breakdown[2] * 360;
