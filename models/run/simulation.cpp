@@ -14,6 +14,8 @@
 #include "socket/socket.hpp"
 #include "stimulus/trace/trace_input.hpp"
 #include "stimulus/workload_registry.hpp"
+#include "tracking/platform_tracking.hpp"
+#include "common/output_file.hpp"
 
 namespace starnuma {
 
@@ -36,11 +38,14 @@ std::vector<ThreadPlace> place_threads(const Fabric& fabric) {
 
 // The OS's view of memory: every node's range; first touch tries the socket's own node, then the
 // others by unloaded latency; the pool only takes what placement puts there, up to its limit.
-PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit) {
+// The tracking metadata's reserved range (at the top of its home) is never handed out.
+PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformTracking* tracking) {
   std::vector<PageMap::Node> nodes;
-  for (const Fabric::Range& r : fabric.address_map()) {
+  for (size_t k = 0; k < fabric.address_map().size(); ++k) {
+    const Fabric::Range& r = fabric.address_map()[k];
     const bool socket = dynamic_cast<const Socket*>(r.node) != nullptr;
-    nodes.push_back({r.node->basename(), r.base, socket ? r.size : std::min(r.size, pool_limit), socket});
+    const uint64_t size = tracking && tracking->home_range() == k ? r.size - tracking->reserved_bytes() : r.size;
+    nodes.push_back({r.node->basename(), r.base, socket ? size : std::min(size, pool_limit), socket});
   }
   std::vector<std::vector<size_t>> fallback;
   for (size_t s = 0; s < fabric.requesters().size(); ++s) {
@@ -99,6 +104,12 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     if (!o.instructions_given && input.instructions) o.instructions = *input.instructions;
   }
 
+  // Before the cores start: they capture their socket's observer.
+  std::unique_ptr<PlatformTracking> tracking = PlatformTracking::attach(fabric);
+  if (!o.dump_trackers.empty() && !tracking)
+    report_error(msg::kUsage, "--dump-trackers " + o.dump_trackers +
+                                  ": tracking is off (set topology.socket.tracking.impl to model or rtl)");
+
   std::optional<AccessProfile> accesses;
   if (o.placement == Placement::Oracle) accesses = profile(*workload, threads, sockets, o.instructions);
   // A ChampSim trace's footprint is unknown (0) until read: under oracle placement it is the pages
@@ -107,7 +118,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   if (footprint == 0 && accesses) footprint = accesses->pages().size() * kPageSize;
   const uint64_t pool_limit =
       (static_cast<uint64_t>(o.pool_fraction * static_cast<double>(footprint)) + kPageSize - 1) / kPageSize * kPageSize;
-  PageMap pages = make_page_map(fabric, pool_limit);
+  PageMap pages = make_page_map(fabric, pool_limit, tracking.get());
   if (accesses) {
     size_t pool = static_cast<size_t>(-1);
     for (size_t r = 0; r < fabric.address_map().size(); ++r)
@@ -160,6 +171,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   }
   sc_core::sc_start();
   const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
+  if (tracking) tracking->finish();
   fabric.check_conservation();
 
   RunResult r;
@@ -215,6 +227,10 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     r.link_utilization.emplace_back(type, n ? sum / n : 0);
   }
   r.stats = stats_json(measured);
+  if (tracking) {
+    r.trackers = tracking->metadata();
+    if (!o.dump_trackers.empty()) write_file_atomically(o.dump_trackers, r.trackers->csv());
+  }
   return r;
 }
 

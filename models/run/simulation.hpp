@@ -8,12 +8,14 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "platform/platform.hpp"
+#include "tracking/tracker_metadata.hpp"
 
 namespace starnuma {
 
@@ -34,6 +36,8 @@ struct RunOptions {
   // budget it was recorded with unless the caller gives them (`*_given`).
   std::vector<std::string> trace_in;
   bool seed_given = true, instructions_given = true;
+  // Write the tracking metadata here after the run (CSV, atomically); needs tracking.impl != none.
+  std::string dump_trackers;
 };
 
 struct RunResult {
@@ -49,6 +53,7 @@ struct RunResult {
   uint64_t instructions = 0, llc_misses = 0;
   double sim_time_ns = 0, host_seconds = 0;
   nlohmann::json stats;                    // the whole statistics tree
+  std::shared_ptr<const TrackerMetadata> trackers;  // the tracking metadata; null with impl: none
 
   // Everything but the statistics tree, for printing and comparing.
   nlohmann::ordered_json summary_json() const;

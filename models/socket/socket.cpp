@@ -21,7 +21,8 @@ Socket::Socket(sc_core::sc_module_name n, const ScopeContext& c)
                         "Host-side CXL port latency per direction (25 ns round trip)", at_least(0_ns)),
       memory_("memory", part("memory", "ddr5"), {6, 32_GiB}),
       core_config_(part("core", "core")),
-      llc_config_(part("llc", "llc")) {
+      llc_config_(part("llc", "llc")),
+      tracking_("tracking", part("tracking", "tracking"), core_config_.dtlb.entries()) {
   // Cores are built without YAML maps of their own: they all read core_config_.
   for (unsigned k = 0; k < cores_; ++k) {
     const std::string name = "core" + std::to_string(k);

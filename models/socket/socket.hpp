@@ -11,6 +11,7 @@
 #include "fabric/fabric_node.hpp"
 #include "memory/ddr5.hpp"
 #include "memory/memory_home.hpp"
+#include "tracking/socket_tracking.hpp"
 
 namespace starnuma {
 
@@ -35,6 +36,9 @@ class Socket : public FabricNode, public MemoryHome {
   // The tracking hardware's attachment point: TLB and LLC-miss events of this socket's cores.
   void set_observer(TlbObserver* observer) { observer_ = observer; }
   TlbObserver* observer() const { return observer_; }
+  // The socket's page-hotness tracking hardware (`tracking:`); attached only for impl: model or rtl.
+  SocketTracking& tracking() { return tracking_; }
+  const SocketTracking& tracking() const { return tracking_; }
 
  private:
   // Table I: 28 cores at 2.4 GHz; DDR5-4800, 6 channels x 32 GB.
@@ -47,6 +51,7 @@ class Socket : public FabricNode, public MemoryHome {
   Ddr5Controller memory_;
   CoreConfig core_config_;
   LlcConfig llc_config_;
+  SocketTracking tracking_;
   std::vector<std::unique_ptr<Core>> core_list_;
   TlbObserver* observer_ = nullptr;
 };

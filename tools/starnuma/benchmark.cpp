@@ -2,11 +2,13 @@
 // child process timed with its peak memory (wait4), one after another so each has one core:
 //   - simulated instructions per host second, L1-friendly workload, 64-core scaled StarNUMA;
 //   - LLC-miss transactions per host second, miss-heavy workload, same platform;
-//   - host time against simulated instructions (1x and 2x) and against socket count (4..32).
+//   - host time against simulated instructions (1x and 2x) and against socket count (4..32);
+//   - the tracking hardware: the same run with impl: rtl and impl: model (min of 3 each).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iomanip>
@@ -120,6 +122,26 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   }
   for (auto& s : sockets) s["per_thread_vs_16_sockets"] = s["host_seconds_per_thread"].get<double>() / per_thread_16;
   report["socket_scaling"] = sockets;
+
+  // Tracking: the Verilated RTL against the C++ models on one run (docs/tracking.md); the least of
+  // three runs each, as the machine is shared.
+  const uint64_t track_n = static_cast<uint64_t>(200000 * scale);
+  const std::string track_workload = "pr";
+  double best[2] = {1e300, 1e300};
+  const char* const impls[2] = {"model", "rtl"};
+  for (int k = 0; k < 2; ++k) {
+    say(std::string("tracking impl: ") + impls[k] + " (" + track_workload + ", " + std::to_string(track_n) +
+        " instructions per thread, min of 3) ... ");
+    for (int rep = 0; rep < 3; ++rep)
+      best[k] = std::min(best[k], run_child(run_args(platform, track_workload, track_n,
+                                                     {std::string("topology.socket.tracking.impl=") + impls[k]}))
+                                      .summary["host_seconds"]
+                                      .get<double>());  // the simulation, without building the graph
+    say(std::to_string(best[k]).substr(0, 5) + " s\n");
+  }
+  report["tracking"] = {{"workload", track_workload}, {"instructions", track_n}, {"model_host_seconds", best[0]},
+                        {"rtl_host_seconds", best[1]}, {"rtl_over_model", best[1] / best[0]}};
+  say("tracking rtl / model: x" + std::to_string(best[1] / best[0]).substr(0, 4) + " (target <= x1.50)\n");
   if (json) {
     std::cout << report.dump(2) << '\n';
   } else {

@@ -31,6 +31,7 @@ struct RunArgs {
   unsigned detailed_sockets = 0;
   std::vector<std::string> trace_in;   // instead of the workload
   bool seed_given = true, instructions_given = true;
+  std::string dump_trackers;          // tracking metadata CSV
 };
 
 struct RecordArgs {

@@ -108,6 +108,10 @@ int run(int argc, char** argv) {
       ->excludes(cmd->get_option("--workload"));
   }
   run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
+  run_cmd->add_option("--dump-trackers", ra.dump_trackers,
+                      "After the run, write the tracking metadata (region,address,sharers,sharer_count,count per "
+                      "tracked region) to this CSV file, atomically; needs topology.socket.tracking.impl model or rtl")
+      ->type_name("FILE");
   auto* trace_cmd = app.add_subcommand("trace", "Record a workload into a trace file; show a trace file");
   trace_cmd->require_subcommand(1);
   PlatformArgs record_args;

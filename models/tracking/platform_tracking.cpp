@@ -1,0 +1,96 @@
+#include "tracking/platform_tracking.hpp"
+
+#include <cmath>
+
+#include "fabric/fabric.hpp"
+#include "socket/socket.hpp"
+
+namespace starnuma {
+
+namespace {
+
+constexpr uint64_t kPageBytes = 4096;
+
+// The platform-wide choices must be the same on every socket: they shape the one shared region.
+void check_same(const SocketTracking& first, const SocketTracking& t) {
+  auto differs = [&](const char* key, const std::string& a, const std::string& b) {
+    if (a != b)
+      report_error(msg::kConfig, t.path() + "." + key + ": " + b + " differs from " + first.path() + "." + key + " (" + a +
+                                     "): every socket shares one metadata region");
+  };
+  differs("impl", first.find_param("impl")->value_text(), t.find_param("impl")->value_text());
+  differs("counter_bits", std::to_string(first.counter_bits()), std::to_string(t.counter_bits()));
+  differs("region_size", format_size(first.region_size()), format_size(t.region_size()));
+  differs("metadata_home", first.metadata_home(), t.metadata_home());
+}
+
+}  // namespace
+
+std::unique_ptr<PlatformTracking> PlatformTracking::attach(Fabric& fabric) {
+  const std::vector<Socket*>& sockets = fabric.requesters();
+  if (sockets.empty() || sockets[0]->tracking().impl() == TrackingImpl::None) {
+    for (const Socket* s : sockets)
+      if (s->tracking().impl() != TrackingImpl::None) check_same(sockets[0]->tracking(), s->tracking());
+    return nullptr;
+  }
+  const SocketTracking& first = sockets[0]->tracking();
+  for (const Socket* s : sockets) check_same(first, s->tracking());
+
+  std::unique_ptr<PlatformTracking> p(new PlatformTracking);
+  p->fabric_ = &fabric;
+  TrackerConfig tc;
+  tc.sockets = 16;  // the RTL's sharer field; wider only for platforms with more sockets
+  while (tc.sockets < sockets.size()) tc.sockets *= 2;
+  tc.counter_bits = first.counter_bits();
+  const uint64_t region = first.region_size().bytes();
+  if (region % kPageBytes != 0)
+    report_error(msg::kConfig, first.path() + ".region_size: " + format_size(first.region_size()) + " is not whole 4 KiB pages");
+  tc.pages_per_region = region / kPageBytes;
+  uint64_t end = 0;
+  for (const Fabric::Range& r : fabric.address_map()) end = std::max(end, r.base + r.size);
+  const uint64_t regions = (end + region - 1) / region;
+
+  // Home: by name, or the pool (equally far from every socket: one CXL hop), else the first socket.
+  const auto& map = fabric.address_map();
+  const std::string& home = first.metadata_home();
+  p->home_range_ = map.size();
+  for (size_t r = 0; r < map.size() && p->home_range_ == map.size(); ++r) {
+    const bool socket = dynamic_cast<const Socket*>(map[r].node) != nullptr;
+    if (home == "auto" ? !socket : map[r].node->basename() == home) p->home_range_ = r;
+  }
+  if (home == "auto" && p->home_range_ == map.size()) {
+    for (size_t r = 0; r < map.size(); ++r)
+      if (map[r].node == sockets[0]) p->home_range_ = r;
+  }
+  if (p->home_range_ == map.size()) {
+    std::string names;
+    for (const Fabric::Range& r : map) names += (names.empty() ? "" : ", ") + std::string(r.node->basename());
+    report_error(msg::kConfig, first.path() + ".metadata_home: no node '" + home + "' with memory (auto or one of " +
+                                   names + ")");
+  }
+  const TrackerUpdateModel layout(tc);
+  p->reserved_ = (regions * layout.entry_bytes() + kPageBytes - 1) / kPageBytes * kPageBytes;
+  const Fabric::Range& r = map[p->home_range_];
+  if (p->reserved_ > r.size)
+    report_error(msg::kConfig, first.path() + ".metadata_home: the metadata region (" +
+                                   format_size(Size::from_bytes(p->reserved_)) + ") does not fit in " +
+                                   r.node->basename() + "'s memory");
+  tc.meta_base = r.base + r.size - p->reserved_;
+  p->metadata_ = std::make_shared<TrackerMetadata>(tc, regions);
+
+  unsigned first_core = 0;
+  for (size_t s = 0; s < sockets.size(); ++s) {
+    Socket& sock = *sockets[s];
+    sock.tracking().attach({&fabric, s, static_cast<unsigned>(sockets.size()), first_core, sock.cores(),
+                            static_cast<int64_t>(std::llround(1e15 / sock.frequency().hz())), p->metadata_.get()});
+    sock.set_observer(&sock.tracking());
+    first_core += sock.cores();
+  }
+  return p;
+}
+
+void PlatformTracking::finish() {
+  for (Socket* s : fabric_->requesters()) s->tracking().finish();
+}
+
+}  // namespace starnuma

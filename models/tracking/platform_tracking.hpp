@@ -1,0 +1,35 @@
+// The tracking hardware of every socket, attached for one run: builds the shared metadata region
+// (one entry per region of the whole physical address space, reserved at the top of the
+// `metadata_home` node's memory) and hooks each socket's SocketTracking onto its cores' events.
+#pragma once
+
+#include <memory>
+
+#include "tracking/tracker_metadata.hpp"
+
+namespace starnuma {
+
+class Fabric;
+
+class PlatformTracking {
+ public:
+  // Null when every socket has `tracking.impl: none` (then nothing is observed or reserved).
+  static std::unique_ptr<PlatformTracking> attach(Fabric& fabric);
+
+  // Address range (index into the fabric's address map) whose top holds the metadata, and how
+  // many bytes of it are reserved (page-aligned): the OS places no page there.
+  size_t home_range() const { return home_range_; }
+  uint64_t reserved_bytes() const { return reserved_; }
+  const std::shared_ptr<TrackerMetadata>& metadata() const { return metadata_; }
+  // After the run: delivers held events, checks every flush reached its tracker.
+  void finish();
+
+ private:
+  PlatformTracking() = default;
+  Fabric* fabric_ = nullptr;
+  size_t home_range_ = 0;
+  uint64_t reserved_ = 0;
+  std::shared_ptr<TrackerMetadata> metadata_;
+};
+
+}  // namespace starnuma

@@ -1,0 +1,257 @@
+#include "tracking/socket_tracking.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "fabric/fabric.hpp"
+
+namespace starnuma {
+
+using namespace literals;
+
+namespace {
+constexpr uint64_t kPageBytes = 4096;
+constexpr uint64_t kFnvPrime = 0x100000001b3ull;
+constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ull;
+
+uint64_t fnv(uint64_t h, uint64_t v) {
+  for (int i = 0; i < 8; ++i, v >>= 8) h = (h ^ (v & 0xff)) * kFnvPrime;
+  return h;
+}
+}  // namespace
+
+SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c, unsigned dtlb_entries)
+    : Component(n, c),
+      impl_(*this, "impl", "none",
+            "Page-hotness tracking hardware: none, model (C++ reference models) or rtl (the Verilated RTL)",
+            std::vector<std::string>{"none", "model", "rtl"}),
+      counter_bits_(*this, "counter_bits", 16, "i of the T_i tracker: counter bits per annex and metadata entry (0: sharers only)",
+                    between(0u, 16u)),
+      region_size_(*this, "region_size", 512_KiB, "Physical memory per metadata entry (a power of two, whole pages)",
+                   between(4_KiB, Size::from_bytes(uint64_t{1} << 40))),
+      queue_depth_(*this, "queue_depth", 4, "Flushes the tracker update queues; a full queue stalls the annexes",
+                   between(1u, 64u)),
+      metadata_home_(*this, "metadata_home", "auto",
+                     "Node whose memory holds the metadata region (at its top): a node name, or auto (the memory pool "
+                     "if there is one, else the first socket)"),
+      issue_cycles_(*this, "issue_cycles", 2, "Core cycles from a TLB event to the tracker's read request (annex FIFO, queue)",
+                    between(0u, 100000u)),
+      modify_cycles_(*this, "modify_cycles", 1, "Core cycles from the read data to the write request", between(0u, 100000u)),
+      phase_interval_(*this, "phase_interval", 0_ns,
+                      "Marks every annex entry each interval of a core's time (0: never; the migration policy marks)",
+                      at_least(0_ns)),
+      digest_stat_(*this, "request_digest", "", "FNV-1a of the metadata requests (op, address, data, issue time)",
+                   [this](sc_core::sc_time) {
+                     char b[24];
+                     std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(digest_));
+                     return nlohmann::json(b);
+                   }),
+      dtlb_entries_(dtlb_entries),
+      digest_(kFnvOffset) {
+  const uint64_t region = region_size_->bytes();
+  if ((region & (region - 1)) != 0) error_if(true, "region_size", format_size(region_size_) + " is not a power of two");
+  if (impl() != TrackingImpl::Rtl) return;
+  const RtlBuild& b = rtl_build();
+  std::string widths;
+  for (unsigned w : b.widths) widths += (widths.empty() ? "" : ", ") + std::to_string(w);
+  error_if(std::find(b.widths.begin(), b.widths.end(), counter_bits_.get()) == b.widths.end(), "counter_bits",
+           std::to_string(counter_bits_.get()) + " has no RTL build: with impl: rtl, counter_bits is one of " + widths +
+               " (impl: model takes 0..16)");
+  error_if(region != b.pages_per_region * kPageBytes, "region_size",
+           "the RTL is built for " + format_size(Size::from_bytes(b.pages_per_region * kPageBytes)) +
+               " regions (impl: model takes any)");
+  error_if(queue_depth_ != b.queue_depth, "queue_depth",
+           "the RTL is built with " + std::to_string(b.queue_depth) + " (impl: model takes any)");
+  error_if(dtlb_entries_ != b.annex_entries, "impl",
+           "the RTL annex is built for a " + std::to_string(b.annex_entries) + "-entry L1 DTLB, this core's has " +
+               std::to_string(dtlb_entries_) + " (core.dtlb.entries)");
+}
+
+void SocketTracking::error_if(bool bad, const char* key, const std::string& message) {
+  if (bad) error(config() ? config()->find(key) : nullptr, key, message);
+}
+
+TrackingImpl SocketTracking::impl() const {
+  const std::string& s = impl_.get();
+  return s == "model" ? TrackingImpl::Model : s == "rtl" ? TrackingImpl::Rtl : TrackingImpl::None;
+}
+
+void SocketTracking::attach(const Attachment& a) {
+  at_ = a;
+  const TrackerConfig& tc = a.metadata->layout().config();
+  if (impl() == TrackingImpl::Rtl && tc.sockets != rtl_build().sockets)
+    report_error(msg::kConfig, path() + ".impl: the RTL tracker is built for " + std::to_string(rtl_build().sockets) +
+                                   " sharer bits; this platform needs " + std::to_string(tc.sockets));
+  EngineConfig ec{a.cores, dtlb_entries_, static_cast<unsigned>(a.requester), tc};
+  engine_ = impl() == TrackingImpl::Rtl ? make_rtl_engine(ec) : make_model_engine(ec);
+  cores_.assign(a.cores, CoreState(dtlb_entries_));
+  const int64_t interval = phase_interval_->ps() * 1000;
+  for (CoreState& s : cores_) s.next_phase_fs = interval;
+  queue_.assign(queue_depth_, 0);
+  issue_fs_ = issue_cycles_ * a.cycle_fs;
+  modify_fs_ = modify_cycles_ * a.cycle_fs;
+}
+
+unsigned SocketTracking::local(unsigned core) const {
+  if (core < at_.first_core || core - at_.first_core >= cores_.size())
+    report_error(msg::kModel, path() + ": an event of core " + std::to_string(core) + ", not of this socket");
+  return core - at_.first_core;
+}
+
+// The core's state, after the phase marks due by `now_fs` (per core: each runs on its own time).
+SocketTracking::CoreState& SocketTracking::state(unsigned c, int64_t now_fs) {
+  CoreState& s = cores_[c];
+  const int64_t interval = phase_interval_->ps() * 1000;
+  if (interval > 0 && now_fs >= s.next_phase_fs) {
+    release_held(c);
+    AnnexBeat b;
+    b.phase = true;
+    deliver(c, b, now_fs);
+    std::fill(s.marked.begin(), s.marked.end(), 1);
+    ++phase_marks_;
+    s.next_phase_fs = (now_fs / interval + 1) * interval;
+  }
+  return s;
+}
+
+void SocketTracking::phase_mark() {
+  for (unsigned c = 0; c < cores_.size(); ++c) {
+    release_held(c);
+    AnnexBeat b;
+    b.phase = true;
+    deliver(c, b, beat_fs_);
+    std::fill(cores_[c].marked.begin(), cores_[c].marked.end(), 1);
+    ++phase_marks_;
+  }
+}
+
+// An eviction waits for the fill that replaces it, so the replacement is one beat (as the RTL
+// takes it: evict before fill in one cycle); anything else of the core sends it alone first.
+void SocketTracking::release_held(unsigned c) {
+  CoreState& s = cores_[c];
+  if (s.held_evict == PageIndexMap::kNone) return;
+  AnnexBeat b;
+  b.evict = s.held_evict;
+  s.held_evict = PageIndexMap::kNone;
+  deliver(c, b, s.held_fs);
+}
+
+void SocketTracking::deliver(unsigned c, const AnnexBeat& beat, int64_t at_fs) {
+  beat_fs_ = at_fs;
+  engine_->apply(c, beat, memory_);
+}
+
+void SocketTracking::tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) {
+  if (level != TlbLevel::L1) return;  // only the L1 DTLB has an annex
+  const unsigned c = local(core);
+  const int64_t t = at.ps() * 1000;
+  CoreState& s = state(c, t);
+  const unsigned index = s.map.insert(vpage);
+  if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": a fill into a full L1 DTLB");
+  AnnexBeat b;
+  if (s.held_evict != PageIndexMap::kNone) {
+    b.evict = s.held_evict;
+    s.held_evict = PageIndexMap::kNone;
+  }
+  b.fill = AnnexBeat::Fill{index, vpage, ppage};
+  s.marked[index] = 0;
+  deliver(c, b, t);
+}
+
+void SocketTracking::tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) {
+  if (level != TlbLevel::L1) return;
+  const unsigned c = local(core);
+  const int64_t t = at.ps() * 1000;
+  CoreState& s = state(c, t);
+  const unsigned index = s.map.find(vpage);
+  if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": an L1 DTLB hit on a page never filled");
+  // An unmarked hit changes nothing in the annex (it only flushes marked entries), so the
+  // engine is not run for it: this keeps the RTL unclocked on the most frequent event.
+  if (!s.marked[index]) return;
+  release_held(c);
+  s.marked[index] = 0;
+  ++flushes_;
+  ++total_flushes_;
+  AnnexBeat b;
+  b.hit = index;
+  deliver(c, b, t);
+}
+
+void SocketTracking::tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) {
+  if (level != TlbLevel::L1) return;
+  const unsigned c = local(core);
+  const int64_t t = at.ps() * 1000;
+  CoreState& s = state(c, t);
+  release_held(c);
+  const unsigned index = s.map.erase(vpage);
+  if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": an L1 DTLB eviction of a page never filled");
+  s.marked[index] = 0;
+  ++flushes_;  // every eviction flushes, count 0 included (it reports the sharer)
+  ++total_flushes_;
+  s.held_evict = index;
+  s.held_fs = t;
+}
+
+void SocketTracking::llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) {
+  const unsigned c = local(core);
+  const int64_t t = done.ps() * 1000;
+  CoreState& s = state(c, t);
+  const unsigned index = s.map.find(vpage);
+  if (index == PageIndexMap::kNone) {
+    ++untracked_;
+    return;
+  }
+  release_held(c);
+  AnnexBeat b;
+  b.load = index;
+  deliver(c, b, t);
+}
+
+void SocketTracking::finish() {
+  for (unsigned c = 0; c < cores_.size(); ++c) release_held(c);
+  if (total_reads_ != total_flushes_)
+    report_error(msg::kModel, path() + ": " + std::to_string(total_flushes_) + " flushes but " +
+                                  std::to_string(total_reads_) + " tracker updates");
+}
+
+void SocketTracking::reset_stats() {
+  Component::reset_stats();
+  digest_ = kFnvOffset;
+}
+
+// One metadata request issued at `issue_fs`; returns when its response is back (fs).
+int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t issue_fs) {
+  const Time issue = Time::from_ps(issue_fs / 1000);
+  const Time done = at_.fabric->access(at_.requester, MemAccess{op, addr, nullptr}, issue);
+  bytes_ += kLineBytes;
+  digest_ = fnv(fnv(fnv(fnv(digest_, static_cast<uint64_t>(op)), addr), data),
+                static_cast<uint64_t>(issue_fs));
+  return issue_fs + (done - issue).ps() * 1000;
+}
+
+// Every update starts with its read: it waits for room in the queue (annex stall) and for the
+// previous update to end (tracker stall), then goes to the metadata's home through the fabric.
+uint64_t SocketTracking::TimedMemory::read(uint64_t addr) {
+  SocketTracking& o = owner_;
+  const int64_t ready = o.beat_fs_ + o.issue_fs_;
+  int64_t& oldest = o.queue_[o.queue_head_];  // start of the update queue_depth ago
+  if (oldest > o.beat_fs_) o.annex_stall_ += static_cast<uint64_t>((oldest - o.beat_fs_) / o.at_.cycle_fs);
+  const int64_t start = std::max(ready, o.free_fs_);
+  o.tracker_stall_ += static_cast<uint64_t>((start - ready) / o.at_.cycle_fs);
+  oldest = start;
+  o.queue_head_ = (o.queue_head_ + 1) % o.queue_.size();
+  ++o.reads_;
+  ++o.total_reads_;
+  o.free_fs_ = o.access(MemOp::Read, addr, 0, start);
+  return o.at_.metadata->read(addr);
+}
+
+// The write follows the read's data after modify_cycles; the next update waits for its response.
+void SocketTracking::TimedMemory::write(uint64_t addr, uint64_t data) {
+  SocketTracking& o = owner_;
+  ++o.writes_;
+  o.free_fs_ = o.access(MemOp::Write, addr, data, o.free_fs_ + o.modify_fs_);
+  o.at_.metadata->write(addr, data);
+}
+
+}  // namespace starnuma

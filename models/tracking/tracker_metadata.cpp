@@ -1,0 +1,49 @@
+#include "tracking/tracker_metadata.hpp"
+
+#include <bitset>
+#include <cstdio>
+#include <cstring>
+
+#include "common/diagnostics.hpp"
+
+namespace starnuma {
+
+TrackerMetadata::TrackerMetadata(const TrackerConfig& config, uint64_t regions)
+    : layout_(config), regions_(regions),
+      entries_(static_cast<uint64_t*>(std::calloc(regions ? regions : 1, sizeof(uint64_t))), &std::free) {
+  if (!entries_) report_error(msg::kConfig, "tracking: cannot allocate the metadata of " + std::to_string(regions) + " regions");
+}
+
+size_t TrackerMetadata::slot(uint64_t addr) const {
+  const uint64_t offset = addr - base();
+  if (addr < base() || offset % layout_.entry_bytes() != 0 || offset / layout_.entry_bytes() >= regions_)
+    report_error(msg::kModel, "tracking: metadata access at " + std::to_string(addr) + " is not an entry of the region at " +
+                                  std::to_string(base()));
+  return static_cast<size_t>(offset / layout_.entry_bytes());
+}
+
+uint64_t TrackerMetadata::entry(uint64_t region) const {
+  if (region >= regions_)
+    report_error(msg::kUsage, "tracking: region " + std::to_string(region) + " of " + std::to_string(regions_));
+  return entries_.get()[region];
+}
+
+void TrackerMetadata::clear() { std::memset(entries_.get(), 0, regions_ * sizeof(uint64_t)); }
+
+std::string TrackerMetadata::csv() const {
+  std::string out = "region,address,sharers,sharer_count,count\n";
+  const unsigned hex_digits = (layout_.config().sockets + 3) / 4;
+  char line[128];
+  for (uint64_t r = 0; r < regions_; ++r) {
+    const uint64_t e = entries_.get()[r];
+    if (e == 0) continue;
+    const uint64_t s = layout_.sharers(e);
+    std::snprintf(line, sizeof line, "%llu,0x%llx,0x%0*llx,%zu,%u\n", static_cast<unsigned long long>(r),
+                  static_cast<unsigned long long>(base() + r * layout_.entry_bytes()), static_cast<int>(hex_digits),
+                  static_cast<unsigned long long>(s), std::bitset<64>(s).count(), layout_.count(e));
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace starnuma

@@ -1,0 +1,240 @@
+// The tracking hardware inside whole runs: impl: rtl against impl: model, impl: none against the
+// results from before tracking existed, the metadata traffic on the fabric, configuration errors.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "harness/expect_report.hpp"
+#include "run/simulation.hpp"
+#include "socket/socket.hpp"
+#include "tracking/page_index_map.hpp"
+
+namespace starnuma {
+namespace {
+
+using testing::capture_report;
+
+const std::string kPlatforms = std::string(STARNUMA_SOURCE_DIR) + "/platforms/";
+// Marked hits need phase marks; 2 us gives several per run.
+const std::string kWorkload = "sharing";
+constexpr uint64_t kInstructions = 20000;
+
+// SystemC elaborates once per process: each run of a comparison happens in a child process,
+// which hands back its results as text.
+std::string in_child(const std::function<std::string()>& body) {
+  int fd[2];
+  if (pipe(fd) != 0) return "pipe failed";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    std::string out;
+    try {
+      out = body();
+    } catch (const std::exception& e) {
+      out = std::string("ERROR: ") + e.what();
+    }
+    for (size_t done = 0; done < out.size();) {
+      const ssize_t n = write(fd[1], out.data() + done, out.size() - done);
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fd[1]);
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return text;
+}
+
+// Everything a run reports but the host time: summary, statistics tree, metadata dump.
+std::string tracked_run(const std::string& impl, unsigned bits, const std::string& dump) {
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml",
+                           {"topology.socket.tracking.impl=" + impl, "topology.socket.tracking.counter_bits=" + std::to_string(bits),
+                            "topology.socket.tracking.phase_interval=2us"});
+  RunOptions o;
+  o.workload = kWorkload;
+  o.instructions = kInstructions;
+  o.dump_trackers = dump;
+  RunResult r = run_workload(*p, o);
+  nlohmann::ordered_json j = r.to_json();
+  j.erase("host_seconds");
+  std::ifstream in(dump);
+  return j.dump(1) + "\n--- dump ---\n" + std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void expect_rtl_equals_model(unsigned bits) {
+  const std::string dir = ::testing::TempDir();
+  const std::string model = in_child([&] { return tracked_run("model", bits, dir + "/model.csv"); });
+  const std::string rtl = in_child([&] { return tracked_run("rtl", bits, dir + "/rtl.csv"); });
+  ASSERT_EQ(model.rfind("ERROR", 0), std::string::npos) << model;
+  ASSERT_NE(model.find("\"tracker_writes\""), std::string::npos);
+  ASSERT_NE(model.find("\n--- dump ---\nregion,"), std::string::npos);
+  EXPECT_GT(model.size() - model.find("--- dump ---"), 200u);  // some regions were tracked
+  EXPECT_EQ(model, rtl);  // same metadata, same requests at the same times, same statistics
+}
+
+TEST(PlatformTracking, RtlAndModelAgreeOnAWholeRunAtT16) { expect_rtl_equals_model(16); }
+TEST(PlatformTracking, RtlAndModelAgreeOnAWholeRunAtT0) { expect_rtl_equals_model(0); }
+
+// The tracker's requests are real fabric accesses: under first touch no data page lives in the
+// pool, so every pool access is a metadata access (the region's default home).
+TEST(PlatformTracking, MetadataTrafficLoadsTheFabricToThePool) {
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml", {"topology.socket.tracking.impl=model"});
+  RunOptions o;
+  o.workload = kWorkload;
+  o.instructions = kInstructions;
+  RunResult r = run_workload(*p, o);
+  EXPECT_EQ(r.accesses[3], 0u);  // no demand access went to the pool
+  uint64_t reads = 0, writes = 0, bytes = 0;
+  for (const auto& [name, node] : r.stats["nodes"].items()) {
+    if (!node.contains("tracking")) continue;
+    reads += node["tracking"]["tracker_reads"].get<uint64_t>();
+    writes += node["tracking"]["tracker_writes"].get<uint64_t>();
+    bytes += node["tracking"]["metadata_bytes"].get<uint64_t>();
+    EXPECT_EQ(node["tracking"]["flushes"], node["tracking"]["tracker_reads"]) << name;
+  }
+  EXPECT_GT(reads, 0u);
+  EXPECT_GT(writes, 0u);
+  EXPECT_EQ(bytes, 64 * (reads + writes));
+  const auto& pool = r.stats["nodes"]["pool"]["memory"];
+  EXPECT_EQ(pool["reads"].get<uint64_t>(), reads) << pool.dump();
+  EXPECT_EQ(pool["writes"].get<uint64_t>(), writes);
+}
+
+// With impl: none nothing observes the cores: the results are the ones recorded before the
+// tracking hardware existed (tests/tracking/none_golden.json: stats.json of the
+// same run, host_seconds left out).
+TEST(PlatformTracking, NoneLeavesResultsBitIdenticalToBefore) {
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
+  RunOptions o;
+  o.workload = kWorkload;
+  o.instructions = kInstructions;
+  RunResult r = run_workload(*p, o);
+  for (const Socket* s : p->fabric().requesters()) EXPECT_EQ(s->observer(), nullptr);
+  nlohmann::json got = r.to_json();
+  got.erase("host_seconds");
+  for (auto& [name, node] : got["stats"]["nodes"].items()) node.erase("tracking");  // all zero, new
+  std::ifstream in(std::string(STARNUMA_SOURCE_DIR) + "/tests/tracking/none_golden.json");
+  nlohmann::json want = nlohmann::json::parse(in);
+  got.erase("platform");  // the platform file's path as given
+  want.erase("platform");
+  EXPECT_EQ(got, want);
+}
+
+TEST(PlatformTracking, MetadataApiDecodesTheDump) {
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml", {"topology.socket.tracking.impl=model"});
+  RunOptions o;
+  o.workload = kWorkload;
+  o.instructions = kInstructions;
+  RunResult r = run_workload(*p, o);
+  ASSERT_TRUE(r.trackers);
+  const TrackerMetadata& m = *r.trackers;
+  uint64_t tracked = 0, shared = 0;
+  for (uint64_t region = 0; region < m.regions(); ++region) {
+    if (m.sharers(region) == 0) continue;
+    ++tracked;
+    if (m.sharers(region) & (m.sharers(region) - 1)) ++shared;
+    EXPECT_LT(m.sharers(region), 1u << 16);
+  }
+  EXPECT_GT(tracked, 0u);
+  EXPECT_GT(shared, 0u);  // `sharing` shares regions between sockets
+  const std::string csv = m.csv();
+  EXPECT_EQ(static_cast<uint64_t>(std::count(csv.begin(), csv.end(), '\n')), tracked + 1);
+}
+
+testing::Raised build_with(const std::vector<std::string>& sets) {
+  return capture_report([&] { Platform::build(kPlatforms + "starnuma16-scaled.yaml", sets); });
+}
+
+TEST(PlatformTracking, BadValuesNameTheirKey) {
+  auto r = build_with({"topology.socket.tracking.impl=verilog"});
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("tracking.impl"), std::string::npos) << r.message;
+  r = build_with({"topology.socket.tracking.counter_bits=17"});
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("tracking.counter_bits: value 17 is out of range [0, 16]"), std::string::npos) << r.message;
+  r = build_with({"topology.socket.tracking.region_size=768KiB"});
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("tracking.region_size: 768KiB is not a power of two"), std::string::npos) << r.message;
+}
+
+TEST(PlatformTracking, RtlAcceptsOnlyWhatItIsBuiltFor) {
+  auto r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.tracking.counter_bits=2"});
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("tracking.counter_bits: 2 has no RTL build: with impl: rtl, counter_bits is one of 0, 1, 4, 8, 16"),
+            std::string::npos)
+      << r.message;
+  r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.tracking.region_size=1MiB"});
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("tracking.region_size: the RTL is built for 512KiB regions"), std::string::npos) << r.message;
+  r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.core.dtlb.entries=32"});
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("64-entry L1 DTLB"), std::string::npos) << r.message;
+  // impl: model takes them all.
+  EXPECT_FALSE(build_with({"topology.socket.tracking.impl=model", "topology.socket.tracking.counter_bits=2",
+                           "topology.socket.tracking.region_size=1MiB"})
+                   .raised);
+}
+
+TEST(PlatformTracking, UnknownMetadataHomeIsAConfigError) {
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml",
+                           {"topology.socket.tracking.impl=model", "topology.socket.tracking.metadata_home=socket99"});
+  RunOptions o;
+  o.workload = kWorkload;
+  o.instructions = 1000;
+  auto r = capture_report([&] { run_workload(*p, o); });
+  ASSERT_TRUE(r.raised);
+  EXPECT_EQ(r.type, "starnuma/config");
+  EXPECT_NE(r.message.find("tracking.metadata_home: no node 'socket99' with memory"), std::string::npos) << r.message;
+}
+
+TEST(PlatformTracking, DumpWithoutTrackingIsAUsageError) {
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
+  RunOptions o;
+  o.workload = kWorkload;
+  o.instructions = 1000;
+  o.dump_trackers = ::testing::TempDir() + "/never.csv";
+  auto r = capture_report([&] { run_workload(*p, o); });
+  ASSERT_TRUE(r.raised);
+  EXPECT_EQ(r.type, "starnuma/usage");
+}
+
+TEST(PageIndexMap, AgreesWithAReferenceMapUnderChurn) {
+  PageIndexMap m(64);
+  std::map<uint64_t, unsigned> ref;
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t page = rng() % 300;
+    if (ref.count(page)) {
+      ASSERT_EQ(m.find(page), ref[page]);
+      if (rng() % 2) {
+        ASSERT_EQ(m.erase(page), ref[page]);
+        ref.erase(page);
+      }
+    } else {
+      ASSERT_EQ(m.find(page), PageIndexMap::kNone);
+      const unsigned index = m.insert(page);
+      if (ref.size() == 64) {
+        ASSERT_EQ(index, PageIndexMap::kNone);
+        continue;
+      }
+      ASSERT_LT(index, 64u);
+      for (const auto& [p, k] : ref) ASSERT_NE(k, index);
+      ref[page] = index;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace starnuma
