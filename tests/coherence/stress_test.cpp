@@ -4,6 +4,7 @@
 // reach the protocol in time order. The checker runs after every transaction.
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <random>
 
 #include "coherence/coherence.hpp"
@@ -50,6 +51,12 @@ StressResult stress(uint64_t operations, const std::vector<std::string>& sets, u
   }
   p->fabric().check_conservation();
   auto value = [&](const char* name) { return dynamic_cast<const Counter&>(*c.find_stat(name)).value(); };
+  auto mean = [&](const char* name) { return dynamic_cast<const Average&>(*c.find_stat(name)).mean(); };
+  // The figures docs/coherence.md quotes.
+  std::cout << "transactions " << c.started() << ", BT socket " << value("bt_socket") << " mean "
+            << mean("bt_socket_latency") << " ns, BT pool " << value("bt_pool") << " mean " << mean("bt_pool_latency")
+            << " ns, invalidations/write " << mean("invalidations_per_write") << ", back-invalidations "
+            << value("back_invalidations") << "\n";
   return {c.checker().violations(), c.started(),       c.completed(),
           value("bt_socket"),       value("bt_pool"),  value("back_invalidations"),
           c.checker().first_violation()};
