@@ -108,7 +108,7 @@ class Coherence : public Component {
 
   Fabric* fabric_;
   Param<bool> enabled_{*this, "enabled", false,
-                       "Model coherence on LLC misses in `run` (block transfers in the breakdown)"};
+                       "Reserved: coherence on LLC misses in `run` (not wired yet, docs/coherence.md); no effect"};
   Param<bool> check_{*this, "check", false, "Check the coherence invariants after every transaction (slower)"};
   Param<Time> socket_lookup_;
   Param<Time> pool_lookup_;
