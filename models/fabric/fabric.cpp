@@ -90,7 +90,8 @@ Time Fabric::unloaded_latency(size_t r, size_t range) const {
   return requesters_[r]->uncore_latency() + route.latency * 2 + ranges_[range].home->unloaded_service();
 }
 
-Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace) {
+Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace,
+                  bool count) {
   const size_t n = route.hops.size();
   for (size_t i = 0; i < n; ++i) {
     const Hop& hop = route.hops[forward ? i : n - 1 - i];
@@ -103,10 +104,8 @@ Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*siz
     }
     const Time before = t;
     t = link.channel_from(from).traverse(t, (link.*size)());
-    if (forward)
-      link.count_request(from);
-    else
-      link.count_response(from);
+    if (count && forward) link.count_request(from);
+    if (count && !forward) link.count_response(from);
     if (trace) {
       trace->add(link.path(), "link " + link.direction_name(from), link.wire_latency());
       if (link.retimers_latency().ps()) trace->add(link.path(), "retimers", link.retimers_latency());
@@ -144,6 +143,11 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   if (a.trace) a.trace->add(from.path(), "on die, back", back);
   ++responses_;
   return t + back;
+}
+
+Time Fabric::send(size_t s, const FabricNode& node, bool outbound, Time t, bool data) {
+  const Route& route = routes_.route(*requesters_[s], node);
+  return walk(route, outbound, t, data ? &Link::data_bytes : &Link::request_bytes, nullptr, false);
 }
 
 void Fabric::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {

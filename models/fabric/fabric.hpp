@@ -72,9 +72,16 @@ class Fabric : public Component {
   // Raises a starnuma/model error naming what does not balance.
   void check_conservation() const;
 
+  // One coherence message between socket `s` and `node`, either way (`outbound`: from the socket),
+  // over the same route and link directions as accesses, so it queues behind and delays them.
+  // Port to port: the on-die parts are the caller's. Not counted by the conservation check: a
+  // transaction's messages (request, forward, data from a third node) do not pair up per link.
+  Time send(size_t s, const FabricNode& node, bool outbound, Time t, bool data);
+
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
-  Time walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace);
+  Time walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace,
+             bool count = true);
 
   std::vector<Range> ranges_;
   std::vector<Socket*> requesters_;

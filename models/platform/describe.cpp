@@ -140,8 +140,10 @@ ojson catalog_json() {
   // The platform file's own keys.
   Elaboration settings_schema(true);
   PlatformSettings settings("platform", ScopeContext{&settings_schema, nullptr, "platform", {}, nullptr, "platform", false});
+  Coherence coherence("coherence", ScopeContext{&settings_schema, nullptr, "coherence", {}, nullptr, "coherence", false},
+                      nullptr);
   return {{"components", components}, {"generators", generators}, {"workloads", workloads},
-          {"platform", schema_of(settings)}};
+          {"platform", schema_of(settings)}, {"coherence", schema_of(coherence)}};
 }
 
 namespace {
@@ -190,6 +192,8 @@ std::string catalog_text() {
         "and frequency need a unit (25ns, 32KiB, 20.8GB/s, 2.4GHz).\n\n";
   os << "platform settings (key 'platform:')\n";
   schema_lines(os, cat["platform"], false);
+  os << "\ncoherence (key 'coherence:', docs/coherence.md)\n";
+  schema_lines(os, cat["coherence"], false);
   for (const auto& g : cat["generators"]) {
     os << "\ngenerator " << g["generator"].get<std::string>() << " (topology: {generator: "
        << g["generator"].get<std::string>() << "})\n  " << g["description"].get<std::string>() << '\n';
@@ -216,6 +220,8 @@ std::string catalog_markdown() {
         "`Hz kHz MHz GHz`.\n\n## Platform settings (`platform:`)\n\n"
      << header;
   schema_lines(os, cat["platform"], true);
+  os << "\n## Coherence (`coherence:`)\n\nDirectory MESI between sockets and the pool ([coherence.md](coherence.md)).\n\n" << header;
+  schema_lines(os, cat["coherence"], true);
   os << "\n## Topology generators (`topology:`)\n";
   for (const auto& g : cat["generators"]) {
     os << "\n### `" << g["generator"].get<std::string>() << "`\n\n" << g["description"].get<std::string>() << "\n\n" << header;

@@ -92,6 +92,8 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
     for (FabricNode* n : nodes_) n->check_attachments();
   if (elab.diagnostics().empty() && !nodes_.empty())
     fabric_ = std::make_unique<Fabric>("fabric", root.child_context("fabric", "fabric"), nodes_);
+  if (fabric_)
+    coherence_ = std::make_unique<Coherence>("coherence", root.child_context("coherence", "coherence"), fabric_.get());
   root.check_unused_keys();
   // Only when nothing else explains it (a misspelt 'nodes:' is reported as such).
   if (nodes_.empty() && elab.diagnostics().empty())
@@ -202,6 +204,7 @@ void Platform::check_connected(Elaboration& elab) {
 std::vector<const Component*> Platform::roots() const {
   std::vector<const Component*> r{settings_.get(), node_container_.get(), link_container_.get()};
   if (fabric_) r.push_back(fabric_.get());
+  if (coherence_) r.push_back(coherence_.get());
   return r;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/component.hpp"
+#include "coherence/coherence.hpp"
 #include "fabric/fabric.hpp"
 #include "fabric/fabric_node.hpp"
 #include "fabric/link.hpp"
@@ -47,7 +48,8 @@ class Platform {
   const std::vector<Link*>& links() const { return links_; }
   FabricNode* find_node(const std::string& name) const;
   Fabric& fabric() const { return *fabric_; }
-  // The top-level components ("platform", "nodes", "links", "fabric"), for walkers.
+  Coherence& coherence() const { return *coherence_; }
+  // The top-level components ("platform", "nodes", "links", "fabric", "coherence"), for walkers.
   std::vector<const Component*> roots() const;
 
  private:
@@ -65,6 +67,7 @@ class Platform {
   std::unique_ptr<PlatformSettings> settings_;
   std::unique_ptr<Container> node_container_, link_container_;
   std::unique_ptr<Fabric> fabric_;
+  std::unique_ptr<Coherence> coherence_;  // after fabric_: destroyed first
   std::vector<FabricNode*> nodes_;
   std::vector<Link*> links_;
 };

@@ -1,0 +1,346 @@
+#include "coherence/coherence.hpp"
+
+#include <algorithm>
+
+#include "common/diagnostics.hpp"
+#include "common/text.hpp"
+#include "pool/cxl_pool.hpp"
+#include "socket/socket.hpp"
+
+namespace starnuma {
+
+using namespace literals;
+
+namespace {
+
+uint64_t bit(size_t s) { return uint64_t{1} << s; }
+
+Time half_of(Time t) { return Time::from_ps(t.ps() / 2); }
+
+}  // namespace
+
+const char* mesi_name(MesiState s) {
+  static const char* const names[] = {"I", "S", "E", "M"};
+  return names[static_cast<size_t>(s)];
+}
+
+const char* coh_request_name(CohRequest r) {
+  static const char* const names[] = {"gets", "getm", "upgrade", "putm", "pute"};
+  return names[static_cast<size_t>(r)];
+}
+
+// The requester, the block and its home and directory entry, and when the home looked it up.
+struct Coherence::Txn {
+  size_t r;
+  uint64_t block;
+  Home& h;
+  DirEntry& e;
+};
+
+// Lookup latencies: the paper accounts 80 ns beyond link time for a block transfer (413 = 333 +
+// 80, 280 = 200 + 80); we split it as the requester's on-die round trip (uncore_latency, 40), the
+// home's directory lookup (20) and the owner's snoop (20), for both paths.
+Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabric* fabric)
+    : Component(name, ctx),
+      fabric_(fabric),
+      socket_lookup_(*this, "socket_directory_latency", 20_ns, "Directory lookup at a socket's home agent",
+                     at_least(0_ns)),
+      pool_lookup_(*this, "pool_directory_latency", 20_ns,
+                   "Directory lookup in the pool device, after its internal crossing (internal_latency)",
+                   at_least(0_ns)),
+      snoop_(*this, "snoop_latency", 20_ns,
+             "At an owner or sharer: from its fabric port to the LLC and back (forward, invalidation)",
+             at_least(0_ns)),
+      pool_entries_(*this, "pool_directory_entries", 1u << 24,
+                    "Entries of the pool's directory (one per cached pool block; 16 Mi covers 16 x 56 MB of LLC)",
+                    between(1u, 1u << 30)),
+      pool_ways_(*this, "pool_directory_ways", 16, "Associativity of the pool's directory (LRU)", between(1u, 64u)),
+      pool_rate_(*this, "pool_directory_rate", "transactions/us",
+                 "Pool directory transactions per microsecond, over the span they arrived in",
+                 [this](sc_core::sc_time) {
+                   const double span_us = (pool_last_ - pool_first_).ns() / 1e3;
+                   return span_us > 0 ? pool_transactions_.value() / span_us : 0.0;
+                 }) {
+  for (const char* home : {"socket_home_", "pool_home_"})
+    for (size_t k = 0; k < kCohRequests; ++k) {
+      const std::string req = coh_request_name(static_cast<CohRequest>(k));
+      requests_.push_back(std::make_unique<Counter>(*this, home + req, "requests",
+                                                    std::string(home) + " requests of type " + req));
+    }
+  if (!fabric_) return;
+  if (fabric_->requesters().size() > 64)
+    error(nullptr, "", "coherence tracks at most 64 sockets (a 64-bit sharer vector)", msg::kTopology);
+  caches_.resize(fabric_->requesters().size());
+  for (const Fabric::Range& range : fabric_->address_map()) {
+    Home h{range.node, -1, Time(), pool_lookup_.get(), nullptr, range.base};
+    if (auto* s = dynamic_cast<Socket*>(range.node)) {
+      h.socket = static_cast<int>(fabric_->requester_index(*s));
+      h.lookup = socket_lookup_.get();
+      h.directory = std::make_unique<Directory>(0, 0);
+    } else {
+      if (auto* pool = dynamic_cast<CxlPool*>(range.node)) h.transit = pool->internal_latency();
+      h.directory = std::make_unique<Directory>(pool_entries_.get(), pool_ways_.get());
+    }
+    homes_.push_back(std::move(h));
+  }
+}
+
+Coherence::Home& Coherence::home_of(uint64_t address, uint64_t& block) {
+  const Fabric::Range* range = fabric_->home_of(address);
+  if (!range) report_internal("address " + hex(address) + " is outside the physical address map");
+  block = address / kLineBytes;
+  return homes_[static_cast<size_t>(range - fabric_->address_map().data())];
+}
+
+MesiState Coherence::state(size_t s, uint64_t address) const {
+  auto it = caches_.at(s).find(address / kLineBytes);
+  return it == caches_[s].end() ? MesiState::I : it->second.state;
+}
+
+// --- messages ---
+
+Time Coherence::peer(size_t a, size_t b, Time t, bool data) {
+  return a == b ? t : fabric_->send(a, *fabric_->requesters()[b], true, t, data);
+}
+
+Time Coherence::to_home(size_t s, const Home& h, Time t, bool data) {
+  if (h.socket >= 0) return peer(s, static_cast<size_t>(h.socket), t, data);
+  return fabric_->send(s, *h.node, true, t, data) + h.transit;
+}
+
+Time Coherence::from_home(const Home& h, size_t s, Time t, bool data) {
+  if (h.socket >= 0) return peer(static_cast<size_t>(h.socket), s, t, data);
+  return fabric_->send(s, *h.node, false, t + h.transit, data);
+}
+
+Time Coherence::one_way(size_t a, size_t b) const {
+  return a == b ? Time() : fabric_->route(a, *fabric_->requesters()[b]).latency;
+}
+
+Time Coherence::one_way_home(size_t s, const Home& h) const {
+  if (h.socket >= 0) return one_way(s, static_cast<size_t>(h.socket));
+  return fabric_->route(s, *h.node).latency + h.transit;
+}
+
+Time Coherence::unloaded_bt_socket(size_t r, size_t h, size_t o) const {
+  return fabric_->requesters()[r]->uncore_latency() + one_way(r, h) + socket_lookup_.get() + one_way(h, o) +
+         snoop_.get() + one_way(o, r);
+}
+
+Time Coherence::unloaded_bt_pool(size_t r, size_t range, size_t o) const {
+  const Home& h = homes_.at(range);
+  return fabric_->requesters()[r]->uncore_latency() + one_way_home(r, h) * 2 + pool_lookup_.get() +
+         one_way_home(o, h) * 2 + snoop_.get();
+}
+
+// --- memory at the home (a pool's serve() includes its internal crossing both ways) ---
+
+Time Coherence::read_memory(Home& h, uint64_t block, Time t) {
+  const uint64_t offset = block * kLineBytes - h.base;
+  return h.node->memory_home()->serve(t - h.transit, MemOp::Read, offset, nullptr) - h.transit;
+}
+
+void Coherence::write_memory(Home& h, uint64_t block, uint64_t version, Time t) {
+  memory_version_[block] = version;
+  h.node->memory_home()->serve(t - h.transit, MemOp::Write, block * kLineBytes - h.base, nullptr);
+}
+
+// --- transactions ---
+
+Time Coherence::invalidate(Txn& x, uint64_t sharers, Time t) {
+  Time last = t;
+  unsigned sent = 0;
+  bool skipped = false;
+  for (size_t s = 0; s < caches_.size(); ++s) {
+    if (!(sharers & bit(s))) continue;
+    if (fault_ == CohFault::SkipOneInvalidation && !skipped) {
+      skipped = true;  // the bug under test: the directory forgets this sharer, its copy stays
+      continue;
+    }
+    ++sent;
+    const Time at = from_home(x.h, s, t, false) + snoop_.get();
+    drop(s, x.block);  // a sharer that already left silently acknowledges all the same
+    // Acks go to the requester from a socket home, to the device from the pool (BIRsp style).
+    const Time ack = x.h.socket >= 0 ? peer(s, x.r, at, false) : to_home(s, x.h, at, false);
+    last = std::max(last, ack);
+  }
+  invalidations_ += sent;
+  invalidations_per_write_.sample(sent);
+  return last;
+}
+
+Time Coherence::back_invalidate(Home& h, const Directory::Victim& v, Time t) {
+  ++back_invalidations_;
+  Time last = t;
+  const uint64_t holders = v.entry.sharers | (v.entry.owner >= 0 ? bit(static_cast<size_t>(v.entry.owner)) : 0);
+  for (size_t s = 0; s < caches_.size(); ++s) {
+    if (!(holders & bit(s))) continue;
+    ++bisnp_;
+    const Time at = from_home(h, s, t, false) + snoop_.get();
+    auto it = caches_[s].find(v.block);
+    const bool dirty = it != caches_[s].end() && it->second.state == MesiState::M;
+    const Time rsp = to_home(s, h, at, dirty);  // BIRsp, with the data when dirty
+    if (dirty) write_memory(h, v.block, it->second.version, rsp);
+    drop(s, v.block);
+    last = std::max(last, rsp);
+  }
+  bi_latency_.sample((last - t).ns());
+  return last;
+}
+
+Coherence::Result Coherence::load(size_t s, uint64_t address, Time issue) { return request(s, address, false, issue); }
+Coherence::Result Coherence::store(size_t s, uint64_t address, Time issue) { return request(s, address, true, issue); }
+
+Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Time issue) {
+  uint64_t block;
+  Home& h = home_of(address, block);
+  Copy& mine = copy(r, block);  // references into the maps stay valid while others are added
+  if (!write && mine.state != MesiState::I) {
+    if (check_) checker_.load(block, r, mine.version);
+    return {issue, CohPath::Hit};
+  }
+  if (write && (mine.state == MesiState::M || mine.state == MesiState::E)) {
+    mine.state = MesiState::M;  // E -> M silently: the directory already names this socket owner
+    mine.version = checker_.store(block);
+    return {issue, CohPath::Hit};
+  }
+  const CohRequest type = !write ? CohRequest::GetS : mine.state == MesiState::S ? CohRequest::Upgrade : CohRequest::GetM;
+  ++started_;
+  ++*requests_[(h.socket < 0 ? kCohRequests : 0) + static_cast<size_t>(type)];
+  const Time half = half_of(fabric_->requesters()[r]->uncore_latency());
+
+  Directory::Victim victim;
+  DirEntry& e = h.directory->obtain(block, victim);
+  const Time at_home = std::max(to_home(r, h, issue + half, false), e.busy_until);
+  if (h.socket < 0) {
+    if (pool_transactions_.value() == 0) pool_first_ = at_home;
+    pool_last_ = std::max(pool_last_, at_home);
+    ++pool_transactions_;
+  }
+  Time t = at_home + h.lookup;
+  if (victim.evicted) t = back_invalidate(h, victim, t);
+  Txn x{r, block, h, e};
+  const Time acks = write ? invalidate(x, e.sharers & ~bit(r), t) : t;
+
+  Result res{Time(), CohPath::Memory};
+  Time at_r;  // the data or grant reaches R's port
+  const int owner = e.owner;
+  if (owner >= 0 && static_cast<size_t>(owner) != r) {
+    const size_t o = static_cast<size_t>(owner);
+    Copy& oc = copy(o, block);
+    const bool dirty = oc.state == MesiState::M;
+    const uint64_t version = oc.version;
+    const Time at_o = from_home(h, o, t, false) + snoop_.get();
+    if (h.socket >= 0) {
+      res.path = CohPath::BtSocket;
+      at_r = peer(o, r, at_o, true);
+      // On a GetS the owner also tells the home, with the data if dirty (memory is updated).
+      const Time told = write ? at_o : to_home(o, h, at_o, dirty);
+      if (!write && dirty) write_memory(h, block, version, told);
+      e.busy_until = told;
+    } else {
+      res.path = CohPath::BtPool;
+      const Time at_h = to_home(o, h, at_o, true);
+      if (!write && dirty) write_memory(h, block, version, at_h);
+      at_r = from_home(h, r, std::max(at_h, acks), true);
+      e.busy_until = at_h;
+    }
+    if (write) {
+      drop(o, block);
+    } else {
+      oc.state = MesiState::S;
+      e.sharers |= bit(o);
+    }
+    e.owner = -1;
+    mine.version = version;
+  } else if (type == CohRequest::Upgrade) {
+    res.path = CohPath::Upgrade;
+    at_r = from_home(h, r, h.socket >= 0 ? t : std::max(t, acks), false);
+    e.busy_until = t;
+  } else {
+    // The DRAM read starts with the directory lookup; a block with no owner is answered from it.
+    const Time ready = std::max(t, read_memory(h, block, at_home));
+    at_r = from_home(h, r, h.socket >= 0 ? ready : std::max(ready, acks), true);
+    e.busy_until = ready;
+    mine.version = memory_version_[block];
+  }
+  const Time done = std::max(at_r, acks) + (fabric_->requesters()[r]->uncore_latency() - half);
+  res.done = done;
+  if (res.path == CohPath::BtSocket) {
+    ++bt_socket_;
+    bt_socket_latency_.sample((done - issue).ns());
+  } else if (res.path == CohPath::BtPool) {
+    ++bt_pool_;
+    bt_pool_latency_.sample((done - issue).ns());
+  }
+
+  if (write) {
+    e.owner = static_cast<int>(r);
+    e.sharers = 0;
+    mine.state = MesiState::M;
+    mine.version = checker_.store(block);
+  } else if (e.sharers == 0) {
+    e.owner = static_cast<int>(r);
+    mine.state = MesiState::E;
+  } else {
+    e.sharers |= bit(r);
+    mine.state = MesiState::S;
+  }
+  if (check_) {
+    if (!write) checker_.load(block, r, mine.version);
+    check(block, h);
+  }
+  ++completed_;
+  return res;
+}
+
+Time Coherence::evict(size_t s, uint64_t address, Time issue) {
+  uint64_t block;
+  Home& h = home_of(address, block);
+  auto it = caches_.at(s).find(block);
+  if (it == caches_[s].end()) return issue;
+  const Copy c = it->second;
+  caches_[s].erase(it);
+  if (c.state != MesiState::M && c.state != MesiState::E) return issue;  // S leaves silently
+  const bool dirty = c.state == MesiState::M;
+  ++started_;
+  ++*requests_[(h.socket < 0 ? kCohRequests : 0) + static_cast<size_t>(dirty ? CohRequest::PutM : CohRequest::PutE)];
+  const Time half = half_of(fabric_->requesters()[s]->uncore_latency());
+  DirEntry* e = h.directory->find(block);
+  if (!e || e->owner != static_cast<int>(s)) report_internal("a socket evicts a block its home does not list it owning");
+  const Time at_home = std::max(to_home(s, h, issue + half, dirty), e->busy_until);
+  if (h.socket < 0) {
+    pool_last_ = std::max(pool_last_, at_home);
+    ++pool_transactions_;
+  }
+  const Time t = at_home + h.lookup;
+  if (dirty) write_memory(h, block, c.version, t);
+  e->owner = -1;
+  e->busy_until = t;
+  if (e->empty()) h.directory->release(block);
+  const Time acked = from_home(h, s, t, false) + (fabric_->requesters()[s]->uncore_latency() - half);
+  if (check_) check(block, h);
+  ++completed_;
+  return acked;
+}
+
+void Coherence::check(uint64_t block, const Home& h) {
+  const DirEntry* e = h.directory->peek(block);
+  unsigned exclusive = 0, shared = 0;
+  bool covered = true;
+  for (size_t s = 0; s < caches_.size(); ++s) {
+    auto it = caches_[s].find(block);
+    if (it == caches_[s].end() || it->second.state == MesiState::I) continue;
+    if (it->second.state == MesiState::S) {
+      ++shared;
+      covered = covered && e && (e->sharers & bit(s));
+    } else {
+      ++exclusive;
+      covered = covered && e && e->owner == static_cast<int>(s);
+    }
+  }
+  checker_.holders(block, exclusive, shared, covered);
+  violations_ += checker_.violations() - violations_.value();
+}
+
+}  // namespace starnuma

@@ -1,0 +1,144 @@
+// Directory-based MESI coherence between sockets at 64-byte block granularity (StarNUMA III-C).
+//
+// The caching agent is the socket (its LLC); each home tracks the blocks of its address range: a
+// socket's home agent with an unbounded directory, the pool's MHD with a finite one. A request
+// goes from the requester R to the home H, which answers from memory or forwards to the owner O:
+// - a socket-homed block held E/M elsewhere completes in 3 hops, R -> H -> O -> R;
+// - a pool-homed one in 4 hops, R -> H -> O -> H -> R (the owner answers the device, CXL
+//   back-invalidate style; the device then answers the host).
+// Every message is a fabric message (request or data size) over the links, with their occupancy;
+// the nodes add named latencies (directory lookup, owner snoop, the MHD's internal crossing).
+//
+// Transactions are atomic in call order, which is the simulated global order the checker uses.
+// The home serializes a block's transactions: a request reaching the home while the previous one
+// is still in progress (busy_until) waits for it. Callers issue in nondecreasing time.
+// Details, transitions and derived latencies: docs/coherence.md.
+#pragma once
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "coherence/checker.hpp"
+#include "coherence/directory.hpp"
+#include "common/component.hpp"
+#include "fabric/fabric.hpp"
+
+namespace starnuma {
+
+enum class MesiState : uint8_t { I, S, E, M };
+const char* mesi_name(MesiState s);
+
+// The requests a socket sends its home.
+enum class CohRequest : uint8_t { GetS, GetM, Upgrade, PutM, PutE };
+inline constexpr size_t kCohRequests = 5;
+const char* coh_request_name(CohRequest r);
+
+// How a load or store was served.
+enum class CohPath : uint8_t { Hit, Memory, Upgrade, BtSocket, BtPool };
+
+// Deliberate protocol bugs for tests of the checker.
+enum class CohFault : uint8_t { None, SkipOneInvalidation };
+
+class Coherence : public Component {
+ public:
+  // `fabric` null: parameters only (the schema for `starnuma list`).
+  Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabric* fabric);
+
+  struct Result {
+    Time done;  // the data or permission is back at the requester's LLC
+    CohPath path = CohPath::Hit;
+  };
+  // A load or store by socket `s` whose LLC lookup ended at `issue`.
+  Result load(size_t s, uint64_t address, Time issue);
+  Result store(size_t s, uint64_t address, Time issue);
+  // Socket `s` drops its copy: PutM (with the data) or PutE, acknowledged by the home; an S copy
+  // leaves silently. Returns when the acknowledgement is back (the socket does not wait for it).
+  Time evict(size_t s, uint64_t address, Time issue);
+
+  MesiState state(size_t s, uint64_t address) const;
+  bool enabled() const { return enabled_; }
+  bool checking() const { return check_; }
+  const InvariantChecker& checker() const { return checker_; }
+  void set_fault(CohFault f) { fault_ = f; }
+  // Transactions that started and that completed (every one must).
+  uint64_t started() const { return started_; }
+  uint64_t completed() const { return completed_; }
+
+  // Unloaded latencies of block transfers, from the parameters and routes only: R's load of a
+  // block homed at socket h (or at the node of address range `range`) held M by socket o.
+  Time unloaded_bt_socket(size_t r, size_t h, size_t o) const;
+  Time unloaded_bt_pool(size_t r, size_t range, size_t o) const;
+  // The fixed part of a transfer outside the links: on die at R, directory lookup, owner snoop.
+  Time bt_overhead(bool pool) const;
+
+ private:
+  struct Copy {
+    MesiState state = MesiState::I;
+    uint64_t version = 0;
+  };
+  struct Home {
+    FabricNode* node;
+    int socket;          // the home's requester index, or -1 (the pool)
+    Time transit;        // the MHD's internal crossing, per direction (0 at a socket)
+    Time lookup;         // directory lookup
+    std::unique_ptr<Directory> directory;
+    uint64_t base;
+  };
+  struct Txn;  // one transaction in progress (coherence.cpp)
+
+  // Messages, port to port, with the home's internal crossing; from == to costs nothing.
+  Time to_home(size_t s, const Home& h, Time t, bool data);
+  Time from_home(const Home& h, size_t s, Time t, bool data);
+  Time peer(size_t a, size_t b, Time t, bool data);  // socket to socket
+  Time one_way(size_t a, size_t b) const;            // unloaded socket to socket
+  Time one_way_home(size_t s, const Home& h) const;  // unloaded socket to home, transit included
+
+  Result request(size_t s, uint64_t address, bool write, Time issue);
+  // Invalidates every sharer but `keep`; returns when the last ack reached the collector (R for a
+  // socket home, the home for the pool).
+  Time invalidate(Txn& x, uint64_t sharers, Time t);
+  Time back_invalidate(Home& h, const Directory::Victim& v, Time t);
+  Time read_memory(Home& h, uint64_t block, Time t);
+  void write_memory(Home& h, uint64_t block, uint64_t version, Time t);
+  void check(uint64_t block, const Home& h);
+  Copy& copy(size_t s, uint64_t block) { return caches_[s][block]; }
+  void drop(size_t s, uint64_t block) { caches_[s].erase(block); }
+  Home& home_of(uint64_t address, uint64_t& block);
+
+  Fabric* fabric_;
+  Param<bool> enabled_{*this, "enabled", false,
+                       "Reserved: coherence on LLC misses in `run` (not wired yet, docs/coherence.md); no effect"};
+  Param<bool> check_{*this, "check", false, "Check the coherence invariants after every transaction (slower)"};
+  Param<Time> socket_lookup_;
+  Param<Time> pool_lookup_;
+  Param<Time> snoop_;
+  Param<unsigned> pool_entries_;
+  Param<unsigned> pool_ways_;
+  std::vector<Home> homes_;                                      // per address range
+  std::vector<std::unordered_map<uint64_t, Copy>> caches_;       // per socket: its copies
+  std::unordered_map<uint64_t, uint64_t> memory_version_;        // the version memory holds
+  InvariantChecker checker_;
+  CohFault fault_ = CohFault::None;
+  uint64_t started_ = 0, completed_ = 0;
+  Time pool_first_, pool_last_;
+
+  std::vector<std::unique_ptr<Counter>> requests_;  // [socket home, pool home][request]
+  Counter bt_socket_{*this, "bt_socket", "transfers", "3-hop block transfers (socket home, R->H->O->R)"};
+  Counter bt_pool_{*this, "bt_pool", "transfers", "4-hop block transfers via the pool (R->H->O->H->R)"};
+  Average bt_socket_latency_{*this, "bt_socket_latency", "ns", "Latency of 3-hop transfers, LLC to LLC"};
+  Average bt_pool_latency_{*this, "bt_pool_latency", "ns", "Latency of 4-hop transfers via the pool, LLC to LLC"};
+  Counter invalidations_{*this, "invalidations", "messages", "Invalidations sent to sharers"};
+  Average invalidations_per_write_{*this, "invalidations_per_write", "invalidations",
+                                   "Invalidations per GetM or Upgrade"};
+  Counter pool_transactions_{*this, "pool_directory_transactions", "transactions",
+                             "Requests handled by the pool's directory"};
+  Formula pool_rate_;
+  Counter back_invalidations_{*this, "back_invalidations", "entries",
+                              "Pool directory entries evicted, their copies back-invalidated (BISnp)"};
+  Counter bisnp_{*this, "bisnp_messages", "messages", "Back-invalidation snoops sent to sockets"};
+  Average bi_latency_{*this, "back_invalidation_latency", "ns", "From the eviction to the last BIRsp at the pool"};
+  Counter violations_{*this, "violations", "violations", "Invariant violations found by the checker"};
+};
+
+}  // namespace starnuma

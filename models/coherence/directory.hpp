@@ -1,0 +1,63 @@
+// A home's coherence directory: for each 64-byte block cached anywhere, its owner (the one socket
+// holding it E or M) or its sharers (sockets that may hold it S). The directory does not tell E
+// from M: an E owner upgrades silently.
+//
+// A socket home keeps its directory with its memory (unbounded here, like directory bits beside
+// the data); the pool's directory is an SRAM of finite `entries` in `ways`-way sets with LRU
+// replacement, so allocating may evict a live entry, whose copies must then be back-invalidated.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "common/units.hpp"
+
+namespace starnuma {
+
+struct DirEntry {
+  int owner = -1;         // socket holding the block E or M, or -1
+  uint64_t sharers = 0;   // bit s: socket s may hold it S (a superset: S copies leave silently)
+  Time busy_until;        // the home serializes a block's transactions (a blocking directory)
+  bool empty() const { return owner < 0 && sharers == 0; }
+};
+
+class Directory {
+ public:
+  // entries == 0: unbounded.
+  Directory(uint64_t entries, unsigned ways);
+
+  // The entry of `block`, counting as a use for LRU.
+  DirEntry* find(uint64_t block);
+  // The same without touching the replacement state (for the checker).
+  const DirEntry* peek(uint64_t block) const;
+  struct Victim {
+    bool evicted = false;
+    uint64_t block = 0;
+    DirEntry entry;
+  };
+  // The entry of `block`, allocated empty if absent; an eviction that made room is in `victim`.
+  DirEntry& obtain(uint64_t block, Victim& victim);
+  // Frees the entry of `block` (no copies are left).
+  void release(uint64_t block);
+  uint64_t live_entries() const { return live_; }
+  bool bounded() const { return sets_ > 0; }
+
+ private:
+  struct Slot {
+    uint64_t block = 0;
+    uint64_t last_use = 0;
+    bool valid = false;
+    DirEntry entry;
+  };
+  std::vector<Slot>& set_of(uint64_t block);
+
+  uint64_t sets_ = 0;
+  unsigned ways_ = 0;
+  uint64_t clock_ = 0;  // LRU stamp
+  uint64_t live_ = 0;
+  std::unordered_map<uint64_t, DirEntry> unbounded_;
+  std::unordered_map<uint64_t, std::vector<Slot>> bounded_;  // sets are built when first used
+};
+
+}  // namespace starnuma
