@@ -158,9 +158,9 @@ class BfsProgram : public ParallelProgram {
     append_csr_share(pages, graph_, L.offsets, L.neighbors, 4, t, threads);
     append_vertex_share(pages, L.parent, 4, n, t, threads);
     append_vertex_share(pages, L.queue, 4, n, t, threads);
-    auto [lo, hi] = static_share(n, t, threads);  // bitmaps: a bit per vertex
-    append_pages(pages, L.bitmap_a + static_cast<uint64_t>(lo) / 8, L.bitmap_a + static_cast<uint64_t>(hi) / 8);
-    append_pages(pages, L.bitmap_b + static_cast<uint64_t>(lo) / 8, L.bitmap_b + static_cast<uint64_t>(hi) / 8);
+    const Share share = static_share(static_cast<uint64_t>(n), t, threads);  // bitmaps: a bit per vertex
+    append_pages(pages, L.bitmap_a + share.begin / 8, L.bitmap_a + share.end / 8);
+    append_pages(pages, L.bitmap_b + share.begin / 8, L.bitmap_b + share.end / 8);
   }
 
   void run_item(const ParallelLoop& loop, int64_t item, unsigned, OpSink& out) const override {

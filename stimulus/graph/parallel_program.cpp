@@ -12,9 +12,9 @@ LoopShare::LoopShare(const ParallelLoop& loop, unsigned thread, unsigned threads
   using S = ParallelLoop::Schedule;
   switch (loop.schedule) {
     case S::Static: {
-      auto [lo, hi] = static_share(loop.end - loop.begin, thread, threads);
-      next_ = loop.begin + lo;
-      end_ = chunk_end_ = loop.begin + hi;
+      const Share share = static_share(static_cast<uint64_t>(loop.end - loop.begin), thread, threads);
+      next_ = loop.begin + static_cast<int64_t>(share.begin);
+      end_ = chunk_end_ = loop.begin + static_cast<int64_t>(share.end);
       return;
     }
     case S::Serial:
@@ -57,16 +57,16 @@ void append_pages(std::vector<uint64_t>& pages, uint64_t from, uint64_t to) {
 
 void append_vertex_share(std::vector<uint64_t>& pages, uint64_t base, uint64_t element, int64_t vertices,
                          unsigned thread, unsigned threads) {
-  auto [lo, hi] = static_share(vertices, thread, threads);
-  append_pages(pages, base + element * static_cast<uint64_t>(lo), base + element * static_cast<uint64_t>(hi));
+  const Share share = static_share(static_cast<uint64_t>(vertices), thread, threads);
+  append_pages(pages, base + element * share.begin, base + element * share.end);
 }
 
 void append_csr_share(std::vector<uint64_t>& pages, const CsrGraph& g, uint64_t offsets, uint64_t neighbors,
                       uint64_t neighbor_bytes, unsigned thread, unsigned threads) {
-  auto [lo, hi] = static_share(g.vertices(), thread, threads);
-  append_pages(pages, offsets + 8 * static_cast<uint64_t>(lo), offsets + 8 * static_cast<uint64_t>(hi + 1));
-  append_pages(pages, neighbors + neighbor_bytes * static_cast<uint64_t>(g.offsets[static_cast<size_t>(lo)]),
-               neighbors + neighbor_bytes * static_cast<uint64_t>(g.offsets[static_cast<size_t>(hi)]));
+  const Share share = static_share(static_cast<uint64_t>(g.vertices()), thread, threads);
+  append_pages(pages, offsets + 8 * share.begin, offsets + 8 * (share.end + 1));
+  append_pages(pages, neighbors + neighbor_bytes * static_cast<uint64_t>(g.offsets[share.begin]),
+               neighbors + neighbor_bytes * static_cast<uint64_t>(g.offsets[share.end]));
 }
 
 // One thread's stream: the first touch of its part of the data, a barrier that starts

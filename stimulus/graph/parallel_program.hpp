@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "stimulus/graph/kronecker.hpp"
+#include "stimulus/layout.hpp"
 #include "stimulus/stream.hpp"
 
 namespace starnuma {
@@ -59,11 +60,6 @@ class LoopShare {
   std::vector<unsigned> order_;
 };
 
-// One thread's share [lo, hi) of n items under schedule(static).
-inline std::pair<int64_t, int64_t> static_share(int64_t n, unsigned thread, unsigned threads) {
-  return {n * thread / threads, n * (thread + 1) / threads};
-}
-
 // Where a loop body puts the operations of one item.
 class OpSink {
  public:
@@ -77,22 +73,6 @@ class OpSink {
  private:
   friend class ProgramStream;
   std::vector<StreamOp> ops_;
-};
-
-// Allocates a kernel's arrays one after another in the virtual address space, page aligned.
-class ArrayAllocator {
- public:
-  static constexpr uint64_t kBase = uint64_t{1} << 36;
-  uint64_t allocate(uint64_t bytes) {
-    const uint64_t at = next_;
-    next_ += (bytes + kGraphPage - 1) / kGraphPage * kGraphPage;
-    return at;
-  }
-  uint64_t begin() const { return kBase; }
-  uint64_t end() const { return next_; }
-
- private:
-  uint64_t next_ = kBase;
 };
 
 // A kernel after its execution: the loops its threads run and what one item of each does.

@@ -4,22 +4,11 @@
 
 namespace starnuma::micro {
 
-Share static_share(uint64_t n, unsigned t, unsigned threads) {
-  // 128-bit products: n may be close to 2^50 and the thread count large.
-  return Share{static_cast<uint64_t>(u128{n} * t / threads), static_cast<uint64_t>(u128{n} * (t + 1) / threads)};
-}
-
 unsigned threads_on_first_socket(unsigned threads, unsigned sockets) {
   // Thread t runs on socket t * sockets / threads (the rule the runs and the sharing workload use).
   unsigned n = 0;
   while (n < threads && static_cast<uint64_t>(n) * sockets / threads == 0) ++n;
   return n;
-}
-
-uint64_t Layout::add(uint64_t bytes) {
-  const uint64_t at = end_;
-  end_ = (end_ + bytes + kPage - 1) / kPage * kPage;
-  return at;
 }
 
 FirstTouch::FirstTouch(std::vector<uint64_t> bases, Share elements)

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "stimulus/layout.hpp"
 #include "stimulus/stream.hpp"
 
 namespace starnuma::micro {
@@ -17,34 +18,14 @@ namespace starnuma::micro {
 constexpr uint64_t kPage = 4096;
 __extension__ typedef unsigned __int128 u128;  // for products of 64-bit counts
 
-// Thread t's share [begin, end) of n loop items under OpenMP's schedule(static).
-struct Share {
-  uint64_t begin = 0, end = 0;
-  uint64_t size() const { return end - begin; }
-};
-Share static_share(uint64_t n, unsigned t, unsigned threads);
-
 // How many threads the first socket runs when `threads` are placed on `sockets` in order.
 unsigned threads_on_first_socket(unsigned threads, unsigned sockets);
-
-// Consecutive page-aligned regions of the virtual address space, one per array.
-class Layout {
- public:
-  explicit Layout(uint64_t base) : base_(base), end_(base) {}
-  uint64_t add(uint64_t bytes);  // returns the new region's address
-  uint64_t base() const { return base_; }
-  uint64_t end() const { return end_; }
-  uint64_t bytes() const { return end_ - base_; }
-
- private:
-  uint64_t base_, end_;
-};
 
 // A thread's parallel first-touch initialisation of its share of the elements [begin, end) of up
 // to three equally long arrays of 8-byte elements, as a loop writing all of them at index j does.
 // Only the first touch of a page matters (it places the page), so one store is emitted per page of
 // each array, at the share's first element in it, with no instruction cost, as the other workloads'
-// initialisations do: it is not measured, and the run's instruction budget must cover it.
+// initialisations do: it is not measured, and the run's instruction budget counts from its end.
 class FirstTouch {
  public:
   FirstTouch() = default;
@@ -149,7 +130,7 @@ class StreamWorkload : public Workload {
   uint64_t elements_;
   unsigned iterations_, threads_;
   std::vector<StreamKernel> kernels_;
-  Layout layout_;
+  ArrayAllocator layout_;
   std::array<uint64_t, 3> bases_{};
 };
 

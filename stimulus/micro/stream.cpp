@@ -64,7 +64,7 @@ class StreamStream : public StepStream<StreamStream> {
 StreamWorkload::StreamWorkload(uint64_t elements, unsigned iterations, bool all_kernels, unsigned threads)
     : elements_(elements), iterations_(iterations), threads_(threads), layout_(kBase) {
   kernels_ = all_kernels ? std::vector<StreamKernel>{kCopy, kScale, kAdd, kTriad} : std::vector<StreamKernel>{kTriad};
-  for (uint64_t& base : bases_) base = layout_.add(elements * 8);
+  for (uint64_t& base : bases_) base = layout_.allocate(elements * 8);
 }
 
 std::unique_ptr<ThreadStream> StreamWorkload::stream(unsigned t) const {

@@ -17,8 +17,6 @@
 namespace starnuma {
 namespace {
 
-using micro::static_share;
-
 // A thread's whole stream, read in batches of `batch` (small odd batches exercise the spill).
 std::vector<StreamOp> all_ops(const Workload& w, unsigned t, size_t batch = 1000, size_t limit = 50'000'000) {
   auto s = w.stream(t);
@@ -77,7 +75,7 @@ void check_stream_validation(const std::string& text) {
   // Initialisation (a = 1, b = 2, c = 0): a thread's store to a page stands for its stores to its
   // elements of the page.
   for (unsigned t = 0; t < w->threads(); ++t) {
-    const micro::Share share = static_share(n, t, w->threads());
+    const Share share = static_share(n, t, w->threads());
     for (const StreamOp& op : p[0][t]) {
       ASSERT_EQ(op.kind, StreamOp::Kind::Store);
       auto [x, j] = locate(op.address);
@@ -259,7 +257,7 @@ TEST(MicroKv, TheTableHoldsEveryKeyOnceAndGetsReturnTheLastValuePut) {
   std::map<uint64_t, std::pair<unsigned, uint64_t>> first;  // page -> thread, slot
   for (uint64_t r = 0; r * threads < table.keys() + threads; ++r)
     for (unsigned t = 0; t < threads; ++t) {
-      const micro::Share share = static_share(table.keys(), t, threads);
+      const Share share = static_share(table.keys(), t, threads);
       if (share.begin + r >= share.end) continue;
       const uint64_t slot = probe(share.begin + r).back();
       first.emplace(slot * 16 / 4096, std::make_pair(t, slot));
@@ -381,7 +379,7 @@ TEST(Micro, EachThreadFirstTouchesItsOwnShare) {
     const Phases p = phases(*w);
     std::set<uint64_t> pages;
     for (unsigned t = 0; t < 5; ++t) {
-      const micro::Share share = static_share(elements, t, 5);
+      const Share share = static_share(elements, t, 5);
       std::set<uint64_t> mine;  // a page at a share boundary is touched by both threads
       for (const StreamOp& op : p[0][t]) {
         ASSERT_EQ(op.kind, StreamOp::Kind::Store);
@@ -402,7 +400,7 @@ TEST(Micro, EachThreadFirstTouchesItsOwnShare) {
   const auto& kv = dynamic_cast<const micro::KvWorkload&>(*w);
   const Phases p = phases(*w);
   for (unsigned t = 0; t < 5; ++t) {
-    const micro::Share share = static_share(kv.table().keys(), t, 5);
+    const Share share = static_share(kv.table().keys(), t, 5);
     for (const StreamOp& op : p[0][t])
       if (op.kind == StreamOp::Kind::Store) {
         const uint32_t key = kv.table().at((op.address - kv.slot_address(0)) / 16);
