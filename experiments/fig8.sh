@@ -33,4 +33,24 @@ for w in names:
     br = o["access_breakdown"]
     mix = " / ".join(f'{100 * br[k]:.0f} %' for k in ("local", "1-hop", "2-hop", "pool"))
     print(f'| `{w}` | {c["speedup"]:.2f}x | {100 * c["amat_reduction"]:.1f} % | {amat(b)} | {amat(o)} | {mix} |')
+
+# Mean latency per access class, baseline / StarNUMA, from every core's counters.
+classes = ("local", "one_hop", "two_hop", "pool")
+def class_means(stats):
+    sums = {k: [0, 0] for k in classes}
+    for node in stats["nodes"].values():
+        for name, core in node.items():
+            if name.startswith("core") and isinstance(core, dict):
+                for k in classes:
+                    sums[k][0] += core.get(k + "_latency_ps", 0)
+                    sums[k][1] += core.get(k + "_accesses", 0)
+    return {k: (v[0] / v[1] / 1000 if v[1] else None) for k, v in sums.items()}
+print()
+print("| workload | local | 1-hop | 2-hop | pool |")
+print("|---|---|---|---|---|")
+for w in names:
+    d = os.path.join(out, w.split(":")[0])
+    base, other = (class_means(json.load(open(os.path.join(d, side, "stats.json")))["stats"]) for side in ("base", "other"))
+    cell = lambda k: " / ".join("-" if v is None else f"{v:.0f}" for v in (base[k], other[k])) + " ns"
+    print(f'| `{w.split(":")[0]}` | ' + " | ".join(cell(k) for k in classes) + " |")
 PY
