@@ -16,6 +16,11 @@ void InvariantChecker::load(uint64_t block, size_t socket, uint64_t observed) {
               hex(block * 64) + ", the latest is " + std::to_string(want));
 }
 
+void InvariantChecker::uncached_hit(uint64_t block, size_t socket) {
+  ++checks_;
+  violation("socket " + std::to_string(socket) + " hit block " + hex(block * 64) + " in its caches without holding it");
+}
+
 void InvariantChecker::holders(uint64_t block, unsigned exclusive, unsigned shared, bool covered) {
   ++checks_;
   if (exclusive > 1 || (exclusive == 1 && shared > 0))

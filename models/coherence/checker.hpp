@@ -23,6 +23,8 @@ class InvariantChecker {
     return it == latest_.end() ? 0 : it->second;
   }
   void load(uint64_t block, size_t socket, uint64_t observed);
+  // A socket's cache hit on a block the socket does not hold (its caches kept a stale copy).
+  void uncached_hit(uint64_t block, size_t socket);
   // exclusive: holders in E or M; shared: holders in S; covered: the directory lists them all.
   void holders(uint64_t block, unsigned exclusive, unsigned shared, bool covered);
 

@@ -71,6 +71,7 @@ Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabr
   if (fabric_->requesters().size() > 64)
     error(nullptr, "", "coherence tracks at most 64 sockets (a 64-bit sharer vector)", msg::kTopology);
   caches_.resize(fabric_->requesters().size());
+  listeners_.resize(caches_.size(), nullptr);
   for (const Fabric::Range& range : fabric_->address_map()) {
     Home h{range.node, -1, Time(), pool_lookup_.get(), nullptr, range.base};
     if (auto* s = dynamic_cast<Socket*>(range.node)) {
@@ -131,6 +132,20 @@ Time Coherence::unloaded_bt_pool(size_t r, size_t range, size_t o) const {
   const Home& h = homes_.at(range);
   return fabric_->requesters()[r]->uncore_latency() + one_way_home(r, h) * 2 + pool_lookup_.get() +
          one_way_home(o, h) * 2 + snoop_.get();
+}
+
+Time Coherence::unloaded(size_t r, const Result& res) const {
+  const size_t o = static_cast<size_t>(res.owner);
+  switch (res.path) {
+    case CohPath::BtSocket: return unloaded_bt_socket(r, static_cast<size_t>(homes_.at(res.range).socket), o);
+    case CohPath::BtPool: return unloaded_bt_pool(r, res.range, o);
+    case CohPath::Memory: return fabric_->unloaded_latency(r, res.range);
+    case CohPath::Upgrade:
+      return fabric_->requesters()[r]->uncore_latency() + one_way_home(r, homes_.at(res.range)) * 2 +
+             homes_.at(res.range).lookup;
+    case CohPath::Hit: break;
+  }
+  return Time();
 }
 
 // --- memory at the home (a pool's serve() includes its internal crossing both ways) ---
@@ -194,15 +209,16 @@ Coherence::Result Coherence::store(size_t s, uint64_t address, Time issue) { ret
 Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Time issue) {
   uint64_t block;
   Home& h = home_of(address, block);
+  const size_t range = static_cast<size_t>(&h - homes_.data());
   Copy& mine = copy(r, block);  // references into the maps stay valid while others are added
   if (!write && mine.state != MesiState::I) {
     if (check_) checker_.load(block, r, mine.version);
-    return {issue, CohPath::Hit};
+    return {issue, CohPath::Hit, range};
   }
   if (write && (mine.state == MesiState::M || mine.state == MesiState::E)) {
     mine.state = MesiState::M;  // E -> M silently: the directory already names this socket owner
     mine.version = checker_.store(block);
-    return {issue, CohPath::Hit};
+    return {issue, CohPath::Hit, range};
   }
   const CohRequest type = !write ? CohRequest::GetS : mine.state == MesiState::S ? CohRequest::Upgrade : CohRequest::GetM;
   ++started_;
@@ -222,7 +238,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   Txn x{r, block, h, e};
   const Time acks = write ? invalidate(x, e.sharers & ~bit(r), t) : t;
 
-  Result res{Time(), CohPath::Memory};
+  Result res{Time(), CohPath::Memory, range};
   Time at_r;  // the data or grant reaches R's port
   const int owner = e.owner;
   if (owner >= 0 && static_cast<size_t>(owner) != r) {
@@ -230,6 +246,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     Copy& oc = copy(o, block);
     const bool dirty = oc.state == MesiState::M;
     const uint64_t version = oc.version;
+    res.owner = owner;
     const Time at_o = from_home(h, o, t, false) + snoop_.get();
     if (h.socket >= 0) {
       res.path = CohPath::BtSocket;
@@ -340,7 +357,15 @@ void Coherence::check(uint64_t block, const Home& h) {
     }
   }
   checker_.holders(block, exclusive, shared, covered);
-  violations_ += checker_.violations() - violations_.value();
+  count_violations();
+}
+
+void Coherence::checked_hit(size_t s, uint64_t address) {
+  const uint64_t block = address / kLineBytes;
+  auto it = caches_.at(s).find(block);
+  if (it == caches_[s].end()) checker_.uncached_hit(block, s);
+  else checker_.load(block, s, it->second.version);
+  count_violations();
 }
 
 }  // namespace starnuma

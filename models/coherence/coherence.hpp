@@ -37,8 +37,18 @@ const char* coh_request_name(CohRequest r);
 // How a load or store was served.
 enum class CohPath : uint8_t { Hit, Memory, Upgrade, BtSocket, BtPool };
 
+// A socket's caches, told when the protocol takes a block away from them (an invalidation, a
+// forwarded GetM, a back-invalidation), so they drop every copy they hold of it.
+class CoherentCaches {
+ public:
+  virtual ~CoherentCaches() = default;
+  virtual void invalidated(uint64_t line) = 0;
+};
+
 // Deliberate protocol bugs for tests of the checker.
-enum class CohFault : uint8_t { None, SkipOneInvalidation };
+// SkipOneInvalidation: a GetM/Upgrade forgets one sharer. KeepStaleCopies: the sockets' caches are
+// never told of the blocks taken from them.
+enum class CohFault : uint8_t { None, SkipOneInvalidation, KeepStaleCopies };
 
 class Coherence : public Component {
  public:
@@ -48,6 +58,8 @@ class Coherence : public Component {
   struct Result {
     Time done;  // the data or permission is back at the requester's LLC
     CohPath path = CohPath::Hit;
+    size_t range = 0;  // the home's address range (index into the fabric's address map)
+    int owner = -1;    // the socket that supplied the block (BtSocket, BtPool)
   };
   // A load or store by socket `s` whose LLC lookup ended at `issue`.
   Result load(size_t s, uint64_t address, Time issue);
@@ -56,7 +68,17 @@ class Coherence : public Component {
   // leaves silently. Returns when the acknowledgement is back (the socket does not wait for it).
   Time evict(size_t s, uint64_t address, Time issue);
 
+  // With checking on: socket `s`'s caches hit on `address` (a load, or a store already granted);
+  // the socket must hold the block, and its copy must be the latest version.
+  void check_hit(size_t s, uint64_t address) {
+    if (check_) checked_hit(s, address);
+  }
   MesiState state(size_t s, uint64_t address) const;
+  // Blocks socket `s` holds (any state but I).
+  size_t copies(size_t s) const { return caches_.at(s).size(); }
+  size_t sockets() const { return caches_.size(); }
+  // Where socket `s`'s caches hear of the blocks taken from them (null: nowhere).
+  void attach(size_t s, CoherentCaches* caches) { listeners_.at(s) = caches; }
   bool enabled() const { return enabled_; }
   bool checking() const { return check_; }
   const InvariantChecker& checker() const { return checker_; }
@@ -69,8 +91,8 @@ class Coherence : public Component {
   // block homed at socket h (or at the node of address range `range`) held M by socket o.
   Time unloaded_bt_socket(size_t r, size_t h, size_t o) const;
   Time unloaded_bt_pool(size_t r, size_t range, size_t o) const;
-  // The fixed part of a transfer outside the links: on die at R, directory lookup, owner snoop.
-  Time bt_overhead(bool pool) const;
+  // The unloaded latency of a transfer `r` just completed (its path, range and owner).
+  Time unloaded(size_t r, const Result& res) const;
 
  private:
   struct Copy {
@@ -102,13 +124,20 @@ class Coherence : public Component {
   Time read_memory(Home& h, uint64_t block, Time t);
   void write_memory(Home& h, uint64_t block, uint64_t version, Time t);
   void check(uint64_t block, const Home& h);
+  void checked_hit(size_t s, uint64_t address);
+  void count_violations() { violations_ += checker_.violations() - violations_.value(); }
   Copy& copy(size_t s, uint64_t block) { return caches_[s][block]; }
-  void drop(size_t s, uint64_t block) { caches_[s].erase(block); }
+  // The protocol takes the block from socket `s` (not the socket's own eviction).
+  void drop(size_t s, uint64_t block) {
+    caches_[s].erase(block);
+    if (listeners_[s] && fault_ != CohFault::KeepStaleCopies) listeners_[s]->invalidated(block);
+  }
   Home& home_of(uint64_t address, uint64_t& block);
 
   Fabric* fabric_;
   Param<bool> enabled_{*this, "enabled", false,
-                       "Reserved: coherence on LLC misses in `run` (not wired yet, docs/coherence.md); no effect"};
+                       "Keep the sockets' caches coherent in `run`: LLC misses, upgrades and LLC evictions go through "
+                       "the directories (slower; docs/coherence.md)"};
   Param<bool> check_{*this, "check", false, "Check the coherence invariants after every transaction (slower)"};
   Param<Time> socket_lookup_;
   Param<Time> pool_lookup_;
@@ -117,6 +146,7 @@ class Coherence : public Component {
   Param<unsigned> pool_ways_;
   std::vector<Home> homes_;                                      // per address range
   std::vector<std::unordered_map<uint64_t, Copy>> caches_;       // per socket: its copies
+  std::vector<CoherentCaches*> listeners_;                       // per socket
   std::unordered_map<uint64_t, uint64_t> memory_version_;        // the version memory holds
   InvariantChecker checker_;
   CohFault fault_ = CohFault::None;

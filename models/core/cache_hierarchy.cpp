@@ -1,17 +1,53 @@
 #include "core/cache_hierarchy.hpp"
 
+#include <algorithm>
+#include <utility>
+
+#include "common/diagnostics.hpp"
+#include "common/text.hpp"
+
 namespace starnuma {
 
 namespace {
 constexpr unsigned kPageShift = 12;  // 4 KiB pages
 constexpr unsigned kLineShift = 6;
-const char* const kClass[4] = {"local", "one_hop", "two_hop", "pool"};
+// Statistic names, and what each class counts.
+const char* const kClass[kMissClasses] = {"local", "one_hop", "two_hop", "pool", "bt_socket", "bt_pool"};
+const char* const kClassWhat[kMissClasses] = {"served by local memory",
+                                              "served by memory one coherent hop away",
+                                              "served by memory across a NUMALink",
+                                              "served by the CXL pool's memory",
+                                              "served by another socket's cache, 3-hop (socket home)",
+                                              "served by another socket's cache, 4-hop via the pool"};
+
+template <size_t... K>
+std::array<Counter, kMissClasses> per_class(StatOwner& o, const char* suffix, const char* unit, const char* what,
+                                            std::index_sequence<K...>) {
+  return {Counter(o, kClass[K] + std::string(suffix), unit, what + std::string(kClassWhat[K]))...};
+}
+std::array<Counter, kMissClasses> per_class(StatOwner& o, const char* suffix, const char* unit, const char* what) {
+  return per_class(o, suffix, unit, what, std::make_index_sequence<kMissClasses>());
+}
 }  // namespace
+
+const char* miss_class_name(MissClass c) {
+  static const char* const names[kMissClasses] = {"local", "1-hop", "2-hop", "pool", "bt-socket", "bt-pool"};
+  return names[static_cast<size_t>(c)];
+}
 
 SocketLlc::SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed)
     : array(config.lines(cores), config.ways(), config.replacement(), seed),
       latency(config.latency()),
       miss_done(config.mshrs(cores), 0) {}
+
+void SocketLlc::invalidated(uint64_t line) {
+  array.invalidate(line);
+  purge_private(line);
+}
+
+void SocketLlc::purge_private(uint64_t line) {
+  for (CacheHierarchy* m : members) m->invalidate_private(line);
+}
 
 MemoryStats::MemoryStats(StatOwner& o)
     : dtlb_misses(o, "dtlb_misses", "accesses", "Loads and stores that missed the L1 DTLB"),
@@ -21,20 +57,13 @@ MemoryStats::MemoryStats(StatOwner& o)
       l2_hits(o, "l2_hits", "accesses", "L2 hits"),
       l2_misses(o, "l2_misses", "accesses", "L2 misses"),
       llc_hits(o, "llc_hits", "accesses", "LLC hits"),
-      llc_misses(o, "llc_misses", "accesses", "LLC misses (demand accesses served by memory)"),
+      llc_misses(o, "llc_misses", "accesses", "LLC misses (demand accesses served by memory or, with coherence, another socket)"),
       writebacks(o, "writebacks", "lines", "Dirty LLC victims written to memory"),
-      memory_accesses{{o, std::string(kClass[0]) + "_accesses", "accesses", "Memory accesses homed locally"},
-                      {o, std::string(kClass[1]) + "_accesses", "accesses", "Memory accesses one coherent hop away"},
-                      {o, std::string(kClass[2]) + "_accesses", "accesses", "Memory accesses across a NUMALink"},
-                      {o, std::string(kClass[3]) + "_accesses", "accesses", "Memory accesses to the CXL pool"}},
-      memory_latency_ps{{o, std::string(kClass[0]) + "_latency_ps", "ps", "Summed latency of local accesses"},
-                        {o, std::string(kClass[1]) + "_latency_ps", "ps", "Summed latency of 1-hop accesses"},
-                        {o, std::string(kClass[2]) + "_latency_ps", "ps", "Summed latency of 2-hop accesses"},
-                        {o, std::string(kClass[3]) + "_latency_ps", "ps", "Summed latency of pool accesses"}},
-      memory_unloaded_ps{{o, std::string(kClass[0]) + "_unloaded_ps", "ps", "Summed unloaded latency of local accesses"},
-                         {o, std::string(kClass[1]) + "_unloaded_ps", "ps", "Summed unloaded latency of 1-hop accesses"},
-                         {o, std::string(kClass[2]) + "_unloaded_ps", "ps", "Summed unloaded latency of 2-hop accesses"},
-                         {o, std::string(kClass[3]) + "_unloaded_ps", "ps", "Summed unloaded latency of pool accesses"}} {}
+      memory_accesses(per_class(o, "_accesses", "accesses", "LLC misses ")),
+      memory_latency_ps(per_class(o, "_latency_ps", "ps", "Summed latency of LLC misses ")),
+      memory_unloaded_ps(per_class(o, "_unloaded_ps", "ps", "Summed unloaded latency of LLC misses ")),
+      upgrades(o, "upgrades", "stores", "Stores to a block the socket held shared: an Upgrade to its home"),
+      upgrade_latency_ps(o, "upgrade_latency_ps", "ps", "Summed latency of the upgrades") {}
 
 CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Env& env, MemoryStats& stats, uint64_t seed)
     : env_(env),
@@ -52,6 +81,12 @@ CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Env& env, MemoryStats&
     unloaded_ps_.push_back(env.fabric->unloaded_latency(env.requester, r).ps());
     class_.push_back(env.fabric->access_class(env.requester, r));
   }
+  env_.llc->members.push_back(this);
+}
+
+void CacheHierarchy::invalidate_private(uint64_t line) {
+  l1_.invalidate(line);
+  l2_.invalidate(line);
 }
 
 bool CacheHierarchy::certain_l1_hit(uint64_t vaddr) const {
@@ -98,10 +133,25 @@ void CacheHierarchy::write_back_to_memory(uint64_t line, int64_t t) {
   env_.fabric->access(env_.requester, MemAccess{MemOp::Write, line << kLineShift, nullptr}, Time::from_ps(t / 1000));
 }
 
+void CacheHierarchy::llc_victim(const CacheArray::Victim& v, int64_t t) {
+  if (!v.valid) return;
+  Coherence* coh = env_.coherence;
+  if (!coh) {
+    if (v.dirty) write_back_to_memory(v.line, t);
+    return;
+  }
+  // The LLC is inclusive for coherence: the socket's copy leaves with it. Whether the block was
+  // written is the protocol's state (M), not the caches' dirty bits.
+  env_.llc->purge_private(v.line);
+  const uint64_t address = v.line << kLineShift;
+  if (coh->state(env_.requester, address) == MesiState::M) ++stats_.writebacks;
+  coh->evict(env_.requester, address, Time::from_ps(t / 1000));
+}
+
 void CacheHierarchy::write_back_from_l2(uint64_t line, int64_t t) {
   if (env_.llc->array.access(line, true)) return;
-  CacheArray::Victim v = env_.llc->array.fill(line, true);
-  if (v.valid && v.dirty) write_back_to_memory(v.line, t);
+  if (env_.coherence) report_internal("a private cache holds line " + hex(line) + " its socket's LLC does not");
+  llc_victim(env_.llc->array.fill(line, true), t);
 }
 
 void CacheHierarchy::write_back_from_l1(uint64_t line, int64_t t) {
@@ -116,32 +166,62 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   t += llc_latency_;
   if (llc.array.access(line, dirty_here)) {
     ++stats_.llc_hits;
+    if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);
     return t;
   }
   ++stats_.llc_misses;
   // The LLC's miss slots: wait for the one used `mshrs` misses ago.
   if (llc.miss_done[llc.head] > t) t = llc.miss_done[llc.head];
-  size_t range = 0;
   const Time issue = Time::from_ps(t / 1000);
-  const Time done = env_.fabric->access(env_.requester, MemAccess{MemOp::Read, paddr, nullptr}, issue, &range);
+  Time done;
+  MissClass cls;
+  int64_t unloaded_ps;
+  if (Coherence* coh = env_.coherence) {
+    const Coherence::Result res = store ? coh->store(env_.requester, paddr, issue) : coh->load(env_.requester, paddr, issue);
+    done = res.done;
+    switch (res.path) {
+      case CohPath::BtSocket: cls = MissClass::BtSocket; break;
+      case CohPath::BtPool: cls = MissClass::BtPool; break;
+      case CohPath::Memory: cls = static_cast<MissClass>(class_[res.range]); break;
+      default: report_internal("LLC miss on line " + hex(line) + " that the socket holds coherently");
+    }
+    unloaded_ps = res.path == CohPath::Memory ? unloaded_ps_[res.range] : coh->unloaded(env_.requester, res).ps();
+  } else {
+    size_t range = 0;
+    done = env_.fabric->access(env_.requester, MemAccess{MemOp::Read, paddr, nullptr}, issue, &range);
+    cls = static_cast<MissClass>(class_[range]);
+    unloaded_ps = unloaded_ps_[range];
+  }
   const int64_t latency_ps = (done - issue).ps();
-  const int cls = static_cast<int>(class_[range]);
-  ++stats_.memory_accesses[cls];
-  stats_.memory_latency_ps[cls] += static_cast<uint64_t>(latency_ps);
-  stats_.memory_unloaded_ps[cls] += static_cast<uint64_t>(unloaded_ps_[range]);
+  const size_t k = static_cast<size_t>(cls);
+  ++stats_.memory_accesses[k];
+  stats_.memory_latency_ps[k] += static_cast<uint64_t>(latency_ps);
+  stats_.memory_unloaded_ps[k] += static_cast<uint64_t>(unloaded_ps);
   t += latency_ps * 1000;
   llc.miss_done[llc.head] = t;
   llc.head = (llc.head + 1) % llc.miss_done.size();
-  CacheArray::Victim v = llc.array.fill(line, dirty_here);
-  if (v.valid && v.dirty) write_back_to_memory(v.line, t);
+  llc_victim(llc.array.fill(line, dirty_here), t);
   if (!store && env_.observer)
     env_.observer->llc_miss_load(env_.core, vaddr >> kPageShift, paddr >> kPageShift, Time::from_ps(t / 1000));
   return t;
 }
 
+int64_t CacheHierarchy::own(uint64_t paddr, int64_t t) {
+  Coherence& coh = *env_.coherence;
+  if (coh.state(env_.requester, paddr) == MesiState::I) return t;  // not cached here: the miss asks GetM
+  // The request leaves through the LLC's pipeline, as a miss would.
+  const Time issue = Time::from_ps((t + llc_latency_) / 1000);
+  const Coherence::Result res = coh.store(env_.requester, paddr, issue);
+  if (res.path == CohPath::Hit) return t;  // E or M: silent
+  ++stats_.upgrades;
+  stats_.upgrade_latency_ps += static_cast<uint64_t>((res.done - issue).ps());
+  return std::max(t, res.done.ps() * 1000);
+}
+
 int64_t CacheHierarchy::light_access(uint64_t vaddr, bool write, int64_t now) {
   const uint64_t paddr = env_.pages->translate(vaddr, env_.requester);
-  return llc_and_memory(vaddr, paddr, write, write, now) - now;
+  const int64_t t = write && env_.coherence ? own(paddr, now) : now;
+  return llc_and_memory(vaddr, paddr, write, write, t) - now;
 }
 
 int64_t CacheHierarchy::access(uint64_t vaddr, bool write, int64_t now) {
@@ -149,14 +229,17 @@ int64_t CacheHierarchy::access(uint64_t vaddr, bool write, int64_t now) {
   const uint64_t ppage = translate(vaddr, t);
   const uint64_t paddr = (ppage << kPageShift) | (vaddr & ((uint64_t{1} << kPageShift) - 1));
   const uint64_t line = paddr >> kLineShift;
+  if (write && env_.coherence) t = own(paddr, t);
 
   if (l1_.access(line, write)) {
     ++stats_.l1_hits;
+    if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);
     return t - now + l1_latency_;
   }
   ++stats_.l1_misses;
   if (l2_.access(line, false)) {
     ++stats_.l2_hits;
+    if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);
     t += l2_latency_;
   } else {
     ++stats_.l2_misses;

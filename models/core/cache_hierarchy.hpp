@@ -4,10 +4,12 @@
 // loads the fabric but does not stall the core). Latencies are in femtoseconds of simulated time.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "cache/cache_array.hpp"
+#include "coherence/coherence.hpp"
 #include "common/stats.hpp"
 #include "core/core_config.hpp"
 #include "core/tracking_hook.hpp"
@@ -16,22 +18,39 @@
 
 namespace starnuma {
 
-// The LLC of a socket and the limit on its outstanding misses, shared by its cores.
-struct SocketLlc {
+class CacheHierarchy;
+
+// The LLC of a socket and the limit on its outstanding misses, shared by its cores. Under
+// coherence it is the socket's caching agent: a block the protocol takes away leaves the LLC and
+// every private cache of the socket.
+struct SocketLlc : CoherentCaches {
   SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed);
+  void invalidated(uint64_t line) override;
+  // Drops `line` from the private caches of the socket's cores (the LLC's inclusion under coherence).
+  void purge_private(uint64_t line);
+
   CacheArray array;
   unsigned latency;
   std::vector<int64_t> miss_done;  // ring: completion (fs) of the last `mshrs` misses
   size_t head = 0;
+  std::vector<CacheHierarchy*> members;  // the socket's cores' hierarchies (they join when built; used only during the run)
 };
+
+// Where a demand LLC miss was served, the StarNUMA paper's breakdown (Fig. 8c): memory by the
+// fabric's classes, or a block transfer from another socket's cache (coherence on).
+enum class MissClass : uint8_t { Local, OneHop, TwoHop, Pool, BtSocket, BtPool };
+inline constexpr size_t kMissClasses = 6;
+const char* miss_class_name(MissClass c);  // "local", "1-hop", "2-hop", "pool", "bt-socket", "bt-pool"
 
 // Counters of one core's memory accesses (registered on the core).
 struct MemoryStats {
   explicit MemoryStats(StatOwner& owner);
   Counter dtlb_misses, stlb_misses, l1_hits, l1_misses, l2_hits, l2_misses, llc_hits, llc_misses, writebacks;
-  // Demand accesses served by memory, by class (local, 1-hop, 2-hop, pool): count, measured
-  // latency from LLC miss to data, and the unloaded latency of the same (socket, node) pairs.
-  Counter memory_accesses[4], memory_latency_ps[4], memory_unloaded_ps[4];
+  // Demand LLC misses by MissClass: count, measured latency from LLC miss to data, and the
+  // unloaded latency of the same path (socket, home and, for a transfer, owner).
+  std::array<Counter, kMissClasses> memory_accesses, memory_latency_ps, memory_unloaded_ps;
+  // Stores to a block the socket held shared (coherence on): count and summed latency.
+  Counter upgrades, upgrade_latency_ps;
 };
 
 class CacheHierarchy {
@@ -44,9 +63,15 @@ class CacheHierarchy {
     TlbObserver* observer;  // may be null
     unsigned core;         // global core id, for the observer
     int64_t cycle_fs;      // one core cycle
+    Coherence* coherence = nullptr;  // null: no coherence between sockets
   };
 
   CacheHierarchy(const CoreConfig& config, const Env& env, MemoryStats& stats, uint64_t seed);
+  CacheHierarchy(const CacheHierarchy&) = delete;
+  CacheHierarchy& operator=(const CacheHierarchy&) = delete;
+
+  // Drops `line` from this core's L1 and L2 (SocketLlc::purge_private).
+  void invalidate_private(uint64_t line);
 
   // Serves a load or store issued at `now` (fs); returns its latency (fs).
   int64_t access(uint64_t vaddr, bool write, int64_t now);
@@ -62,6 +87,12 @@ class CacheHierarchy {
   void write_back_from_l1(uint64_t line, int64_t t);
   void write_back_from_l2(uint64_t line, int64_t t);
   void write_back_to_memory(uint64_t line, int64_t t);
+  // An LLC victim leaves the socket: written back if dirty, or under coherence put to its home
+  // (PutM/PutE) after the private copies are dropped.
+  void llc_victim(const CacheArray::Victim& v, int64_t t);
+  // Coherence: a store to a block the socket holds; an S copy must be upgraded first. Returns
+  // the time the store may complete.
+  int64_t own(uint64_t paddr, int64_t t);
   // From the LLC down: lookup, and on a miss the fabric; returns the time the data is back.
   // `store`: the access is a store; `dirty_here`: it dirties the LLC line (no private cache above).
   int64_t llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t);

@@ -22,7 +22,6 @@ namespace starnuma {
 namespace {
 
 constexpr uint64_t kPageSize = 4096;
-const char* const kClassNames[4] = {"local", "1-hop", "2-hop", "pool"};
 
 struct ThreadPlace {
   size_t socket;  // requester index
@@ -135,12 +134,24 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     report_error(msg::kUsage, "--detailed-sockets " + std::to_string(o.detailed_sockets) + ": the platform has " +
                                   std::to_string(sockets) + " sockets");
   const size_t detailed = o.detailed_sockets ? o.detailed_sockets : sockets;
+  Coherence* coherence = platform.coherence().enabled() ? &platform.coherence() : nullptr;
+  // The LLCs are the coherence's caching agents for this run only.
+  struct Detach {
+    Coherence* c;
+    ~Detach() {
+      if (c)
+        for (size_t s = 0; s < c->sockets(); ++s) c->attach(s, nullptr);
+    }
+  } detach{coherence};
+  if (coherence)
+    for (size_t s = 0; s < sockets; ++s) coherence->attach(s, llcs[s].get());
   RunControl control(static_cast<unsigned>(threads.size()));
   for (unsigned t = 0; t < threads.size(); ++t) {
     const size_t s = threads[t].socket;
     Socket& sock = *fabric.requesters()[s];
     threads[t].core->start(Core::Job{workload->stream(t),
-                                     CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0},
+                                     CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0,
+                                                         coherence},
                                      o.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
                                      s >= detailed, workload->initialises()});
   }
@@ -182,6 +193,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   const sc_core::sc_time measured = sc_core::sc_time_stamp() - control.measurement_start();
   r.sim_time_ns = measured.to_seconds() * 1e9;
   r.detailed_sockets = static_cast<unsigned>(detailed);
+  r.coherence = coherence != nullptr;
   double ipc_sum = 0, latency_ps = 0, unloaded_ps = 0;
   size_t detailed_cores = 0;
   for (size_t s = 0; s < sockets; ++s) {
@@ -191,7 +203,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
       sum += c->ipc();
       r.instructions += c->instructions();
       r.llc_misses += c->memory().llc_misses.value();
-      for (int k = 0; k < 4; ++k) {
+      for (size_t k = 0; k < kMissClasses; ++k) {
         r.accesses[k] += c->memory().memory_accesses[k].value();
         latency_ps += static_cast<double>(c->memory().memory_latency_ps[k].value());
         unloaded_ps += static_cast<double>(c->memory().memory_unloaded_ps[k].value());
@@ -207,7 +219,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   r.ipc = detailed_cores ? ipc_sum / static_cast<double>(detailed_cores) : 0;
   const uint64_t total = std::accumulate(r.accesses.begin(), r.accesses.end(), uint64_t{0});
   if (total) {
-    for (int k = 0; k < 4; ++k) r.breakdown[k] = static_cast<double>(r.accesses[k]) / static_cast<double>(total);
+    for (size_t k = 0; k < kMissClasses; ++k) r.breakdown[k] = static_cast<double>(r.accesses[k]) / static_cast<double>(total);
     r.amat_ns = latency_ps / 1e3 / static_cast<double>(total);
     r.amat_unloaded_ns = unloaded_ps / 1e3 / static_cast<double>(total);
     r.amat_contention_ns = r.amat_ns - r.amat_unloaded_ns;
@@ -248,9 +260,9 @@ nlohmann::ordered_json RunResult::summary_json() const {
   j["amat_unloaded_ns"] = amat_unloaded_ns;
   j["amat_contention_ns"] = amat_contention_ns;
   nlohmann::ordered_json breakdown_json = nlohmann::ordered_json::object(), counts = nlohmann::ordered_json::object();
-  for (int k = 0; k < 4; ++k) {
-    breakdown_json[kClassNames[k]] = breakdown[k];
-    counts[kClassNames[k]] = accesses[k];
+  for (size_t k = 0; k < classes(); ++k) {
+    breakdown_json[miss_class_name(static_cast<MissClass>(k))] = breakdown[k];
+    counts[miss_class_name(static_cast<MissClass>(k))] = accesses[k];
   }
   j["access_breakdown"] = breakdown_json;
   j["memory_accesses"] = counts;
@@ -280,7 +292,8 @@ std::string format_summary(const RunResult& r) {
   os << "\nAMAT           " << std::setprecision(1) << r.amat_ns << " ns = " << r.amat_unloaded_ns << " unloaded + "
      << r.amat_contention_ns << " contention\n";
   os << "accesses      ";
-  for (int k = 0; k < 4; ++k) os << " " << kClassNames[k] << " " << std::setprecision(1) << 100 * r.breakdown[k] << " %";
+  for (size_t k = 0; k < r.classes(); ++k)
+    os << " " << miss_class_name(static_cast<MissClass>(k)) << " " << std::setprecision(1) << 100 * r.breakdown[k] << " %";
   os << "\nlink busy     ";
   for (const auto& [type, u] : r.link_utilization) os << " " << type << " " << std::setprecision(1) << 100 * u << " %";
   os << "\n\n" << r.instructions << " instructions, " << r.llc_misses << " LLC misses, " << std::setprecision(1)

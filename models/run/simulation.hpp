@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/cache_hierarchy.hpp"
 #include "platform/platform.hpp"
 #include "tracking/tracker_metadata.hpp"
 
@@ -47,8 +48,11 @@ struct RunResult {
   std::vector<std::string> sockets;
   std::vector<double> socket_ipc;          // mean over each socket's cores
   double amat_ns = 0, amat_unloaded_ns = 0, amat_contention_ns = 0;
-  std::array<uint64_t, 4> accesses{};      // local, 1-hop, 2-hop, pool
-  std::array<double, 4> breakdown{};       // fractions of the above
+  bool coherence = false;                  // coherence.enabled: misses may be block transfers
+  std::array<uint64_t, kMissClasses> accesses{};  // LLC misses by MissClass
+  std::array<double, kMissClasses> breakdown{};   // fractions of the above
+  // The classes reported: the block transfers only with coherence on.
+  size_t classes() const { return coherence ? kMissClasses : 4; }
   std::vector<std::pair<std::string, double>> link_utilization;  // mean busy fraction per link type
   uint64_t instructions = 0, llc_misses = 0;
   double sim_time_ns = 0, host_seconds = 0;
