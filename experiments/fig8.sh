@@ -1,26 +1,18 @@
 #!/usr/bin/env bash
 # The StarNUMA paper's Fig. 8 on our workloads: `starnuma compare` of the scaled 16-socket baseline
-# and StarNUMA platforms (oracle placement) for each workload, one after another, then a Markdown
+# and StarNUMA platforms (oracle placement) for each workload (compare_all.sh), then a Markdown
 # table of speedup, AMAT and access breakdown. Results go to OUT (default: fig8-results/).
 #
 #   bash experiments/fig8.sh [OUT] [INSTRUCTIONS]
 #
-# Environment: STARNUMA (default: build/starnuma), WORKLOADS (space-separated, default below).
+# Environment: STARNUMA (default: build/starnuma), WORKLOADS (space-separated, default below), SETS
+# (compare_all.sh).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-fig8-results}
 instructions=${2:-2000000}
-starnuma=${STARNUMA:-$root/build/starnuma}
 workloads=${WORKLOADS:-"bfs:scale=20 cc:scale=20 sssp:scale=20 tc:scale=20 pr:scale=20 kv local"}
-mkdir -p "$out"
-for w in $workloads; do
-  dir="$out/${w%%:*}"
-  if [ -f "$dir/compare.json" ]; then echo "== $w: done before ($dir)"; continue; fi
-  echo "== $w"
-  "$starnuma" compare "$root/platforms/baseline16-scaled.yaml" "$root/platforms/starnuma16-scaled.yaml" \
-    --workload "$w" --placement oracle --instructions "$instructions" --out "$dir" >"$dir.txt" 2>&1 ||
-    { echo "failed: $w (see $dir.txt)" >&2; exit 1; }
-done
+bash "$root/experiments/compare_all.sh" "$out" "$instructions" $workloads
 python3 - "$out" $workloads <<'PY'
 import json, sys, os
 out, names = sys.argv[1], sys.argv[2:]

@@ -57,10 +57,10 @@ Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabr
       pool_ways_(*this, "pool_directory_ways", 16, "Associativity of the pool's directory (LRU)", between(1u, 64u)),
       pool_rate_(*this, "pool_directory_rate", "transactions/us",
                  "Pool directory transactions per microsecond, over the span they arrived in",
-                 [this](sc_core::sc_time) {
-                   const double span_us = (pool_last_ - pool_first_).ns() / 1e3;
-                   return span_us > 0 ? pool_transactions_.value() / span_us : 0.0;
-                 }) {
+                 [this](sc_core::sc_time) { return per_pool_us(pool_transactions_.value()); }),
+      pool_action_rate_(*this, "pool_coherence_action_rate", "transactions/us",
+                        "Pool coherence actions per microsecond, over the span pool transactions arrived in",
+                        [this](sc_core::sc_time) { return per_pool_us(pool_actions_.value()); }) {
   for (const char* home : {"socket_home_", "pool_home_"})
     for (size_t k = 0; k < kCohRequests; ++k) {
       const std::string req = coh_request_name(static_cast<CohRequest>(k));
@@ -84,6 +84,11 @@ Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabr
     }
     homes_.push_back(std::move(h));
   }
+}
+
+double Coherence::per_pool_us(uint64_t n) const {
+  const double span_us = (pool_last_ - pool_first_).ns() / 1e3;
+  return span_us > 0 ? static_cast<double>(n) / span_us : 0.0;
 }
 
 Coherence::Home& Coherence::home_of(uint64_t address, uint64_t& block) {
@@ -236,7 +241,9 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   Time t = at_home + h.lookup;
   if (victim.evicted) t = back_invalidate(h, victim, t);
   Txn x{r, block, h, e};
+  const uint64_t invalidated_before = invalidations_.value();
   const Time acks = write ? invalidate(x, e.sharers & ~bit(r), t) : t;
+  const bool acted = victim.evicted || invalidations_.value() != invalidated_before;
 
   Result res{Time(), CohPath::Memory, range};
   Time at_r;  // the data or grant reaches R's port
@@ -290,6 +297,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     ++bt_pool_;
     bt_pool_latency_.sample((done - issue).ns());
   }
+  if (h.socket < 0 && (acted || res.path == CohPath::BtPool)) ++pool_actions_;
 
   if (write) {
     e.owner = static_cast<int>(r);

@@ -133,6 +133,7 @@ class Coherence : public Component {
     if (listeners_[s] && fault_ != CohFault::KeepStaleCopies) listeners_[s]->invalidated(block);
   }
   Home& home_of(uint64_t address, uint64_t& block);
+  double per_pool_us(uint64_t n) const;  // n per microsecond of the span pool transactions arrived in
 
   Fabric* fabric_;
   Param<bool> enabled_{*this, "enabled", false,
@@ -164,6 +165,9 @@ class Coherence : public Component {
   Counter pool_transactions_{*this, "pool_directory_transactions", "transactions",
                              "Requests handled by the pool's directory"};
   Formula pool_rate_;
+  Counter pool_actions_{*this, "pool_coherence_actions", "transactions",
+                        "Pool directory transactions that forwarded to an owner, invalidated or back-invalidated"};
+  Formula pool_action_rate_;
   Counter back_invalidations_{*this, "back_invalidations", "entries",
                               "Pool directory entries evicted, their copies back-invalidated (BISnp)"};
   Counter bisnp_{*this, "bisnp_messages", "messages", "Back-invalidation snoops sent to sockets"};

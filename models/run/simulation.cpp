@@ -294,6 +294,13 @@ std::string format_summary(const RunResult& r) {
   os << "accesses      ";
   for (size_t k = 0; k < r.classes(); ++k)
     os << " " << miss_class_name(static_cast<MissClass>(k)) << " " << std::setprecision(1) << 100 * r.breakdown[k] << " %";
+  if (r.coherence) {
+    const nlohmann::json& c = r.stats["coherence"];
+    os << "\ntransfers      3-hop " << c["bt_socket"].get<uint64_t>() << " (mean " << std::setprecision(1)
+       << c["bt_socket_latency"]["mean"].get<double>() << " ns), via the pool " << c["bt_pool"].get<uint64_t>()
+       << " (mean " << c["bt_pool_latency"]["mean"].get<double>() << " ns), " << std::setprecision(2)
+       << c["invalidations_per_write"]["mean"].get<double>() << " invalidations per write";
+  }
   os << "\nlink busy     ";
   for (const auto& [type, u] : r.link_utilization) os << " " << type << " " << std::setprecision(1) << 100 * u << " %";
   os << "\n\n" << r.instructions << " instructions, " << r.llc_misses << " LLC misses, " << std::setprecision(1)

@@ -67,6 +67,8 @@ TEST(CoherentRun, WriteSharedBlocksTransferFasterViaThePool) {
   ASSERT_GT(c["bt_socket"].get<uint64_t>(), 1000u);
   EXPECT_LT(c["bt_pool_latency"]["mean"].get<double>(), c["bt_socket_latency"]["mean"].get<double>());
   EXPECT_GT(core_sum(r, "upgrades"), 0u);
+  EXPECT_GE(c["pool_coherence_actions"].get<uint64_t>(), c["bt_pool"].get<uint64_t>());
+  EXPECT_LT(c["pool_coherence_actions"].get<uint64_t>(), c["pool_directory_transactions"].get<uint64_t>());
   // Unloaded accounting: every 4-hop transfer is 280 ns, whichever sockets; a 3-hop one takes 80
   // plus 50 (home on the requester or the owner, both in one chassis) to 420 ns of links (three
   // chassis crossings).

@@ -112,9 +112,11 @@ int compare(const std::string& base, const std::string& other, const std::vector
     return num(r["amat_ns"].get<double>(), 1, " ns") + " (" + num(r["amat_unloaded_ns"].get<double>(), 0) + " + " +
            num(r["amat_contention_ns"].get<double>(), 0) + ")";
   };
-  auto mix = [&](const nlohmann::ordered_json& r) {
+  // The breakdown's memory classes, or (transfers) its block-transfer classes (coherence on).
+  auto mix = [&](const nlohmann::ordered_json& r, bool transfers) {
     std::string s;
-    for (const auto& [k, v] : r["access_breakdown"].items()) s += k + " " + num(100 * v.get<double>(), 0) + "% ";
+    for (const auto& [k, v] : r["access_breakdown"].items())
+      if ((k.rfind("bt-", 0) == 0) == transfers) s += k + " " + num(100 * v.get<double>(), 0) + "% ";
     return s;
   };
   std::cout << B["workload"].get<std::string>() << ", "
@@ -123,7 +125,9 @@ int compare(const std::string& base, const std::string& other, const std::vector
   row("", fs::path(base).stem().string(), fs::path(other).stem().string());
   row("IPC per core", num(B["ipc"].get<double>(), 3), num(O["ipc"].get<double>(), 3));
   row("AMAT (unloaded + cont.)", amat(B), amat(O));
-  row("accesses", mix(B), mix(O));
+  row("accesses", mix(B, false), mix(O, false));
+  if (B["access_breakdown"].contains("bt-socket") || O["access_breakdown"].contains("bt-socket"))
+    row("block transfers", mix(B, true), mix(O, true));
   std::cout << "\nspeedup " << num(speedup, 2, "x") << ", AMAT reduction " << num(100 * reduction, 1, " %") << '\n';
   return 0;
 }
