@@ -99,8 +99,8 @@ Coherence::Home& Coherence::home_of(uint64_t address, uint64_t& block) {
 }
 
 MesiState Coherence::state(size_t s, uint64_t address) const {
-  auto it = caches_.at(s).find(address / kLineBytes);
-  return it == caches_[s].end() ? MesiState::I : it->second.state;
+  const Copy* c = caches_.at(s).find(address / kLineBytes);
+  return c ? c->state : MesiState::I;
 }
 
 // --- messages ---
@@ -161,7 +161,7 @@ Time Coherence::read_memory(Home& h, uint64_t block, Time t) {
 }
 
 void Coherence::write_memory(Home& h, uint64_t block, uint64_t version, Time t) {
-  memory_version_[block] = version;
+  if (check_) memory_version_[block] = version;
   h.node->memory_home()->serve(t - h.transit, MemOp::Write, block * kLineBytes - h.base, nullptr);
 }
 
@@ -197,10 +197,11 @@ Time Coherence::back_invalidate(Home& h, const Directory::Victim& v, Time t) {
     if (!(holders & bit(s))) continue;
     ++bisnp_;
     const Time at = from_home(h, s, t, false) + snoop_.get();
-    auto it = caches_[s].find(v.block);
-    const bool dirty = it != caches_[s].end() && it->second.state == MesiState::M;
+    const Copy* c = caches_[s].find(v.block);
+    const bool dirty = c && c->state == MesiState::M;
+    const uint64_t version = c ? c->version : 0;
     const Time rsp = to_home(s, h, at, dirty);  // BIRsp, with the data when dirty
-    if (dirty) write_memory(h, v.block, it->second.version, rsp);
+    if (dirty) write_memory(h, v.block, version, rsp);
     drop(s, v.block);
     last = std::max(last, rsp);
   }
@@ -222,7 +223,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   }
   if (write && (mine.state == MesiState::M || mine.state == MesiState::E)) {
     mine.state = MesiState::M;  // E -> M silently: the directory already names this socket owner
-    mine.version = checker_.store(block);
+    mine.version = next_version(block);
     return {issue, CohPath::Hit, range};
   }
   const CohRequest type = !write ? CohRequest::GetS : mine.state == MesiState::S ? CohRequest::Upgrade : CohRequest::GetM;
@@ -286,7 +287,10 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     const Time ready = std::max(t, read_memory(h, block, at_home));
     at_r = from_home(h, r, h.socket >= 0 ? ready : std::max(ready, acks), true);
     e.busy_until = ready;
-    mine.version = memory_version_[block];
+    if (check_) {
+      auto it = memory_version_.find(block);
+      mine.version = it == memory_version_.end() ? 0 : it->second;
+    }
   }
   const Time done = std::max(at_r, acks) + (fabric_->requesters()[r]->uncore_latency() - half);
   res.done = done;
@@ -303,7 +307,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     e.owner = static_cast<int>(r);
     e.sharers = 0;
     mine.state = MesiState::M;
-    mine.version = checker_.store(block);
+    mine.version = next_version(block);
   } else if (e.sharers == 0) {
     e.owner = static_cast<int>(r);
     mine.state = MesiState::E;
@@ -322,10 +326,10 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
 Time Coherence::evict(size_t s, uint64_t address, Time issue) {
   uint64_t block;
   Home& h = home_of(address, block);
-  auto it = caches_.at(s).find(block);
-  if (it == caches_[s].end()) return issue;
-  const Copy c = it->second;
-  caches_[s].erase(it);
+  const Copy* held = caches_.at(s).find(block);
+  if (!held) return issue;
+  const Copy c = *held;
+  caches_[s].erase(block);
   if (c.state != MesiState::M && c.state != MesiState::E) return issue;  // S leaves silently
   const bool dirty = c.state == MesiState::M;
   ++started_;
@@ -354,9 +358,9 @@ void Coherence::check(uint64_t block, const Home& h) {
   unsigned exclusive = 0, shared = 0;
   bool covered = true;
   for (size_t s = 0; s < caches_.size(); ++s) {
-    auto it = caches_[s].find(block);
-    if (it == caches_[s].end() || it->second.state == MesiState::I) continue;
-    if (it->second.state == MesiState::S) {
+    const Copy* c = caches_[s].find(block);
+    if (!c || c->state == MesiState::I) continue;
+    if (c->state == MesiState::S) {
       ++shared;
       covered = covered && e && (e->sharers & bit(s));
     } else {
@@ -370,9 +374,8 @@ void Coherence::check(uint64_t block, const Home& h) {
 
 void Coherence::checked_hit(size_t s, uint64_t address) {
   const uint64_t block = address / kLineBytes;
-  auto it = caches_.at(s).find(block);
-  if (it == caches_[s].end()) checker_.uncached_hit(block, s);
-  else checker_.load(block, s, it->second.version);
+  if (const Copy* c = caches_.at(s).find(block)) checker_.load(block, s, c->version);
+  else checker_.uncached_hit(block, s);
   count_violations();
 }
 

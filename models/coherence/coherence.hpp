@@ -21,6 +21,7 @@
 
 #include "coherence/checker.hpp"
 #include "coherence/directory.hpp"
+#include "common/flat_map.hpp"
 #include "common/component.hpp"
 #include "fabric/fabric.hpp"
 
@@ -127,6 +128,8 @@ class Coherence : public Component {
   void checked_hit(size_t s, uint64_t address);
   void count_violations() { violations_ += checker_.violations() - violations_.value(); }
   Copy& copy(size_t s, uint64_t block) { return caches_[s][block]; }
+  // Versions are the checker's: without it they stay 0 and nothing remembers them.
+  uint64_t next_version(uint64_t block) { return check_ ? checker_.store(block) : 0; }
   // The protocol takes the block from socket `s` (not the socket's own eviction).
   void drop(size_t s, uint64_t block) {
     caches_[s].erase(block);
@@ -146,9 +149,9 @@ class Coherence : public Component {
   Param<unsigned> pool_entries_;
   Param<unsigned> pool_ways_;
   std::vector<Home> homes_;                                      // per address range
-  std::vector<std::unordered_map<uint64_t, Copy>> caches_;       // per socket: its copies
+  std::vector<FlatMap<Copy>> caches_;                            // per socket: its copies
   std::vector<CoherentCaches*> listeners_;                       // per socket
-  std::unordered_map<uint64_t, uint64_t> memory_version_;        // the version memory holds
+  std::unordered_map<uint64_t, uint64_t> memory_version_;        // the version memory holds (checking only)
   InvariantChecker checker_;
   CohFault fault_ = CohFault::None;
   uint64_t started_ = 0, completed_ = 0;

@@ -12,8 +12,7 @@ std::vector<Directory::Slot>& Directory::set_of(uint64_t block) {
 
 DirEntry* Directory::find(uint64_t block) {
   if (!bounded()) {
-    auto it = unbounded_.find(block);
-    return it == unbounded_.end() ? nullptr : &it->second;
+    return unbounded_.find(block);
   }
   for (Slot& s : set_of(block))
     if (s.valid && s.block == block) {
@@ -25,8 +24,7 @@ DirEntry* Directory::find(uint64_t block) {
 
 const DirEntry* Directory::peek(uint64_t block) const {
   if (!bounded()) {
-    auto it = unbounded_.find(block);
-    return it == unbounded_.end() ? nullptr : &it->second;
+    return unbounded_.find(block);
   }
   auto set = bounded_.find(block % sets_);
   if (set == bounded_.end()) return nullptr;
@@ -61,7 +59,7 @@ DirEntry& Directory::obtain(uint64_t block, Victim& victim) {
 
 void Directory::release(uint64_t block) {
   if (!bounded()) {
-    live_ -= unbounded_.erase(block);
+    live_ -= unbounded_.erase(block) ? 1 : 0;
     return;
   }
   for (Slot& s : set_of(block))

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/flat_map.hpp"
 #include "common/units.hpp"
 
 namespace starnuma {
@@ -56,7 +57,7 @@ class Directory {
   unsigned ways_ = 0;
   uint64_t clock_ = 0;  // LRU stamp
   uint64_t live_ = 0;
-  std::unordered_map<uint64_t, DirEntry> unbounded_;
+  FlatMap<DirEntry> unbounded_;
   std::unordered_map<uint64_t, std::vector<Slot>> bounded_;  // sets are built when first used
 };
 

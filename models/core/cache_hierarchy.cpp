@@ -134,7 +134,6 @@ void CacheHierarchy::write_back_to_memory(uint64_t line, int64_t t) {
 }
 
 void CacheHierarchy::llc_victim(const CacheArray::Victim& v, int64_t t) {
-  if (!v.valid) return;
   Coherence* coh = env_.coherence;
   if (!coh) {
     if (v.dirty) write_back_to_memory(v.line, t);
@@ -151,7 +150,8 @@ void CacheHierarchy::llc_victim(const CacheArray::Victim& v, int64_t t) {
 void CacheHierarchy::write_back_from_l2(uint64_t line, int64_t t) {
   if (env_.llc->array.access(line, true)) return;
   if (env_.coherence) report_internal("a private cache holds line " + hex(line) + " its socket's LLC does not");
-  llc_victim(env_.llc->array.fill(line, true), t);
+  const CacheArray::Victim v = env_.llc->array.fill(line, true);
+  if (v.valid && (v.dirty || env_.coherence)) llc_victim(v, t);
 }
 
 void CacheHierarchy::write_back_from_l1(uint64_t line, int64_t t) {
@@ -200,7 +200,8 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   t += latency_ps * 1000;
   llc.miss_done[llc.head] = t;
   llc.head = (llc.head + 1) % llc.miss_done.size();
-  llc_victim(llc.array.fill(line, dirty_here), t);
+  const CacheArray::Victim v = llc.array.fill(line, dirty_here);
+  if (v.valid && (v.dirty || env_.coherence)) llc_victim(v, t);
   if (!store && env_.observer)
     env_.observer->llc_miss_load(env_.core, vaddr >> kPageShift, paddr >> kPageShift, Time::from_ps(t / 1000));
   return t;

@@ -87,8 +87,9 @@ class CacheHierarchy {
   void write_back_from_l1(uint64_t line, int64_t t);
   void write_back_from_l2(uint64_t line, int64_t t);
   void write_back_to_memory(uint64_t line, int64_t t);
-  // An LLC victim leaves the socket: written back if dirty, or under coherence put to its home
-  // (PutM/PutE) after the private copies are dropped.
+  // A valid LLC victim leaves the socket: written back if dirty, or under coherence put to its
+  // home (PutM/PutE) after the private copies are dropped. Callers skip clean victims without
+  // coherence.
   void llc_victim(const CacheArray::Victim& v, int64_t t);
   // Coherence: a store to a block the socket holds; an S copy must be upgraded first. Returns
   // the time the store may complete.

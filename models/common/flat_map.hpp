@@ -1,0 +1,104 @@
+// An open-addressing hash map from 64-bit keys (block or page numbers) to small values, for state
+// kept per block on a simulation's hot path: one allocation when it grows, none per insert or
+// erase (std::unordered_map allocates a node for each).
+//
+// Linear probing. Erasing leaves a tombstone, so an erase never moves other entries: a reference
+// to an entry stays valid across erases of others, and until the next insert of a new key (which
+// may rehash).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace starnuma {
+
+template <class V>
+class FlatMap {
+ public:
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  size_t capacity() const { return slots_.size(); }
+
+  V* find(uint64_t key) {
+    const size_t i = locate(key);
+    return i == kNone ? nullptr : &slots_[i].value;
+  }
+  const V* find(uint64_t key) const {
+    const size_t i = locate(key);
+    return i == kNone ? nullptr : &slots_[i].value;
+  }
+
+  // The value of `key`, inserted as V{} if absent.
+  V& operator[](uint64_t key) {
+    if ((used_ + 1) * 4 > slots_.size() * 3) rehash(size_ * 2 + 2 > slots_.size() / 2 ? slots_.size() * 2 : slots_.size());
+    size_t i = hash(key) & mask_, grave = kNone;
+    for (;; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.state == kFull && s.key == key) return s.value;
+      if (s.state == kGone && grave == kNone) grave = i;
+      if (s.state == kEmpty) break;
+    }
+    if (grave != kNone) i = grave;
+    else ++used_;
+    ++size_;
+    slots_[i] = Slot{key, V{}, kFull};
+    return slots_[i].value;
+  }
+
+  bool erase(uint64_t key) {
+    const size_t i = locate(key);
+    if (i == kNone) return false;
+    slots_[i].state = kGone;
+    slots_[i].value = V{};
+    --size_;
+    return true;
+  }
+
+ private:
+  static constexpr uint8_t kEmpty = 0, kFull = 1, kGone = 2;
+  static constexpr size_t kNone = ~size_t{0};
+  struct Slot {
+    uint64_t key = 0;
+    V value{};
+    uint8_t state = kEmpty;
+  };
+
+  static uint64_t hash(uint64_t k) {  // a 64-bit finalizer: consecutive blocks spread over the table
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return k;
+  }
+
+  size_t locate(uint64_t key) const {
+    if (slots_.empty()) return kNone;
+    for (size_t i = hash(key) & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.state == kEmpty) return kNone;
+      if (s.state == kFull && s.key == key) return i;
+    }
+  }
+
+  // Rebuilds the table with `capacity` slots (a power of two, at least 16), dropping tombstones.
+  void rehash(size_t capacity) {
+    if (capacity < 16) capacity = 16;
+    std::vector<Slot> old(capacity);
+    old.swap(slots_);
+    mask_ = capacity - 1;
+    used_ = size_;
+    for (const Slot& s : old) {
+      if (s.state != kFull) continue;
+      size_t i = hash(s.key) & mask_;
+      while (slots_[i].state != kEmpty) i = (i + 1) & mask_;
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  size_t size_ = 0;  // full slots
+  size_t used_ = 0;  // full and tombstone slots
+};
+
+}  // namespace starnuma
