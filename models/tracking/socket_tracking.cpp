@@ -264,7 +264,6 @@ int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t i
   const Time issue = Time::from_ps(issue_fs / 1000);
   const Time done = at_.fabric->access(at_.requester, MemAccess{op, addr, nullptr}, issue);
   bytes_ += kLineBytes;
-  last_request_fs_ = std::max(last_request_fs_, issue_fs);
   digest_ = fnv(fnv(fnv(fnv(digest_, static_cast<uint64_t>(op)), addr), data),
                 static_cast<uint64_t>(issue_fs));
   return issue_fs + (done - issue).ps() * 1000;

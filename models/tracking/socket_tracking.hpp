@@ -52,10 +52,9 @@ class SocketTracking : public Component, public TlbObserver {
   // Delivers held events and checks that every flush reached the tracker.
   void finish();
 
-  // The latest time a flush of this socket entered its tracker's queue, and the latest issue time
-  // of any metadata request (rounded up to ps; Time() before the first).
+  // The latest time a flush of this socket entered its tracker's queue (rounded up to ps; Time()
+  // before the first).
   Time last_flush_taken() const { return Time::from_ps((last_taken_fs_ + 999) / 1000); }
-  Time last_request() const { return Time::from_ps((last_request_fs_ + 999) / 1000); }
 
   Time tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
   Time tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) override;
@@ -133,7 +132,7 @@ class SocketTracking : public Component, public TlbObserver {
   TrackerTiming* current_ = nullptr;   // the tracker of the beat being applied
   int64_t beat_fs_ = 0;                // time of the beat being applied
   int64_t core_stall_fs_ = 0, queue_wait_fs_ = 0;  // since the statistics were reset
-  int64_t last_taken_fs_ = 0, last_request_fs_ = 0;
+  int64_t last_taken_fs_ = 0;
   uint64_t total_flushes_ = 0, total_reads_ = 0;  // not reset with the statistics
 };
 
