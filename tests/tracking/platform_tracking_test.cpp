@@ -207,6 +207,10 @@ TEST(PlatformTracking, BadValuesNameTheirKey) {
   r = build_with({"topology.socket.tracking.region_size=768KiB"});
   ASSERT_TRUE(r.raised);
   EXPECT_NE(r.message.find("tracking.region_size: 768KiB is not a power of two"), std::string::npos) << r.message;
+  r = build_with({"topology.socket.tracking.trackers=per_chip"});
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("tracking.trackers"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("per_core"), std::string::npos) << r.message;  // names the choices
 }
 
 TEST(PlatformTracking, RtlAcceptsOnlyWhatItIsBuiltFor) {
