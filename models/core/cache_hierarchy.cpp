@@ -96,12 +96,14 @@ bool CacheHierarchy::certain_l1_hit(uint64_t vaddr) const {
   return l1_.contains(paddr >> kLineShift);
 }
 
+// The observer's stall (its backpressure) delays the access, and every event after it.
 uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
   const uint64_t vpage = vaddr >> kPageShift;
   TlbObserver* obs = env_.observer;
   const auto at = [&] { return Time::from_ps(t / 1000); };
+  const auto wait = [&](Time stall) { t += stall.ps() * 1000; };
   if (const uint64_t* p = dtlb_.lookup(vpage, false)) {
-    if (obs) obs->tlb_hit(env_.core, TlbLevel::L1, vpage, at());
+    if (obs) wait(obs->tlb_hit(env_.core, TlbLevel::L1, vpage, at()));
     return *p;
   }
   ++stats_.dtlb_misses;
@@ -109,21 +111,21 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
   if (const uint64_t* p = stlb_.lookup(vpage, false)) {
     t += stlb_latency_;
     ppage = *p;
-    if (obs) obs->tlb_hit(env_.core, TlbLevel::L2, vpage, at());
+    if (obs) wait(obs->tlb_hit(env_.core, TlbLevel::L2, vpage, at()));
   } else {
     ++stats_.stlb_misses;
     t += walk_latency_;
     ppage = env_.pages->translate(vaddr, env_.requester) >> kPageShift;
     CacheArray::Victim v = stlb_.fill(vpage, false, ppage);
     if (obs) {
-      if (v.valid) obs->tlb_evict(env_.core, TlbLevel::L2, v.line, v.payload, at());
-      obs->tlb_fill(env_.core, TlbLevel::L2, vpage, ppage, at());
+      if (v.valid) wait(obs->tlb_evict(env_.core, TlbLevel::L2, v.line, v.payload, at()));
+      wait(obs->tlb_fill(env_.core, TlbLevel::L2, vpage, ppage, at()));
     }
   }
   CacheArray::Victim v = dtlb_.fill(vpage, false, ppage);
   if (obs) {
-    if (v.valid) obs->tlb_evict(env_.core, TlbLevel::L1, v.line, v.payload, at());
-    obs->tlb_fill(env_.core, TlbLevel::L1, vpage, ppage, at());
+    if (v.valid) wait(obs->tlb_evict(env_.core, TlbLevel::L1, v.line, v.payload, at()));
+    wait(obs->tlb_fill(env_.core, TlbLevel::L1, vpage, ppage, at()));
   }
   return ppage;
 }

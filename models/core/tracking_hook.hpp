@@ -11,16 +11,21 @@ namespace starnuma {
 
 enum class TlbLevel : uint8_t { L1, L2 };
 
+// The TLB events return the observer's backpressure: how long the access that caused the event
+// must wait before its translation completes (the tracking hardware cannot take the flush the
+// event causes yet, so the annex holds the TLB). Time() when it need not wait. The core adds it to
+// the access's time, before the events that follow in the same translation.
 class TlbObserver {
  public:
   virtual ~TlbObserver() = default;
   // A translation was installed in `level` (after a miss at that level).
-  virtual void tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) = 0;
+  virtual Time tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) = 0;
   // A lookup hit in `level`.
-  virtual void tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) = 0;
+  virtual Time tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) = 0;
   // A translation was displaced from `level`.
-  virtual void tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) = 0;
-  // A load that missed in the LLC completed (its data came from memory).
+  virtual Time tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) = 0;
+  // A load that missed in the LLC completed (its data came from memory). It returns nothing: it
+  // only counts, which never needs the tracker, so it never waits.
   virtual void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) = 0;
 };
 

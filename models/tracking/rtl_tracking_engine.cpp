@@ -1,5 +1,5 @@
-// `impl: rtl`: the Verilated tlb_counter_annex (one per core) and tracker_update (one per socket),
-// driven from C++ without SystemC. They are clocked only while they have work: apply() drives one
+// `impl: rtl`: the Verilated tlb_counter_annex (one per core) and tracker_update (one per socket, or
+// one per core), driven from C++ without SystemC. They are clocked only while they have work: apply() drives one
 // beat and ticks until the annex and the tracker are idle again, answering each memory request
 // the cycle after it is taken (the memory's timing is the fabric's, applied by SocketTracking).
 #include <verilated.h>
@@ -38,20 +38,22 @@ class RtlEngine final : public TrackingEngine {
       annexes_.push_back(std::make_unique<Annex>(ctx_.get(), ("annex" + std::to_string(k)).c_str()));
       drive(annexes_.back()->socket_id, c.socket);
     }
-    tracker_ = std::make_unique<Tracker>(ctx_.get(), "tracker");
-    drive(tracker_->meta_base, c.tracker.meta_base);
-    tracker_->mem_req_ready = 1;  // the fabric takes every request at once
+    for (unsigned k = 0; k < c.trackers; ++k) {
+      trackers_.push_back(std::make_unique<Tracker>(ctx_.get(), ("tracker" + std::to_string(k)).c_str()));
+      drive(trackers_.back()->meta_base, c.tracker.meta_base);
+      trackers_.back()->mem_req_ready = 1;  // the fabric takes every request at once
+    }
     entry_mask_ = TrackerUpdateModel(c.tracker).entry_mask();
     reset();
   }
   ~RtlEngine() override {
     for (auto& a : annexes_) a->final();
-    tracker_->final();
+    for (auto& t : trackers_) t->final();
   }
 
   void apply(unsigned core, const AnnexBeat& beat, MetadataMemory& memory) override {
     Annex& a = *annexes_[core];
-    Tracker& t = *tracker_;
+    Tracker& t = *trackers_[trackers_.size() == 1 ? 0 : core];
     bool pending = !beat.empty();
     drive_beat(a, beat);
     bool respond = false;  // a memory response is due this cycle
@@ -121,19 +123,18 @@ class RtlEngine final : public TrackingEngine {
 
   void reset() {
     for (auto& a : annexes_) a->rst = 1;
-    tracker_->rst = 1;
+    for (auto& t : trackers_) t->rst = 1;
     for (int i = 0; i < 4; ++i) {
       for (auto& a : annexes_) settle(*a), rise(*a);
-      settle(*tracker_), rise(*tracker_);
+      for (auto& t : trackers_) settle(*t), rise(*t);
     }
     for (auto& a : annexes_) a->rst = 0, settle(*a);
-    tracker_->rst = 0;
-    settle(*tracker_);
+    for (auto& t : trackers_) t->rst = 0, settle(*t);
   }
 
   std::unique_ptr<VerilatedContext> ctx_;  // first member: destroyed after the models
   std::vector<std::unique_ptr<Annex>> annexes_;
-  std::unique_ptr<Tracker> tracker_;
+  std::vector<std::unique_ptr<Tracker>> trackers_;
   uint64_t entry_mask_ = 0;
 };
 

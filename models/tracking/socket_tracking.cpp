@@ -29,8 +29,13 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
                     between(0u, 16u)),
       region_size_(*this, "region_size", 512_KiB, "Physical memory per metadata entry (a power of two, whole pages)",
                    between(4_KiB, Size::from_bytes(uint64_t{1} << 40))),
-      queue_depth_(*this, "queue_depth", 4, "Flushes the tracker update queues; a full queue stalls the annexes",
+      queue_depth_(*this, "queue_depth", 4,
+                   "Flushes the tracker update queues; a full queue stalls the access whose TLB event flushes",
                    between(1u, 64u)),
+      trackers_(*this, "trackers", "per_socket",
+                "Tracker updates: per_socket (one, shared by the socket's cores) or per_core (one per core's "
+                "page-table walker)",
+                std::vector<std::string>{"per_socket", "per_core"}),
       metadata_home_(*this, "metadata_home", "auto",
                      "Node whose memory holds the metadata region (at its top): a node name, or auto (the memory pool "
                      "if there is one, else the first socket)"),
@@ -40,6 +45,13 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
       phase_interval_(*this, "phase_interval", 0_ns,
                       "Marks every annex entry each interval of a core's time (0: never; the migration policy marks)",
                       at_least(0_ns)),
+      core_stall_stat_(*this, "core_stall_cycles", "cycles",
+                       "Cycles a core's L1 DTLB was held by its annex (a flush the tracker's full queue could not "
+                       "take yet), summed over the socket's cores",
+                       [this](sc_core::sc_time) { return nlohmann::json(cycles(core_stall_fs_)); }),
+      queue_wait_stat_(*this, "queue_wait_cycles", "cycles",
+                       "Cycles flushes waited in the tracker's queue for its earlier updates, summed over flushes",
+                       [this](sc_core::sc_time) { return nlohmann::json(cycles(queue_wait_fs_)); }),
       digest_stat_(*this, "request_digest", "", "FNV-1a of the metadata requests (op, address, data, issue time)",
                    [this](sc_core::sc_time) {
                      char b[24];
@@ -82,14 +94,13 @@ void SocketTracking::attach(const Attachment& a) {
   if (impl() == TrackingImpl::Rtl && tc.sockets != rtl_build().sockets)
     report_error(msg::kConfig, path() + ".impl: the RTL tracker is built for " + std::to_string(rtl_build().sockets) +
                                    " sharer bits; this platform needs " + std::to_string(tc.sockets));
-  EngineConfig ec{a.cores, dtlb_entries_, static_cast<unsigned>(a.requester), tc};
+  const unsigned trackers = tracker_per_core() ? a.cores : 1;
+  EngineConfig ec{a.cores, trackers, dtlb_entries_, static_cast<unsigned>(a.requester), tc};
   engine_ = impl() == TrackingImpl::Rtl ? make_rtl_engine(ec) : make_model_engine(ec);
   cores_.assign(a.cores, CoreState(dtlb_entries_));
   const int64_t interval = phase_interval_->ps() * 1000;
   for (CoreState& s : cores_) s.next_phase_fs = interval;
-  queue_.assign(queue_depth_, 0);
-  issue_fs_ = issue_cycles_ * a.cycle_fs;
-  modify_fs_ = modify_cycles_ * a.cycle_fs;
+  timing_.assign(trackers, TrackerTiming(queue_depth_, issue_cycles_ * a.cycle_fs, modify_cycles_ * a.cycle_fs));
 }
 
 unsigned SocketTracking::local(unsigned core) const {
@@ -98,28 +109,30 @@ unsigned SocketTracking::local(unsigned core) const {
   return core - at_.first_core;
 }
 
-// The core's state, after the phase marks due by `now_fs` (per core: each runs on its own time).
-SocketTracking::CoreState& SocketTracking::state(unsigned c, int64_t now_fs) {
+// The core's state, after the phase marks due by `t` (per core: each runs on its own time).
+SocketTracking::CoreState& SocketTracking::state(unsigned c, int64_t& t) {
   CoreState& s = cores_[c];
   const int64_t interval = phase_interval_->ps() * 1000;
-  if (interval > 0 && now_fs >= s.next_phase_fs) {
-    release_held(c);
+  if (interval > 0 && t >= s.next_phase_fs) {
+    release_held(c, t);
     AnnexBeat b;
     b.phase = true;
-    deliver(c, b, now_fs);
+    deliver(c, b, t);
     std::fill(s.marked.begin(), s.marked.end(), 1);
     ++phase_marks_;
-    s.next_phase_fs = (now_fs / interval + 1) * interval;
+    s.next_phase_fs = (t / interval + 1) * interval;
   }
   return s;
 }
 
+// No core waits for these (no core is in an access); a phase beat never flushes.
 void SocketTracking::phase_mark() {
   for (unsigned c = 0; c < cores_.size(); ++c) {
-    release_held(c);
+    int64_t t = beat_fs_;
+    release_held(c, t);
     AnnexBeat b;
     b.phase = true;
-    deliver(c, b, beat_fs_);
+    deliver(c, b, t);
     std::fill(cores_[c].marked.begin(), cores_[c].marked.end(), 1);
     ++phase_marks_;
   }
@@ -127,25 +140,42 @@ void SocketTracking::phase_mark() {
 
 // An eviction waits for the fill that replaces it, so the replacement is one beat (as the RTL
 // takes it: evict before fill in one cycle); anything else of the core sends it alone first.
-void SocketTracking::release_held(unsigned c) {
+void SocketTracking::release_held(unsigned c, int64_t& t) {
   CoreState& s = cores_[c];
   if (s.held_evict == PageIndexMap::kNone) return;
   AnnexBeat b;
   b.evict = s.held_evict;
   s.held_evict = PageIndexMap::kNone;
-  deliver(c, b, s.held_fs);
+  int64_t held = s.held_fs;
+  deliver(c, b, held);
+  t = std::max(t, held);
 }
 
-void SocketTracking::deliver(unsigned c, const AnnexBeat& beat, int64_t at_fs) {
-  beat_fs_ = at_fs;
+// When the tracker's queue is full, the annex cannot hand the beat's flush over: it holds the TLB
+// (no lookup or fill of the core completes) until the queue takes it.
+void SocketTracking::deliver(unsigned c, const AnnexBeat& beat, int64_t& t) {
+  const int64_t before = t;
+  beat_fs_ = t;
+  current_ = &timing_[timing_.size() == 1 ? 0 : c];
   engine_->apply(c, beat, memory_);
+  t = beat_fs_;  // TimedMemory::read moved it to when the queue took the beat's flushes
+  if (t > before) {
+    core_stall_fs_ += t - before;
+    cores_[c].blocked_fs = t;
+  }
 }
 
-void SocketTracking::tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) {
-  if (level != TlbLevel::L1) return;  // only the L1 DTLB has an annex
-  const unsigned c = local(core);
-  const int64_t t = at.ps() * 1000;
-  CoreState& s = state(c, t);
+SocketTracking::CoreState& SocketTracking::tlb_event(unsigned core, Time at, unsigned& c, int64_t& t) {
+  c = local(core);
+  t = std::max(at.ps() * 1000, cores_[c].blocked_fs);
+  return state(c, t);
+}
+
+Time SocketTracking::tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) {
+  if (level != TlbLevel::L1) return Time();  // only the L1 DTLB has an annex
+  unsigned c;
+  int64_t t;
+  CoreState& s = tlb_event(core, at, c, t);
   const unsigned index = s.map.insert(vpage);
   if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": a fill into a full L1 DTLB");
   AnnexBeat b;
@@ -156,59 +186,68 @@ void SocketTracking::tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uin
   b.fill = AnnexBeat::Fill{index, vpage, ppage};
   s.marked[index] = 0;
   deliver(c, b, t);
+  return stall(at, t);
 }
 
-void SocketTracking::tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) {
-  if (level != TlbLevel::L1) return;
-  const unsigned c = local(core);
-  const int64_t t = at.ps() * 1000;
-  CoreState& s = state(c, t);
+Time SocketTracking::tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) {
+  if (level != TlbLevel::L1) return Time();
+  unsigned c;
+  int64_t t;
+  CoreState& s = tlb_event(core, at, c, t);
   const unsigned index = s.map.find(vpage);
   if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": an L1 DTLB hit on a page never filled");
   // An unmarked hit changes nothing in the annex (it only flushes marked entries), so the
   // engine is not run for it: this keeps the RTL unclocked on the most frequent event.
-  if (!s.marked[index]) return;
-  release_held(c);
+  if (!s.marked[index]) return stall(at, t);
+  release_held(c, t);
   s.marked[index] = 0;
   ++flushes_;
   ++total_flushes_;
   AnnexBeat b;
   b.hit = index;
   deliver(c, b, t);
+  return stall(at, t);
 }
 
-void SocketTracking::tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) {
-  if (level != TlbLevel::L1) return;
-  const unsigned c = local(core);
-  const int64_t t = at.ps() * 1000;
-  CoreState& s = state(c, t);
-  release_held(c);
+Time SocketTracking::tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) {
+  if (level != TlbLevel::L1) return Time();
+  unsigned c;
+  int64_t t;
+  CoreState& s = tlb_event(core, at, c, t);
+  release_held(c, t);
   const unsigned index = s.map.erase(vpage);
   if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": an L1 DTLB eviction of a page never filled");
   s.marked[index] = 0;
   ++flushes_;  // every eviction flushes, count 0 included (it reports the sharer)
   ++total_flushes_;
-  s.held_evict = index;
+  s.held_evict = index;  // flushed with the fill that follows: the fill's event returns the stall
   s.held_fs = t;
+  return stall(at, t);
 }
 
+// Never stalls: the load beat only counts (not a TLB lookup: a held TLB does not delay it), and no
+// eviction is held here (every eviction's fill follows it in the same translation).
 void SocketTracking::llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) {
   const unsigned c = local(core);
-  const int64_t t = done.ps() * 1000;
+  int64_t t = done.ps() * 1000;
+  if (cores_[c].held_evict != PageIndexMap::kNone)
+    report_error(msg::kModel, path() + ": an LLC-missing load between an L1 DTLB eviction and its fill");
   CoreState& s = state(c, t);
   const unsigned index = s.map.find(vpage);
   if (index == PageIndexMap::kNone) {
     ++untracked_;
     return;
   }
-  release_held(c);
   AnnexBeat b;
   b.load = index;
   deliver(c, b, t);
 }
 
 void SocketTracking::finish() {
-  for (unsigned c = 0; c < cores_.size(); ++c) release_held(c);
+  for (unsigned c = 0; c < cores_.size(); ++c) {
+    int64_t t = cores_[c].held_fs;
+    release_held(c, t);
+  }
   if (total_reads_ != total_flushes_)
     report_error(msg::kModel, path() + ": " + std::to_string(total_flushes_) + " flushes but " +
                                   std::to_string(total_reads_) + " tracker updates");
@@ -217,6 +256,7 @@ void SocketTracking::finish() {
 void SocketTracking::reset_stats() {
   Component::reset_stats();
   digest_ = kFnvOffset;
+  core_stall_fs_ = queue_wait_fs_ = 0;
 }
 
 // One metadata request issued at `issue_fs`; returns when its response is back (fs).
@@ -229,20 +269,19 @@ int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t i
   return issue_fs + (done - issue).ps() * 1000;
 }
 
-// Every update starts with its read: it waits for room in the queue (annex stall) and for the
-// previous update to end (tracker stall), then goes to the metadata's home through the fabric.
+// Every update starts with its read: its flush waits for room in the queue (the beat's time moves
+// to when it got in: the core's stall) and for the tracker's earlier updates (queue wait), then
+// the read goes to the metadata's home through the fabric.
 uint64_t SocketTracking::TimedMemory::read(uint64_t addr) {
   SocketTracking& o = owner_;
-  const int64_t ready = o.beat_fs_ + o.issue_fs_;
-  int64_t& oldest = o.queue_[o.queue_head_];  // start of the update queue_depth ago
-  if (oldest > o.beat_fs_) o.annex_stall_ += static_cast<uint64_t>((oldest - o.beat_fs_) / o.at_.cycle_fs);
-  const int64_t start = std::max(ready, o.free_fs_);
-  o.tracker_stall_ += static_cast<uint64_t>((start - ready) / o.at_.cycle_fs);
-  oldest = start;
-  o.queue_head_ = (o.queue_head_ + 1) % o.queue_.size();
+  const TrackerTiming::Update u = o.current_->begin(o.beat_fs_);
+  if (u.accepted > o.beat_fs_) ++o.stalled_;
+  o.last_taken_fs_ = std::max(o.last_taken_fs_, u.accepted);
+  o.beat_fs_ = u.accepted;  // a second flush of the same beat queues behind this one
+  o.queue_wait_fs_ += u.start - u.ready;
   ++o.reads_;
   ++o.total_reads_;
-  o.free_fs_ = o.access(MemOp::Read, addr, 0, start);
+  o.current_->answered(o.access(MemOp::Read, addr, 0, u.start));
   return o.at_.metadata->read(addr);
 }
 
@@ -250,7 +289,7 @@ uint64_t SocketTracking::TimedMemory::read(uint64_t addr) {
 void SocketTracking::TimedMemory::write(uint64_t addr, uint64_t data) {
   SocketTracking& o = owner_;
   ++o.writes_;
-  o.free_fs_ = o.access(MemOp::Write, addr, data, o.free_fs_ + o.modify_fs_);
+  o.current_->answered(o.access(MemOp::Write, addr, data, o.current_->write_issue()));
   o.at_.metadata->write(addr, data);
 }
 

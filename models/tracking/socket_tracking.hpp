@@ -3,7 +3,9 @@
 // read-modify-write of the metadata). It observes the cores' TLB and LLC-miss events, turns them
 // into annex beats for the engine (C++ models or Verilated RTL), and times every metadata request
 // the engine makes as a real access through the fabric to the metadata region's home, so tracking
-// traffic loads links and memories. YAML: the socket's `tracking:` map (docs/tracking.md).
+// traffic loads links and memories. A flush the tracker's full queue cannot take stalls the access
+// that caused it (the TLB events' return value). YAML: the socket's `tracking:` map
+// (docs/tracking.md).
 #pragma once
 
 #include <memory>
@@ -14,6 +16,7 @@
 #include "memory/mem_access.hpp"
 #include "tracking/page_index_map.hpp"
 #include "tracking/tracker_metadata.hpp"
+#include "tracking/tracker_timing.hpp"
 #include "tracking/tracking_engine.hpp"
 
 namespace starnuma {
@@ -28,6 +31,7 @@ class SocketTracking : public Component, public TlbObserver {
   SocketTracking(sc_core::sc_module_name n, const ScopeContext& c, unsigned dtlb_entries);
 
   TrackingImpl impl() const;
+  bool tracker_per_core() const { return trackers_.get() == "per_core"; }
   unsigned counter_bits() const { return counter_bits_; }
   Size region_size() const { return region_size_; }
   const std::string& metadata_home() const { return metadata_home_.get(); }
@@ -48,9 +52,13 @@ class SocketTracking : public Component, public TlbObserver {
   // Delivers held events and checks that every flush reached the tracker.
   void finish();
 
-  void tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
-  void tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) override;
-  void tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
+  // The latest time a flush of this socket entered its tracker's queue (rounded up to ps; Time()
+  // before the first).
+  Time last_flush_taken() const { return Time::from_ps((last_taken_fs_ + 999) / 1000); }
+
+  Time tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
+  Time tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) override;
+  Time tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
   void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) override;
   void reset_stats() override;
 
@@ -72,19 +80,31 @@ class SocketTracking : public Component, public TlbObserver {
     unsigned held_evict = PageIndexMap::kNone;
     int64_t held_fs = 0;
     int64_t next_phase_fs = 0;
+    int64_t blocked_fs = 0;  // the annex holds the TLB until then (a flush not yet taken by the queue)
   };
 
+  // Every beat is applied at a core's time `t` (fs), which moves to when the tracker's queue
+  // took the beat's flushes: later than before when it was full (the core's TLB is blocked
+  // until then).
   unsigned local(unsigned core) const;
-  CoreState& state(unsigned core, int64_t now_fs);
-  void release_held(unsigned core);
-  void deliver(unsigned core, const AnnexBeat& beat, int64_t at_fs);
+  CoreState& state(unsigned core, int64_t& t);
+  // An L1 DTLB event of global core `core` at `at`: its local index, and in `t` when the TLB can
+  // take it (later than `at` while the annex holds the TLB).
+  CoreState& tlb_event(unsigned core, Time at, unsigned& c, int64_t& t);
+  void release_held(unsigned core, int64_t& t);
+  void deliver(unsigned core, const AnnexBeat& beat, int64_t& t);
+  // The stall of an event that happened `at` and could complete at `t` (fs), in whole
+  // picoseconds rounded up (the core never goes on before its flush was taken).
+  static Time stall(Time at, int64_t t) { return Time::from_ps((t - at.ps() * 1000 + 999) / 1000); }
   int64_t access(MemOp op, uint64_t addr, uint64_t data, int64_t issue_fs);
+  int64_t cycles(int64_t fs) const { return at_.cycle_fs ? fs / at_.cycle_fs : 0; }
   void error_if(bool bad, const char* key, const std::string& message);
 
   Param<std::string> impl_;
   Param<unsigned> counter_bits_;
   Param<Size> region_size_;
   Param<unsigned> queue_depth_;
+  Param<std::string> trackers_;
   Param<std::string> metadata_home_;
   Param<unsigned> issue_cycles_;
   Param<unsigned> modify_cycles_;
@@ -94,9 +114,10 @@ class SocketTracking : public Component, public TlbObserver {
   Counter reads_{*this, "tracker_reads", "requests", "Metadata entry reads by the tracker update"};
   Counter writes_{*this, "tracker_writes", "requests", "Metadata entry writes (elided when the entry does not change)"};
   Counter bytes_{*this, "metadata_bytes", "B", "Metadata traffic on the fabric (each entry access moves one line)"};
-  Counter annex_stall_{*this, "annex_stall_cycles", "cycles", "Cycles flushes waited for room in the tracker's queue"};
-  Counter tracker_stall_{*this, "tracker_stall_cycles", "cycles",
-                         "Cycles flushes waited in the queue for the tracker's previous update"};
+  Counter stalled_{*this, "stalled_flushes", "flushes",
+                  "Flushes the tracker's full queue could not take at once: each stalled the access that caused it"};
+  Formula core_stall_stat_;
+  Formula queue_wait_stat_;
   Counter phase_marks_{*this, "phase_marks", "marks", "Phase marks applied to the annexes"};
   Counter untracked_{*this, "untracked_loads", "loads", "LLC-missing loads of a core without an annexed TLB (light cores)"};
   Formula digest_stat_;
@@ -107,11 +128,11 @@ class SocketTracking : public Component, public TlbObserver {
   std::unique_ptr<TrackingEngine> engine_;
   TimedMemory memory_{*this};
   std::vector<CoreState> cores_;
-  int64_t beat_fs_ = 0;           // time of the beat being applied
-  int64_t free_fs_ = 0;           // the tracker finishes its current update
-  std::vector<int64_t> queue_;    // ring: start times of the last queue_depth updates
-  size_t queue_head_ = 0;
-  int64_t issue_fs_ = 0, modify_fs_ = 0;
+  std::vector<TrackerTiming> timing_;  // one per tracker: one, or one per core (trackers: per_core)
+  TrackerTiming* current_ = nullptr;   // the tracker of the beat being applied
+  int64_t beat_fs_ = 0;                // time of the beat being applied
+  int64_t core_stall_fs_ = 0, queue_wait_fs_ = 0;  // since the statistics were reset
+  int64_t last_taken_fs_ = 0;
   uint64_t total_flushes_ = 0, total_reads_ = 0;  // not reset with the statistics
 };
 

@@ -1,8 +1,8 @@
 // The functional half of one socket's tracking hardware: a counter annex per core (on its L1 DTLB)
-// and the socket's tracker update, either the C++ reference models (`impl: model`) or the
-// Verilated RTL (`impl: rtl`). Both see the same beats in the same order and so make the same
-// flushes, the same metadata requests in the same order and the same metadata; timing is not
-// theirs (SocketTracking times every request through the fabric).
+// and the tracker update (one for the socket, or one per core), either the C++ reference models
+// (`impl: model`) or the Verilated RTL (`impl: rtl`). Both see the same beats in the same order and
+// so make the same flushes, the same metadata requests in the same order and the same metadata;
+// timing is not theirs (SocketTracking times every request through the fabric).
 #pragma once
 
 #include <memory>
@@ -15,6 +15,7 @@ namespace starnuma {
 
 struct EngineConfig {
   unsigned cores = 1;         // annexes, one per core
+  unsigned trackers = 1;      // tracker updates: 1 (core k's flushes go to it) or `cores` (to tracker k)
   unsigned tlb_entries = 64;  // entries of each annexed TLB
   unsigned socket = 0;        // copied into every flush
   TrackerConfig tracker;      // sockets, counter_bits, pages_per_region, meta_base

@@ -74,9 +74,9 @@ TEST(Run, OraclePutsWidelySharedPagesInThePool) {
 
 struct CountingObserver : TlbObserver {
   uint64_t fills = 0, hits = 0, evictions = 0, llc_miss_loads = 0;
-  void tlb_fill(unsigned, TlbLevel, uint64_t, uint64_t, Time) override { ++fills; }
-  void tlb_hit(unsigned, TlbLevel, uint64_t, Time) override { ++hits; }
-  void tlb_evict(unsigned, TlbLevel, uint64_t, uint64_t, Time) override { ++evictions; }
+  Time tlb_fill(unsigned, TlbLevel, uint64_t, uint64_t, Time) override { ++fills; return Time(); }
+  Time tlb_hit(unsigned, TlbLevel, uint64_t, Time) override { ++hits; return Time(); }
+  Time tlb_evict(unsigned, TlbLevel, uint64_t, uint64_t, Time) override { ++evictions; return Time(); }
   void llc_miss_load(unsigned, uint64_t, uint64_t, Time) override { ++llc_miss_loads; }
 };
 

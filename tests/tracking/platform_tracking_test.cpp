@@ -58,10 +58,10 @@ std::string in_child(const std::function<std::string()>& body) {
 }
 
 // Everything a run reports but the host time: summary, statistics tree, metadata dump.
-std::string tracked_run(const std::string& impl, unsigned bits, const std::string& dump) {
+std::string tracked_run(const std::string& impl, unsigned bits, const std::string& trackers, const std::string& dump) {
   auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml",
                            {"topology.socket.tracking.impl=" + impl, "topology.socket.tracking.counter_bits=" + std::to_string(bits),
-                            "topology.socket.tracking.phase_interval=2us"});
+                            "topology.socket.tracking.trackers=" + trackers, "topology.socket.tracking.phase_interval=2us"});
   RunOptions o;
   o.workload = kWorkload;
   o.instructions = kInstructions;
@@ -73,19 +73,58 @@ std::string tracked_run(const std::string& impl, unsigned bits, const std::strin
   return j.dump(1) + "\n--- dump ---\n" + std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-void expect_rtl_equals_model(unsigned bits) {
+void expect_rtl_equals_model(unsigned bits, const std::string& trackers = "per_socket") {
   const std::string dir = ::testing::TempDir();
-  const std::string model = in_child([&] { return tracked_run("model", bits, dir + "/model.csv"); });
-  const std::string rtl = in_child([&] { return tracked_run("rtl", bits, dir + "/rtl.csv"); });
+  const std::string model = in_child([&] { return tracked_run("model", bits, trackers, dir + "/model.csv"); });
+  const std::string rtl = in_child([&] { return tracked_run("rtl", bits, trackers, dir + "/rtl.csv"); });
   ASSERT_EQ(model.rfind("ERROR", 0), std::string::npos) << model;
   ASSERT_NE(model.find("\"tracker_writes\""), std::string::npos);
   ASSERT_NE(model.find("\n--- dump ---\nregion,"), std::string::npos);
   EXPECT_GT(model.size() - model.find("--- dump ---"), 200u);  // some regions were tracked
+  EXPECT_NE(model.find("\"stalled_flushes\": "), std::string::npos);
+  EXPECT_EQ(model.find("\"stalled_flushes\": 0,"), std::string::npos);  // the cores were held
   EXPECT_EQ(model, rtl);  // same metadata, same requests at the same times, same statistics
 }
 
 TEST(PlatformTracking, RtlAndModelAgreeOnAWholeRunAtT16) { expect_rtl_equals_model(16); }
 TEST(PlatformTracking, RtlAndModelAgreeOnAWholeRunAtT0) { expect_rtl_equals_model(0); }
+TEST(PlatformTracking, RtlAndModelAgreeWithATrackerPerCore) { expect_rtl_equals_model(8, "per_core"); }
+
+uint64_t core_cycles(const nlohmann::json& socket) {
+  uint64_t sum = 0;
+  for (const auto& [name, part] : socket.items())
+    if (name.rfind("core", 0) == 0) sum += part["cycles"].get<uint64_t>();
+  return sum;
+}
+
+// Backpressure on a thrashing workload: on `sharing` nearly every L1 DTLB fill replaces a
+// translation, so nearly every access flushes, far more than a tracker can take. The cores are
+// held until their flushes are taken: no flush enters a queue after the cores have ended (so at
+// most queue_depth updates per tracker remain when they end), a core's TLB is held no longer than
+// the core runs, and the cores take longer than without tracking (tests/tracking/none_golden.json).
+TEST(PlatformTracking, BackpressureHoldsTheCoresUntilTheTrackerTakesTheirFlushes) {
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml", {"topology.socket.tracking.impl=model"});
+  RunOptions o;
+  o.workload = kWorkload;
+  o.instructions = kInstructions;
+  RunResult r = run_workload(*p, o);
+  const Time end = Time::from_ps(static_cast<int64_t>(sc_core::sc_time_stamp().value()));
+  uint64_t cycles = 0;
+  for (const Socket* s : p->fabric().requesters()) {
+    const nlohmann::json& node = r.stats["nodes"][s->basename()];
+    EXPECT_GT(s->tracking().last_flush_taken().ps(), 0) << s->basename();
+    EXPECT_LE(s->tracking().last_flush_taken().ps(), end.ps()) << s->basename();
+    EXPECT_GT(node["tracking"]["stalled_flushes"].get<uint64_t>(), 0u) << s->basename();
+    EXPECT_GT(node["tracking"]["core_stall_cycles"].get<uint64_t>(), 0u) << s->basename();
+    EXPECT_LE(node["tracking"]["core_stall_cycles"].get<uint64_t>(), core_cycles(node)) << s->basename();
+    cycles += core_cycles(node);
+  }
+  std::ifstream in(std::string(STARNUMA_SOURCE_DIR) + "/tests/tracking/none_golden.json");
+  const nlohmann::json none = nlohmann::json::parse(in);
+  uint64_t none_cycles = 0;
+  for (const auto& [name, node] : none["stats"]["nodes"].items()) none_cycles += core_cycles(node);
+  EXPECT_GT(cycles, 2 * none_cycles);
+}
 
 // The tracker's requests are real fabric accesses: under first touch no data page lives in the
 // pool, so every pool access is a metadata access (the region's default home).
@@ -177,6 +216,10 @@ TEST(PlatformTracking, BadValuesNameTheirKey) {
   r = build_with({"topology.socket.tracking.region_size=768KiB"});
   ASSERT_TRUE(r.raised);
   EXPECT_NE(r.message.find("tracking.region_size: 768KiB is not a power of two"), std::string::npos) << r.message;
+  r = build_with({"topology.socket.tracking.trackers=per_chip"});
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("tracking.trackers"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("per_core"), std::string::npos) << r.message;  // names the choices
 }
 
 TEST(PlatformTracking, RtlAcceptsOnlyWhatItIsBuiltFor) {
