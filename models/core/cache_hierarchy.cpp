@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include <systemc>
+
 #include "common/diagnostics.hpp"
 #include "common/text.hpp"
 
@@ -101,7 +103,15 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
   const uint64_t vpage = vaddr >> kPageShift;
   TlbObserver* obs = env_.observer;
   const auto at = [&] { return Time::from_ps(t / 1000); };
-  const auto wait = [&](Time stall) { t += stall.ps() * 1000; };
+  // A long stall (the tracker's queue is full) lets SystemC time catch up before the access
+  // goes on: issued far ahead of the other cores, it would reach shared resources out of order.
+  const auto wait = [&](Time stall) {
+    if (stall == Time()) return;
+    t += stall.ps() * 1000;
+    const int64_t sim = static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000;
+    if (env_.sync_fs > 0 && t - sim >= env_.sync_fs)
+      sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((t - sim) / 1000)));
+  };
   if (const uint64_t* p = dtlb_.lookup(vpage, false)) {
     if (obs) wait(obs->tlb_hit(env_.core, TlbLevel::L1, vpage, at()));
     return *p;

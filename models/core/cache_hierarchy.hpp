@@ -64,6 +64,9 @@ class CacheHierarchy {
     unsigned core;         // global core id, for the observer
     int64_t cycle_fs;      // one core cycle
     Coherence* coherence = nullptr;  // null: no coherence between sockets
+    // A translation stalled by the tracking hardware this far ahead of SystemC time waits for it
+    // (the platform's quantum; 0: never, outside a core's thread).
+    int64_t sync_fs = 0;
   };
 
   CacheHierarchy(const CoreConfig& config, const Env& env, MemoryStats& stats, uint64_t seed);
