@@ -57,17 +57,28 @@ std::string in_child(const std::function<std::string()>& body) {
   return text;
 }
 
-// Everything a run reports but the host time: summary, statistics tree, metadata dump.
-std::string tracked_run(const std::string& impl, unsigned bits, const std::string& trackers, const std::string& dump) {
-  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml",
-                           {"topology.socket.tracking.impl=" + impl, "topology.socket.tracking.counter_bits=" + std::to_string(bits),
-                            "topology.socket.tracking.trackers=" + trackers, "topology.socket.tracking.phase_interval=2us"});
+// A platform with `sets` applied and a run of the test workload on it (optionally dumping the
+// tracking metadata).
+struct Ran {
+  std::unique_ptr<Platform> platform;
+  RunResult r;
+};
+Ran run_sharing(const std::vector<std::string>& sets, const std::string& dump = "") {
+  Ran ran{Platform::build(kPlatforms + "starnuma16-scaled.yaml", sets), {}};
   RunOptions o;
   o.workload = kWorkload;
   o.instructions = kInstructions;
   o.dump_trackers = dump;
-  RunResult r = run_workload(*p, o);
-  nlohmann::ordered_json j = r.to_json();
+  ran.r = run_workload(*ran.platform, o);
+  return ran;
+}
+
+// Everything a run reports but the host time: summary, statistics tree, metadata dump.
+std::string tracked_run(const std::string& impl, unsigned bits, const std::string& trackers, const std::string& dump) {
+  Ran ran = run_sharing({"topology.socket.tracking.impl=" + impl, "topology.socket.tracking.counter_bits=" + std::to_string(bits),
+                         "topology.socket.tracking.trackers=" + trackers, "topology.socket.tracking.phase_interval=2us"},
+                        dump);
+  nlohmann::ordered_json j = ran.r.to_json();
   j.erase("host_seconds");
   std::ifstream in(dump);
   return j.dump(1) + "\n--- dump ---\n" + std::string(std::istreambuf_iterator<char>(in), {});
@@ -103,11 +114,9 @@ uint64_t core_cycles(const nlohmann::json& socket) {
 // most queue_depth updates per tracker remain when they end), a core's TLB is held no longer than
 // the core runs, and the cores take longer than without tracking (tests/tracking/none_golden.json).
 TEST(PlatformTracking, BackpressureHoldsTheCoresUntilTheTrackerTakesTheirFlushes) {
-  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml", {"topology.socket.tracking.impl=model"});
-  RunOptions o;
-  o.workload = kWorkload;
-  o.instructions = kInstructions;
-  RunResult r = run_workload(*p, o);
+  Ran ran = run_sharing({"topology.socket.tracking.impl=model"});
+  const auto& p = ran.platform;
+  const RunResult& r = ran.r;
   const Time end = Time::from_ps(static_cast<int64_t>(sc_core::sc_time_stamp().value()));
   uint64_t cycles = 0;
   for (const Socket* s : p->fabric().requesters()) {
@@ -129,11 +138,8 @@ TEST(PlatformTracking, BackpressureHoldsTheCoresUntilTheTrackerTakesTheirFlushes
 // The tracker's requests are real fabric accesses: under first touch no data page lives in the
 // pool, so every pool access is a metadata access (the region's default home).
 TEST(PlatformTracking, MetadataTrafficLoadsTheFabricToThePool) {
-  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml", {"topology.socket.tracking.impl=model"});
-  RunOptions o;
-  o.workload = kWorkload;
-  o.instructions = kInstructions;
-  RunResult r = run_workload(*p, o);
+  Ran ran = run_sharing({"topology.socket.tracking.impl=model"});
+  const RunResult& r = ran.r;
   EXPECT_EQ(r.accesses[3], 0u);  // no demand access went to the pool
   uint64_t reads = 0, writes = 0, bytes = 0;
   for (const auto& [name, node] : r.stats["nodes"].items()) {
@@ -155,11 +161,9 @@ TEST(PlatformTracking, MetadataTrafficLoadsTheFabricToThePool) {
 // tracking hardware existed (tests/tracking/none_golden.json: stats.json of the
 // same run, host_seconds left out).
 TEST(PlatformTracking, NoneLeavesResultsBitIdenticalToBefore) {
-  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
-  RunOptions o;
-  o.workload = kWorkload;
-  o.instructions = kInstructions;
-  RunResult r = run_workload(*p, o);
+  Ran ran = run_sharing({});
+  const auto& p = ran.platform;
+  const RunResult& r = ran.r;
   for (const Socket* s : p->fabric().requesters()) EXPECT_EQ(s->observer(), nullptr);
   nlohmann::json got = r.to_json();
   got.erase("host_seconds");
@@ -182,11 +186,8 @@ TEST(PlatformTracking, NoneLeavesResultsBitIdenticalToBefore) {
 }
 
 TEST(PlatformTracking, MetadataApiDecodesTheDump) {
-  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml", {"topology.socket.tracking.impl=model"});
-  RunOptions o;
-  o.workload = kWorkload;
-  o.instructions = kInstructions;
-  RunResult r = run_workload(*p, o);
+  Ran ran = run_sharing({"topology.socket.tracking.impl=model"});
+  const RunResult& r = ran.r;
   ASSERT_TRUE(r.trackers);
   const TrackerMetadata& m = *r.trackers;
   uint64_t tracked = 0, shared = 0;
