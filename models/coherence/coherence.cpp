@@ -139,18 +139,11 @@ Time Coherence::unloaded_bt_pool(size_t r, size_t range, size_t o) const {
          one_way_home(o, h) * 2 + snoop_.get();
 }
 
-Time Coherence::unloaded(size_t r, const Result& res) const {
+Time Coherence::unloaded_transfer(size_t r, const Result& res) const {
   const size_t o = static_cast<size_t>(res.owner);
-  switch (res.path) {
-    case CohPath::BtSocket: return unloaded_bt_socket(r, static_cast<size_t>(homes_.at(res.range).socket), o);
-    case CohPath::BtPool: return unloaded_bt_pool(r, res.range, o);
-    case CohPath::Memory: return fabric_->unloaded_latency(r, res.range);
-    case CohPath::Upgrade:
-      return fabric_->requesters()[r]->uncore_latency() + one_way_home(r, homes_.at(res.range)) * 2 +
-             homes_.at(res.range).lookup;
-    case CohPath::Hit: break;
-  }
-  return Time();
+  if (res.path == CohPath::BtSocket) return unloaded_bt_socket(r, static_cast<size_t>(homes_.at(res.range).socket), o);
+  if (res.path == CohPath::BtPool) return unloaded_bt_pool(r, res.range, o);
+  report_internal("unloaded_transfer of a request that was not a block transfer");
 }
 
 // --- memory at the home (a pool's serve() includes its internal crossing both ways) ---
@@ -323,14 +316,14 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   return res;
 }
 
-Time Coherence::evict(size_t s, uint64_t address, Time issue) {
+bool Coherence::evict(size_t s, uint64_t address, Time issue) {
   uint64_t block;
   Home& h = home_of(address, block);
   const Copy* held = caches_.at(s).find(block);
-  if (!held) return issue;
+  if (!held) return false;
   const Copy c = *held;
   caches_[s].erase(block);
-  if (c.state != MesiState::M && c.state != MesiState::E) return issue;  // S leaves silently
+  if (c.state != MesiState::M && c.state != MesiState::E) return false;  // S leaves silently
   const bool dirty = c.state == MesiState::M;
   ++started_;
   ++*requests_[(h.socket < 0 ? kCohRequests : 0) + static_cast<size_t>(dirty ? CohRequest::PutM : CohRequest::PutE)];
@@ -347,10 +340,10 @@ Time Coherence::evict(size_t s, uint64_t address, Time issue) {
   e->owner = -1;
   e->busy_until = t;
   if (e->empty()) h.directory->release(block);
-  const Time acked = from_home(h, s, t, false) + (fabric_->requesters()[s]->uncore_latency() - half);
+  from_home(h, s, t, false);  // the Put-Ack loads the links; the socket does not wait for it
   if (check_) check(block, h);
   ++completed_;
-  return acked;
+  return dirty;
 }
 
 void Coherence::check(uint64_t block, const Home& h) {

@@ -66,8 +66,9 @@ class Coherence : public Component {
   Result load(size_t s, uint64_t address, Time issue);
   Result store(size_t s, uint64_t address, Time issue);
   // Socket `s` drops its copy: PutM (with the data) or PutE, acknowledged by the home; an S copy
-  // leaves silently. Returns when the acknowledgement is back (the socket does not wait for it).
-  Time evict(size_t s, uint64_t address, Time issue);
+  // leaves silently. Returns whether the block went home written (PutM). The socket does not wait
+  // for the acknowledgement.
+  bool evict(size_t s, uint64_t address, Time issue);
 
   // With checking on: socket `s`'s caches hit on `address` (a load, or a store already granted);
   // the socket must hold the block, and its copy must be the latest version.
@@ -75,8 +76,6 @@ class Coherence : public Component {
     if (check_) checked_hit(s, address);
   }
   MesiState state(size_t s, uint64_t address) const;
-  // Blocks socket `s` holds (any state but I).
-  size_t copies(size_t s) const { return caches_.at(s).size(); }
   size_t sockets() const { return caches_.size(); }
   // Where socket `s`'s caches hear of the blocks taken from them (null: nowhere).
   void attach(size_t s, CoherentCaches* caches) { listeners_.at(s) = caches; }
@@ -92,8 +91,8 @@ class Coherence : public Component {
   // block homed at socket h (or at the node of address range `range`) held M by socket o.
   Time unloaded_bt_socket(size_t r, size_t h, size_t o) const;
   Time unloaded_bt_pool(size_t r, size_t range, size_t o) const;
-  // The unloaded latency of a transfer `r` just completed (its path, range and owner).
-  Time unloaded(size_t r, const Result& res) const;
+  // The unloaded latency of the block transfer (BtSocket, BtPool) `r` just completed.
+  Time unloaded_transfer(size_t r, const Result& res) const;
 
  private:
   struct Copy {

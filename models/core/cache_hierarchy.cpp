@@ -154,9 +154,7 @@ void CacheHierarchy::llc_victim(const CacheArray::Victim& v, int64_t t) {
   // The LLC is inclusive for coherence: the socket's copy leaves with it. Whether the block was
   // written is the protocol's state (M), not the caches' dirty bits.
   env_.llc->purge_private(v.line);
-  const uint64_t address = v.line << kLineShift;
-  if (coh->state(env_.requester, address) == MesiState::M) ++stats_.writebacks;
-  coh->evict(env_.requester, address, Time::from_ps(t / 1000));
+  if (coh->evict(env_.requester, v.line << kLineShift, Time::from_ps(t / 1000))) ++stats_.writebacks;
 }
 
 void CacheHierarchy::write_back_from_l2(uint64_t line, int64_t t) {
@@ -197,7 +195,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
       case CohPath::Memory: cls = static_cast<MissClass>(class_[res.range]); break;
       default: report_internal("LLC miss on line " + hex(line) + " that the socket holds coherently");
     }
-    unloaded_ps = res.path == CohPath::Memory ? unloaded_ps_[res.range] : coh->unloaded(env_.requester, res).ps();
+    unloaded_ps = res.path == CohPath::Memory ? unloaded_ps_[res.range] : coh->unloaded_transfer(env_.requester, res).ps();
   } else {
     size_t range = 0;
     done = env_.fabric->access(env_.requester, MemAccess{MemOp::Read, paddr, nullptr}, issue, &range);

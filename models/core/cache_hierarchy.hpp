@@ -39,6 +39,8 @@ struct SocketLlc : CoherentCaches {
 // Where a demand LLC miss was served, the StarNUMA paper's breakdown (Fig. 8c): memory by the
 // fabric's classes, or a block transfer from another socket's cache (coherence on).
 enum class MissClass : uint8_t { Local, OneHop, TwoHop, Pool, BtSocket, BtPool };
+static_assert(static_cast<int>(MissClass::Pool) == static_cast<int>(AccessClass::Pool),
+              "the memory classes are the fabric's AccessClass, in its order");
 inline constexpr size_t kMissClasses = 6;
 const char* miss_class_name(MissClass c);  // "local", "1-hop", "2-hop", "pool", "bt-socket", "bt-pool"
 
