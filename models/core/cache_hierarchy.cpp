@@ -54,6 +54,8 @@ void SocketLlc::purge_private(uint64_t line) {
 MemoryStats::MemoryStats(StatOwner& o)
     : dtlb_misses(o, "dtlb_misses", "accesses", "Loads and stores that missed the L1 DTLB"),
       stlb_misses(o, "stlb_misses", "accesses", "Accesses that missed both TLBs (page walks)"),
+      stlb_back_invalidations(o, "stlb_back_invalidations", "translations",
+                              "L1 DTLB entries dropped because the inclusive STLB evicted them"),
       l1_hits(o, "l1_hits", "accesses", "L1D hits"),
       l1_misses(o, "l1_misses", "accesses", "L1D misses"),
       l2_hits(o, "l2_hits", "accesses", "L2 hits"),
@@ -127,10 +129,15 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
     t += walk_latency_;
     ppage = env_.pages->translate(vaddr, env_.requester) >> kPageShift;
     CacheArray::Victim v = stlb_.fill(vpage, false, ppage);
-    if (obs) {
-      if (v.valid) wait(obs->tlb_evict(env_.core, TlbLevel::L2, v.line, v.payload, at()));
-      wait(obs->tlb_fill(env_.core, TlbLevel::L2, vpage, ppage, at()));
+    if (v.valid && obs) wait(obs->tlb_evict(env_.core, TlbLevel::L2, v.line, v.payload, at()));
+    if (v.valid && env_.stlb_inclusive) {
+      const CacheArray::Victim dropped = dtlb_.invalidate(v.line);
+      if (dropped.valid) {
+        ++stats_.stlb_back_invalidations;
+        if (obs) wait(obs->tlb_evict(env_.core, TlbLevel::L1, dropped.line, dropped.payload, at()));
+      }
     }
+    if (obs) wait(obs->tlb_fill(env_.core, TlbLevel::L2, vpage, ppage, at()));
   }
   CacheArray::Victim v = dtlb_.fill(vpage, false, ppage);
   if (obs) {

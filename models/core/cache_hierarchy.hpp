@@ -47,7 +47,7 @@ const char* miss_class_name(MissClass c);  // "local", "1-hop", "2-hop", "pool",
 // Counters of one core's memory accesses (registered on the core).
 struct MemoryStats {
   explicit MemoryStats(StatOwner& owner);
-  Counter dtlb_misses, stlb_misses, l1_hits, l1_misses, l2_hits, l2_misses, llc_hits, llc_misses, writebacks;
+  Counter dtlb_misses, stlb_misses, stlb_back_invalidations, l1_hits, l1_misses, l2_hits, l2_misses, llc_hits, llc_misses, writebacks;
   // Demand LLC misses by MissClass: count, measured latency from LLC miss to data, and the
   // unloaded latency of the same path (socket, home and, for a transfer, owner).
   std::array<Counter, kMissClasses> memory_accesses, memory_latency_ps, memory_unloaded_ps;
@@ -69,6 +69,8 @@ class CacheHierarchy {
     // A translation stalled by the tracking hardware this far ahead of SystemC time waits for it
     // (the platform's quantum; 0: never, outside a core's thread).
     int64_t sync_fs = 0;
+    // An STLB eviction also drops the translation from the L1 DTLB (StlbConfig::inclusive).
+    bool stlb_inclusive = false;
   };
 
   CacheHierarchy(const CoreConfig& config, const Env& env, MemoryStats& stats, uint64_t seed);

@@ -29,12 +29,24 @@ TlbConfig::TlbConfig(const ScopeContext& c, unsigned entries, unsigned ways, uns
           std::to_string(entries_.get()) + " entries do not divide into " + std::to_string(ways_.get()) + " ways");
 }
 
+StlbConfig::StlbConfig(const ScopeContext& c)
+    : TlbConfig(c, 1536, 12, 7, "second-level TLB"),
+      inclusive_(*this, "inclusive", "auto",
+                 "Whether an STLB eviction also drops the translation from the L1 DTLB: true, false, or auto "
+                 "(true exactly when the tracking hardware annexes the STLB, tracking.tlb: l2)",
+                 std::vector<std::string>{"auto", "true", "false"}) {}
+
+StlbConfig::Inclusion StlbConfig::inclusion() const {
+  const std::string& v = inclusive_.get();
+  return v == "true" ? Inclusion::Yes : v == "false" ? Inclusion::No : Inclusion::Auto;
+}
+
 CoreConfig::CoreConfig(const ScopeContext& c)
     : ParamScope(c),
       l1d(child_context("l1d"), {32_KiB, 8, 4}, "private L1 data cache"),
       l2(child_context("l2"), {1_MiB, 16, 14}, "private L2 cache"),
       dtlb(child_context("dtlb"), 64, 4, 0, "L1 data TLB (4 KiB pages)"),
-      stlb(child_context("stlb"), 1536, 12, 7, "second-level TLB") {}
+      stlb(child_context("stlb")) {}
 
 LlcConfig::LlcConfig(const ScopeContext& c)
     : CacheConfig(c, {2_MiB, 16, 30}, "shared LLC", true),

@@ -46,6 +46,23 @@ class TlbConfig : public ParamScope {
   Param<unsigned> latency_;
 };
 
+// The STLB, and whether it is inclusive of the L1 DTLB (an STLB eviction also drops the
+// translation from the L1 DTLB). The tracking hardware's STLB annex needs inclusion: every
+// translation a core uses must have its annex entry (docs/tracking.md).
+class StlbConfig : public TlbConfig {
+ public:
+  explicit StlbConfig(const ScopeContext& c);
+  enum class Inclusion { Auto, Yes, No };
+  Inclusion inclusion() const;
+  // Inclusive or not, with `auto` resolved: inclusive when the tracking hardware annexes the STLB.
+  bool inclusive(bool tracking_annexes_stlb) const {
+    return inclusion() == Inclusion::Auto ? tracking_annexes_stlb : inclusion() == Inclusion::Yes;
+  }
+
+ private:
+  Param<std::string> inclusive_;
+};
+
 // Table I: 4-wide, 256-entry ROB; L1D 32 KB 8-way 4 cycles; L2 1 MB 16-way 14 cycles. TLBs and the
 // page walk as on a Skylake-class core (docs/cores.md).
 class CoreConfig : public ParamScope {
@@ -62,7 +79,7 @@ class CoreConfig : public ParamScope {
   CacheConfig l1d;
   CacheConfig l2;
   TlbConfig dtlb;
-  TlbConfig stlb;
+  StlbConfig stlb;
 };
 
 // Table I: LLC 2 MB per core, 16-way, 30 cycles, shared by the socket's cores, non-inclusive.

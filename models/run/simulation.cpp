@@ -151,7 +151,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     Socket& sock = *fabric.requesters()[s];
     threads[t].core->start(Core::Job{workload->stream(t),
                                      CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0,
-                                                         coherence, platform.settings().quantum().ps() * 1000},
+                                                         coherence, platform.settings().quantum().ps() * 1000,
+                                                         sock.stlb_inclusive()},
                                      o.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
                                      s >= detailed, workload->initialises()});
   }

@@ -22,7 +22,7 @@ Socket::Socket(sc_core::sc_module_name n, const ScopeContext& c)
       memory_("memory", part("memory", "ddr5"), {6, 32_GiB}),
       core_config_(part("core", "core")),
       llc_config_(part("llc", "llc")),
-      tracking_("tracking", part("tracking", "tracking"), core_config_.dtlb.entries()) {
+      tracking_("tracking", part("tracking", "tracking"), core_config_) {
   // Cores are built without YAML maps of their own: they all read core_config_.
   for (unsigned k = 0; k < cores_; ++k) {
     const std::string name = "core" + std::to_string(k);

@@ -32,6 +32,8 @@ class Socket : public FabricNode, public MemoryHome {
   Frequency frequency() const { return frequency_; }
   const std::vector<std::unique_ptr<Core>>& core_list() const { return core_list_; }
   const CoreConfig& core_config() const { return core_config_; }
+  // Whether the cores' STLBs are inclusive of their L1 DTLBs (core.stlb.inclusive, auto resolved).
+  bool stlb_inclusive() const { return core_config_.stlb.inclusive(tracking_.annexes_stlb()); }
   const LlcConfig& llc_config() const { return llc_config_; }
   // The tracking hardware's attachment point: TLB and LLC-miss events of this socket's cores.
   void set_observer(TlbObserver* observer) { observer_ = observer; }

@@ -7,11 +7,16 @@
 #include <string>
 #include <type_traits>
 
-#include "Vtlb_counter_annex_platform_w0.h"
-#include "Vtlb_counter_annex_platform_w1.h"
-#include "Vtlb_counter_annex_platform_w16.h"
-#include "Vtlb_counter_annex_platform_w4.h"
-#include "Vtlb_counter_annex_platform_w8.h"
+#include "Vtlb_counter_annex_l1_w0.h"
+#include "Vtlb_counter_annex_l1_w1.h"
+#include "Vtlb_counter_annex_l1_w16.h"
+#include "Vtlb_counter_annex_l1_w4.h"
+#include "Vtlb_counter_annex_l1_w8.h"
+#include "Vtlb_counter_annex_l2_w0.h"
+#include "Vtlb_counter_annex_l2_w1.h"
+#include "Vtlb_counter_annex_l2_w16.h"
+#include "Vtlb_counter_annex_l2_w4.h"
+#include "Vtlb_counter_annex_l2_w8.h"
 #include "Vtracker_update_w0.h"
 #include "Vtracker_update_w1.h"
 #include "Vtracker_update_w16.h"
@@ -147,18 +152,33 @@ std::string join(const std::vector<unsigned>& v) {
 }  // namespace
 
 const RtlBuild& rtl_build() {
-  static const RtlBuild build{STARNUMA_RTL_ANNEX_ENTRIES, STARNUMA_RTL_SOCKETS, STARNUMA_RTL_QUEUE_DEPTH,
-                              STARNUMA_RTL_PAGES_PER_REGION, {0, 1, 4, 8, 16}};
+  static const RtlBuild build{STARNUMA_RTL_L1_ANNEX_ENTRIES, STARNUMA_RTL_L2_ANNEX_ENTRIES, STARNUMA_RTL_SOCKETS,
+                              STARNUMA_RTL_QUEUE_DEPTH,       STARNUMA_RTL_PAGES_PER_REGION, {0, 1, 4, 8, 16}};
   return build;
 }
 
+namespace {
+template <class L1Annex, class L2Annex, class Tracker>
+std::unique_ptr<TrackingEngine> make_engine(const EngineConfig& c) {
+  if (c.tlb_entries == rtl_build().l1_annex_entries) return std::make_unique<RtlEngine<L1Annex, Tracker>>(c);
+  if (c.tlb_entries == rtl_build().l2_annex_entries) return std::make_unique<RtlEngine<L2Annex, Tracker>>(c);
+  report_error(msg::kConfig, "tracking: impl: rtl has no annex of " + std::to_string(c.tlb_entries) +
+                                 " entries; the RTL library holds " + std::to_string(rtl_build().l1_annex_entries) +
+                                 " (L1 DTLB) and " + std::to_string(rtl_build().l2_annex_entries) + " (STLB)");
+}
+}  // namespace
+
 std::unique_ptr<TrackingEngine> make_rtl_engine(const EngineConfig& c) {
   switch (c.tracker.counter_bits) {
-    case 0: return std::make_unique<RtlEngine<Vtlb_counter_annex_platform_w0, Vtracker_update_w0>>(c);
-    case 1: return std::make_unique<RtlEngine<Vtlb_counter_annex_platform_w1, Vtracker_update_w1>>(c);
-    case 4: return std::make_unique<RtlEngine<Vtlb_counter_annex_platform_w4, Vtracker_update_w4>>(c);
-    case 8: return std::make_unique<RtlEngine<Vtlb_counter_annex_platform_w8, Vtracker_update_w8>>(c);
-    case 16: return std::make_unique<RtlEngine<Vtlb_counter_annex_platform_w16, Vtracker_update_w16>>(c);
+#define STARNUMA_RTL_WIDTH(w)                                                                       \
+  case w:                                                                                           \
+    return make_engine<Vtlb_counter_annex_l1_w##w, Vtlb_counter_annex_l2_w##w, Vtracker_update_w##w>(c);
+    STARNUMA_RTL_WIDTH(0)
+    STARNUMA_RTL_WIDTH(1)
+    STARNUMA_RTL_WIDTH(4)
+    STARNUMA_RTL_WIDTH(8)
+    STARNUMA_RTL_WIDTH(16)
+#undef STARNUMA_RTL_WIDTH
     default:
       report_error(msg::kConfig, "tracking: impl: rtl has no T" + std::to_string(c.tracker.counter_bits) +
                                      " build; the RTL library holds counter_bits " + join(rtl_build().widths));

@@ -20,11 +20,15 @@ uint64_t fnv(uint64_t h, uint64_t v) {
 }
 }  // namespace
 
-SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c, unsigned dtlb_entries)
+SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c, const CoreConfig& core)
     : Component(n, c),
       impl_(*this, "impl", "none",
             "Page-hotness tracking hardware: none, model (C++ reference models) or rtl (the Verilated RTL)",
             std::vector<std::string>{"none", "model", "rtl"}),
+      tlb_(*this, "tlb", "l2",
+           "The TLB each core's counter annex extends: l2 (the STLB, which must be inclusive; flushes on STLB "
+           "evictions, as the page walker fills it) or l1 (the L1 DTLB; flushes on every L1 DTLB eviction)",
+           std::vector<std::string>{"l1", "l2"}),
       counter_bits_(*this, "counter_bits", 16, "i of the T_i tracker: counter bits per annex and metadata entry (0: sharers only)",
                     between(0u, 16u)),
       region_size_(*this, "region_size", 512_KiB, "Physical memory per metadata entry (a power of two, whole pages)",
@@ -46,7 +50,7 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
                       "Marks every annex entry each interval of a core's time (0: never; the migration policy marks)",
                       at_least(0_ns)),
       core_stall_stat_(*this, "core_stall_cycles", "cycles",
-                       "Cycles a core's L1 DTLB was held by its annex (a flush the tracker's full queue could not "
+                       "Cycles a core's annexed TLB was held by its annex (a flush the tracker's full queue could not "
                        "take yet), summed over the socket's cores",
                        [this](sc_core::sc_time) { return nlohmann::json(cycles(core_stall_fs_)); }),
       queue_wait_stat_(*this, "queue_wait_cycles", "cycles",
@@ -58,10 +62,13 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
                      std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(digest_));
                      return nlohmann::json(b);
                    }),
-      dtlb_entries_(dtlb_entries),
+      tlb_entries_(annexed_tlb() == TlbLevel::L1 ? core.dtlb.entries() : core.stlb.entries()),
       digest_(kFnvOffset) {
   const uint64_t region = region_size_->bytes();
   if ((region & (region - 1)) != 0) error_if(true, "region_size", format_size(region_size_) + " is not a power of two");
+  error_if(annexes_stlb() && core.stlb.inclusion() == StlbConfig::Inclusion::No, "tlb",
+           "the STLB annex needs an inclusive STLB (every translation in use has its annex entry), but "
+           "core.stlb.inclusive is false: set it to auto or true, or annex the L1 DTLB (tlb: l1)");
   if (impl() != TrackingImpl::Rtl) return;
   const RtlBuild& b = rtl_build();
   std::string widths;
@@ -74,9 +81,11 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
                " regions (impl: model takes any)");
   error_if(queue_depth_ != b.queue_depth, "queue_depth",
            "the RTL is built with " + std::to_string(b.queue_depth) + " (impl: model takes any)");
-  error_if(dtlb_entries_ != b.annex_entries, "impl",
-           "the RTL annex is built for a " + std::to_string(b.annex_entries) + "-entry L1 DTLB, this core's has " +
-               std::to_string(dtlb_entries_) + " (core.dtlb.entries)");
+  const bool l1 = annexed_tlb() == TlbLevel::L1;
+  const unsigned built = l1 ? b.l1_annex_entries : b.l2_annex_entries;
+  error_if(tlb_entries_ != built, "impl",
+           std::string("the RTL annex is built for a ") + std::to_string(built) + "-entry " + (l1 ? "L1 DTLB" : "STLB") +
+               ", this core's has " + std::to_string(tlb_entries_) + (l1 ? " (core.dtlb.entries)" : " (core.stlb.entries)"));
 }
 
 void SocketTracking::error_if(bool bad, const char* key, const std::string& message) {
@@ -95,12 +104,18 @@ void SocketTracking::attach(const Attachment& a) {
     report_error(msg::kConfig, path() + ".impl: the RTL tracker is built for " + std::to_string(rtl_build().sockets) +
                                    " sharer bits; this platform needs " + std::to_string(tc.sockets));
   const unsigned trackers = tracker_per_core() ? a.cores : 1;
-  EngineConfig ec{a.cores, trackers, dtlb_entries_, static_cast<unsigned>(a.requester), tc};
+  EngineConfig ec{a.cores, trackers, tlb_entries_, static_cast<unsigned>(a.requester), tc};
   engine_ = impl() == TrackingImpl::Rtl ? make_rtl_engine(ec) : make_model_engine(ec);
-  cores_.assign(a.cores, CoreState(dtlb_entries_));
+  cores_.assign(a.cores, CoreState(tlb_entries_));
   const int64_t interval = phase_interval_->ps() * 1000;
   for (CoreState& s : cores_) s.next_phase_fs = interval;
-  timing_.assign(trackers, TrackerTiming(queue_depth_, issue_cycles_ * a.cycle_fs, modify_cycles_ * a.cycle_fs));
+  tracker_units_.clear();
+  for (unsigned k = 0; k < trackers; ++k) {
+    tracker_units_.push_back(
+        std::make_unique<Tracker>(queue_depth_, issue_cycles_ * a.cycle_fs, modify_cycles_ * a.cycle_fs));
+    Tracker* unit = tracker_units_.back().get();
+    sc_core::sc_spawn([this, unit] { serve(*unit); }, (std::string(basename()) + "_tracker" + std::to_string(k)).c_str());
+  }
 }
 
 unsigned SocketTracking::local(unsigned core) const {
@@ -117,7 +132,7 @@ SocketTracking::CoreState& SocketTracking::state(unsigned c, int64_t& t) {
     release_held(c, t);
     AnnexBeat b;
     b.phase = true;
-    deliver(c, b, t);
+    deliver(c, b, 0, t);
     std::fill(s.marked.begin(), s.marked.end(), 1);
     ++phase_marks_;
     s.next_phase_fs = (t / interval + 1) * interval;
@@ -125,14 +140,13 @@ SocketTracking::CoreState& SocketTracking::state(unsigned c, int64_t& t) {
   return s;
 }
 
-// No core waits for these (no core is in an access); a phase beat never flushes.
+// No core waits for these: a phase beat never flushes, and no eviction is held between accesses.
 void SocketTracking::phase_mark() {
   for (unsigned c = 0; c < cores_.size(); ++c) {
-    int64_t t = beat_fs_;
-    release_held(c, t);
+    int64_t t = static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000;
     AnnexBeat b;
     b.phase = true;
-    deliver(c, b, t);
+    deliver(c, b, 0, t);
     std::fill(cores_[c].marked.begin(), cores_[c].marked.end(), 1);
     ++phase_marks_;
   }
@@ -147,21 +161,62 @@ void SocketTracking::release_held(unsigned c, int64_t& t) {
   b.evict = s.held_evict;
   s.held_evict = PageIndexMap::kNone;
   int64_t held = s.held_fs;
-  deliver(c, b, held);
+  deliver(c, b, 1, held);
   t = std::max(t, held);
 }
 
 // When the tracker's queue is full, the annex cannot hand the beat's flush over: it holds the TLB
-// (no lookup or fill of the core completes) until the queue takes it.
-void SocketTracking::deliver(unsigned c, const AnnexBeat& beat, int64_t& t) {
-  const int64_t before = t;
+// (no lookup or fill of the core completes) until the queue takes it. The engine runs once there
+// is room, so it folds the flushes at once and their requests wait in the queue.
+void SocketTracking::deliver(unsigned c, const AnnexBeat& beat, unsigned flushes, int64_t& t) {
+  current_ = tracker_units_[tracker_units_.size() == 1 ? 0 : c].get();
+  if (flushes > 0 && !current_->queue.has_room(flushes)) {
+    make_room(*current_, flushes, t);
+    cores_[c].blocked_fs = std::max(cores_[c].blocked_fs, t);
+    current_ = tracker_units_[tracker_units_.size() == 1 ? 0 : c].get();  // another core's beat ran meanwhile
+  }
   beat_fs_ = t;
-  current_ = &timing_[timing_.size() == 1 ? 0 : c];
   engine_->apply(c, beat, memory_);
-  t = beat_fs_;  // TimedMemory::read moved it to when the queue took the beat's flushes
-  if (t > before) {
-    core_stall_fs_ += t - before;
-    cores_[c].blocked_fs = t;
+  if (flushes > 0) {
+    last_taken_fs_ = std::max(last_taken_fs_, t);
+    current_->queued.notify();
+  }
+}
+
+void SocketTracking::make_room(Tracker& k, unsigned flushes, int64_t& t) {
+  if (sc_core::sc_get_current_process_handle().proc_kind() != sc_core::SC_THREAD_PROC_)
+    report_error(msg::kModel, path() + ": a flush met a full tracker queue outside a core's process");
+  stalled_ += flushes;
+  while (!k.queue.has_room(flushes)) sc_core::wait(k.started);
+  const int64_t now = static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000;
+  if (now > t) {
+    core_stall_fs_ += now - t;
+    t = now;
+  }
+}
+
+// Each update at its time: the read when it starts (its slot frees), the write `modify` after the
+// read's data, the next update not before the write's response.
+void SocketTracking::serve(Tracker& k) {
+  const auto wait_until = [](int64_t fs) {
+    const int64_t now = static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000;
+    if (fs > now) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((fs - now + 999) / 1000)));
+  };
+  for (;;) {
+    while (k.queue.empty()) sc_core::wait(k.queued);
+    const int64_t start = k.queue.start_time(k.free_fs);
+    wait_until(start);
+    queue_wait_fs_ += k.queue.queue_wait(k.free_fs);
+    const TrackerQueue::Update u = k.queue.pop();
+    k.started.notify();
+    k.free_fs = access(MemOp::Read, u.read_addr, 0, start);
+    if (u.writes) {
+      const int64_t issue = k.queue.write_issue(k.free_fs);
+      wait_until(issue);
+      k.free_fs = access(MemOp::Write, u.write_addr, u.write_data, issue);
+    }
+    ++served_;
+    wait_until(k.free_fs);
   }
 }
 
@@ -172,51 +227,51 @@ SocketTracking::CoreState& SocketTracking::tlb_event(unsigned core, Time at, uns
 }
 
 Time SocketTracking::tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) {
-  if (level != TlbLevel::L1) return Time();  // only the L1 DTLB has an annex
+  if (level != annexed_tlb()) return Time();  // only one TLB level has annexes
   unsigned c;
   int64_t t;
   CoreState& s = tlb_event(core, at, c, t);
   const unsigned index = s.map.insert(vpage);
-  if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": a fill into a full L1 DTLB");
+  if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": a fill into a full annexed TLB");
   AnnexBeat b;
   if (s.held_evict != PageIndexMap::kNone) {
     b.evict = s.held_evict;
     s.held_evict = PageIndexMap::kNone;
   }
   b.fill = AnnexBeat::Fill{index, vpage, ppage};
-  s.marked[index] = 0;
-  deliver(c, b, t);
+  deliver(c, b, b.evict ? 1 : 0, t);
+  s.marked[index] = 0;  // after the wait: a phase mark during it came before the fill
   return stall(at, t);
 }
 
 Time SocketTracking::tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) {
-  if (level != TlbLevel::L1) return Time();
+  if (level != annexed_tlb()) return Time();
   unsigned c;
   int64_t t;
   CoreState& s = tlb_event(core, at, c, t);
   const unsigned index = s.map.find(vpage);
-  if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": an L1 DTLB hit on a page never filled");
+  if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": an annexed TLB hit on a page never filled");
   // An unmarked hit changes nothing in the annex (it only flushes marked entries), so the
   // engine is not run for it: this keeps the RTL unclocked on the most frequent event.
   if (!s.marked[index]) return stall(at, t);
   release_held(c, t);
-  s.marked[index] = 0;
   ++flushes_;
   ++total_flushes_;
   AnnexBeat b;
   b.hit = index;
-  deliver(c, b, t);
+  deliver(c, b, 1, t);
+  s.marked[index] = 0;  // after the wait, as for a fill
   return stall(at, t);
 }
 
 Time SocketTracking::tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) {
-  if (level != TlbLevel::L1) return Time();
+  if (level != annexed_tlb()) return Time();
   unsigned c;
   int64_t t;
   CoreState& s = tlb_event(core, at, c, t);
   release_held(c, t);
   const unsigned index = s.map.erase(vpage);
-  if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": an L1 DTLB eviction of a page never filled");
+  if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": an annexed TLB eviction of a page never filled");
   s.marked[index] = 0;
   ++flushes_;  // every eviction flushes, count 0 included (it reports the sharer)
   ++total_flushes_;
@@ -231,7 +286,7 @@ void SocketTracking::llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage
   const unsigned c = local(core);
   int64_t t = done.ps() * 1000;
   if (cores_[c].held_evict != PageIndexMap::kNone)
-    report_error(msg::kModel, path() + ": an LLC-missing load between an L1 DTLB eviction and its fill");
+    report_error(msg::kModel, path() + ": an LLC-missing load between an annexed TLB eviction and its fill");
   CoreState& s = state(c, t);
   const unsigned index = s.map.find(vpage);
   if (index == PageIndexMap::kNone) {
@@ -240,17 +295,20 @@ void SocketTracking::llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage
   }
   AnnexBeat b;
   b.load = index;
-  deliver(c, b, t);
+  deliver(c, b, 0, t);
 }
 
+// The run ends when nothing is left to simulate: every tracker has served its queue by then.
 void SocketTracking::finish() {
-  for (unsigned c = 0; c < cores_.size(); ++c) {
-    int64_t t = cores_[c].held_fs;
-    release_held(c, t);
-  }
-  if (total_reads_ != total_flushes_)
-    report_error(msg::kModel, path() + ": " + std::to_string(total_flushes_) + " flushes but " +
-                                  std::to_string(total_reads_) + " tracker updates");
+  for (const CoreState& s : cores_)
+    if (s.held_evict != PageIndexMap::kNone)
+      report_error(msg::kModel, path() + ": an annexed TLB eviction without its fill at the end of the run");
+  for (const auto& k : tracker_units_)
+    if (!k->queue.empty()) report_error(msg::kModel, path() + ": tracker updates left unserved at the end of the run");
+  if (total_reads_ != total_flushes_ || served_ != total_flushes_)
+    report_error(msg::kModel, path() + ": " + std::to_string(total_flushes_) + " flushes, " +
+                                  std::to_string(total_reads_) + " tracker updates, " + std::to_string(served_) +
+                                  " served");
 }
 
 void SocketTracking::reset_stats() {
@@ -269,27 +327,20 @@ int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t i
   return issue_fs + (done - issue).ps() * 1000;
 }
 
-// Every update starts with its read: its flush waits for room in the queue (the beat's time moves
-// to when it got in: the core's stall) and for the tracker's earlier updates (queue wait), then
-// the read goes to the metadata's home through the fabric.
-uint64_t SocketTracking::TimedMemory::read(uint64_t addr) {
+// The engine folds a flush into the metadata at once; its requests wait in the tracker's queue
+// (deliver made room) until the tracker's process issues them.
+uint64_t SocketTracking::QueuedMemory::read(uint64_t addr) {
   SocketTracking& o = owner_;
-  const TrackerTiming::Update u = o.current_->begin(o.beat_fs_);
-  if (u.accepted > o.beat_fs_) ++o.stalled_;
-  o.last_taken_fs_ = std::max(o.last_taken_fs_, u.accepted);
-  o.beat_fs_ = u.accepted;  // a second flush of the same beat queues behind this one
-  o.queue_wait_fs_ += u.start - u.ready;
+  o.current_->queue.push(o.beat_fs_, addr);
   ++o.reads_;
   ++o.total_reads_;
-  o.current_->answered(o.access(MemOp::Read, addr, 0, u.start));
   return o.at_.metadata->read(addr);
 }
 
-// The write follows the read's data after modify_cycles; the next update waits for its response.
-void SocketTracking::TimedMemory::write(uint64_t addr, uint64_t data) {
+void SocketTracking::QueuedMemory::write(uint64_t addr, uint64_t data) {
   SocketTracking& o = owner_;
+  o.current_->queue.push_write(addr, data);
   ++o.writes_;
-  o.current_->answered(o.access(MemOp::Write, addr, data, o.current_->write_issue()));
   o.at_.metadata->write(addr, data);
 }
 

@@ -1,22 +1,24 @@
 // The page-hotness tracking hardware of one socket inside the platform (StarNUMA section III-D):
-// a counter annex on every core's L1 DTLB and the socket's tracker update (its page-table walkers'
-// read-modify-write of the metadata). It observes the cores' TLB and LLC-miss events, turns them
-// into annex beats for the engine (C++ models or Verilated RTL), and times every metadata request
-// the engine makes as a real access through the fabric to the metadata region's home, so tracking
-// traffic loads links and memories. A flush the tracker's full queue cannot take stalls the access
-// that caused it (the TLB events' return value). YAML: the socket's `tracking:` map
-// (docs/tracking.md).
+// a counter annex on every core's STLB (or L1 DTLB: `tlb`) and the socket's tracker update (its
+// page-table walkers' read-modify-write of the metadata). It observes the cores' TLB and LLC-miss
+// events, turns them into annex beats for the engine (C++ models or Verilated RTL), and times every
+// metadata request the engine makes as a real access through the fabric to the metadata region's
+// home, so tracking traffic loads links and memories: each tracker is a SystemC process that issues
+// its requests at their time, in order. A flush the tracker's full queue cannot take stalls the
+// access that caused it: the core's process waits until the queue has room (the TLB events' return
+// value is that wait). YAML: the socket's `tracking:` map (docs/tracking.md).
 #pragma once
 
 #include <memory>
 #include <vector>
 
 #include "common/component.hpp"
+#include "core/core_config.hpp"
 #include "core/tracking_hook.hpp"
 #include "memory/mem_access.hpp"
 #include "tracking/page_index_map.hpp"
 #include "tracking/tracker_metadata.hpp"
-#include "tracking/tracker_timing.hpp"
+#include "tracking/tracker_queue.hpp"
 #include "tracking/tracking_engine.hpp"
 
 namespace starnuma {
@@ -27,10 +29,14 @@ enum class TrackingImpl { None, Model, Rtl };
 
 class SocketTracking : public Component, public TlbObserver {
  public:
-  // `dtlb_entries`: entries of each core's L1 DTLB (the annexed TLB).
-  SocketTracking(sc_core::sc_module_name n, const ScopeContext& c, unsigned dtlb_entries);
+  // `core`: the socket's cores, whose STLB or L1 DTLB the annexes sit on.
+  SocketTracking(sc_core::sc_module_name n, const ScopeContext& c, const CoreConfig& core);
 
   TrackingImpl impl() const;
+  // The TLB level with the annexes.
+  TlbLevel annexed_tlb() const { return tlb_.get() == "l1" ? TlbLevel::L1 : TlbLevel::L2; }
+  // Whether tracking is on with its annexes on the STLB (which must then be inclusive).
+  bool annexes_stlb() const { return impl() != TrackingImpl::None && annexed_tlb() == TlbLevel::L2; }
   bool tracker_per_core() const { return trackers_.get() == "per_core"; }
   unsigned counter_bits() const { return counter_bits_; }
   Size region_size() const { return region_size_; }
@@ -49,7 +55,7 @@ class SocketTracking : public Component, public TlbObserver {
   void attach(const Attachment& a);
   // Marks every annex entry of this socket (a migration phase began).
   void phase_mark();
-  // Delivers held events and checks that every flush reached the tracker.
+  // After the run: checks that every flush reached its tracker and every update was served.
   void finish();
 
   // The latest time a flush of this socket entered its tracker's queue (rounded up to ps; Time()
@@ -63,10 +69,11 @@ class SocketTracking : public Component, public TlbObserver {
   void reset_stats() override;
 
  private:
-  // The engine's view of the metadata: data from TrackerMetadata, timing from the fabric.
-  class TimedMemory : public MetadataMemory {
+  // The engine's view of the metadata: data from TrackerMetadata at once; the requests queue for
+  // the tracker, which issues them to the fabric at their time.
+  class QueuedMemory : public MetadataMemory {
    public:
-    explicit TimedMemory(SocketTracking& owner) : owner_(owner) {}
+    explicit QueuedMemory(SocketTracking& owner) : owner_(owner) {}
     uint64_t read(uint64_t addr) override;
     void write(uint64_t addr, uint64_t data) override;
 
@@ -82,17 +89,28 @@ class SocketTracking : public Component, public TlbObserver {
     int64_t next_phase_fs = 0;
     int64_t blocked_fs = 0;  // the annex holds the TLB until then (a flush not yet taken by the queue)
   };
+  struct Tracker {
+    Tracker(unsigned depth, int64_t issue_fs, int64_t modify_fs) : queue(depth, issue_fs, modify_fs) {}
+    TrackerQueue queue;
+    sc_core::sc_event queued, started;  // an update was queued; one started (its slot is free)
+    int64_t free_fs = 0;                // the last update's last response is back
+  };
 
   // Every beat is applied at a core's time `t` (fs), which moves to when the tracker's queue
   // took the beat's flushes: later than before when it was full (the core's TLB is blocked
-  // until then).
+  // until then, and the core's process waits for it).
   unsigned local(unsigned core) const;
   CoreState& state(unsigned core, int64_t& t);
-  // An L1 DTLB event of global core `core` at `at`: its local index, and in `t` when the TLB can
+  // An annexed TLB's event of global core `core` at `at`: its local index, and in `t` when the TLB can
   // take it (later than `at` while the annex holds the TLB).
   CoreState& tlb_event(unsigned core, Time at, unsigned& c, int64_t& t);
   void release_held(unsigned core, int64_t& t);
-  void deliver(unsigned core, const AnnexBeat& beat, int64_t& t);
+  // `flushes`: how many flushes the beat makes (an eviction, a marked hit).
+  void deliver(unsigned core, const AnnexBeat& beat, unsigned flushes, int64_t& t);
+  // Waits (the calling core's process) until `k`'s queue has room for `flushes`; moves `t` to then.
+  void make_room(Tracker& k, unsigned flushes, int64_t& t);
+  // The process of tracker `k`: serves its queue in order, each request at its time.
+  void serve(Tracker& k);
   // The stall of an event that happened `at` and could complete at `t` (fs), in whole
   // picoseconds rounded up (the core never goes on before its flush was taken).
   static Time stall(Time at, int64_t t) { return Time::from_ps((t - at.ps() * 1000 + 999) / 1000); }
@@ -101,6 +119,7 @@ class SocketTracking : public Component, public TlbObserver {
   void error_if(bool bad, const char* key, const std::string& message);
 
   Param<std::string> impl_;
+  Param<std::string> tlb_;
   Param<unsigned> counter_bits_;
   Param<Size> region_size_;
   Param<unsigned> queue_depth_;
@@ -122,18 +141,18 @@ class SocketTracking : public Component, public TlbObserver {
   Counter untracked_{*this, "untracked_loads", "loads", "LLC-missing loads of a core without an annexed TLB (light cores)"};
   Formula digest_stat_;
 
-  unsigned dtlb_entries_;
+  unsigned tlb_entries_;  // of the annexed TLB
   uint64_t digest_;  // FNV-1a of every metadata request (op, address, data, issue time)
   Attachment at_{};
   std::unique_ptr<TrackingEngine> engine_;
-  TimedMemory memory_{*this};
+  QueuedMemory memory_{*this};
   std::vector<CoreState> cores_;
-  std::vector<TrackerTiming> timing_;  // one per tracker: one, or one per core (trackers: per_core)
-  TrackerTiming* current_ = nullptr;   // the tracker of the beat being applied
+  std::vector<std::unique_ptr<Tracker>> tracker_units_;  // one, or one per core (trackers: per_core)
+  Tracker* current_ = nullptr;                           // the tracker of the beat being applied
   int64_t beat_fs_ = 0;                // time of the beat being applied
   int64_t core_stall_fs_ = 0, queue_wait_fs_ = 0;  // since the statistics were reset
   int64_t last_taken_fs_ = 0;
-  uint64_t total_flushes_ = 0, total_reads_ = 0;  // not reset with the statistics
+  uint64_t total_flushes_ = 0, total_reads_ = 0, served_ = 0;  // not reset with the statistics
 };
 
 }  // namespace starnuma

@@ -1,4 +1,4 @@
-// The functional half of one socket's tracking hardware: a counter annex per core (on its L1 DTLB)
+// The functional half of one socket's tracking hardware: a counter annex per core (on a TLB of it)
 // and the tracker update (one for the socket, or one per core), either the C++ reference models
 // (`impl: model`) or the Verilated RTL (`impl: rtl`). Both see the same beats in the same order and
 // so make the same flushes, the same metadata requests in the same order and the same metadata;
@@ -34,7 +34,8 @@ std::unique_ptr<TrackingEngine> make_model_engine(const EngineConfig& config);
 // What the platform's Verilated library was built for (rtl/CMakeLists.txt): `impl: rtl` accepts
 // only these. make_rtl_engine() raises a configuration error for anything else.
 struct RtlBuild {
-  unsigned annex_entries, sockets, queue_depth;
+  unsigned l1_annex_entries, l2_annex_entries;  // the annex on the L1 DTLB, on the STLB
+  unsigned sockets, queue_depth;
   uint64_t pages_per_region;
   std::vector<unsigned> widths;  // counter widths
 };
