@@ -154,7 +154,7 @@ void schema_lines(std::ostream& os, const ojson& params, bool markdown) {
     std::string range = p.value("range", std::string());
     if (p.contains("choices")) {
       range.clear();
-      for (const auto& c : p["choices"]) range += (range.empty() ? "" : " | ") + c.get<std::string>();
+      for (const auto& c : p["choices"]) range += (range.empty() ? "" : ", ") + c.get<std::string>();
     }
     if (markdown) {
       os << "| `" << p["name"].get<std::string>() << "` | " << p["kind"].get<std::string>() << " | "

@@ -114,7 +114,9 @@ void SocketTracking::attach(const Attachment& a) {
     tracker_units_.push_back(
         std::make_unique<Tracker>(queue_depth_, issue_cycles_ * a.cycle_fs, modify_cycles_ * a.cycle_fs));
     Tracker* unit = tracker_units_.back().get();
-    sc_core::sc_spawn([this, unit] { serve(*unit); }, (std::string(basename()) + "_tracker" + std::to_string(k)).c_str());
+    std::string process = std::string(name()) + "_tracker" + std::to_string(k);  // unique at the top level
+    std::replace(process.begin(), process.end(), '.', '_');
+    sc_core::sc_spawn([this, unit] { serve(*unit); }, process.c_str());
   }
 }
 

@@ -1,6 +1,6 @@
 // Backpressure from the tracking hardware into a core: one core's cache hierarchy, observed by its
-// socket's real SocketTracking, outside a run (no SystemC process: the hierarchy is called
-// directly at chosen times).
+// socket's real SocketTracking, outside a run: a SystemC process stands in for the core and calls
+// the hierarchy at chosen times (the tracker's own process serves the updates).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,11 +22,12 @@ struct StatsOwner : StatOwner {};
 
 uint64_t stat(const SocketTracking& t, const char* name) { return t.find_stat(name)->to_json(sc_core::SC_ZERO_TIME); }
 
-// A queue of 2 and 1000 cycles from a flush to its read: at one instant, two DTLB misses that
-// evict find room; the third waits until the first one's update starts, exactly 1000 cycles, and
-// a DTLB hit at the same instant waits as long: the annex holds the TLB until its flush is taken.
+// An annex on the L1 DTLB, a queue of 2 and 1000 cycles from a flush to its read: at one instant,
+// two DTLB misses that evict find room; the third waits until the first one's update starts,
+// exactly 1000 cycles, and a DTLB hit at the same instant waits as long: the annex holds the TLB
+// until its flush is taken.
 TEST(Backpressure, AFullQueueDelaysTheTranslationByExactlyTheWait) {
-  auto p = Platform::build(kPlatform, {"topology.socket.tracking.impl=model",
+  auto p = Platform::build(kPlatform, {"topology.socket.tracking.impl=model", "topology.socket.tracking.tlb=l1",
                                        "topology.socket.tracking.queue_depth=" + std::to_string(kDepth),
                                        "topology.socket.tracking.issue_cycles=" + std::to_string(kIssueCycles)});
   Fabric& fabric = p->fabric();
@@ -43,30 +44,43 @@ TEST(Backpressure, AFullQueueDelaysTheTranslationByExactlyTheWait) {
   CacheHierarchy h(s0.core_config(), {&fabric, &pages, 0, &llc, s0.observer(), 0, cycle}, stats, 1);
   const unsigned entries = s0.core_config().dtlb.entries();
 
-  // Warm up: pages 0..entries+kDepth, one line each in a different L1 set, 10 us apart (each
-  // update has long ended before the next flush). The DTLB overflows: kDepth + 1 evictions.
-  const auto vaddr = [](uint64_t page) { return page * 4096 + page % 64 * 64; };
-  for (uint64_t k = 0; k <= entries + kDepth; ++k) h.access(vaddr(k), false, static_cast<int64_t>(k) * 10 * kUs);
-  ASSERT_EQ(stat(s0.tracking(), "flushes"), kDepth + 1);
-  ASSERT_EQ(stat(s0.tracking(), "stalled_flushes"), 0u);
+  // The core's process: each access once SystemC time has reached it (the tracker serves its
+  // updates in time order, so the core must not run ahead).
+  const auto at = [](int64_t fs) {
+    const int64_t now = static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000;
+    if (fs > now) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((fs - now) / 1000)));
+    return fs;
+  };
+  bool ran = false;
+  sc_core::sc_spawn([&] {
+    // Warm up: pages 0..entries+kDepth, one line each in a different L1 set, 10 us apart (each
+    // update has long ended before the next flush). The DTLB overflows: kDepth + 1 evictions.
+    const auto vaddr = [](uint64_t page) { return page * 4096 + page % 64 * 64; };
+    for (uint64_t k = 0; k <= entries + kDepth; ++k) h.access(vaddr(k), false, at(static_cast<int64_t>(k) * 10 * kUs));
+    ASSERT_EQ(stat(s0.tracking(), "flushes"), kDepth + 1);
+    ASSERT_EQ(stat(s0.tracking(), "stalled_flushes"), 0u);
 
-  // At 1 ms: every page the DTLB lost, at once. Each is an STLB hit and an L1 hit whose fill evicts.
-  std::vector<uint64_t> lost;
-  for (uint64_t k = 0; k <= entries + kDepth; ++k)
-    if (!h.certain_l1_hit(vaddr(k))) lost.push_back(k);
-  ASSERT_EQ(lost.size(), kDepth + 1);
-  const int64_t hit = s0.core_config().stlb.latency() * cycle + h.l1_latency();
-  const int64_t wait = (kIssueCycles * cycle + 999) / 1000 * 1000;  // the stall is in whole ps
-  for (unsigned k = 0; k < lost.size(); ++k)
-    EXPECT_EQ(h.access(vaddr(lost[k]), false, 1000 * kUs), hit + (k < kDepth ? 0 : wait)) << "access " << k;
-  const uint64_t kept = entries + kDepth;  // the last page warmed up: still in the DTLB
-  ASSERT_TRUE(h.certain_l1_hit(vaddr(kept)));
-  // A hit when the flushes happened (after the STLB's latency; the observer sees whole ps).
-  const int64_t flushed = (1000 * kUs + s0.core_config().stlb.latency() * cycle) / 1000 * 1000;
-  EXPECT_EQ(h.access(vaddr(kept), false, flushed), wait + h.l1_latency());
-  EXPECT_EQ(stat(s0.tracking(), "stalled_flushes"), 1u);
-  EXPECT_EQ(stat(s0.tracking(), "core_stall_cycles"), static_cast<uint64_t>(wait / cycle));
-  EXPECT_EQ(stats.stlb_misses.value(), entries + kDepth + 1);  // the re-accesses hit the STLB
+    // At 1 ms: every page the DTLB lost, at once. Each is an STLB hit and an L1 hit whose fill evicts.
+    std::vector<uint64_t> lost;
+    for (uint64_t k = 0; k <= entries + kDepth; ++k)
+      if (!h.certain_l1_hit(vaddr(k))) lost.push_back(k);
+    ASSERT_EQ(lost.size(), kDepth + 1);
+    const int64_t hit = s0.core_config().stlb.latency() * cycle + h.l1_latency();
+    const int64_t wait = (kIssueCycles * cycle + 999) / 1000 * 1000;  // the stall is in whole ps
+    for (unsigned k = 0; k < lost.size(); ++k)
+      EXPECT_EQ(h.access(vaddr(lost[k]), false, at(1000 * kUs)), hit + (k < kDepth ? 0 : wait)) << "access " << k;
+    const uint64_t kept = entries + kDepth;  // the last page warmed up: still in the DTLB
+    ASSERT_TRUE(h.certain_l1_hit(vaddr(kept)));
+    // A hit when the flushes happened (after the STLB's latency; the observer sees whole ps).
+    const int64_t flushed = (1000 * kUs + s0.core_config().stlb.latency() * cycle) / 1000 * 1000;
+    EXPECT_EQ(h.access(vaddr(kept), false, at(flushed)), wait + h.l1_latency());
+    EXPECT_EQ(stat(s0.tracking(), "stalled_flushes"), 1u);
+    EXPECT_EQ(stat(s0.tracking(), "core_stall_cycles"), static_cast<uint64_t>(wait / cycle));
+    EXPECT_EQ(stats.stlb_misses.value(), entries + kDepth + 1);  // the re-accesses hit the STLB
+    ran = true;
+  });
+  sc_core::sc_start();
+  EXPECT_TRUE(ran);
 }
 
 }  // namespace

@@ -114,7 +114,7 @@ uint64_t core_cycles(const nlohmann::json& socket) {
 // most queue_depth updates per tracker remain when they end), a core's TLB is held no longer than
 // the core runs, and the cores take longer than without tracking (tests/tracking/none_golden.json).
 TEST(PlatformTracking, BackpressureHoldsTheCoresUntilTheTrackerTakesTheirFlushes) {
-  Ran ran = run_sharing({"topology.socket.tracking.impl=model"});
+  Ran ran = run_sharing({"topology.socket.tracking.impl=model", "topology.socket.tracking.tlb=l1"});
   const auto& p = ran.platform;
   const RunResult& r = ran.r;
   const Time end = Time::from_ps(static_cast<int64_t>(sc_core::sc_time_stamp().value()));
@@ -172,7 +172,8 @@ TEST(PlatformTracking, NoneLeavesResultsBitIdenticalToBefore) {
     for (auto& [part, stats] : node.items())  // new with coherence, all zero when it is off
       if (part.rfind("core", 0) == 0)
         for (const char* key : {"bt_socket_accesses", "bt_socket_latency_ps", "bt_socket_unloaded_ps", "bt_pool_accesses",
-                                "bt_pool_latency_ps", "bt_pool_unloaded_ps", "upgrades", "upgrade_latency_ps"}) {
+                                "bt_pool_latency_ps", "bt_pool_unloaded_ps", "upgrades", "upgrade_latency_ps",
+                                "stlb_back_invalidations"}) {
           EXPECT_EQ(stats.at(key), 0) << part << "." << key;
           stats.erase(key);
         }
@@ -223,6 +224,43 @@ TEST(PlatformTracking, BadValuesNameTheirKey) {
   EXPECT_NE(r.message.find("per_core"), std::string::npos) << r.message;  // names the choices
 }
 
+// The annex on the STLB (the default): with no phase marks, exactly the STLB's evictions flush,
+// once the 64-entry STLB is full (every set fills in this run). auto makes the STLB inclusive, so
+// every LLC-missing load finds its page's annex entry; evictions drop L1 DTLB entries too.
+TEST(PlatformTracking, TheStlbAnnexFlushesOnStlbEvictionsAndTracksEveryLoad) {
+  Ran ran = run_sharing({"topology.socket.tracking.impl=model", "topology.socket.core.stlb.entries=64",
+                         "topology.socket.core.stlb.ways=4"});
+  const auto& p = ran.platform;
+  uint64_t back_invalidations = 0;
+  for (const Socket* s : p->fabric().requesters()) {
+    EXPECT_TRUE(s->stlb_inclusive());
+    const nlohmann::json& node = ran.r.stats["nodes"][s->basename()];
+    uint64_t evictions = 0;
+    for (const auto& [name, part] : node.items())
+      if (name.rfind("core", 0) == 0) {
+        const uint64_t misses = part["stlb_misses"].get<uint64_t>();
+        ASSERT_GT(misses, 64u) << s->basename() << "." << name;
+        evictions += misses - 64;
+        back_invalidations += part["stlb_back_invalidations"].get<uint64_t>();
+      }
+    EXPECT_EQ(node["tracking"]["flushes"].get<uint64_t>(), evictions) << s->basename();
+    EXPECT_EQ(node["tracking"]["untracked_loads"].get<uint64_t>(), 0u) << s->basename();
+  }
+  EXPECT_GT(back_invalidations, 0u);
+}
+
+TEST(PlatformTracking, TheStlbAnnexNeedsAnInclusiveStlb) {
+  auto r = build_with({"topology.socket.tracking.impl=model", "topology.socket.core.stlb.inclusive=false"});
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("tracking.tlb: the STLB annex needs an inclusive STLB"), std::string::npos) << r.message;
+  EXPECT_FALSE(build_with({"topology.socket.tracking.impl=model", "topology.socket.tracking.tlb=l1",
+                           "topology.socket.core.stlb.inclusive=false"})
+                   .raised);
+  // Without tracking, auto leaves the STLB as it was (the results from before, NoneLeaves...).
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
+  EXPECT_FALSE(p->fabric().requesters()[0]->stlb_inclusive());
+}
+
 TEST(PlatformTracking, RtlAcceptsOnlyWhatItIsBuiltFor) {
   auto r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.tracking.counter_bits=2"});
   ASSERT_TRUE(r.raised);
@@ -232,9 +270,16 @@ TEST(PlatformTracking, RtlAcceptsOnlyWhatItIsBuiltFor) {
   r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.tracking.region_size=1MiB"});
   ASSERT_TRUE(r.raised);
   EXPECT_NE(r.message.find("tracking.region_size: the RTL is built for 512KiB regions"), std::string::npos) << r.message;
-  r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.core.dtlb.entries=32"});
+  r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.core.stlb.entries=768"});
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("tracking.impl: the RTL annex is built for a 1536-entry STLB, this core's has 768"),
+            std::string::npos)
+      << r.message;
+  r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.tracking.tlb=l1",
+                  "topology.socket.core.dtlb.entries=32"});
   ASSERT_TRUE(r.raised);
   EXPECT_NE(r.message.find("64-entry L1 DTLB"), std::string::npos) << r.message;
+  EXPECT_FALSE(build_with({"topology.socket.tracking.impl=rtl", "topology.socket.core.dtlb.entries=32"}).raised);
   // impl: model takes them all.
   EXPECT_FALSE(build_with({"topology.socket.tracking.impl=model", "topology.socket.tracking.counter_bits=2",
                            "topology.socket.tracking.region_size=1MiB"})
