@@ -98,6 +98,8 @@ TrackingImpl SocketTracking::impl() const {
 }
 
 void SocketTracking::attach(const Attachment& a) {
+  // The trackers' processes live as long as the simulation: one run per elaboration.
+  if (!tracker_units_.empty()) report_error(msg::kModel, path() + ": tracking attached to a second run");
   at_ = a;
   const TrackerConfig& tc = a.metadata->layout().config();
   if (impl() == TrackingImpl::Rtl && tc.sockets != rtl_build().sockets)
@@ -109,7 +111,6 @@ void SocketTracking::attach(const Attachment& a) {
   cores_.assign(a.cores, CoreState(tlb_entries_));
   const int64_t interval = phase_interval_->ps() * 1000;
   for (CoreState& s : cores_) s.next_phase_fs = interval;
-  tracker_units_.clear();
   for (unsigned k = 0; k < trackers; ++k) {
     tracker_units_.push_back(
         std::make_unique<Tracker>(queue_depth_, issue_cycles_ * a.cycle_fs, modify_cycles_ * a.cycle_fs));
