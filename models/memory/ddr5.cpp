@@ -39,10 +39,20 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
              at_least(0_ns)),
       t_faw_(*this, "t_faw", Time::from_ps(13333), "Window holding at most four ACTs per rank (tFAW, 32 clocks)",
              at_least(0_ns)),
+      bank_hash_(*this, "bank_hash", "none",
+                 "Bank selection: none (row pieces go to banks in turn) or xor (the row's low bits are XORed into "
+                 "the bank index, as controllers do so that strides of whole rows spread over the banks; needs a "
+                 "power-of-two number of banks per channel)",
+                 std::vector<std::string>{"none", "xor"}),
       row_timeout_(*this, "row_timeout", 100_ns, "Idle time after which an open row is precharged (0: close at once)",
                    at_least(0_ns)),
       read_queue_(*this, "read_queue", 64, "Read queue entries per channel", between(1u, 4096u)),
       write_queue_(*this, "write_queue", 64, "Write queue entries per channel", between(1u, 4096u)) {
+  const unsigned banks = ranks_ * banks_per_rank_;
+  if (bank_hash_.get() == "xor" && (banks & (banks - 1)) != 0)
+    error(config() ? config()->find("bank_hash") : nullptr, "bank_hash",
+          "xor needs a power-of-two number of banks per channel; ranks x banks_per_rank is " + std::to_string(banks));
+  xor_banks_ = bank_hash_.get() == "xor";
   t_burst_ = Time::from_ps(static_cast<int64_t>(std::llround(kLineBytes * 1e12 / bus_bandwidth_->bytes_per_s())));
   act_slot_ = Time::from_ps(std::max<int64_t>({t_rrd_->ps(), t_faw_->ps() / 4, 1}));
   state_.resize(channels_);
@@ -72,8 +82,9 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
   const uint64_t local = (chunk / channels_) * interleave + offset % interleave;
   const uint64_t row_piece = local / row_size_->bytes();
   const size_t bank_count = ch.banks.size();
-  const size_t bank_index = row_piece % bank_count;
   const uint64_t row = row_piece / bank_count;
+  // With xor, a bank's rows are still distinct pieces: for one row, piece -> bank is a bijection.
+  const size_t bank_index = xor_banks_ ? (row_piece ^ row) % bank_count : row_piece % bank_count;
   Bank& bank = ch.banks[bank_index];
   const unsigned rank = static_cast<unsigned>(bank_index / banks_per_rank_);
 

@@ -3,7 +3,8 @@
 //
 // Address interleaving inside the controller's range: consecutive `channel_interleave` chunks go
 // to consecutive channels; inside a channel, consecutive `row_size` pieces go to consecutive banks
-// (across ranks), so a sequential stream hits open rows and spreads over banks.
+// (across ranks), so a sequential stream hits open rows and spreads over banks; `bank_hash: xor`
+// also folds the row's low bits into the bank index, so strides of whole rows spread too.
 //
 // A read completes when its critical word is on the bus: controller latency + (tRP if the bank
 // holds another row) + (tRCD if no row is open) + tCL, plus any wait for the bank, the
@@ -82,10 +83,12 @@ class Ddr5Controller : public Component {
   Param<Time> t_ras_;
   Param<Time> t_rrd_;
   Param<Time> t_faw_;
+  Param<std::string> bank_hash_;
   Param<Time> row_timeout_;
   Param<unsigned> read_queue_;
   Param<unsigned> write_queue_;
 
+  bool xor_banks_ = false;
   Time t_burst_;
   Time act_slot_;
   std::vector<ChannelState> state_;

@@ -49,6 +49,38 @@ TEST(Ddr5, RowHitMissAndConflictTimings) {
   EXPECT_EQ(c.ddr->access(5000_ns, MemOp::Read, 0, nullptr) - 5000_ns, 40_ns);
 }
 
+// A stride of whole rows (8 KiB x 32 banks) stays in one bank by modulo: each access closes the
+// previous one's row. With bank_hash: xor the row's bits pick other banks, so all eight activate
+// in parallel.
+TEST(Ddr5, XorBankHashSpreadsARowStrideOverTheBanks) {
+  const uint64_t stride = 8 * 1024 * 32;
+  for (const char* hash : {"none", "xor"}) {
+    Controller c(std::string("{bank_hash: ") + hash + "}");
+    Time last;
+    for (uint64_t k = 0; k < 8; ++k) last = std::max(last, c.ddr->access(0_ns, MemOp::Read, k * stride, nullptr));
+    const nlohmann::json conflicts = c.ddr->find_stat("row_conflicts")->to_json(sc_core::SC_ZERO_TIME);
+    if (std::string(hash) == "none") {
+      EXPECT_EQ(conflicts, 7) << hash;
+      EXPECT_GT(last, Time::from_ps(7 * 32000));  // serialised by precharge and activate (tRP + tRCD each)
+    } else {
+      EXPECT_EQ(conflicts, 0) << hash;
+      EXPECT_LT(last, 100_ns);  // only the ACT spacing (tRRD, tFAW) and the bus separate them
+    }
+    // Every line still has one home: the same offsets read back as row hits.
+    for (uint64_t k = 0; k < 8; ++k) c.ddr->access(200_ns, MemOp::Read, k * stride + 64, nullptr);
+  }
+}
+
+TEST(Ddr5, XorBankHashNeedsAPowerOfTwoBankCount) {
+  Elaboration elab;
+  ConfigNode cfg = load_yaml_string("{bank_hash: xor, banks_per_rank: 24}", "ddr.yaml");
+  Ddr5Controller ddr("mc", ScopeContext{&elab, &cfg, "mc", cfg.location(), nullptr, "ddr5"}, Ddr5Defaults{1, 32_GiB});
+  ASSERT_EQ(elab.diagnostics().count(), 1u);
+  const std::string text = elab.diagnostics().issues()[0].str();
+  EXPECT_NE(text.find("ddr.yaml:1:13: error: mc.bank_hash: xor needs a power-of-two number of banks"), std::string::npos)
+      << text;
+}
+
 TEST(Ddr5, ChannelsInterleaveEveryChunk) {
   Controller c("{channels: 4, channel_interleave: 256B}");
   // Four chunks issued at once land on four channels: none waits for another's bus.
