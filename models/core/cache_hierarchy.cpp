@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "common/diagnostics.hpp"
+#include "common/local_time.hpp"
 #include "common/text.hpp"
 
 namespace starnuma {
@@ -110,9 +111,7 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
   const auto wait = [&](Time stall) {
     if (stall == Time()) return;
     t += stall.ps() * 1000;
-    const int64_t sim = static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000;
-    if (env_.sync_fs > 0 && t - sim >= env_.sync_fs)
-      sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((t - sim) / 1000)));
+    if (env_.sync_fs > 0) wait_if_ahead(t, env_.sync_fs);
   };
   if (const uint64_t* p = dtlb_.lookup(vpage, false)) {
     if (obs) wait(obs->tlb_hit(env_.core, TlbLevel::L1, vpage, at()));

@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include "common/local_time.hpp"
+
 namespace starnuma {
 
 Core::Core(sc_core::sc_module_name name, const ScopeContext& ctx, const CoreConfig& config, Frequency clock)
@@ -31,8 +33,6 @@ struct Outstanding {
   int64_t done;    // completion (fs)
 };
 
-int64_t now_fs() { return static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000; }
-
 // Reads a thread's stream a batch at a time (one virtual call per batch).
 class StreamReader {
  public:
@@ -55,10 +55,10 @@ class StreamReader {
 }  // namespace
 
 int64_t Core::pass_barrier(const StreamOp& op, int64_t now) {
-  if (now > now_fs()) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - now_fs()) / 1000)));
+  wait_until_fs(now);
   job_->control->barrier(op.address, op.starts_measurement);
   ++barriers_;
-  return std::max(now, now_fs());
+  return std::max(now, sim_now_fs());
 }
 
 void Core::run() {
@@ -73,7 +73,7 @@ void Core::run() {
   size_t store_head = 0;
   StreamReader reader(*job.stream);
 
-  int64_t start = now_fs();
+  int64_t start = sim_now_fs();
   int64_t now = start;
   int64_t last_load_done = start;
   uint64_t retired = 0;
@@ -137,11 +137,11 @@ void Core::run() {
     }
     // Temporal decoupling: hand control back once a quantum ahead of simulated time.
     retired_so_far_ = retired;
-    if (now - now_fs() >= quantum_fs) {
+    if (now - sim_now_fs() >= quantum_fs) {
       job.control->report_detailed(retired - reported_instructions, static_cast<uint64_t>((now - start) / cycle_fs_) - reported_cycles);
       reported_instructions = retired;
       reported_cycles = static_cast<uint64_t>((now - start) / cycle_fs_);
-      sync_if_ahead(now, quantum_fs);
+      wait_if_ahead(now, quantum_fs);
     }
   }
   // The last instructions retire when their loads and stores complete.
@@ -149,21 +149,15 @@ void Core::run() {
   for (int64_t d : store_done) now = std::max(now, d);
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
-  const int64_t sim = now_fs();
-  if (now > sim) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - sim) / 1000)));
+  wait_until_fs(now);
   job.control->finished();
-}
-
-void Core::sync_if_ahead(int64_t now, int64_t quantum_fs) {
-  const int64_t sim = now_fs();
-  if (now - sim >= quantum_fs) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((now - sim) / 1000)));
 }
 
 void Core::run_light() {
   Job& job = *job_;
   const int64_t quantum_fs = job.quantum.ps() * 1000;
   StreamReader reader(*job.stream);
-  int64_t start = now_fs(), now = start;
+  int64_t start = sim_now_fs(), now = start;
   uint64_t retired = 0;
   bool measuring = !job.initialises;
   while (!measuring || retired < job.instructions) {
@@ -187,11 +181,11 @@ void Core::run_light() {
     else ++stores_;
     caches_->light_access(op.address, op.kind == StreamOp::Kind::Store, now);
     retired_so_far_ = retired;
-    sync_if_ahead(now, quantum_fs);
+    wait_if_ahead(now, quantum_fs);
   }
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
-  sync_if_ahead(now, 1);
+  wait_until_fs(now);
   job.control->finished();
 }
 

@@ -55,8 +55,6 @@ class Core : public Component {
   void run_light();
   // Waits for the other threads at a barrier; returns the core's time after it.
   int64_t pass_barrier(const StreamOp& op, int64_t now);
-  // Waits until simulated time reaches `now` if local time is a quantum or more ahead.
-  static void sync_if_ahead(int64_t now, int64_t quantum_fs);
 
   const CoreConfig& config_;
   int64_t cycle_fs_;

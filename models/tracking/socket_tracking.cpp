@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/local_time.hpp"
 #include "fabric/fabric.hpp"
 
 namespace starnuma {
@@ -146,7 +147,7 @@ SocketTracking::CoreState& SocketTracking::state(unsigned c, int64_t& t) {
 // No core waits for these: a phase beat never flushes, and no eviction is held between accesses.
 void SocketTracking::phase_mark() {
   for (unsigned c = 0; c < cores_.size(); ++c) {
-    int64_t t = static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000;
+    int64_t t = sim_now_fs();
     AnnexBeat b;
     b.phase = true;
     deliver(c, b, 0, t);
@@ -172,17 +173,17 @@ void SocketTracking::release_held(unsigned c, int64_t& t) {
 // (no lookup or fill of the core completes) until the queue takes it. The engine runs once there
 // is room, so it folds the flushes at once and their requests wait in the queue.
 void SocketTracking::deliver(unsigned c, const AnnexBeat& beat, unsigned flushes, int64_t& t) {
-  current_ = tracker_units_[tracker_units_.size() == 1 ? 0 : c].get();
-  if (flushes > 0 && !current_->queue.has_room(flushes)) {
-    make_room(*current_, flushes, t);
+  Tracker& k = *tracker_units_[tracker_units_.size() == 1 ? 0 : c];
+  if (flushes > 0 && !k.queue.has_room(flushes)) {
+    make_room(k, flushes, t);
     cores_[c].blocked_fs = std::max(cores_[c].blocked_fs, t);
-    current_ = tracker_units_[tracker_units_.size() == 1 ? 0 : c].get();  // another core's beat ran meanwhile
   }
+  current_ = &k;  // set after the wait: other cores' beats may have run meanwhile
   beat_fs_ = t;
   engine_->apply(c, beat, memory_);
   if (flushes > 0) {
     last_taken_fs_ = std::max(last_taken_fs_, t);
-    current_->queued.notify();
+    k.queued.notify();
   }
 }
 
@@ -191,7 +192,7 @@ void SocketTracking::make_room(Tracker& k, unsigned flushes, int64_t& t) {
     report_error(msg::kModel, path() + ": a flush met a full tracker queue outside a core's process");
   stalled_ += flushes;
   while (!k.queue.has_room(flushes)) sc_core::wait(k.started);
-  const int64_t now = static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000;
+  const int64_t now = sim_now_fs();
   if (now > t) {
     core_stall_fs_ += now - t;
     t = now;
@@ -201,9 +202,9 @@ void SocketTracking::make_room(Tracker& k, unsigned flushes, int64_t& t) {
 // Each update at its time: the read when it starts (its slot frees), the write `modify` after the
 // read's data, the next update not before the write's response.
 void SocketTracking::serve(Tracker& k) {
+  // A request never goes out before its time: wait to its picosecond rounded up.
   const auto wait_until = [](int64_t fs) {
-    const int64_t now = static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000;
-    if (fs > now) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((fs - now + 999) / 1000)));
+    if (fs > sim_now_fs()) wait_until_fs(fs + 999);
   };
   for (;;) {
     while (k.queue.empty()) sc_core::wait(k.queued);

@@ -66,8 +66,12 @@ TEST(Ddr5, XorBankHashSpreadsARowStrideOverTheBanks) {
       EXPECT_EQ(conflicts, 0) << hash;
       EXPECT_LT(last, 100_ns);  // only the ACT spacing (tRRD, tFAW) and the bus separate them
     }
-    // Every line still has one home: the same offsets read back as row hits.
-    for (uint64_t k = 0; k < 8; ++k) c.ddr->access(200_ns, MemOp::Read, k * stride + 64, nullptr);
+    // Each line keeps one bank and row: read back at once, the next line of each offset finds its
+    // row open in all eight banks with xor; by modulo the read-backs close each other's rows in
+    // the one bank.
+    for (uint64_t k = 0; k < 8; ++k) c.ddr->access(last, MemOp::Read, k * stride + 64, nullptr);
+    const nlohmann::json hits = c.ddr->find_stat("row_hits")->to_json(sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(hits, std::string(hash) == "xor" ? 8 : 0) << hash;
   }
 }
 

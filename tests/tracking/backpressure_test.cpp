@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "common/local_time.hpp"
 #include "core/cache_hierarchy.hpp"
 #include "os/page_map.hpp"
 #include "platform/platform.hpp"
@@ -47,8 +48,7 @@ TEST(Backpressure, AFullQueueDelaysTheTranslationByExactlyTheWait) {
   // The core's process: each access once SystemC time has reached it (the tracker serves its
   // updates in time order, so the core must not run ahead).
   const auto at = [](int64_t fs) {
-    const int64_t now = static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000;
-    if (fs > now) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((fs - now) / 1000)));
+    wait_until_fs(fs);
     return fs;
   };
   bool ran = false;
