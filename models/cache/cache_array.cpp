@@ -22,7 +22,6 @@ CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64
   blocks_.assign(sets_ * stride_, 0);
   for (uint64_t s = 0; s < sets_; ++s)
     for (unsigned w = 0; w < ways_; ++w) set_tag(s, w, kEmpty);  // stamps stay 0: empty ways go first
-  clock_.assign(sets_, 0);
   if (payloads) payload_.assign(sets_ * ways_, 0);
 }
 
@@ -56,9 +55,31 @@ size_t CacheArray::find(const Key& k) const {
   return match == ways_ ? kNone : k.set * ways_ + match;
 }
 
+uint16_t CacheArray::newest(const uint16_t* st) const {
+#ifdef __SSE2__
+  if (ways_ % 8 == 0) {
+    // SSE2 compares 16-bit lanes as signed: flip the top bit to order unsigned stamps.
+    const __m128i bias = _mm_set1_epi16(static_cast<short>(0x8000));
+    __m128i most = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(st)), bias);
+    for (unsigned w = 8; w < ways_; w += 8)
+      most = _mm_max_epi16(most, _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(st + w)), bias));
+    most = _mm_max_epi16(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(1, 0, 3, 2)));
+    most = _mm_max_epi16(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(2, 3, 0, 1)));
+    most = _mm_max_epi16(most, _mm_shufflelo_epi16(most, _MM_SHUFFLE(2, 3, 0, 1)));
+    return static_cast<uint16_t>(_mm_extract_epi16(most, 0) ^ 0x8000);
+  }
+#endif
+  uint16_t most = 0;
+  for (unsigned w = 0; w < ways_; ++w) most = st[w] > most ? st[w] : most;
+  return most;
+}
+
 void CacheArray::stamp(uint64_t set, unsigned way) {
+  // The newest stamp is the set's clock: only the order of stamps matters, so a clock kept apart
+  // would cost a host cache line per access for nothing.
   uint16_t* st = stamps(set);
-  if (clock_[set] == UINT16_MAX) {
+  uint16_t clock = newest(st);
+  if (clock == UINT16_MAX) {
     // The clock would wrap: renumber the valid ways 1..n in recency order (empty ways stay 0).
     std::array<unsigned, 64> order;
     unsigned n = 0;
@@ -66,9 +87,9 @@ void CacheArray::stamp(uint64_t set, unsigned way) {
       if (st[w] != 0) order[n++] = w;
     std::sort(order.begin(), order.begin() + n, [st](unsigned a, unsigned b) { return st[a] < st[b]; });
     for (unsigned i = 0; i < n; ++i) st[order[i]] = static_cast<uint16_t>(i + 1);
-    clock_[set] = static_cast<uint16_t>(n);
+    clock = static_cast<uint16_t>(n);
   }
-  st[way] = ++clock_[set];
+  st[way] = static_cast<uint16_t>(clock + 1);
 }
 
 size_t CacheArray::touch(uint64_t line, bool write) {

@@ -41,6 +41,19 @@ class CacheArray {
   bool contains(uint64_t line) const { return find(key_of(line)) != kNone; }
   // Its payload if present, without touching recency.
   const uint64_t* peek(uint64_t line) const;
+  // Brings the line's set (tags, stamps, payloads) into the host's caches ahead of a lookup: a
+  // hint for the host, no effect on the model.
+  void prefetch(uint64_t line) const {
+    const uint64_t set = pow2_ ? (line & (sets_ - 1)) : line % sets_;
+    const char* block = reinterpret_cast<const char*>(&blocks_[set * stride_]);
+    __builtin_prefetch(block);
+    __builtin_prefetch(block + 2 * stride_ - 1);
+    if (!payload_.empty()) {
+      const char* payloads = reinterpret_cast<const char*>(&payload_[set * ways_]);
+      __builtin_prefetch(payloads);
+      __builtin_prefetch(payloads + sizeof(uint64_t) * ways_ - 1);
+    }
+  }
   // Inserts a line that missed, as the most recent; returns the line it displaced, if any.
   Victim fill(uint64_t line, bool dirty, uint64_t payload = 0);
   // Removes a line (back-invalidation, inclusion); returns it if it was present.
@@ -72,6 +85,7 @@ class CacheArray {
   size_t touch(uint64_t line, bool write);
   unsigned choose_victim(uint64_t set);
   void stamp(uint64_t set, unsigned way);
+  uint16_t newest(const uint16_t* stamps) const;  // the set's largest stamp
 
   uint64_t sets_;
   unsigned ways_;
@@ -80,7 +94,6 @@ class CacheArray {
   Replacement policy_;
   size_t stride_;                 // 16-bit units per set block (3 per way)
   std::vector<uint16_t> blocks_;  // per set: tags, then stamps (larger: more recent; 0: empty way)
-  std::vector<uint16_t> clock_;   // per set: the last stamp given
   std::vector<uint64_t> payload_; // per entry, when built with payloads
   uint64_t rng_;                  // xorshift64 state for random replacement
 };

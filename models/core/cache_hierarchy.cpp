@@ -12,8 +12,6 @@
 namespace starnuma {
 
 namespace {
-constexpr unsigned kPageShift = 12;  // 4 KiB pages
-constexpr unsigned kLineShift = 6;
 // Statistic names, and what each class counts.
 const char* const kClass[kMissClasses] = {"local", "one_hop", "two_hop", "pool", "bt_socket", "bt_pool"};
 const char* const kClassWhat[kMissClasses] = {"served by local memory",

@@ -88,8 +88,26 @@ class CacheHierarchy {
   // True when the access would certainly hit the DTLB and L1 (no side effects).
   bool certain_l1_hit(uint64_t vaddr) const;
   int64_t l1_latency() const { return l1_latency_; }
+  // Host-side lookahead for an access a few places ahead in the stream; neither has any effect on
+  // the model. Far ahead: its page map entry and TLB sets. Near: the L1, L2 and LLC sets of its line
+  // (the page map entry is in the host's caches by then). Tag stores of 64 L2s and 16 LLCs are
+  // larger than the host's caches; without this each lookup waits for host memory in turn.
+  void prefetch_translation(uint64_t vaddr) const {
+    env_.pages->prefetch(vaddr);
+    dtlb_.prefetch(vaddr >> kPageShift);
+    stlb_.prefetch(vaddr >> kPageShift);
+  }
+  void prefetch_sets(uint64_t vaddr) const {
+    const uint64_t paddr = env_.pages->peek(vaddr);
+    if (paddr == PageMap::kUnplaced) return;
+    l1_.prefetch(paddr >> kLineShift);
+    l2_.prefetch(paddr >> kLineShift);
+    env_.llc->array.prefetch(paddr >> kLineShift);
+  }
 
  private:
+  static constexpr unsigned kPageShift = 12;  // 4 KiB pages
+  static constexpr unsigned kLineShift = 6;   // 64 B lines
   uint64_t translate(uint64_t vaddr, int64_t& t);
   void write_back_from_l1(uint64_t line, int64_t t);
   void write_back_from_l2(uint64_t line, int64_t t);

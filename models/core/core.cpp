@@ -28,6 +28,10 @@ void Core::start(Job job) {
 
 namespace {
 
+// How far ahead in the stream the host prefetches (CacheHierarchy::prefetch_translation and
+// prefetch_sets): each stage has about one access's host time to arrive.
+constexpr size_t kTranslationAhead = 4, kSetsAhead = 2;
+
 struct Outstanding {
   uint64_t index;  // instruction number of the load
   int64_t done;    // completion (fs)
@@ -45,6 +49,8 @@ class StreamReader {
     }
     return &batch_[next_++];
   }
+  // The operation `k` places after the one next() returned last, if this batch holds it.
+  const StreamOp* ahead(size_t k) const { return next_ + k - 1 < have_ ? &batch_[next_ + k - 1] : nullptr; }
 
  private:
   ThreadStream& stream_;
@@ -79,6 +85,15 @@ void Core::run() {
   uint64_t retired = 0;
   uint64_t reported_instructions = 0, reported_cycles = 0;  // progress told to the light cores
   bool measuring = !job.initialises;
+  // The host prefetches for the accesses ahead while the stream misses the L1 (the last access
+  // did): the hint costs a page map lookup, which L1-friendly streams need not pay.
+  bool missing = false;
+  const auto lookahead = [this](const StreamReader& r) {
+    if (const StreamOp* far = r.ahead(kTranslationAhead); far && far->kind != StreamOp::Kind::Barrier)
+      caches_->prefetch_translation(far->address);
+    if (const StreamOp* near = r.ahead(kSetsAhead); near && near->kind != StreamOp::Kind::Barrier)
+      caches_->prefetch_sets(near->address);
+  };
 
   while (!measuring || retired < job.instructions) {
     const StreamOp* next_op = reader.next();
@@ -97,6 +112,7 @@ void Core::run() {
       }
       continue;
     }
+    if (missing) lookahead(reader);
     const uint64_t index = retired + op.instructions;
     // Loads completed by now leave the ROB; the ROB holds `rob` instructions past the oldest one.
     while (!loads.empty() && loads.front().done <= now) loads.erase(loads.begin());
@@ -124,6 +140,7 @@ void Core::run() {
         }
       }
       const int64_t latency = caches_->access(op.address, false, now);
+      missing = latency > l1_fs;
       last_load_done = now + latency;
       if (latency > l1_fs) loads.push_back(Outstanding{index, now + latency});
     } else {
@@ -132,7 +149,9 @@ void Core::run() {
         now = store_done[store_head];
         ++store_buffer_stalls_;
       }
-      store_done[store_head] = now + caches_->access(op.address, true, now);
+      const int64_t latency = caches_->access(op.address, true, now);
+      missing = latency > l1_fs;
+      store_done[store_head] = now + latency;
       store_head = (store_head + 1) % store_done.size();
     }
     // Temporal decoupling: hand control back once a quantum ahead of simulated time.

@@ -39,9 +39,19 @@ int64_t Channel::occupy(int64_t arrival, int64_t service) {
   }
   if (arrival > newest_) newest_ = arrival;
   compact();
-  // The first stretch that ends after the arrival, then walk forward to a gap that fits.
-  auto it = std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(first_), busy_.end(), arrival,
-                             [](int64_t t, const Busy& b) { return t < b.end; });
+  // The first stretch that ends after the arrival (the last one does), then walk forward to a gap
+  // that fits. Late arrivals land near the end, so the search gallops back from there: it touches
+  // the recently used stretches instead of halving the whole window.
+  size_t hi = busy_.size() - 1, lo = first_;
+  for (size_t step = 1; hi >= first_ + step; step *= 2) {
+    if (busy_[hi - step].end <= arrival) {
+      lo = hi - step + 1;
+      break;
+    }
+    hi -= step;
+  }
+  auto it = std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(lo), busy_.begin() + static_cast<std::ptrdiff_t>(hi),
+                             arrival, [](int64_t t, const Busy& b) { return t < b.end; });
   int64_t start = arrival;
   while (it != busy_.end() && start + service > it->start) {
     start = std::max(start, it->end);

@@ -25,8 +25,9 @@ class Channel {
   Channel(StatOwner& owner, const std::string& direction, Bandwidth bandwidth, Time latency);
 
   // The time the message's head reaches the far end (arrival + wait + latency).
-  Time traverse(Time arrival, uint32_t bytes) {
-    const int64_t service = static_cast<int64_t>(bytes * ps_per_byte_ + 0.5);
+  Time traverse(Time arrival, uint32_t bytes) { return traverse(arrival, bytes, service_ps(bytes)); }
+  // As above, with the message's serialization time already known (service_ps(bytes)).
+  Time traverse(Time arrival, uint32_t bytes, int64_t service) {
     const int64_t start = occupy(arrival.ps(), service);
     busy_ps_ += service;
     const int64_t wait = start - arrival.ps();
@@ -37,6 +38,8 @@ class Channel {
     return Time::from_ps(start) + latency_;
   }
 
+  // How long the direction is busy sending `bytes`.
+  int64_t service_ps(uint32_t bytes) const { return static_cast<int64_t>(bytes * ps_per_byte_ + 0.5); }
   Time latency() const { return latency_; }
   Bandwidth bandwidth() const { return bandwidth_; }
   uint64_t messages() const { return messages_.value(); }

@@ -51,8 +51,18 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
       row.push_back(&route);
     }
     std::vector<AccessClass> classes;
-    for (const Route* route : row) classes.push_back(classify(*route));
+    std::vector<Path> paths;
+    for (const Route* route : row) {
+      classes.push_back(classify(*route));
+      Path p;
+      p.out[0] = compile(*route, true, &Link::request_bytes);
+      p.back[0] = compile(*route, false, &Link::data_bytes);
+      p.out[1] = compile(*route, true, &Link::data_bytes);
+      p.back[1] = compile(*route, false, &Link::request_bytes);
+      paths.push_back(p);
+    }
     classes_.push_back(std::move(classes));
+    paths_.push_back(std::move(paths));
     route_to_home_.push_back(std::move(row));
   }
 }
@@ -122,6 +132,26 @@ Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*siz
   return t;
 }
 
+Fabric::Leg Fabric::compile(const Route& route, bool forward, uint32_t (Link::*size)() const) {
+  Leg leg{steps_.size(), route.hops.size(), 0};
+  const size_t n = route.hops.size();
+  int64_t before = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Hop& hop = route.hops[forward ? i : n - 1 - i];
+    const FabricNode& from = forward ? *hop.from : *hop.to;
+    const FabricNode& to = forward ? *hop.to : *hop.from;
+    Link& link = *hop.link;
+    if (i == 0) before = from.port_latency(link).ps();
+    Channel& channel = link.channel_from(from);
+    const uint32_t bytes = (link.*size)();
+    steps_.push_back(Step{&channel, before, channel.service_ps(bytes), bytes,
+                          forward ? &link.requests_from(from) : &link.responses_from(from)});
+    before = to.transit_latency().ps();
+    if (i + 1 == n) leg.tail_ps = to.port_latency(link).ps();
+  }
+  return leg;
+}
+
 Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_index) {
   ++requests_;
   Socket& from = *requesters_[r];
@@ -136,9 +166,16 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   Time t = issue + half_uncore;
   const bool read = a.op == MemOp::Read;
   if (!route.hops.empty()) ++remote_;
-  t = walk(route, true, t, read ? &Link::request_bytes : &Link::data_bytes, a.trace);
-  t = range->home->serve(t, a.op, a.address - range->base, a.trace);
-  t = walk(route, false, t, read ? &Link::data_bytes : &Link::request_bytes, a.trace);
+  if (a.trace) {
+    t = walk(route, true, t, read ? &Link::request_bytes : &Link::data_bytes, a.trace);
+    t = range->home->serve(t, a.op, a.address - range->base, a.trace);
+    t = walk(route, false, t, read ? &Link::data_bytes : &Link::request_bytes, a.trace);
+  } else {
+    const Path& path = paths_[r][index];
+    t = run(path.out[read ? 0 : 1], t);
+    t = range->home->serve(t, a.op, a.address - range->base, nullptr);
+    t = run(path.back[read ? 0 : 1], t);
+  }
   const Time back = from.uncore_latency() - half_uncore;
   if (a.trace) a.trace->add(from.path(), "on die, back", back);
   ++responses_;

@@ -50,8 +50,10 @@ class Link : public Component {
   std::string direction_name(const FabricNode& from) const;
 
   // Conservation: requests sent one way are answered the other way.
-  void count_request(const FabricNode& from) { ++(&from == node_a_ ? requests_ab_ : requests_ba_); }
-  void count_response(const FabricNode& from) { ++(&from == node_a_ ? responses_ab_ : responses_ba_); }
+  Counter& requests_from(const FabricNode& from) { return &from == node_a_ ? requests_ab_ : requests_ba_; }
+  Counter& responses_from(const FabricNode& from) { return &from == node_a_ ? responses_ab_ : responses_ba_; }
+  void count_request(const FabricNode& from) { ++requests_from(from); }
+  void count_response(const FabricNode& from) { ++responses_from(from); }
   void reset_stats() override;
   bool balanced() const { return requests_ab_.value() == responses_ba_.value() && requests_ba_.value() == responses_ab_.value(); }
 

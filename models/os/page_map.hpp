@@ -30,6 +30,17 @@ class PageMap {
   // Places a page ahead of time on `node` (static placement). Returns false if the node is full.
   bool place(uint64_t vpage, size_t node);
   bool placed(uint64_t vpage) const { return entry(vpage) != 0; }
+  // The physical address of `vaddr` if its page is placed, else kUnplaced; places nothing.
+  static constexpr uint64_t kUnplaced = ~uint64_t{0};
+  uint64_t peek(uint64_t vaddr) const {
+    const uint64_t e = entry(vaddr >> page_shift_);
+    return e ? ((e >> 8) << page_shift_) | (vaddr & (page_size_ - 1)) : kUnplaced;
+  }
+  // Brings the page's entry into the host's caches ahead of a translation (no effect on the model).
+  void prefetch(uint64_t vaddr) const {
+    const uint64_t vpage = vaddr >> page_shift_, key = vpage >> kChunkBits;
+    if (key < kDirectChunks && direct_[key]) __builtin_prefetch(&(*direct_[key])[vpage & ((uint64_t{1} << kChunkBits) - 1)]);
+  }
   // The node a placed page lives on.
   size_t node_of(uint64_t vpage) const;
   uint64_t pages_on(size_t node) const { return used_[node]; }
