@@ -3,15 +3,19 @@
 // TLB keeps the physical page there). Timing, MSHRs and the protocol around it belong to the
 // component that owns the array.
 //
-// Each set is one contiguous block of 6 bytes per way: 32-bit tags (the line divided by the number
-// of sets, dirty bit on top), then 16-bit recency stamps. A 16-way set is 96 bytes, so a lookup
-// touches one or two host cache lines: the arrays of 64 L2s and 16 LLCs are the simulator's
-// hottest data, and this keeps them inside the host's caches. Allocation-free after construction.
+// Each set is one block of 32-bit tags (the line divided by the number of sets, dirty bit on top)
+// kept in recency order: the most recently used line first, empty ways last. A hit moves its tag
+// to the front; a fill evicts the last entry (an empty way if there is one, else the least
+// recently used line) and enters at the front. That is exact LRU with no recency stamps, and the
+// victim needs no search. Blocks are aligned so that a set of up to 16 ways is one host cache
+// line: the arrays of 64 L2s and 16 LLCs are the simulator's hottest data, larger than the host's
+// caches, and a lookup costs one host memory access. Allocation-free after construction.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
+#include <cstdlib>
+#include <memory>
 #include <vector>
 
 namespace starnuma {
@@ -34,24 +38,24 @@ class CacheArray {
   unsigned ways() const { return ways_; }
 
   // A hit updates recency and, for a write, marks the line dirty. Returns whether it hit.
-  bool access(uint64_t line, bool write) { return touch(line, write) != kNone; }
+  bool access(uint64_t line, bool write) { return touch(key_of(line), write); }
   // As access(), returning the entry's payload (null on a miss or without payloads).
   const uint64_t* lookup(uint64_t line, bool write);
   // Whether the line is present, without touching recency.
   bool contains(uint64_t line) const { return find(key_of(line)) != kNone; }
   // Its payload if present, without touching recency.
   const uint64_t* peek(uint64_t line) const;
-  // Brings the line's set (tags, stamps, payloads) into the host's caches ahead of a lookup: a
-  // hint for the host, no effect on the model.
+  // Brings the line's set (and its payloads) into the host's caches ahead of a lookup: a hint for
+  // the host, no effect on the model.
   void prefetch(uint64_t line) const {
     const uint64_t set = pow2_ ? (line & (sets_ - 1)) : line % sets_;
-    const char* block = reinterpret_cast<const char*>(&blocks_[set * stride_]);
+    const uint32_t* block = &tags_[set * stride_];
     __builtin_prefetch(block);
-    __builtin_prefetch(block + 2 * stride_ - 1);
+    if (ways_ > 16) __builtin_prefetch(block + ways_ - 1);
     if (!payload_.empty()) {
-      const char* payloads = reinterpret_cast<const char*>(&payload_[set * ways_]);
+      const uint64_t* payloads = &payload_[set * ways_];
       __builtin_prefetch(payloads);
-      __builtin_prefetch(payloads + sizeof(uint64_t) * ways_ - 1);
+      __builtin_prefetch(payloads + ways_ - 1);
     }
   }
   // Inserts a line that missed, as the most recent; returns the line it displaced, if any.
@@ -73,29 +77,26 @@ class CacheArray {
     const uint64_t t = tag & ~kDirty;
     return pow2_ ? (t << set_shift_ | set) : t * sets_ + set;
   }
-  // A set block, in 16-bit units: `ways` 32-bit tags (two units each), then `ways` stamps.
-  uint32_t tag(uint64_t set, unsigned w) const {
-    uint32_t t;
-    std::memcpy(&t, &blocks_[set * stride_ + 2 * w], sizeof t);
-    return t;
-  }
-  void set_tag(uint64_t set, unsigned w, uint32_t t) { std::memcpy(&blocks_[set * stride_ + 2 * w], &t, sizeof t); }
-  uint16_t* stamps(uint64_t set) { return &blocks_[set * stride_ + 2 * ways_]; }
-  size_t find(const Key& k) const;  // set * ways + way, or kNone
-  size_t touch(uint64_t line, bool write);
-  unsigned choose_victim(uint64_t set);
-  void stamp(uint64_t set, unsigned way);
-  uint16_t newest(const uint16_t* stamps) const;  // the set's largest stamp
+  uint32_t* block(uint64_t set) { return &tags_[set * stride_]; }
+  size_t find(const Key& k) const;  // the way's position in recency order, or kNone
+  bool touch(const Key& k, bool write);  // a hit: dirty if written, then to the front
+  // Moves the entry at position `from` of `set` to the front (the ways before it move back one).
+  void to_front(uint64_t set, size_t from);
+  size_t choose_victim(uint64_t set);
+
+  struct FreeAligned {
+    void operator()(uint32_t* p) const { std::free(p); }
+  };
 
   uint64_t sets_;
   unsigned ways_;
   bool pow2_;
-  unsigned set_shift_ = 0;        // log2(sets) when sets is a power of two
+  unsigned set_shift_ = 0;  // log2(sets) when sets is a power of two
   Replacement policy_;
-  size_t stride_;                 // 16-bit units per set block (3 per way)
-  std::vector<uint16_t> blocks_;  // per set: tags, then stamps (larger: more recent; 0: empty way)
-  std::vector<uint64_t> payload_; // per entry, when built with payloads
-  uint64_t rng_;                  // xorshift64 state for random replacement
+  size_t stride_;           // tags per set block: `ways` rounded up so blocks do not straddle host lines
+  std::unique_ptr<uint32_t[], FreeAligned> tags_;  // per set, in recency order; kEmpty: an empty way
+  std::vector<uint64_t> payload_;  // per entry, in the same order, when built with payloads
+  uint64_t rng_;                   // xorshift64 state for random replacement
 };
 
 }  // namespace starnuma

@@ -103,10 +103,10 @@ TEST(CacheArray, PayloadsTravelWithTheirEntries) {
 namespace starnuma {
 namespace {
 
-TEST(CacheArray, LruOrderSurvivesTheRecencyClockWrapping) {
+TEST(CacheArray, LruOrderSurvivesManyTouches) {
   CacheArray c(4, 4, Replacement::Lru);  // one set
   for (uint64_t l : {0, 1, 2, 3}) c.fill(l, false);
-  // 70000 touches wrap the 16-bit clock; end with the order 2, 0, 3, 1 (1 most recent).
+  // 70000 touches (more than a 16-bit recency clock counts), then the order 2, 0, 3, 1 (1 most recent).
   for (int i = 0; i < 70000; ++i) c.access(static_cast<uint64_t>(i % 4), false);
   for (uint64_t l : {2, 0, 3, 1}) c.access(l, false);
   EXPECT_EQ(c.fill(10, false).line, 2u);
