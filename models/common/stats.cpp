@@ -8,8 +8,8 @@
 namespace starnuma {
 
 StatBase::StatBase(StatOwner& owner, std::string name, std::string unit, std::string description)
-    : name_(std::move(name)), unit_(std::move(unit)), description_(std::move(description)) {
-  if (owner.find_stat(name_)) report_internal("statistic '" + name_ + "' declared twice");
+    : info_(new Info{std::move(name), std::move(unit), std::move(description)}) {
+  if (owner.find_stat(info_->name)) report_internal("statistic '" + info_->name + "' declared twice");
   owner.stats_.push_back(this);
 }
 

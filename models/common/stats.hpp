@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,9 @@ class StatBase {
   StatBase(const StatBase&) = delete;
   StatBase& operator=(const StatBase&) = delete;
   virtual ~StatBase() = default;
-  const std::string& name() const { return name_; }
-  const std::string& unit() const { return unit_; }
-  const std::string& description() const { return description_; }
+  const std::string& name() const { return info_->name; }
+  const std::string& unit() const { return info_->unit; }
+  const std::string& description() const { return info_->description; }
   // `elapsed` is the simulated time the statistic covers (for rates).
   virtual nlohmann::json to_json(sc_core::sc_time elapsed) const = 0;
   virtual void reset() = 0;
@@ -37,7 +38,11 @@ class StatBase {
   StatBase(StatOwner& owner, std::string name, std::string unit, std::string description);
 
  private:
-  std::string name_, unit_, description_;
+  struct Info {
+    std::string name, unit, description;
+  };
+  // Out of line, so that a component's counters sit next to each other in the host's caches.
+  std::unique_ptr<const Info> info_;
 };
 
 class Counter : public StatBase {

@@ -53,6 +53,8 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
     error(config() ? config()->find("bank_hash") : nullptr, "bank_hash",
           "xor needs a power-of-two number of banks per channel; ranks x banks_per_rank is " + std::to_string(banks));
   xor_banks_ = bank_hash_.get() == "xor";
+  timing_ = Timing{Divisor(channel_interleave_->bytes()), Divisor(channels_), Divisor(row_size_->bytes()), Divisor(banks),
+                   Divisor(banks_per_rank_), controller_latency_, t_rcd_, t_cl_, t_cwl_, t_rp_, t_ras_, row_timeout_};
   t_burst_ = Time::from_ps(static_cast<int64_t>(std::llround(kLineBytes * 1e12 / bus_bandwidth_->bytes_per_s())));
   act_slot_ = Time::from_ps(std::max<int64_t>({t_rrd_->ps(), t_faw_->ps() / 4, 1}));
   state_.resize(channels_);
@@ -62,6 +64,10 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
     ch.read_done.assign(read_queue_, Time());
     ch.write_done.assign(write_queue_, Time());
   }
+}
+
+Ddr5Controller::Divisor::Divisor(uint64_t v) : d(v), pow2((v & (v - 1)) == 0) {
+  while (pow2 && (uint64_t{1} << shift) < d) ++shift;
 }
 
 Time Ddr5Controller::activate(ChannelState& ch, unsigned rank, Time earliest) {
@@ -76,31 +82,30 @@ Time Ddr5Controller::take_slot(BusCalendar& calendar, Time ready, Time slot_leng
 }
 
 Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
-  const uint64_t interleave = channel_interleave_->bytes();
-  const uint64_t chunk = offset / interleave;
-  ChannelState& ch = state_[chunk % channels_];
-  const uint64_t local = (chunk / channels_) * interleave + offset % interleave;
-  const uint64_t row_piece = local / row_size_->bytes();
-  const size_t bank_count = ch.banks.size();
-  const uint64_t row = row_piece / bank_count;
+  const Timing& tm = timing_;
+  const uint64_t chunk = tm.interleave.div(offset);
+  ChannelState& ch = state_[tm.channels.mod(chunk)];
+  const uint64_t local = tm.channels.div(chunk) * tm.interleave.d + tm.interleave.mod(offset);
+  const uint64_t row_piece = tm.row_size.div(local);
+  const uint64_t row = tm.banks.div(row_piece);
   // With xor, a bank's rows are still distinct pieces: for one row, piece -> bank is a bijection.
-  const size_t bank_index = xor_banks_ ? (row_piece ^ row) % bank_count : row_piece % bank_count;
+  const size_t bank_index = tm.banks.mod(xor_banks_ ? row_piece ^ row : row_piece);
   Bank& bank = ch.banks[bank_index];
-  const unsigned rank = static_cast<unsigned>(bank_index / banks_per_rank_);
+  const unsigned rank = static_cast<unsigned>(tm.banks_per_rank.div(bank_index));
 
   const bool is_read = op == MemOp::Read;
   std::vector<Time>& ring = is_read ? ch.read_done : ch.write_done;
   size_t& head = is_read ? ch.read_head : ch.write_head;
-  Time cmd = arrival + controller_latency_.get();
+  Time cmd = arrival + tm.controller;
   if (ring[head] > cmd) {  // the access issued queue-depth accesses ago has not completed
     cmd = ring[head];
     ++queue_full_;
   }
 
   // Adaptive open page: a row idle for row_timeout was closed in the background.
-  if (bank.open && cmd - bank.last_use > row_timeout_.get()) {
+  if (bank.open && cmd - bank.last_use > tm.row_timeout) {
     bank.open = false;
-    bank.ready = later(bank.ready, bank.last_use + row_timeout_.get() + t_rp_.get());
+    bank.ready = later(bank.ready, bank.last_use + tm.row_timeout + tm.rp);
   }
   Time column;
   if (bank.open && bank.row == row) {
@@ -110,16 +115,16 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     Time earliest = later(cmd, bank.ready);
     if (bank.open) {
       ++row_conflicts_;
-      earliest = later(earliest, bank.activated + t_ras_.get()) + t_rp_.get();
+      earliest = later(earliest, bank.activated + tm.ras) + tm.rp;
     } else {
       ++row_misses_;
     }
     bank.activated = activate(ch, rank, earliest);
     bank.open = true;
     bank.row = row;
-    column = bank.activated + t_rcd_.get();
+    column = bank.activated + tm.rcd;
   }
-  const Time data = column + (is_read ? t_cl_.get() : t_cwl_.get());
+  const Time data = column + (is_read ? tm.cl : tm.cwl);
   const Time burst = take_slot(ch.bus, data, t_burst_);
   ch.bus_busy_ps += t_burst_.ps();
   bank.ready = column + t_burst_;  // next column command to this bank (tCCD)
@@ -136,7 +141,7 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     ring[head] = burst + t_burst_;
     done = cmd;  // posted
   }
-  head = (head + 1) % ring.size();
+  if (++head == ring.size()) head = 0;
   if (trace) trace->add(path(), is_read ? "DRAM read" : "DRAM write (posted)", done - arrival);
   return done;
 }

@@ -88,6 +88,22 @@ class Ddr5Controller : public Component {
   Param<unsigned> read_queue_;
   Param<unsigned> write_queue_;
 
+  // What access() needs, read once from the parameters: each Param is a large object of its own,
+  // and the hot path would touch a host cache line per parameter. Divisions by powers of two
+  // (the usual geometry) become shifts.
+  struct Divisor {
+    uint64_t d = 1;
+    unsigned shift = 0;
+    bool pow2 = true;
+    explicit Divisor(uint64_t v = 1);
+    uint64_t div(uint64_t x) const { return pow2 ? x >> shift : x / d; }
+    uint64_t mod(uint64_t x) const { return pow2 ? x & (d - 1) : x % d; }
+  };
+  struct Timing {
+    Divisor interleave, channels, row_size, banks, banks_per_rank;
+    Time controller, rcd, cl, cwl, rp, ras, row_timeout;
+  };
+  Timing timing_;
   bool xor_banks_ = false;
   Time t_burst_;
   Time act_slot_;
