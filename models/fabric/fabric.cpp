@@ -36,10 +36,13 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
     if (auto* s = dynamic_cast<Socket*>(n)) requesters_.push_back(s);
     if (MemoryHome* h = n->memory_home()) {
       ranges_.push_back(Range{base, h->memory_capacity().bytes(), n, h});
+      range_bases_.push_back(base);
       base += h->memory_capacity().bytes();
     }
   }
   for (Socket* s : requesters_) {
+    const Time half = Time::from_ps(s->uncore_latency().ps() / 2);
+    uncore_.emplace_back(half, s->uncore_latency() - half);
     std::vector<const Route*> row;
     for (const Range& r : ranges_) {
       const Route& route = routes_.route(*s, *r.node);
@@ -55,6 +58,7 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
     for (const Route* route : row) {
       classes.push_back(classify(*route));
       Path p;
+      p.remote = !route->hops.empty();
       p.out[0] = compile(*route, true, &Link::request_bytes);
       p.back[0] = compile(*route, false, &Link::data_bytes);
       p.out[1] = compile(*route, true, &Link::data_bytes);
@@ -68,11 +72,10 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
 }
 
 const Fabric::Range* Fabric::home_of(uint64_t address) const {
-  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,
-                             [](uint64_t a, const Range& r) { return a < r.base; });
-  if (it == ranges_.begin()) return nullptr;
-  --it;
-  return address - it->base < it->size ? &*it : nullptr;
+  const auto it = std::upper_bound(range_bases_.begin(), range_bases_.end(), address);
+  if (it == range_bases_.begin()) return nullptr;
+  const Range& r = ranges_[static_cast<size_t>(it - range_bases_.begin()) - 1];
+  return address - r.base < r.size ? &r : nullptr;
 }
 
 size_t Fabric::requester_index(const Socket& s) const {
@@ -160,23 +163,22 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
     report_internal("address " + hex(a.address) + " is outside the physical address map");
   const size_t index = static_cast<size_t>(range - ranges_.data());
   if (range_index) *range_index = index;
-  const Route& route = *route_to_home_[r][index];
-  const Time half_uncore = Time::from_ps(from.uncore_latency().ps() / 2);
+  const Path& path = paths_[r][index];
+  const auto [half_uncore, back] = uncore_[r];
   if (a.trace) a.trace->add(from.path(), "on die, out", half_uncore);
   Time t = issue + half_uncore;
   const bool read = a.op == MemOp::Read;
-  if (!route.hops.empty()) ++remote_;
+  if (path.remote) ++remote_;
   if (a.trace) {
+    const Route& route = *route_to_home_[r][index];
     t = walk(route, true, t, read ? &Link::request_bytes : &Link::data_bytes, a.trace);
     t = range->home->serve(t, a.op, a.address - range->base, a.trace);
     t = walk(route, false, t, read ? &Link::data_bytes : &Link::request_bytes, a.trace);
   } else {
-    const Path& path = paths_[r][index];
     t = run(path.out[read ? 0 : 1], t);
     t = range->home->serve(t, a.op, a.address - range->base, nullptr);
     t = run(path.back[read ? 0 : 1], t);
   }
-  const Time back = from.uncore_latency() - half_uncore;
   if (a.trace) a.trace->add(from.path(), "on die, back", back);
   ++responses_;
   return t + back;

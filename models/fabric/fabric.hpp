@@ -99,6 +99,7 @@ class Fabric : public Component {
   };
   struct Path {
     Leg out[2], back[2];  // by MemOp: a read's request and data, a write's data and acknowledgement
+    bool remote = false;  // the home is another node
   };
   Leg compile(const Route& route, bool forward, uint32_t (Link::*size)() const);
   Time run(const Leg& leg, Time t) {
@@ -111,12 +112,14 @@ class Fabric : public Component {
   }
 
   std::vector<Range> ranges_;
+  std::vector<uint64_t> range_bases_;  // ranges_[i].base, dense for home_of's search
   std::vector<Socket*> requesters_;
   RouteTable routes_;
   std::vector<std::vector<const Route*>> route_to_home_;  // [requester][range]
   std::vector<std::vector<AccessClass>> classes_;          // [requester][range]
   std::vector<Step> steps_;
   std::vector<std::vector<Path>> paths_;                   // [requester][range]
+  std::vector<std::pair<Time, Time>> uncore_;              // [requester]: on die, out and back
 
   Counter requests_{*this, "requests", "accesses", "Accesses that entered the fabric"};
   Counter responses_{*this, "responses", "accesses", "Accesses answered"};
