@@ -38,7 +38,9 @@ int64_t Channel::occupy(int64_t arrival, int64_t service) {
     return arrival;
   }
   if (arrival > newest_) newest_ = arrival;
-  compact();
+  // Forgetting waits until the vector is full, as above: a stretch that ended before the window
+  // also ended before any arrival the window admits, so when it goes makes no difference.
+  if (busy_.size() == busy_.capacity()) compact();
   // The first stretch that ends after the arrival (the last one does), then walk forward to a gap
   // that fits. Late arrivals land near the end, so the search gallops back from there: it touches
   // the recently used stretches instead of halving the whole window.
