@@ -29,11 +29,8 @@ CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64
   if (payloads) payload_.assign(sets_ * ways_, 0);
 }
 
-CacheArray::Key CacheArray::key_of(uint64_t line) const {
-  const uint64_t set = pow2_ ? (line & (sets_ - 1)) : line % sets_;
-  const uint64_t tag = pow2_ ? (line >> set_shift_) : line / sets_;
-  if (tag >= kDirty - 1) report_internal("cache key " + hex(line) + " is beyond the tag store's range");
-  return Key{set, static_cast<uint32_t>(tag)};
+void CacheArray::out_of_range(uint64_t line) {
+  report_internal("cache key " + hex(line) + " is beyond the tag store's range");
 }
 
 size_t CacheArray::find(const Key& k) const {
@@ -55,16 +52,41 @@ size_t CacheArray::find(const Key& k) const {
   return kNone;
 }
 
+// Moves at most a set's worth, 15 tags for a full 16-way set on every fill.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))  // the loops stay loops, not calls to memmove
+#endif
 void CacheArray::to_front(uint64_t set, size_t from) {
   if (from == 0) return;
   uint32_t* b = block(set);
   const uint32_t t = b[from];
-  std::memmove(b + 1, b, from * sizeof(uint32_t));
-  b[0] = t;
+#ifdef __SSE2__
+  if (stride_ % 4 == 0 && stride_ <= 16) {
+    // Four tags a register: every lane at or before `from` takes its left neighbour, the others
+    // keep theirs; lane 0 then takes the moved tag. Branch-free.
+    const __m128i limit = _mm_set1_epi32(static_cast<int>(from) + 1);
+    __m128i index = _mm_setr_epi32(0, 1, 2, 3);
+    __m128i carry = _mm_setzero_si128();
+    for (size_t k = 0; k < stride_; k += 4) {
+      const __m128i cur = _mm_load_si128(reinterpret_cast<const __m128i*>(b + k));
+      const __m128i shifted = _mm_or_si128(_mm_slli_si128(cur, 4), _mm_srli_si128(carry, 12));
+      const __m128i move = _mm_cmplt_epi32(index, limit);
+      __m128i out = _mm_or_si128(_mm_and_si128(move, shifted), _mm_andnot_si128(move, cur));
+      if (k == 0) out = _mm_or_si128(out, _mm_cvtsi32_si128(static_cast<int>(t)));
+      _mm_store_si128(reinterpret_cast<__m128i*>(b + k), out);
+      carry = cur;
+      index = _mm_add_epi32(index, _mm_set1_epi32(4));
+    }
+  } else
+#endif
+  {
+    for (size_t i = from; i > 0; --i) b[i] = b[i - 1];
+    b[0] = t;
+  }
   if (!payload_.empty()) {
     uint64_t* p = &payload_[set * ways_];
     const uint64_t v = p[from];
-    std::memmove(p + 1, p, from * sizeof(uint64_t));
+    for (size_t i = from; i > 0; --i) p[i] = p[i - 1];
     p[0] = v;
   }
 }

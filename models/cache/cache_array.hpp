@@ -72,7 +72,13 @@ class CacheArray {
     uint64_t set;
     uint32_t tag;
   };
-  Key key_of(uint64_t line) const;
+  Key key_of(uint64_t line) const {
+    const uint64_t set = pow2_ ? (line & (sets_ - 1)) : line % sets_;
+    const uint64_t tag = pow2_ ? (line >> set_shift_) : line / sets_;
+    if (tag >= kDirty - 1) out_of_range(line);
+    return Key{set, static_cast<uint32_t>(tag)};
+  }
+  [[noreturn]] static void out_of_range(uint64_t line);
   uint64_t line_of_tag(uint64_t set, uint32_t tag) const {
     const uint64_t t = tag & ~kDirty;
     return pow2_ ? (t << set_shift_ | set) : t * sets_ + set;
