@@ -52,6 +52,32 @@ size_t CacheArray::find(const Key& k) const {
   return kNone;
 }
 
+namespace {
+
+#ifdef __SSE2__
+// Moves the tag at position `from` of a `Stride`-tag block (aligned, a multiple of four) to the
+// front, the ones before it back by one: four tags a register, every lane at or before `from`
+// takes its left neighbour, the others keep theirs, and lane 0 takes the moved tag. Branch-free
+// and unrolled.
+template <size_t Stride>
+void rotate_to_front(uint32_t* b, size_t from) {
+  const __m128i limit = _mm_set1_epi32(static_cast<int>(from) + 1);
+  __m128i carry = _mm_cvtsi32_si128(static_cast<int>(b[from]));
+  carry = _mm_slli_si128(carry, 12);  // enters lane 0 as the shift below carries it in
+  for (size_t k = 0; k < Stride; k += 4) {
+    const __m128i cur = _mm_load_si128(reinterpret_cast<const __m128i*>(b + k));
+    const __m128i shifted = _mm_or_si128(_mm_slli_si128(cur, 4), _mm_srli_si128(carry, 12));
+    const __m128i index = _mm_setr_epi32(static_cast<int>(k), static_cast<int>(k + 1), static_cast<int>(k + 2),
+                                         static_cast<int>(k + 3));
+    const __m128i move = _mm_cmplt_epi32(index, limit);
+    _mm_store_si128(reinterpret_cast<__m128i*>(b + k), _mm_or_si128(_mm_and_si128(move, shifted), _mm_andnot_si128(move, cur)));
+    carry = cur;
+  }
+}
+#endif
+
+}  // namespace
+
 // Moves at most a set's worth, 15 tags for a full 16-way set on every fill.
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns")))  // the loops stay loops, not calls to memmove
@@ -59,29 +85,17 @@ __attribute__((optimize("no-tree-loop-distribute-patterns")))  // the loops stay
 void CacheArray::to_front(uint64_t set, size_t from) {
   if (from == 0) return;
   uint32_t* b = block(set);
-  const uint32_t t = b[from];
+  switch (stride_) {
 #ifdef __SSE2__
-  if (stride_ % 4 == 0 && stride_ <= 16) {
-    // Four tags a register: every lane at or before `from` takes its left neighbour, the others
-    // keep theirs; lane 0 then takes the moved tag. Branch-free.
-    const __m128i limit = _mm_set1_epi32(static_cast<int>(from) + 1);
-    __m128i index = _mm_setr_epi32(0, 1, 2, 3);
-    __m128i carry = _mm_setzero_si128();
-    for (size_t k = 0; k < stride_; k += 4) {
-      const __m128i cur = _mm_load_si128(reinterpret_cast<const __m128i*>(b + k));
-      const __m128i shifted = _mm_or_si128(_mm_slli_si128(cur, 4), _mm_srli_si128(carry, 12));
-      const __m128i move = _mm_cmplt_epi32(index, limit);
-      __m128i out = _mm_or_si128(_mm_and_si128(move, shifted), _mm_andnot_si128(move, cur));
-      if (k == 0) out = _mm_or_si128(out, _mm_cvtsi32_si128(static_cast<int>(t)));
-      _mm_store_si128(reinterpret_cast<__m128i*>(b + k), out);
-      carry = cur;
-      index = _mm_add_epi32(index, _mm_set1_epi32(4));
-    }
-  } else
+    case 4: rotate_to_front<4>(b, from); break;
+    case 8: rotate_to_front<8>(b, from); break;
+    case 16: rotate_to_front<16>(b, from); break;
 #endif
-  {
-    for (size_t i = from; i > 0; --i) b[i] = b[i - 1];
-    b[0] = t;
+    default: {
+      const uint32_t t = b[from];
+      for (size_t i = from; i > 0; --i) b[i] = b[i - 1];
+      b[0] = t;
+    }
   }
   if (!payload_.empty()) {
     uint64_t* p = &payload_[set * ways_];
