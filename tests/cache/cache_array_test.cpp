@@ -52,6 +52,32 @@ TEST(CacheArray, InvalidateRemovesAndReportsTheLine) {
   EXPECT_FALSE(c.fill(5, false).valid);  // its way is free again
 }
 
+TEST(CacheArray, AWayFreedInTheMiddleOfTheRecencyOrderIsFilledFirst) {
+  // Ways are kept in recency order with empty ways last: an invalidation in the middle must leave
+  // the order of the others intact and its way the next one filled, for both policies.
+  for (Replacement policy : {Replacement::Lru, Replacement::Random}) {
+    CacheArray c(16, 16, policy, 3, true);  // one set of 16 ways, with payloads
+    for (uint64_t l = 0; l < 16; ++l) c.fill(l, l % 2 == 1, 100 + l);
+    for (uint64_t l : {9, 3, 12}) EXPECT_TRUE(c.invalidate(l).valid);
+    for (uint64_t l : {20, 21, 22}) EXPECT_FALSE(c.fill(l, false, 100 + l).valid) << "the freed ways fill first";
+    for (uint64_t l = 0; l < 16; ++l)
+      if (l != 9 && l != 3 && l != 12) {
+        ASSERT_NE(c.peek(l), nullptr) << l;
+        EXPECT_EQ(*c.peek(l), 100 + l) << "payloads move with their tags";
+      }
+    if (policy == Replacement::Lru) {
+      // Recency, oldest first: 0, 1, 2, 4, ... (3 is gone); 0 and 2 touched now: 1 is the oldest.
+      c.access(0, false);
+      c.access(2, true);
+      const auto v = c.fill(30, false);
+      EXPECT_EQ(v.line, 1u);
+      EXPECT_TRUE(v.dirty);
+      EXPECT_EQ(v.payload, 101u);
+      EXPECT_EQ(c.fill(31, false).line, 4u);
+    }
+  }
+}
+
 TEST(CacheArray, NonPowerOfTwoSetCountsIndexByModulo) {
   CacheArray c(3 * 16, 16, Replacement::Lru);  // 3 sets, as 28 cores x 2 MiB / 16 ways gives non-powers of two
   EXPECT_EQ(c.sets(), 3u);
