@@ -2,6 +2,7 @@
 // child process timed with its peak memory (wait4), one after another so each has one core:
 //   - simulated instructions per host second, L1-friendly workload, 64-core scaled StarNUMA;
 //   - LLC-miss transactions per host second, miss-heavy workload, same platform;
+//   (both, and the 2x run, the fastest of three end-to-end runs: the machine may be shared)
 //   - host time against simulated instructions (1x and 2x) and against socket count (4..32);
 //   - the tracking hardware: the same run with impl: rtl and impl: model (min of 3 each).
 #include <sys/resource.h>
@@ -63,6 +64,16 @@ Measured run_child(const std::vector<std::string>& args) {
   return m;
 }
 
+// The fastest of `n` runs: the machine may be shared, and interference only ever slows a run.
+Measured best_of(int n, const std::vector<std::string>& args) {
+  Measured best = run_child(args);
+  for (int i = 1; i < n; ++i) {
+    Measured m = run_child(args);
+    if (m.seconds < best.seconds) best = std::move(m);
+  }
+  return best;
+}
+
 std::vector<std::string> run_args(const std::string& platform, const std::string& workload, uint64_t instructions,
                                   const std::vector<std::string>& sets = {}) {
   std::vector<std::string> a{"starnuma", "run", platform, "--workload", workload, "--instructions",
@@ -85,15 +96,15 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
     if (!json) std::cout << line << std::flush;
   };
 
-  say("L1-friendly (" + l1_workload + ", " + std::to_string(l1_n) + " instructions per thread, 64 cores) ... ");
-  Measured l1 = run_child(run_args(platform, l1_workload, l1_n));
+  say("L1-friendly (" + l1_workload + ", " + std::to_string(l1_n) + " instructions per thread, 64 cores, min of 3) ... ");
+  Measured l1 = best_of(3, run_args(platform, l1_workload, l1_n));
   const double mips = l1.summary["instructions"].get<double>() / l1.seconds / 1e6;
   say(std::to_string(mips).substr(0, 6) + " M instructions/s, " + std::to_string(l1.rss_kib / 1024) + " MiB\n");
   report["l1_friendly"] = {{"workload", l1_workload}, {"host_seconds", l1.seconds}, {"instructions", l1.summary["instructions"]},
                            {"instructions_per_second", mips * 1e6}, {"peak_rss_MiB", l1.rss_kib / 1024.0}};
 
-  say("miss-heavy (" + miss_workload + ", " + std::to_string(miss_n) + " instructions per thread) ... ");
-  Measured miss = run_child(run_args(platform, miss_workload, miss_n));
+  say("miss-heavy (" + miss_workload + ", " + std::to_string(miss_n) + " instructions per thread, min of 3) ... ");
+  Measured miss = best_of(3, run_args(platform, miss_workload, miss_n));
   const double tps = miss.summary["llc_misses"].get<double>() / miss.seconds;
   say(std::to_string(tps / 1e6).substr(0, 5) + " M LLC-miss transactions/s, " + std::to_string(miss.rss_kib / 1024) +
       " MiB\n");
@@ -102,8 +113,8 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
                           {"mips", miss.summary["instructions"].get<double>() / miss.seconds / 1e6},
                           {"peak_rss_MiB", miss.rss_kib / 1024.0}};
 
-  say("twice the instructions ... ");
-  Measured twice = run_child(run_args(platform, miss_workload, 2 * miss_n));
+  say("twice the instructions (min of 3) ... ");
+  Measured twice = best_of(3, run_args(platform, miss_workload, 2 * miss_n));
   const double growth = twice.seconds / miss.seconds;
   say("host time x" + std::to_string(growth).substr(0, 4) + " (linear: x2.00)\n");
   report["instruction_scaling"] = {{"host_seconds_1x", miss.seconds}, {"host_seconds_2x", twice.seconds}, {"ratio", growth}};
