@@ -161,6 +161,10 @@ int run(int argc, char** argv) {
                    "Instead: how fast these workloads produce their streams, alone (operations/s, 64 threads)")
       ->expected(0, -1)
       ->delimiter(' ');
+  bool host_memory = false;
+  benchmark_cmd->add_flag("--host-memory", host_memory,
+                          "Instead: this host's latency of a random load against the data's size (what bounds the "
+                          "miss-heavy case)");
 
   try {
     app.parse(argc, argv);
@@ -184,6 +188,7 @@ int run(int argc, char** argv) {
     if (generators.empty()) generators = default_generator_cases();
     return benchmark_generators(generators, scale, json);
   }
+  if (*benchmark_cmd && host_memory) return benchmark_host_memory(json);
   if (*benchmark_cmd) return benchmark(platforms_dir, scale, json);
   if (*profile_cmd)
     return profile(profile_workload, profile_sockets, profile_cores, profile_instructions, profile_seed, json);
