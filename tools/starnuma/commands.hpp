@@ -52,8 +52,9 @@ int run(const PlatformArgs& args, const RunArgs& run, bool json);
 int benchmark(const std::string& platforms_dir, double scale, bool json);
 // Stream generation alone, per workload (`scale` multiplies the 20 M operations read from each).
 int benchmark_generators(const std::vector<std::string>& workloads, double scale, bool json);
-// `starnuma benchmark --host-memory`: latency of a random load on this host against the data's size.
-int benchmark_host_memory(bool json);
+// `starnuma benchmark --host-memory`: latency of a random load on this host against the data's size
+// (`scale` multiplies the 20 M loads timed per size).
+int benchmark_host_memory(double scale, bool json);
 std::vector<std::string> default_generator_cases();  // every workload, default parameters
 int trace_record(const PlatformArgs& args, const RecordArgs& record);
 int trace_info(const std::string& path, bool json);

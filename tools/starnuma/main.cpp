@@ -188,7 +188,7 @@ int run(int argc, char** argv) {
     if (generators.empty()) generators = default_generator_cases();
     return benchmark_generators(generators, scale, json);
   }
-  if (*benchmark_cmd && host_memory) return benchmark_host_memory(json);
+  if (*benchmark_cmd && host_memory) return benchmark_host_memory(scale, json);
   if (*benchmark_cmd) return benchmark(platforms_dir, scale, json);
   if (*profile_cmd)
     return profile(profile_workload, profile_sockets, profile_cores, profile_instructions, profile_seed, json);
