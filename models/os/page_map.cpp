@@ -58,7 +58,7 @@ uint64_t PageMap::translate(uint64_t vaddr, size_t socket) {
                                     " touched by socket " + std::to_string(socket));
     e = slot(vpage);
   }
-  return ((e >> 8) << page_shift_) | (vaddr & (page_size_ - 1));
+  return address(e, vaddr);
 }
 
 bool PageMap::place(uint64_t vpage, size_t node) {

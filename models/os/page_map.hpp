@@ -34,7 +34,7 @@ class PageMap {
   static constexpr uint64_t kUnplaced = ~uint64_t{0};
   uint64_t peek(uint64_t vaddr) const {
     const uint64_t e = entry(vaddr >> page_shift_);
-    return e ? ((e >> 8) << page_shift_) | (vaddr & (page_size_ - 1)) : kUnplaced;
+    return e ? address(e, vaddr) : kUnplaced;
   }
   // Brings the page's entry into the host's caches ahead of a translation (no effect on the model).
   void prefetch(uint64_t vaddr) const {
@@ -52,6 +52,7 @@ class PageMap {
   static constexpr unsigned kChunkBits = 16;
   using Chunk = std::vector<uint64_t>;
   uint64_t entry(uint64_t vpage) const;
+  uint64_t address(uint64_t entry, uint64_t vaddr) const { return ((entry >> 8) << page_shift_) | (vaddr & (page_size_ - 1)); }
   uint64_t& slot(uint64_t vpage);
   bool allocate(uint64_t vpage, size_t node);
 
