@@ -1,4 +1,9 @@
 // Unloaded latencies measured by probe transactions, against the StarNUMA paper's numbers.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "platform/probes.hpp"
@@ -109,6 +114,72 @@ TEST(UnloadedLatency, ComputedEqualsMeasuredForEveryPair) {
   EXPECT_EQ(f.access_class(0, 3), AccessClass::OneHop);
   EXPECT_EQ(f.access_class(0, 4), AccessClass::TwoHop);
   EXPECT_EQ(f.access_class(0, 16), AccessClass::Pool);
+}
+
+}  // namespace
+}  // namespace starnuma
+
+namespace starnuma {
+namespace {
+
+// Untraced accesses take the fabric's compiled paths, traced ones walk the routes hop by hop: the
+// two must time every access alike, loaded and out of order too. The same random sequence goes
+// to a platform with switches and all four access classes twice: traced in a child process (one
+// SystemC elaboration per process), untraced here.
+std::vector<int64_t> completions(bool traced, size_t* loaded) {
+  auto p = Platform::build(kPlatforms + "starnuma16-switch.yaml");
+  Fabric& f = p->fabric();
+  const auto& map = f.address_map();
+  uint64_t rng = 12345;
+  const auto next = [&rng] {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+  };
+  std::vector<int64_t> out;
+  int64_t clock_ps = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const size_t r = next() % f.requesters().size();
+    const size_t k = next() % map.size();
+    const uint64_t address = map[k].base + (next() % (map[k].size / 64)) * 64;
+    const MemOp op = next() % 4 == 0 ? MemOp::Write : MemOp::Read;
+    clock_ps += 300;
+    const Time issue = Time::from_ps(clock_ps - static_cast<int64_t>(next() % 1'000'000));  // up to 1 us late
+    PathTrace trace;
+    const Time done = f.access(r, MemAccess{op, address, traced ? &trace : nullptr}, issue);
+    out.push_back(done.ps());
+    if (loaded && done - issue > f.unloaded_latency(r, k) + Time::from_ns(100)) ++*loaded;
+  }
+  return out;
+}
+
+TEST(LoadedLatency, TracedAndUntracedAccessesTimeAlike) {
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    close(pipe_fds[0]);
+    const std::vector<int64_t> t = completions(true, nullptr);
+    const ssize_t bytes = static_cast<ssize_t>(t.size() * sizeof(int64_t));
+    _exit(write(pipe_fds[1], t.data(), static_cast<size_t>(bytes)) == bytes ? 0 : 1);
+  }
+  close(pipe_fds[1]);
+  std::vector<int64_t> traced(20000);
+  size_t got = 0;
+  for (ssize_t n; got < traced.size() * sizeof(int64_t) &&
+                  (n = read(pipe_fds[0], reinterpret_cast<char*>(traced.data()) + got, traced.size() * sizeof(int64_t) - got)) > 0;)
+    got += static_cast<size_t>(n);
+  close(pipe_fds[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ASSERT_EQ(got, traced.size() * sizeof(int64_t));
+  size_t loaded = 0;
+  const std::vector<int64_t> untraced = completions(false, &loaded);
+  for (size_t i = 0; i < untraced.size(); ++i) ASSERT_EQ(untraced[i], traced[i]) << "access " << i;
+  EXPECT_GT(loaded, 1000u) << "the sequence must load the fabric for the comparison to mean anything";
 }
 
 }  // namespace
