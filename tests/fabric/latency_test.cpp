@@ -1,11 +1,10 @@
 // Unloaded latencies measured by probe transactions, against the StarNUMA paper's numbers.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <vector>
+#include <algorithm>
+#include <string>
 
 #include <gtest/gtest.h>
 
+#include "harness/in_child.hpp"
 #include "platform/probes.hpp"
 
 namespace starnuma {
@@ -125,8 +124,8 @@ namespace {
 // Untraced accesses take the fabric's compiled paths, traced ones walk the routes hop by hop: the
 // two must time every access alike, loaded and out of order too. The same random sequence goes
 // to a platform with switches and all four access classes twice: traced in a child process (one
-// SystemC elaboration per process), untraced here.
-std::vector<int64_t> completions(bool traced, size_t* loaded) {
+// SystemC elaboration per process), untraced here. Completion times as text, one per line.
+std::string completions(bool traced, size_t* loaded) {
   auto p = Platform::build(kPlatforms + "starnuma16-switch.yaml");
   Fabric& f = p->fabric();
   const auto& map = f.address_map();
@@ -137,7 +136,7 @@ std::vector<int64_t> completions(bool traced, size_t* loaded) {
     rng ^= rng << 17;
     return rng;
   };
-  std::vector<int64_t> out;
+  std::string out;
   int64_t clock_ps = 0;
   for (int i = 0; i < 20000; ++i) {
     const size_t r = next() % f.requesters().size();
@@ -148,37 +147,19 @@ std::vector<int64_t> completions(bool traced, size_t* loaded) {
     const Time issue = Time::from_ps(clock_ps - static_cast<int64_t>(next() % 1'000'000));  // up to 1 us late
     PathTrace trace;
     const Time done = f.access(r, MemAccess{op, address, traced ? &trace : nullptr}, issue);
-    out.push_back(done.ps());
+    out += std::to_string(done.ps()) + '\n';
     if (loaded && done - issue > f.unloaded_latency(r, k) + Time::from_ns(100)) ++*loaded;
   }
   return out;
 }
 
 TEST(LoadedLatency, TracedAndUntracedAccessesTimeAlike) {
-  int pipe_fds[2];
-  ASSERT_EQ(pipe(pipe_fds), 0);
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    close(pipe_fds[0]);
-    const std::vector<int64_t> t = completions(true, nullptr);
-    const ssize_t bytes = static_cast<ssize_t>(t.size() * sizeof(int64_t));
-    _exit(write(pipe_fds[1], t.data(), static_cast<size_t>(bytes)) == bytes ? 0 : 1);
-  }
-  close(pipe_fds[1]);
-  std::vector<int64_t> traced(20000);
-  size_t got = 0;
-  for (ssize_t n; got < traced.size() * sizeof(int64_t) &&
-                  (n = read(pipe_fds[0], reinterpret_cast<char*>(traced.data()) + got, traced.size() * sizeof(int64_t) - got)) > 0;)
-    got += static_cast<size_t>(n);
-  close(pipe_fds[0]);
-  int status = 0;
-  waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  ASSERT_EQ(got, traced.size() * sizeof(int64_t));
+  const std::string traced = testing::in_child([] { return completions(true, nullptr); });
   size_t loaded = 0;
-  const std::vector<int64_t> untraced = completions(false, &loaded);
-  for (size_t i = 0; i < untraced.size(); ++i) ASSERT_EQ(untraced[i], traced[i]) << "access " << i;
+  const std::string untraced = completions(false, &loaded);
+  ASSERT_EQ(std::count(untraced.begin(), untraced.end(), '\n'), 20000);
+  EXPECT_TRUE(untraced == traced) << "the first difference is at byte "
+                                  << std::mismatch(untraced.begin(), untraced.end(), traced.begin(), traced.end()).first - untraced.begin();
   EXPECT_GT(loaded, 1000u) << "the sequence must load the fabric for the comparison to mean anything";
 }
 

@@ -1,8 +1,5 @@
 // The tracking hardware inside whole runs: impl: rtl against impl: model, impl: none against the
 // results from before tracking existed, the metadata traffic on the fabric, configuration errors.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <fstream>
 #include <functional>
@@ -12,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/expect_report.hpp"
+#include "harness/in_child.hpp"
 #include "run/simulation.hpp"
 #include "socket/socket.hpp"
 #include "tracking/page_index_map.hpp"
@@ -20,42 +18,12 @@ namespace starnuma {
 namespace {
 
 using testing::capture_report;
+using testing::in_child;
 
 const std::string kPlatforms = std::string(STARNUMA_SOURCE_DIR) + "/platforms/";
 // Marked hits need phase marks; 2 us gives several per run.
 const std::string kWorkload = "sharing";
 constexpr uint64_t kInstructions = 20000;
-
-// SystemC elaborates once per process: each run of a comparison happens in a child process,
-// which hands back its results as text.
-std::string in_child(const std::function<std::string()>& body) {
-  int fd[2];
-  if (pipe(fd) != 0) return "pipe failed";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
-    std::string out;
-    try {
-      out = body();
-    } catch (const std::exception& e) {
-      out = std::string("ERROR: ") + e.what();
-    }
-    for (size_t done = 0; done < out.size();) {
-      const ssize_t n = write(fd[1], out.data() + done, out.size() - done);
-      if (n <= 0) break;
-      done += static_cast<size_t>(n);
-    }
-    _exit(0);
-  }
-  close(fd[1]);
-  std::string text;
-  char buf[65536];
-  for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
-  close(fd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return text;
-}
 
 // A platform with `sets` applied and a run of the test workload on it (optionally dumping the
 // tracking metadata).
