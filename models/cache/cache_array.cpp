@@ -13,20 +13,18 @@
 namespace starnuma {
 
 CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed, bool payloads)
-    : sets_(ways ? lines / ways : 0), ways_(ways), pow2_(false), policy_(policy), stride_(0), rng_(seed ? seed : 1) {
+    : sets_(ways ? lines / ways : 0), ways_(ways), policy_(policy), stride_(0), rng_(seed ? seed : 1) {
   if (ways == 0 || lines == 0 || lines % ways != 0)
     report_internal("cache array of " + std::to_string(lines) + " lines cannot have " + std::to_string(ways) + " ways");
-  pow2_ = (sets_ & (sets_ - 1)) == 0;
-  while (pow2_ && (uint64_t{1} << set_shift_) < sets_) ++set_shift_;
   // Up to 16 ways, a power of two (a set never straddles two host lines); beyond, whole lines.
   stride_ = 1;
   while (stride_ < ways_ && stride_ < 16) stride_ *= 2;
   if (ways_ > 16) stride_ = (ways_ + 15) / 16 * 16;
-  const size_t bytes = (sets_ * stride_ * sizeof(uint32_t) + 63) / 64 * 64;
+  const size_t bytes = (sets_.value() * stride_ * sizeof(uint32_t) + 63) / 64 * 64;
   tags_.reset(static_cast<uint32_t*>(std::aligned_alloc(64, bytes)));
   if (!tags_) report_internal("cannot allocate a cache array of " + std::to_string(bytes) + " bytes");
   std::fill(tags_.get(), tags_.get() + bytes / sizeof(uint32_t), kEmpty);
-  if (payloads) payload_.assign(sets_ * ways_, 0);
+  if (payloads) payload_.assign(sets_.value() * ways_, 0);
 }
 
 void CacheArray::out_of_range(uint64_t line) {

@@ -18,6 +18,8 @@
 #include <memory>
 #include <vector>
 
+#include "common/divisor.hpp"
+
 namespace starnuma {
 
 enum class Replacement { Lru, Random };
@@ -34,7 +36,7 @@ class CacheArray {
   // `lines` = capacity / line size; must be a multiple of `ways`.
   CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed = 1, bool payloads = false);
 
-  uint64_t sets() const { return sets_; }
+  uint64_t sets() const { return sets_.value(); }
   unsigned ways() const { return ways_; }
 
   // A hit updates recency and, for a write, marks the line dirty. Returns whether it hit.
@@ -48,7 +50,7 @@ class CacheArray {
   // Brings the line's set (and its payloads) into the host's caches ahead of a lookup: a hint for
   // the host, no effect on the model.
   void prefetch(uint64_t line) const {
-    const uint64_t set = pow2_ ? (line & (sets_ - 1)) : line % sets_;
+    const uint64_t set = sets_.mod(line);
     const uint32_t* block = &tags_[set * stride_];
     __builtin_prefetch(block);
     if (ways_ > 16) __builtin_prefetch(block + ways_ - 1);
@@ -73,15 +75,15 @@ class CacheArray {
     uint32_t tag;
   };
   Key key_of(uint64_t line) const {
-    const uint64_t set = pow2_ ? (line & (sets_ - 1)) : line % sets_;
-    const uint64_t tag = pow2_ ? (line >> set_shift_) : line / sets_;
+    const uint64_t set = sets_.mod(line);
+    const uint64_t tag = sets_.div(line);
     if (tag >= kDirty - 1) out_of_range(line);
     return Key{set, static_cast<uint32_t>(tag)};
   }
   [[noreturn]] static void out_of_range(uint64_t line);
   uint64_t line_of_tag(uint64_t set, uint32_t tag) const {
     const uint64_t t = tag & ~kDirty;
-    return pow2_ ? (t << set_shift_ | set) : t * sets_ + set;
+    return sets_.mul(t) + set;
   }
   uint32_t* block(uint64_t set) { return &tags_[set * stride_]; }
   size_t find(const Key& k) const;  // the way's position in recency order, or kNone
@@ -94,10 +96,8 @@ class CacheArray {
     void operator()(uint32_t* p) const { std::free(p); }
   };
 
-  uint64_t sets_;
+  Divisor sets_;
   unsigned ways_;
-  bool pow2_;
-  unsigned set_shift_ = 0;  // log2(sets) when sets is a power of two
   Replacement policy_;
   size_t stride_;           // tags per set block: `ways` rounded up so blocks do not straddle host lines
   std::unique_ptr<uint32_t[], FreeAligned> tags_;  // per set, in recency order; kEmpty: an empty way

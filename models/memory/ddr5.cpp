@@ -66,10 +66,6 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
   }
 }
 
-Ddr5Controller::Divisor::Divisor(uint64_t v) : d(v), pow2((v & (v - 1)) == 0) {
-  while (pow2 && (uint64_t{1} << shift) < d) ++shift;
-}
-
 Time Ddr5Controller::activate(ChannelState& ch, unsigned rank, Time earliest) {
   return take_slot(ch.acts[rank], earliest, act_slot_);
 }
@@ -85,7 +81,7 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
   const Timing& tm = timing_;
   const uint64_t chunk = tm.interleave.div(offset);
   ChannelState& ch = state_[tm.channels.mod(chunk)];
-  const uint64_t local = tm.channels.div(chunk) * tm.interleave.d + tm.interleave.mod(offset);
+  const uint64_t local = tm.interleave.mul(tm.channels.div(chunk)) + tm.interleave.mod(offset);
   const uint64_t row_piece = tm.row_size.div(local);
   const uint64_t row = tm.banks.div(row_piece);
   // With xor, a bank's rows are still distinct pieces: for one row, piece -> bank is a bijection.

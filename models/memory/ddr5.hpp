@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/component.hpp"
+#include "common/divisor.hpp"
 #include "memory/bus_calendar.hpp"
 #include "memory/mem_access.hpp"
 
@@ -89,16 +90,7 @@ class Ddr5Controller : public Component {
   Param<unsigned> write_queue_;
 
   // What access() needs, read once from the parameters: each Param is a large object of its own,
-  // and the hot path would touch a host cache line per parameter. Divisions by powers of two
-  // (the usual geometry) become shifts.
-  struct Divisor {
-    uint64_t d = 1;
-    unsigned shift = 0;
-    bool pow2 = true;
-    explicit Divisor(uint64_t v = 1);
-    uint64_t div(uint64_t x) const { return pow2 ? x >> shift : x / d; }
-    uint64_t mod(uint64_t x) const { return pow2 ? x & (d - 1) : x % d; }
-  };
+  // and the hot path would touch a host cache line per parameter.
   struct Timing {
     Divisor interleave, channels, row_size, banks, banks_per_rank;
     Time controller, rcd, cl, cwl, rp, ras, row_timeout;
