@@ -24,23 +24,21 @@ constexpr int64_t kWindowPs = 20'000'000;
 }  // namespace
 
 int64_t Channel::occupy(int64_t arrival, int64_t service) {
+  if (arrival > newest_) newest_ = arrival;
+  // Old stretches are forgotten only when the vector would grow: a stretch that ended before the
+  // window also ended before any arrival the window admits, so when it goes makes no difference.
+  if (busy_.size() == busy_.capacity()) compact();
   // The common case: the message comes after every stretch kept; it starts at the later of its
   // arrival and the last stretch's end, and extends that stretch or opens a new one.
   if (busy_.size() == first_ || arrival >= busy_.back().start) {
-    if (arrival > newest_) newest_ = arrival;
     if (busy_.size() > first_ && arrival <= busy_.back().end) {
       const int64_t start = busy_.back().end;
       busy_.back().end += service;
       return start;
     }
-    if (busy_.size() == busy_.capacity()) compact();  // forget old stretches before growing
     busy_.push_back(Busy{arrival, arrival + service});
     return arrival;
   }
-  if (arrival > newest_) newest_ = arrival;
-  // Forgetting waits until the vector is full, as above: a stretch that ended before the window
-  // also ended before any arrival the window admits, so when it goes makes no difference.
-  if (busy_.size() == busy_.capacity()) compact();
   // The first stretch that ends after the arrival (the last one does), then walk forward to a gap
   // that fits. Late arrivals land near the end, so the search gallops back from there: it touches
   // the recently used stretches instead of halving the whole window.
