@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/divisor.hpp"
+#include "common/host_prefetch.hpp"
 
 namespace starnuma {
 
@@ -52,13 +53,22 @@ class CacheArray {
   void prefetch(uint64_t line) const {
     const uint64_t set = sets_.mod(line);
     const uint32_t* block = &tags_[set * stride_];
-    __builtin_prefetch(block);
-    if (ways_ > 16) __builtin_prefetch(block + ways_ - 1);
+    host_prefetch(block);
+    if (ways_ > 16) host_prefetch(block + ways_ - 1);
     if (!payload_.empty()) {
       const uint64_t* payloads = &payload_[set * ways_];
-      __builtin_prefetch(payloads);
-      __builtin_prefetch(payloads + ways_ - 1);
+      host_prefetch(payloads);
+      host_prefetch(payloads + ways_ - 1);
     }
+  }
+  // Whether a fill into `line`'s set would now displace a dirty line, and which (`victim`); with
+  // random replacement the victim is not known ahead, so false. For host prefetch hints.
+  bool dirty_victim(uint64_t line, uint64_t& victim) const {
+    const uint64_t set = sets_.mod(line);
+    const uint32_t last = tags_[set * stride_ + ways_ - 1];
+    if (policy_ != Replacement::Lru || last == kEmpty || !(last & kDirty)) return false;
+    victim = line_of_tag(set, last);
+    return true;
   }
   // Inserts a line that missed, as the most recent; returns the line it displaced, if any.
   Victim fill(uint64_t line, bool dirty, uint64_t payload = 0);

@@ -88,10 +88,12 @@ class CacheHierarchy {
   // True when the access would certainly hit the DTLB and L1 (no side effects).
   bool certain_l1_hit(uint64_t vaddr) const;
   int64_t l1_latency() const { return l1_latency_; }
-  // Host-side lookahead for an access a few places ahead in the stream; neither has any effect on
+  // Host-side lookahead for an access a few places ahead in the stream; none has any effect on
   // the model. Far ahead: its page map entry and TLB sets. Near: the L1, L2 and LLC sets of its line
-  // (the page map entry is in the host's caches by then). Tag stores of 64 L2s and 16 LLCs are
-  // larger than the host's caches; without this each lookup waits for host memory in turn.
+  // (the page map entry is in the host's caches by then). Next: the sets its fills' dirty victims
+  // will be written back into (the L1 and L2 sets are in the host's caches by then). Tag stores of
+  // 64 L2s and 16 LLCs are larger than the host's caches; without this each lookup waits for host
+  // memory in turn.
   void prefetch_translation(uint64_t vaddr) const {
     env_.pages->prefetch(vaddr);
     dtlb_.prefetch(vaddr >> kPageShift);
@@ -103,6 +105,13 @@ class CacheHierarchy {
     l1_.prefetch(paddr >> kLineShift);
     l2_.prefetch(paddr >> kLineShift);
     env_.llc->array.prefetch(paddr >> kLineShift);
+  }
+  void prefetch_write_backs(uint64_t vaddr) const {
+    const uint64_t paddr = env_.pages->peek(vaddr);
+    if (paddr == PageMap::kUnplaced) return;
+    uint64_t victim;
+    if (l1_.dirty_victim(paddr >> kLineShift, victim)) l2_.prefetch(victim);
+    if (l2_.dirty_victim(paddr >> kLineShift, victim)) env_.llc->array.prefetch(victim);
   }
 
  private:

@@ -28,8 +28,9 @@ void Core::start(Job job) {
 
 namespace {
 
-// How far ahead in the stream the host prefetches (CacheHierarchy::prefetch_translation and
-// prefetch_sets): each stage has about one access's host time to arrive.
+// How far ahead in the stream the host prefetches (CacheHierarchy::prefetch_translation,
+// prefetch_sets, and prefetch_write_backs for the next access): each stage has about one access's
+// host time to arrive.
 constexpr size_t kTranslationAhead = 4, kSetsAhead = 2;
 
 struct Outstanding {
@@ -93,6 +94,8 @@ void Core::run() {
       caches_->prefetch_translation(far->address);
     if (const StreamOp* near = r.ahead(kSetsAhead); near && near->kind != StreamOp::Kind::Barrier)
       caches_->prefetch_sets(near->address);
+    if (const StreamOp* next = r.ahead(1); next && next->kind != StreamOp::Kind::Barrier)
+      caches_->prefetch_write_backs(next->address);
   };
 
   while (!measuring || retired < job.instructions) {

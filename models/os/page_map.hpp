@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/host_prefetch.hpp"
+
 namespace starnuma {
 
 class PageMap {
@@ -39,7 +41,7 @@ class PageMap {
   // Brings the page's entry into the host's caches ahead of a translation (no effect on the model).
   void prefetch(uint64_t vaddr) const {
     const uint64_t vpage = vaddr >> page_shift_, key = vpage >> kChunkBits;
-    if (key < kDirectChunks && direct_[key]) __builtin_prefetch(&(*direct_[key])[vpage & ((uint64_t{1} << kChunkBits) - 1)]);
+    if (key < kDirectChunks && direct_[key]) host_prefetch(&(*direct_[key])[vpage & ((uint64_t{1} << kChunkBits) - 1)]);
   }
   // The node a placed page lives on.
   size_t node_of(uint64_t vpage) const;

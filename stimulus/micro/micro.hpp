@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/host_prefetch.hpp"
 #include "stimulus/layout.hpp"
 #include "stimulus/stream.hpp"
 
@@ -205,7 +206,7 @@ class KvTable {
   uint64_t slot_of(uint64_t index) const;  // the slot that holds it (probing from home)
   uint32_t at(uint64_t slot) const { return slot_[slot]; }
   // A hint that key `index` is about to be looked up (the host table is larger than its caches).
-  void prefetch(uint64_t index) const { __builtin_prefetch(&slot_[home(index)]); }
+  void prefetch(uint64_t index) const { host_prefetch(&slot_[home(index)]); }
   // Per 4 KiB page of slots: the slot of the load's first insertion into it (kEmpty: none).
   uint64_t pages() const { return first_insert_.size(); }
   uint32_t first_insert(uint64_t page) const { return first_insert_[page]; }

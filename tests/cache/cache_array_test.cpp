@@ -41,6 +41,24 @@ TEST(CacheArray, WriteBackVictimsCarryTheirDirtyBit) {
   EXPECT_TRUE(v.dirty);
 }
 
+TEST(CacheArray, DirtyVictimForeseesTheWriteBackOfTheNextFill) {
+  CacheArray c(8, 4, Replacement::Lru);  // 2 sets; lines 0, 2, 4, 6, 8 share set 0
+  uint64_t v = 99;
+  EXPECT_FALSE(c.dirty_victim(8, v));  // empty ways: nothing is displaced
+  for (uint64_t l : {0, 2, 4, 6}) c.fill(l, l == 2);
+  EXPECT_FALSE(c.dirty_victim(8, v));  // the LRU line, 0, is clean
+  c.access(0, false);                  // 2, dirty, is now the least recent
+  ASSERT_TRUE(c.dirty_victim(8, v));
+  EXPECT_EQ(v, 2u);
+  EXPECT_FALSE(c.dirty_victim(9, v));  // the other set is empty
+  const CacheArray::Victim displaced = c.fill(8, false);
+  EXPECT_TRUE(displaced.valid && displaced.dirty);
+  EXPECT_EQ(displaced.line, 2u);
+  CacheArray r(8, 4, Replacement::Random);
+  for (uint64_t l : {0, 2, 4, 6}) r.fill(l, true);
+  EXPECT_FALSE(r.dirty_victim(8, v));  // a random victim is not known ahead
+}
+
 TEST(CacheArray, InvalidateRemovesAndReportsTheLine) {
   CacheArray c(4, 2, Replacement::Lru);
   c.fill(5, true);
