@@ -72,6 +72,19 @@ void rotate_to_front(uint32_t* b, size_t from) {
     carry = cur;
   }
 }
+
+// Enters `tag` at the front of a full `Stride`-tag block, every tag moving back one and the last
+// one falling off: a fill evicting the last way when every lane of the block is a way. No lane
+// keeps its tag, so no mask, unlike rotate_to_front.
+template <size_t Stride>
+void push_front(uint32_t* b, uint32_t tag) {
+  __m128i carry = _mm_cvtsi32_si128(static_cast<int>(tag));
+  for (size_t k = 0; k < Stride; k += 4) {
+    const __m128i cur = _mm_load_si128(reinterpret_cast<const __m128i*>(b + k));
+    _mm_store_si128(reinterpret_cast<__m128i*>(b + k), _mm_or_si128(_mm_slli_si128(cur, 4), carry));
+    carry = _mm_srli_si128(cur, 12);
+  }
+}
 #endif
 
 }  // namespace
@@ -146,7 +159,24 @@ CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload)
   Victim v;
   if (old != kEmpty)
     v = Victim{true, line_of_tag(k.set, old), (old & kDirty) != 0, payload_.empty() ? 0 : payload_[k.set * ways_ + w]};
-  b[w] = k.tag | (dirty ? kDirty : 0);
+  const uint32_t tag = k.tag | (dirty ? kDirty : 0);
+#ifdef __SSE2__
+  // The usual fill: the last way goes and the set is one full block of 4, 8 or 16 ways.
+  if (w == ways_ - 1 && stride_ == ways_ && stride_ % 4 == 0 && stride_ <= 16) {
+    switch (stride_) {
+      case 4: push_front<4>(b, tag); break;
+      case 8: push_front<8>(b, tag); break;
+      default: push_front<16>(b, tag); break;
+    }
+    if (!payload_.empty()) {
+      uint64_t* p = &payload_[k.set * ways_];
+      std::memmove(p + 1, p, w * sizeof(uint64_t));
+      p[0] = payload;
+    }
+    return v;
+  }
+#endif
+  b[w] = tag;
   if (!payload_.empty()) payload_[k.set * ways_ + w] = payload;
   to_front(k.set, w);
   return v;
