@@ -36,7 +36,6 @@ const DirEntry* Directory::peek(uint64_t block) const {
 DirEntry& Directory::obtain(uint64_t block, Victim& victim) {
   victim = Victim{};
   if (DirEntry* e = find(block)) return *e;
-  ++live_;
   if (!bounded()) return unbounded_[block];
   std::vector<Slot>& set = set_of(block);
   Slot* pick = &set[0];
@@ -47,10 +46,7 @@ DirEntry& Directory::obtain(uint64_t block, Victim& victim) {
     }
     if (s.last_use < pick->last_use) pick = &s;
   }
-  if (pick->valid) {
-    victim = Victim{true, pick->block, pick->entry};
-    --live_;
-  }
+  if (pick->valid) victim = Victim{true, pick->block, pick->entry};
   *pick = Slot{block, ++clock_, true, DirEntry{}};
   // The set's serialization point survives the eviction: the victim's back-invalidation is in it.
   pick->entry.busy_until = victim.entry.busy_until;
@@ -59,14 +55,11 @@ DirEntry& Directory::obtain(uint64_t block, Victim& victim) {
 
 void Directory::release(uint64_t block) {
   if (!bounded()) {
-    live_ -= unbounded_.erase(block) ? 1 : 0;
+    unbounded_.erase(block);
     return;
   }
   for (Slot& s : set_of(block))
-    if (s.valid && s.block == block) {
-      s.valid = false;
-      --live_;
-    }
+    if (s.valid && s.block == block) s.valid = false;
 }
 
 }  // namespace starnuma

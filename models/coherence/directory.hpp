@@ -41,7 +41,6 @@ class Directory {
   DirEntry& obtain(uint64_t block, Victim& victim);
   // Frees the entry of `block` (no copies are left).
   void release(uint64_t block);
-  uint64_t live_entries() const { return live_; }
   bool bounded() const { return sets_ > 0; }
 
  private:
@@ -56,7 +55,6 @@ class Directory {
   uint64_t sets_ = 0;
   unsigned ways_ = 0;
   uint64_t clock_ = 0;  // LRU stamp
-  uint64_t live_ = 0;
   FlatMap<DirEntry> unbounded_;
   std::unordered_map<uint64_t, std::vector<Slot>> bounded_;  // sets are built when first used
 };
