@@ -226,7 +226,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
 
   Directory::Victim victim;
   DirEntry& e = h.directory->obtain(block, victim);
-  const Time at_home = std::max(to_home(r, h, issue + half, false), e.busy_until);
+  const Time at_home = e.start_at(to_home(r, h, issue + half, false));
   if (h.socket < 0) {
     if (pool_transactions_.value() == 0) pool_first_ = at_home;
     pool_last_ = std::max(pool_last_, at_home);
@@ -255,13 +255,13 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
       // On a GetS the owner also tells the home, with the data if dirty (memory is updated).
       const Time told = write ? at_o : to_home(o, h, at_o, dirty);
       if (!write && dirty) write_memory(h, block, version, told);
-      e.busy_until = told;
+      e.hold(at_home, told);
     } else {
       res.path = CohPath::BtPool;
       const Time at_h = to_home(o, h, at_o, true);
       if (!write && dirty) write_memory(h, block, version, at_h);
       at_r = from_home(h, r, std::max(at_h, acks), true);
-      e.busy_until = at_h;
+      e.hold(at_home, at_h);
     }
     if (write) {
       drop(o, block);
@@ -274,12 +274,12 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   } else if (type == CohRequest::Upgrade) {
     res.path = CohPath::Upgrade;
     at_r = from_home(h, r, h.socket >= 0 ? t : std::max(t, acks), false);
-    e.busy_until = t;
+    e.hold(at_home, t);
   } else {
     // The DRAM read starts with the directory lookup; a block with no owner is answered from it.
     const Time ready = std::max(t, read_memory(h, block, at_home));
     at_r = from_home(h, r, h.socket >= 0 ? ready : std::max(ready, acks), true);
-    e.busy_until = ready;
+    e.hold(at_home, ready);
     if (check_) {
       auto it = memory_version_.find(block);
       mine.version = it == memory_version_.end() ? 0 : it->second;
@@ -330,7 +330,7 @@ bool Coherence::evict(size_t s, uint64_t address, Time issue) {
   const Time half = half_of(fabric_->requesters()[s]->uncore_latency());
   DirEntry* e = h.directory->find(block);
   if (!e || e->owner != static_cast<int>(s)) report_internal("a socket evicts a block its home does not list it owning");
-  const Time at_home = std::max(to_home(s, h, issue + half, dirty), e->busy_until);
+  const Time at_home = e->start_at(to_home(s, h, issue + half, dirty));
   if (h.socket < 0) {
     pool_last_ = std::max(pool_last_, at_home);
     ++pool_transactions_;
@@ -338,7 +338,7 @@ bool Coherence::evict(size_t s, uint64_t address, Time issue) {
   const Time t = at_home + h.lookup;
   if (dirty) write_memory(h, block, c.version, t);
   e->owner = -1;
-  e->busy_until = t;
+  e->hold(at_home, t);
   if (e->empty()) h.directory->release(block);
   from_home(h, s, t, false);  // the Put-Ack loads the links; the socket does not wait for it
   if (check_) check(block, h);

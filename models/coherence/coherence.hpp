@@ -10,8 +10,9 @@
 // the nodes add named latencies (directory lookup, owner snoop, the MHD's internal crossing).
 //
 // Transactions are atomic in call order, which is the simulated global order the checker uses.
-// The home serializes a block's transactions: a request reaching the home while the previous one
-// is still in progress (busy_until) waits for it. Callers issue in nondecreasing time.
+// The home serializes a block's transactions: a request reaching the home while another is in
+// progress waits for it; one that is earlier in simulated time than the transaction held (issued
+// late under temporal decoupling) does not wait for it (DirEntry::start_at).
 // Details, transitions and derived latencies: docs/coherence.md.
 #pragma once
 

@@ -49,7 +49,7 @@ DirEntry& Directory::obtain(uint64_t block, Victim& victim) {
   if (pick->valid) victim = Victim{true, pick->block, pick->entry};
   *pick = Slot{block, ++clock_, true, DirEntry{}};
   // The set's serialization point survives the eviction: the victim's back-invalidation is in it.
-  pick->entry.busy_until = victim.entry.busy_until;
+  pick->entry.hold(victim.entry.busy_from, victim.entry.busy_until);
   return pick->entry;
 }
 

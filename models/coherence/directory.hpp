@@ -19,8 +19,20 @@ namespace starnuma {
 struct DirEntry {
   int owner = -1;         // socket holding the block E or M, or -1
   uint64_t sharers = 0;   // bit s: socket s may hold it S (a superset: S copies leave silently)
-  Time busy_until;        // the home serializes a block's transactions (a blocking directory)
+  // The home serializes a block's transactions (a blocking directory): the latest one in time
+  // holds the block from its arrival to its end.
+  Time busy_from, busy_until;
   bool empty() const { return owner < 0 && sharers == 0; }
+  // When a transaction reaching the home at `t` starts: after the one in progress if t falls
+  // inside it; at once if t is earlier (a request issued late by temporal decoupling), so the
+  // simulation quantum does not make it wait for a transaction later in simulated time.
+  Time start_at(Time t) const { return t >= busy_from && t < busy_until ? busy_until : t; }
+  void hold(Time from, Time until) {
+    if (until >= busy_until) {
+      busy_from = from;
+      busy_until = until;
+    }
+  }
 };
 
 class Directory {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "common/registry.hpp"
 
@@ -10,147 +11,351 @@ namespace starnuma {
 using namespace literals;
 
 namespace {
-Time later(Time a, Time b) { return a > b ? a : b; }
+
+constexpr const char* kFieldNames[] = {"row", "column", "rank", "bank", "bankgroup", "subchannel", "channel"};
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// The first time >= `t` inside a free slot of `calendar` (slots of `length`): at once if t's slot
+// is free, else at the start of the next free one.
+int64_t first_slot_time(const BusCalendar& calendar, int64_t t, int64_t length) {
+  const int64_t slot = t / length;
+  const int64_t free = calendar.first_free(slot);
+  return free == slot ? t : free * length;
+}
+
 }  // namespace
 
-// DDR5-4800 (JEDEC speed bin 4800B rounded to whole nanoseconds): tCL = tRCD = tRP = 16 ns,
-// tRAS = 32 ns, 32 banks per rank, 8 KiB rows, one 64-bit channel = 38.4 GB/s peak.
+// Defaults: DDR5-4800 as the StarNUMA artifact's DRAMsim3 configuration (tCK = 0.41667 ns; the
+// clock counts are in each description), with a controller front end that keeps the socket's
+// local access at the paper's 80 ns (40 ns on die + 6.666 + 16.667 + 16.667).
 Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext& ctx, const Ddr5Defaults& defaults)
     : Component(name, ctx),
-      channels_(*this, "channels", defaults.channels, "Independent DDR5 channels", between(1u, 64u)),
+      channels_(*this, "channels", defaults.channels, "Independent DDR5 channels (DIMMs' 64-bit channels)",
+                between(1u, 64u)),
       channel_capacity_(*this, "channel_capacity", defaults.channel_capacity, "Capacity of one channel",
                         between(1_MiB, Size::from_bytes(uint64_t{1} << 42))),
-      ranks_(*this, "ranks", 1, "Ranks per channel", between(1u, 8u)),
-      banks_per_rank_(*this, "banks_per_rank", 32, "Banks per rank (DDR5: 8 bank groups x 4)", between(1u, 64u)),
-      row_size_(*this, "row_size", 8_KiB, "Bytes of one row (page) across the rank", between(256_B, 64_KiB)),
-      channel_interleave_(*this, "channel_interleave", 256_B, "Consecutive bytes mapped to one channel before the next",
-                          between(64_B, 1_MiB)),
+      subchannels_(*this, "subchannels", 2, "Independent subchannels per channel (DDR5: two of 32 bits)",
+                   between(1u, 2u)),
+      ranks_(*this, "ranks", 1, "Ranks per subchannel", between(1u, 8u)),
+      bank_groups_(*this, "bank_groups", 8, "Bank groups per rank", between(1u, 16u)),
+      banks_per_group_(*this, "banks_per_group", 4, "Banks per bank group", between(1u, 16u)),
+      row_size_(*this, "row_size", 8_KiB, "Bytes of one row (page) of a subchannel's rank", between(256_B, 64_KiB)),
+      address_mapping_(*this, "address_mapping", "row-column-rank-bank-bankgroup-subchannel-channel",
+                       "Line address bits from most to least significant: a permutation of row, column, rank, bank, "
+                       "bankgroup, subchannel, channel (the default puts consecutive lines on alternate "
+                       "subchannels and bank groups, as the reference does)"),
+      bank_hash_(*this, "bank_hash", "none",
+                 "Bank selection: none, or xor (the row's low bits are XORed into the bank and bank group index, "
+                 "so strides of whole rows spread over the banks; needs a power-of-two number of banks per rank)",
+                 std::vector<std::string>{"none", "xor"}),
+      page_policy_(*this, "page_policy", "close",
+                   "Row buffer policy: close (precharge after each access, the reference's), open (keep the row "
+                   "until another is needed), adaptive (open, closed after row_timeout idle)",
+                   std::vector<std::string>{"close", "open", "adaptive"}),
+      row_timeout_(*this, "row_timeout", 100_ns, "adaptive page: idle time after which an open row is precharged",
+                   at_least(0_ns)),
       bus_bandwidth_(*this, "bus_bandwidth", Bandwidth::gbps(38.4),
-                     "Peak data-bus bandwidth of one channel (DDR5-4800 x 8 bytes)",
+                     "Peak data-bus bandwidth of one channel, shared equally by its subchannels (DDR5-4800: 38.4 GB/s); "
+                     "one line's burst on a subchannel is tCCD_S",
                      at_least(Bandwidth::gbps(0.1))),
-      controller_latency_(*this, "controller_latency", 8_ns, "Controller front end: queueing logic and command issue",
+      controller_latency_(*this, "controller_latency", Time::from_ps(6666),
+                          "Controller front end: queueing logic, command issue and PHY, on every access",
                           at_least(0_ns)),
-      t_rcd_(*this, "t_rcd", 16_ns, "ACT to column command (tRCD)", at_least(0_ns)),
-      t_cl_(*this, "t_cl", 16_ns, "Read column command to first data (CAS latency)", at_least(0_ns)),
-      t_cwl_(*this, "t_cwl", 14_ns, "Write column command to first data (CAS write latency)", at_least(0_ns)),
-      t_rp_(*this, "t_rp", 16_ns, "Precharge to ACT (tRP)", at_least(0_ns)),
-      t_ras_(*this, "t_ras", 32_ns, "ACT to precharge, minimum (tRAS)", at_least(0_ns)),
-      t_rrd_(*this, "t_rrd", Time::from_ps(3333), "ACT to ACT in the same rank, minimum (tRRD_S, 8 clocks)",
+      t_rcd_(*this, "t_rcd", Time::from_ps(16667), "ACT to column command (tRCD, 40 clocks)", at_least(0_ns)),
+      t_cl_(*this, "t_cl", Time::from_ps(16667), "Read column command to first data (CL, 40 clocks)", at_least(0_ns)),
+      t_cwl_(*this, "t_cwl", Time::from_ps(15833), "Write column command to first data (CWL, 38 clocks)",
              at_least(0_ns)),
+      t_rp_(*this, "t_rp", Time::from_ps(16667), "Precharge to ACT (tRP, 40 clocks)", at_least(0_ns)),
+      t_ras_(*this, "t_ras", Time::from_ps(32083), "ACT to precharge, minimum (tRAS, 77 clocks)", at_least(0_ns)),
+      t_rtp_(*this, "t_rtp", Time::from_ps(7500), "Read column command to precharge (tRTP, 18 clocks)", at_least(0_ns)),
+      t_wr_(*this, "t_wr", 30_ns, "End of write data to precharge (write recovery tWR, 72 clocks)", at_least(0_ns)),
+      t_rrd_s_(*this, "t_rrd_s", Time::from_ps(3333), "ACT to ACT in a rank, other bank group (tRRD_S, 8 clocks)",
+               at_least(0_ns)),
+      t_rrd_l_(*this, "t_rrd_l", 5_ns, "ACT to ACT in the same bank group (tRRD_L, 12 clocks)", at_least(0_ns)),
       t_faw_(*this, "t_faw", Time::from_ps(13333), "Window holding at most four ACTs per rank (tFAW, 32 clocks)",
              at_least(0_ns)),
-      bank_hash_(*this, "bank_hash", "none",
-                 "Bank selection: none (row pieces go to banks in turn) or xor (the row's low bits are XORed into "
-                 "the bank index, as controllers do so that strides of whole rows spread over the banks; needs a "
-                 "power-of-two number of banks per channel)",
-                 std::vector<std::string>{"none", "xor"}),
-      row_timeout_(*this, "row_timeout", 100_ns, "Idle time after which an open row is precharged (0: close at once)",
-                   at_least(0_ns)),
-      read_queue_(*this, "read_queue", 64, "Read queue entries per channel", between(1u, 4096u)),
-      write_queue_(*this, "write_queue", 64, "Write queue entries per channel", between(1u, 4096u)) {
-  const unsigned banks = ranks_ * banks_per_rank_;
+      t_ccd_l_(*this, "t_ccd_l", 5_ns, "Column command to column command in the same bank group (tCCD_L, 12 clocks)",
+               at_least(0_ns)),
+      t_wtr_s_(*this, "t_wtr_s", Time::from_ps(2500),
+               "End of write data to a read command on the subchannel (tWTR_S: max(4 clocks, 2.5 ns))", at_least(0_ns)),
+      t_rtw_(*this, "t_rtw", Time::from_ps(833),
+             "Bus turnaround from the end of read data to write data on the subchannel (2 clocks)", at_least(0_ns)),
+      refresh_(*this, "refresh", "all_bank",
+               "Refresh: all_bank (each rank blocked tRFC every tREFI, ranks and subchannels staggered), same_bank "
+               "(REFsb: the same bank of every group blocked tRFCsb, banks in turn), none",
+               std::vector<std::string>{"all_bank", "same_bank", "none"}),
+      t_refi_(*this, "t_refi", 3900_ns, "Average refresh interval (tREFI, 9360 clocks)", at_least(1_ns)),
+      t_rfc_(*this, "t_rfc", 410_ns, "All-bank refresh time (tRFC, 984 clocks)", at_least(0_ns)),
+      t_rfc_sb_(*this, "t_rfc_sb", 130_ns, "Same-bank refresh time (tRFCsb)", at_least(0_ns)),
+      write_batch_(*this, "write_batch", 4,
+                   "Writes the controller drains per bus turnaround (write to read and back): each batch leaves "
+                   "the data bus idle for tWTR_S + CL + tRTW",
+                   between(1u, 4096u)),
+      write_queue_(*this, "write_queue", 64,
+                   "Write queue entries per subchannel: a posted write waits while its burst is further ahead",
+                   between(1u, 4096u)) {
+  const unsigned banks = bank_groups_ * banks_per_group_;
   if (bank_hash_.get() == "xor" && (banks & (banks - 1)) != 0)
     error(config() ? config()->find("bank_hash") : nullptr, "bank_hash",
-          "xor needs a power-of-two number of banks per channel; ranks x banks_per_rank is " + std::to_string(banks));
+          "xor needs a power-of-two number of banks per rank; bank_groups x banks_per_group is " +
+              std::to_string(banks));
   xor_banks_ = bank_hash_.get() == "xor";
-  timing_ = Timing{Divisor(channel_interleave_->bytes()), Divisor(channels_), Divisor(row_size_->bytes()), Divisor(banks),
-                   Divisor(banks_per_rank_), controller_latency_, t_rcd_, t_cl_, t_cwl_, t_rp_, t_ras_, row_timeout_};
-  t_burst_ = Time::from_ps(static_cast<int64_t>(std::llround(kLineBytes * 1e12 / bus_bandwidth_->bytes_per_s())));
-  act_slot_ = Time::from_ps(std::max<int64_t>({t_rrd_->ps(), t_faw_->ps() / 4, 1}));
-  state_.resize(channels_);
-  for (ChannelState& ch : state_) {
-    ch.banks.resize(static_cast<size_t>(ranks_) * banks_per_rank_);
-    ch.acts.resize(ranks_);
-    ch.read_done.assign(read_queue_, Time());
-    ch.write_done.assign(write_queue_, Time());
+  policy_ = page_policy_.get() == "open" ? Policy::Open : page_policy_.get() == "adaptive" ? Policy::Adaptive : Policy::Close;
+  refresh_mode_ = refresh_.get() == "none" ? Refresh::None : refresh_.get() == "same_bank" ? Refresh::SameBank : Refresh::AllBank;
+  if (refresh_mode_ == Refresh::AllBank && t_rfc_.get() >= t_refi_.get())
+    error(config() ? config()->find("t_rfc") : nullptr, "t_rfc", "must be shorter than t_refi");
+
+  // Address mapping: a permutation of the seven fields.
+  std::vector<Field> msb_first;
+  {
+    std::stringstream in(address_mapping_.get());
+    std::string word;
+    bool seen[kFields] = {};
+    bool ok = true;
+    while (std::getline(in, word, '-')) {
+      const auto* f = std::find(std::begin(kFieldNames), std::end(kFieldNames), word);
+      if (f == std::end(kFieldNames) || seen[f - kFieldNames]) {
+        ok = false;
+        break;
+      }
+      seen[f - kFieldNames] = true;
+      msb_first.push_back(static_cast<Field>(f - kFieldNames));
+    }
+    if (!ok || msb_first.size() != kFields) {
+      error(config() ? config()->find("address_mapping") : nullptr, "address_mapping",
+            "'" + address_mapping_.get() +
+                "' is not a permutation of row, column, rank, bank, bankgroup, subchannel, channel joined by '-'");
+      msb_first = {kRow, kColumn, kRank, kBank, kBankGroup, kSubchannel, kChannel};
+    }
+  }
+  for (unsigned i = 0; i < kFields; ++i) lsb_first_[i] = msb_first[kFields - 1 - i];
+  const uint64_t others = (row_size_->bytes() / kLineBytes) * ranks_ * banks * subchannels_ * channels_;
+  const uint64_t rows = std::max<uint64_t>(1, (capacity().bytes() / kLineBytes + others - 1) / others);
+  radix_[kRow] = Divisor(rows);
+  radix_[kColumn] = Divisor(std::max<uint64_t>(1, row_size_->bytes() / kLineBytes));
+  radix_[kRank] = Divisor(ranks_);
+  radix_[kBank] = Divisor(banks_per_group_);
+  radix_[kBankGroup] = Divisor(bank_groups_);
+  radix_[kSubchannel] = Divisor(subchannels_);
+  radix_[kChannel] = Divisor(channels_);
+
+  const double subchannel_bytes_per_s = bus_bandwidth_->bytes_per_s() / subchannels_;
+  t_burst_ = Time::from_ps(std::max<int64_t>(1, std::llround(kLineBytes * 1e12 / subchannel_bytes_per_s)));
+  const int64_t burst = t_burst_.ps();
+  tm_.controller = controller_latency_->ps();
+  tm_.rcd = t_rcd_->ps();
+  tm_.cl = t_cl_->ps();
+  tm_.cwl = t_cwl_->ps();
+  tm_.rp = t_rp_->ps();
+  tm_.ras = t_ras_->ps();
+  tm_.rtp = t_rtp_->ps();
+  tm_.wr = t_wr_->ps();
+  tm_.burst = burst;
+  tm_.act_slot = std::max<int64_t>({t_rrd_s_->ps(), ceil_div(t_faw_->ps(), 4), 1});
+  tm_.rrd_l = std::max<int64_t>(t_rrd_l_->ps(), 1);
+  tm_.ccd_l = std::max<int64_t>(t_ccd_l_->ps(), 1);
+  tm_.refi = t_refi_->ps();
+  tm_.rfc = t_rfc_->ps();
+  tm_.rfc_sb = t_rfc_sb_->ps();
+  // Write to read: a read's data starts tWTR + CL after the write data ended (CL of it idle
+  // ahead of the read data less the CWL the write's command led by); read to write: tRTW.
+  tm_.turnaround_slots = static_cast<unsigned>(ceil_div(t_wtr_s_->ps() + tm_.cl + t_rtw_->ps(), burst));
+  tm_.write_batch = write_batch_;
+  tm_.write_window = static_cast<int64_t>(write_queue_.get()) * burst;
+
+  clear();
+}
+
+void Ddr5Controller::clear() {
+  state_.clear();
+  state_.resize(static_cast<size_t>(channels_) * subchannels_);
+  const unsigned staggered = subchannels_ * ranks_;
+  for (size_t i = 0; i < state_.size(); ++i) {
+    Subchannel& sc = state_[i];
+    sc.ranks.resize(ranks_);
+    for (unsigned r = 0; r < ranks_; ++r) {
+      sc.ranks[r].group_acts.resize(bank_groups_);
+      sc.ranks[r].group_columns.resize(bank_groups_);
+      const unsigned k = static_cast<unsigned>(i % subchannels_) * ranks_ + r;
+      sc.ranks[r].refresh_phase = tm_.refi * k / staggered;
+    }
+    sc.banks.resize(static_cast<size_t>(ranks_) * bank_groups_ * banks_per_group_);
   }
 }
 
-Time Ddr5Controller::activate(ChannelState& ch, unsigned rank, Time earliest) {
-  return take_slot(ch.acts[rank], earliest, act_slot_);
+Ddr5Controller::Bounds Ddr5Controller::bounds() const {
+  Bounds b;
+  const double line = kLineBytes, subchannels = static_cast<double>(state_.size());
+  b.peak_gbps = peak_bandwidth().gb_per_s();
+  // Refresh: a lone rank serves nothing for tRFC of every tREFI (same-bank: one bank in
+  // banks_per_group for tRFCsb, which costs only the accesses that wanted that bank).
+  if (refresh_mode_ == Refresh::AllBank && ranks_ == 1)
+    b.refresh_gbps = b.peak_gbps * (1.0 - static_cast<double>(tm_.rfc) / static_cast<double>(tm_.refi));
+  else
+    b.refresh_gbps = b.peak_gbps;
+  // Close page: every access activates; a rank takes one ACT per max(tRRD_S, tFAW/4).
+  b.activate_gbps = subchannels * ranks_ * line / static_cast<double>(tm_.act_slot) * 1e3;
+  // Each bank is busy tRC = max(tRAS, tRCD + tRTP) + tRP per read.
+  const double trc = static_cast<double>(std::max(tm_.ras, tm_.rcd + tm_.rtp) + tm_.rp);
+  b.bank_gbps = subchannels * ranks_ * bank_groups_ * banks_per_group_ * line / trc * 1e3;
+  b.bound_gbps = std::min({b.peak_gbps, b.refresh_gbps, b.activate_gbps, b.bank_gbps});
+  return b;
 }
 
-Time Ddr5Controller::take_slot(BusCalendar& calendar, Time ready, Time slot_length) {
-  // An event ready inside a free slot happens at once; otherwise at the start of the next free one.
-  const int64_t ready_slot = ready.ps() / slot_length.ps();
-  const int64_t slot = calendar.reserve(ready_slot);
-  return slot == ready_slot ? ready : Time::from_ps(slot * slot_length.ps());
+Ddr5Controller::Location Ddr5Controller::locate(uint64_t offset) const {
+  uint64_t x = offset / kLineBytes;
+  uint64_t value[kFields] = {};
+  for (unsigned i = 0; i < kFields; ++i) {
+    const Field f = lsb_first_[i];
+    value[f] = radix_[f].mod(x);
+    x = radix_[f].div(x);
+  }
+  Location loc{static_cast<unsigned>(value[kChannel]), static_cast<unsigned>(value[kSubchannel]),
+               static_cast<unsigned>(value[kRank]), static_cast<unsigned>(value[kBankGroup]),
+               static_cast<unsigned>(value[kBank]), value[kRow]};
+  if (xor_banks_) {
+    const uint64_t banks = radix_[kBankGroup].value() * radix_[kBank].value();
+    const uint64_t flat = (uint64_t{loc.bank_group} * radix_[kBank].value() + loc.bank) ^ (loc.row & (banks - 1));
+    loc.bank_group = static_cast<unsigned>(radix_[kBank].div(flat));
+    loc.bank = static_cast<unsigned>(radix_[kBank].mod(flat));
+  }
+  return loc;
+}
+
+int64_t Ddr5Controller::refresh_end(const Rank& rank, unsigned bank, int64_t t) const {
+  if (refresh_mode_ == Refresh::None || refresh_suspended_) return t;
+  int64_t phase = rank.refresh_phase, length = tm_.rfc;
+  if (refresh_mode_ == Refresh::SameBank) {
+    phase += tm_.refi * bank / static_cast<int64_t>(radix_[kBank].value());
+    length = tm_.rfc_sb;
+  }
+  const int64_t start = phase + floor_div(t - phase, tm_.refi) * tm_.refi;
+  return t < start + length ? start + length : t;
 }
 
 Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
-  const Timing& tm = timing_;
-  const uint64_t chunk = tm.interleave.div(offset);
-  ChannelState& ch = state_[tm.channels.mod(chunk)];
-  const uint64_t local = tm.interleave.mul(tm.channels.div(chunk)) + tm.interleave.mod(offset);
-  const uint64_t row_piece = tm.row_size.div(local);
-  const uint64_t row = tm.banks.div(row_piece);
-  // With xor, a bank's rows are still distinct pieces: for one row, piece -> bank is a bijection.
-  const size_t bank_index = tm.banks.mod(xor_banks_ ? row_piece ^ row : row_piece);
-  Bank& bank = ch.banks[bank_index];
-  const unsigned rank = static_cast<unsigned>(tm.banks_per_rank.div(bank_index));
+  const Location loc = locate(offset);
+  Subchannel& sc = state_[static_cast<size_t>(loc.channel) * radix_[kSubchannel].value() + loc.subchannel];
+  Rank& rank = sc.ranks[loc.rank];
+  Bank& bank = sc.banks[(static_cast<size_t>(loc.rank) * radix_[kBankGroup].value() + loc.bank_group) *
+                            radix_[kBank].value() + loc.bank];
+  BusCalendar& group_acts = rank.group_acts[loc.bank_group];
+  BusCalendar& group_columns = rank.group_columns[loc.bank_group];
+  const bool read = op == MemOp::Read;
+  const int64_t cas = read ? tm_.cl : tm_.cwl;
+  const int64_t cmd = arrival.ps() + tm_.controller;
 
-  const bool is_read = op == MemOp::Read;
-  std::vector<Time>& ring = is_read ? ch.read_done : ch.write_done;
-  size_t& head = is_read ? ch.read_head : ch.write_head;
-  Time cmd = arrival + tm.controller;
-  if (ring[head] > cmd) {  // the access issued queue-depth accesses ago has not completed
-    cmd = ring[head];
-    ++queue_full_;
-  }
+  // Open and adaptive page: the row the latest access (in time) left open, if it still is.
+  bool open_row = false;
+  if (policy_ != Policy::Close && bank.activated >= 0 && cmd >= bank.last_column)
+    open_row = policy_ == Policy::Open || cmd - bank.last_end <= row_timeout_->ps();
+  const bool hit = open_row && bank.row == loc.row;
 
-  // Adaptive open page: a row idle for row_timeout was closed in the background.
-  if (bank.open && cmd - bank.last_use > tm.row_timeout) {
-    bank.open = false;
-    bank.ready = later(bank.ready, bank.last_use + tm.row_timeout + tm.rp);
-  }
-  Time column;
-  if (bank.open && bank.row == row) {
+  int64_t act = -1, column, data_slot;
+  if (hit) {
     ++row_hits_;
-    column = later(cmd, bank.ready);
-  } else {
-    Time earliest = later(cmd, bank.ready);
-    if (bank.open) {
-      ++row_conflicts_;
-      earliest = later(earliest, bank.activated + tm.ras) + tm.rp;
-    } else {
-      ++row_misses_;
+    column = std::max(cmd, bank.last_column + tm_.ccd_l);
+    for (;;) {
+      column = first_slot_time(group_columns, column, tm_.ccd_l);
+      data_slot = sc.bus.first_free((column + cas) / tm_.burst);
+      const int64_t data = std::max(column + cas, data_slot * tm_.burst);
+      if (data - cas == column) break;
+      column = data - cas;
     }
-    bank.activated = activate(ch, rank, earliest);
-    bank.open = true;
-    bank.row = row;
-    column = bank.activated + tm.rcd;
+  } else {
+    // A conflict precharges the open row first (not before tRAS from its ACT, nor before its last
+    // column command's tRTP or write recovery); the bank is busy from the precharge.
+    int64_t earliest = cmd;
+    const int64_t lead = open_row ? tm_.rp : 0;
+    if (open_row) {
+      ++row_conflicts_;
+      earliest = std::max(cmd, std::max(bank.activated + tm_.ras, bank.last_end)) + tm_.rp;
+    } else if (policy_ == Policy::Adaptive && bank.activated >= 0 && cmd >= bank.last_column) {
+      earliest = std::max(earliest, bank.last_end + row_timeout_->ps() + tm_.rp);  // closed in the background
+    }
+    act = earliest;
+    bool refresh_waited = false;
+    for (;;) {
+      const int64_t after_refresh = refresh_end(rank, loc.bank, act);
+      refresh_waited |= after_refresh != act;
+      act = first_slot_time(rank.acts, after_refresh, tm_.act_slot);
+      const int64_t in_group = first_slot_time(group_acts, act, tm_.rrd_l);
+      if (in_group != act || refresh_end(rank, loc.bank, act) != act) {
+        act = in_group;
+        continue;
+      }
+      column = first_slot_time(group_columns, act + tm_.rcd, tm_.ccd_l);
+      data_slot = sc.bus.first_free((column + cas) / tm_.burst);
+      const int64_t data = std::max(column + cas, data_slot * tm_.burst);
+      if (data - cas - tm_.rcd > act) {  // the bus is later: activate later, not hold the row open
+        act = data - cas - tm_.rcd;
+        continue;
+      }
+      column = data - cas;
+      const int64_t end = policy_ == Policy::Close
+                              ? std::max(act + tm_.ras, column + (read ? tm_.rtp : cas + tm_.burst + tm_.wr)) + tm_.rp
+                              : column + tm_.burst;
+      const int64_t fits = bank.busy.fit(act - lead, end - (act - lead));
+      if (fits != act - lead) {
+        act = fits + lead;
+        continue;
+      }
+      bank.busy.insert(act - lead, end);
+      break;
+    }
+    if (refresh_waited) ++refresh_waits_;
+    ++activates_;
+    rank.acts.take(act / tm_.act_slot);
+    group_acts.take(act / tm_.rrd_l);
   }
-  const Time data = column + (is_read ? tm.cl : tm.cwl);
-  const Time burst = take_slot(ch.bus, data, t_burst_);
-  ch.bus_busy_ps += t_burst_.ps();
-  bank.ready = column + t_burst_;  // next column command to this bank (tCCD)
-  bank.last_use = burst + t_burst_;
+  if (hit) {
+    bank.busy.insert(column, column + tm_.burst);
+  }
+  group_columns.take(column / tm_.ccd_l);
+  sc.bus.take(data_slot);
+  sc.busy_ps += tm_.burst;
+  // The controller drains writes in batches: each batch turns the bus around twice (read to
+  // write, write to read), slots in which it carries no data.
+  if (!read && ++sc.writes_since_turnaround == tm_.write_batch) {
+    sc.writes_since_turnaround = 0;
+    for (unsigned k = 0; k < tm_.turnaround_slots; ++k) sc.bus.take(sc.bus.first_free(data_slot + 1));
+    turnarounds_ += 1;
+  }
+  const int64_t data = column + cas;
+  if (policy_ != Policy::Close && data + tm_.burst >= bank.last_end) {  // the latest access in time
+    if (!hit) bank.activated = act;
+    bank.row = loc.row;
+    bank.last_column = column;
+    bank.last_end = read ? column + tm_.rtp : data + tm_.burst + tm_.wr;
+  }
 
   Time done;
-  if (is_read) {
+  if (read) {
     ++reads_;
-    done = burst;  // critical word first
-    ring[head] = done;
+    done = Time::from_ps(data);  // critical word first
     read_latency_.sample((done - arrival).ns());
   } else {
     ++writes_;
-    ring[head] = burst + t_burst_;
-    done = cmd;  // posted
+    // Posted: accepted at once unless it queued for longer than write_queue bursts take.
+    const int64_t accepted = std::max(cmd, data - tm_.rcd - tm_.cwl - tm_.write_window);
+    if (accepted > cmd) ++queue_full_;
+    done = Time::from_ps(accepted);
   }
-  if (++head == ring.size()) head = 0;
-  if (trace) trace->add(path(), is_read ? "DRAM read" : "DRAM write (posted)", done - arrival);
+  if (trace) trace->add(path(), read ? "DRAM read" : "DRAM write (posted)", done - arrival);
   return done;
 }
 
 void Ddr5Controller::reset_stats() {
   Component::reset_stats();
-  for (ChannelState& ch : state_) ch.bus_busy_ps = 0;
+  for (Subchannel& sc : state_) sc.busy_ps = 0;
 }
 
 double Ddr5Controller::bus_utilization(Time elapsed) const {
   if (elapsed.ps() <= 0) return 0.0;
   int64_t busy = 0;
-  for (const ChannelState& ch : state_) busy += ch.bus_busy_ps;
+  for (const Subchannel& sc : state_) busy += sc.busy_ps;
   return static_cast<double>(busy) / static_cast<double>(elapsed.ps()) / static_cast<double>(state_.size());
 }
 

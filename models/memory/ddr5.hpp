@@ -1,26 +1,32 @@
-// A DDR5 memory controller and its channels, loosely timed with per-bank row-buffer state and
-// per-channel data-bus occupancy (DDR5-4800 by default).
+// A DDR5 memory controller and its channels, loosely timed, organised and timed by default as the
+// StarNUMA artifact's DRAMsim3 reference (DDR5-4800, docs/memory.md): each channel is two 32-bit
+// subchannels, each subchannel ranks of 8 bank groups x 4 banks, BL16 (one 64-byte line per
+// burst), close page, refresh, and the address mapping row-column-rank-bank-bankgroup-subchannel-
+// channel (channel bits lowest).
 //
-// Address interleaving inside the controller's range: consecutive `channel_interleave` chunks go
-// to consecutive channels; inside a channel, consecutive `row_size` pieces go to consecutive banks
-// (across ranks), so a sequential stream hits open rows and spreads over banks; `bank_hash: xor`
-// also folds the row's low bits into the bank index, so strides of whole rows spread too.
-//
-// A read completes when its critical word is on the bus: controller latency + (tRP if the bank
-// holds another row) + (tRCD if no row is open) + tCL, plus any wait for the bank, the
-// activate-window limits (tRRD, tFAW), a free data-bus slot and the read queue. Banks serve their
-// accesses in arrival order; the data bus and the activate slots do not (each takes the first free
-// slot after it is ready), the reordering a DRAM scheduler does so that one bank's conflict does
-// not hold up the others. ACT slots of max(tRRD, tFAW/4) keep both limits. Unloaded (bank idle and
-// precharged) that is controller_latency + tRCD + tCL. Rows left idle for `row_timeout` are
-// precharged in the background (adaptive open page). Writes are posted: they complete at
-// controller_latency unless the write queue is full, and occupy bank and bus like reads.
+// Each access is placed in time by the constraints a DRAM scheduler obeys: the bank is busy from
+// its activate (ACT) to the end of its precharge (close page); ACTs of a rank are max(tRRD_S,
+// tFAW/4) apart, of a bank group tRRD_L apart; column commands of a bank group tCCD_L apart;
+// bursts on a subchannel's data bus one burst (tCCD_S) apart; each batch of write_batch writes
+// turns the bus around (tWTR_S + CL + tRTW without data); no ACT while the rank (all-bank
+// refresh) or the bank (same-bank refresh) refreshes. Every resource keeps a calendar and an
+// access takes the first time that satisfies all of them, so the schedule is the one a
+// first-ready controller would make in time order, whatever the order of the calls (the
+// simulation quantum does not change it). Spacing limits are kept as rates: at most one event per
+// slot of the limit's length, at its ready time if that slot is free, so bandwidths are exact and
+// two events in neighbouring slots may be closer than the limit by less than one slot.
+// Unloaded (idle bank, no refresh under way): controller_latency + tRCD + tCL.
+// Writes are posted: they complete at controller_latency unless they queued longer than
+// write_queue bursts take (the write queue was full). docs/memory.md has the model and its
+// calibration against the reference.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "common/component.hpp"
 #include "common/divisor.hpp"
+#include "common/interval_calendar.hpp"
 #include "memory/bus_calendar.hpp"
 #include "memory/mem_access.hpp"
 
@@ -38,75 +44,112 @@ class Ddr5Controller : public Component {
   unsigned channels() const { return channels_; }
   Size capacity() const { return Size::from_bytes(channel_capacity_->bytes() * channels_); }
   Bandwidth peak_bandwidth() const { return Bandwidth::from_bytes_per_s(bus_bandwidth_->bytes_per_s() * channels_); }
-  // Latency of a read to an idle, precharged bank.
+  // Latency of a read to an idle, precharged bank outside refresh.
   Time unloaded_read_latency() const { return controller_latency_.get() + t_rcd_.get() + t_cl_.get(); }
+  // One burst (a 64-byte line) on a subchannel's data bus.
+  Time burst_time() const { return t_burst_; }
 
   // Serves one line at `offset` inside this controller's range, arriving at `arrival`; returns
   // the completion time.
   Time access(Time arrival, MemOp op, uint64_t offset, PathTrace* trace);
 
-  // Busy fraction of the data buses over `elapsed`, averaged over channels.
+  // Refresh off or back on (as configured): `starnuma latency` measures with it off, so the
+  // unloaded figures are the paper's nominal ones.
+  void suspend_refresh(bool suspended) { refresh_suspended_ = suspended; }
+
+  // Forgets every bank, bus and refresh state (parameters and statistics stay).
+  void clear();
+
+  // Closed-form limits of the reads this organisation can deliver (docs/memory.md), GB/s.
+  struct Bounds {
+    double peak_gbps;      // every subchannel's data bus always busy
+    double refresh_gbps;   // the peak less all-bank refresh's share (tRFC / tREFI) of a lone rank
+    double activate_gbps;  // close page: one ACT per access, max(tRRD_S, tFAW/4) apart in a rank
+    double bank_gbps;      // every bank busy tRC per access
+    double bound_gbps;     // the least of them
+  };
+  Bounds bounds() const;
+
+  // Busy fraction of the data buses over `elapsed`, averaged over subchannels.
   double bus_utilization(Time elapsed) const;
   void reset_stats() override;
 
- private:
-  struct Bank {
-    uint64_t row = 0;
-    bool open = false;
-    Time ready;     // earliest next column command
-    Time activated; // time of the last ACT (for tRAS)
-    Time last_use;  // end of the last burst (for the row timeout)
+  // Where a line lives (exposed for tests and docs).
+  struct Location {
+    unsigned channel, subchannel, rank, bank_group, bank;
+    uint64_t row;
   };
-  struct ChannelState {
-    BusCalendar bus;
-    int64_t bus_busy_ps = 0;
-    std::vector<Bank> banks;
-    std::vector<BusCalendar> acts;  // per rank: ACT slots of max(tRRD, tFAW/4)
-    std::vector<Time> read_done, write_done;  // rings: completions of the last queue-depth accesses
-    size_t read_head = 0, write_head = 0;
+  Location locate(uint64_t offset) const;
+
+ private:
+  enum Field : unsigned { kRow, kColumn, kRank, kBank, kBankGroup, kSubchannel, kChannel, kFields };
+  struct Bank {
+    IntervalCalendar busy;  // ACT to the end of the precharge (close page), or ACT to the last column
+    // The latest access in time (open and adaptive page: the row it left open).
+    uint64_t row = 0;
+    int64_t activated = -1, last_column = 0, last_end = 0;
+  };
+  struct Rank {
+    BusCalendar acts;  // slots of max(tRRD_S, tFAW/4)
+    std::vector<BusCalendar> group_acts;     // per bank group, slots of tRRD_L
+    std::vector<BusCalendar> group_columns;  // per bank group, slots of tCCD_L
+    int64_t refresh_phase = 0;
+  };
+  struct Subchannel {
+    BusCalendar bus;  // bursts and turnarounds
+    unsigned writes_since_turnaround = 0;
+    std::vector<Rank> ranks;
+    std::vector<Bank> banks;  // rank-major, then bank group, then bank
+    int64_t busy_ps = 0;
   };
 
-  Time activate(ChannelState& ch, unsigned rank, Time earliest);
-  static Time take_slot(BusCalendar& calendar, Time ready, Time slot_length);
+  int64_t refresh_end(const Rank& rank, unsigned bank, int64_t t) const;
 
   Param<unsigned> channels_;
   Param<Size> channel_capacity_;
+  Param<unsigned> subchannels_;
   Param<unsigned> ranks_;
-  Param<unsigned> banks_per_rank_;
+  Param<unsigned> bank_groups_;
+  Param<unsigned> banks_per_group_;
   Param<Size> row_size_;
-  Param<Size> channel_interleave_;
+  Param<std::string> address_mapping_;
+  Param<std::string> bank_hash_;
+  Param<std::string> page_policy_;
+  Param<Time> row_timeout_;
   Param<Bandwidth> bus_bandwidth_;
   Param<Time> controller_latency_;
-  Param<Time> t_rcd_;
-  Param<Time> t_cl_;
-  Param<Time> t_cwl_;
-  Param<Time> t_rp_;
-  Param<Time> t_ras_;
-  Param<Time> t_rrd_;
-  Param<Time> t_faw_;
-  Param<std::string> bank_hash_;
-  Param<Time> row_timeout_;
-  Param<unsigned> read_queue_;
+  Param<Time> t_rcd_, t_cl_, t_cwl_, t_rp_, t_ras_, t_rtp_, t_wr_;
+  Param<Time> t_rrd_s_, t_rrd_l_, t_faw_, t_ccd_l_;
+  Param<Time> t_wtr_s_, t_rtw_;
+  Param<std::string> refresh_;
+  Param<Time> t_refi_, t_rfc_, t_rfc_sb_;
+  Param<unsigned> write_batch_;
   Param<unsigned> write_queue_;
 
-  // What access() needs, read once from the parameters: each Param is a large object of its own,
-  // and the hot path would touch a host cache line per parameter.
+  // What access() needs, read once from the parameters (each Param is a large object of its own).
   struct Timing {
-    Divisor interleave, channels, row_size, banks, banks_per_rank;
-    Time controller, rcd, cl, cwl, rp, ras, row_timeout;
+    int64_t controller, rcd, cl, cwl, rp, ras, rtp, wr, burst, act_slot, rrd_l, ccd_l, refi, rfc, rfc_sb;
+    unsigned turnaround_slots, write_batch;  // a write batch's turnarounds, in bursts
+    int64_t write_window;           // queueing a posted write absorbs before it stalls its sender
   };
-  Timing timing_;
+  Timing tm_{};
+  std::array<Divisor, kFields> radix_;
+  std::array<Field, kFields> lsb_first_{};  // decoding order
+  enum class Policy { Close, Open, Adaptive } policy_ = Policy::Close;
+  enum class Refresh { None, AllBank, SameBank } refresh_mode_ = Refresh::AllBank;
   bool xor_banks_ = false;
+  bool refresh_suspended_ = false;
   Time t_burst_;
-  Time act_slot_;
-  std::vector<ChannelState> state_;
+  std::vector<Subchannel> state_;  // channel-major
 
   Counter reads_{*this, "reads", "lines", "Reads served"};
   Counter writes_{*this, "writes", "lines", "Writes served"};
-  Counter row_hits_{*this, "row_hits", "accesses", "Accesses to the open row"};
-  Counter row_misses_{*this, "row_misses", "accesses", "Accesses to a precharged bank (activate)"};
-  Counter row_conflicts_{*this, "row_conflicts", "accesses", "Accesses to a bank holding another row (precharge, activate)"};
-  Counter queue_full_{*this, "queue_full_stalls", "accesses", "Accesses that waited for a read or write queue slot"};
+  Counter activates_{*this, "activates", "commands", "Row activations"};
+  Counter row_hits_{*this, "row_hits", "accesses", "Accesses to the row left open (open or adaptive page)"};
+  Counter row_conflicts_{*this, "row_conflicts", "accesses", "Accesses that found another row open (precharge first)"};
+  Counter refresh_waits_{*this, "refresh_waits", "accesses", "Accesses whose activate waited for a refresh to end"};
+  Counter turnarounds_{*this, "turnarounds", "batches", "Write batches, each turning the bus around twice"};
+  Counter queue_full_{*this, "queue_full_stalls", "accesses", "Writes that waited for a write queue slot"};
   Average read_latency_{*this, "read_latency", "ns", "Read latency inside the controller"};
 };
 

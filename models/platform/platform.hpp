@@ -30,7 +30,9 @@ class PlatformSettings : public Component {
   Time quantum() const { return quantum_; }
 
  private:
-  Param<Time> quantum_{*this, "quantum", Time::from_ns(1000),
+  // 500 ns: the largest at which bfs, sharing and kv on the scaled 16-socket machines stay within
+  // 2 % of a 1 ns quantum (docs/validation.md, experiments/quantum_convergence.sh).
+  Param<Time> quantum_{*this, "quantum", Time::from_ns(500),
                        "Global quantum of temporal decoupling: how far an initiator may run ahead",
                        between(Time::from_ps(1000), Time::from_ns(1000000))};
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <queue>
 #include <random>
 
@@ -61,17 +62,30 @@ size_t socket_index(const Fabric& fabric, const std::string& name) {
   report_error(msg::kUsage, "--from: no socket named '" + name + "' (sockets: " + join(names) + ")");
 }
 
-const Fabric::Range& memory_node(const Fabric& fabric, const std::string& name) {
+const Fabric::Range& memory_node(const Fabric& fabric, const std::string& name, const char* option = "--to") {
   for (const Fabric::Range& r : fabric.address_map())
     if (r.node->basename() == name) return r;
   std::vector<std::string> names;
   for (const Fabric::Range& r : fabric.address_map()) names.push_back(r.node->basename());
-  report_error(msg::kUsage, "--to: no memory node named '" + name + "' (memory nodes: " + join(names) + ")");
+  report_error(msg::kUsage, std::string(option) + ": no memory node named '" + name + "' (memory nodes: " + join(names) + ")");
 }
 
 double gbps(uint64_t bytes, Time span) { return span.ps() > 0 ? static_cast<double>(bytes) / static_cast<double>(span.ps()) * 1e3 : 0.0; }
 
 }  // namespace
+
+Ddr5Controller* memory_of(FabricNode* node) {
+  if (auto* s = dynamic_cast<Socket*>(node)) return &s->memory();
+  if (auto* p = dynamic_cast<CxlPool*>(node)) return &p->memory();
+  return nullptr;
+}
+
+Ddr5Controller& memory_controller(Platform& platform, const std::string& node) {
+  const Fabric::Range& r = memory_node(platform.fabric(), node, "--node");
+  Ddr5Controller* c = memory_of(r.node);
+  if (!c) report_error(msg::kUsage, "--node: " + node + " has no DDR5 controller");
+  return *c;
+}
 
 LatencyMatrix measure_unloaded_latency(Platform& platform, bool with_paths) {
   Fabric& fabric = platform.fabric();
@@ -82,6 +96,9 @@ LatencyMatrix measure_unloaded_latency(Platform& platform, bool with_paths) {
   m.latency.assign(S, std::vector<Time>(N));
   m.routes.assign(S, std::vector<std::string>(N));
   m.paths.assign(S, std::vector<PathTrace>(with_paths ? N : 0));
+  // Unloaded means idle and outside refresh (the paper's nominal latencies).
+  for (const Fabric::Range& r : fabric.address_map())
+    if (Ddr5Controller* memory = memory_of(r.node)) memory->suspend_refresh(true);
   run_probe(platform, [&](ProbeInitiator& probe) {
     const Time gap = Time::from_ns(10000);
     Time t;
@@ -100,32 +117,49 @@ LatencyMatrix measure_unloaded_latency(Platform& platform, bool with_paths) {
 
 BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o) {
   Fabric& fabric = platform.fabric();
-  const size_t requester = socket_index(fabric, o.from);
+  std::vector<size_t> requesters;
+  for (const std::string& name : o.from) {
+    if (name == "all") {
+      for (size_t s = 0; s < fabric.requesters().size(); ++s) requesters.push_back(s);
+    } else {
+      requesters.push_back(socket_index(fabric, name));
+    }
+  }
+  if (requesters.empty()) report_error(msg::kUsage, "--from: name at least one socket, or all");
   const Fabric::Range& home = memory_node(fabric, o.to);
-  const Route& route = fabric.route(requester, *home.node);
 
-  // The stages the data crosses: memory, then each link in the data direction.
+  // The stages the data crosses: memory, then each link direction of any requester's route. A
+  // link stage's capacity is what it carries for the requesters routed over it; the path capacity
+  // is the memory's peak or the requesters' narrowest links together, whichever is less.
   struct Stage {
     std::string name;
     double gbps;
     std::function<double(Time span)> utilization;
   };
   std::vector<Stage> stages;
-  const Ddr5Controller* memory = nullptr;
-  if (auto* s = dynamic_cast<Socket*>(home.node)) memory = &s->memory();
-  if (auto* p = dynamic_cast<CxlPool*>(home.node)) memory = &p->memory();
-  if (memory) {
-    stages.push_back({memory->path() + " (data buses)", memory->peak_bandwidth().gb_per_s(),
+  double memory_gbps = std::numeric_limits<double>::infinity();
+  if (const Ddr5Controller* memory = memory_of(home.node)) {
+    memory_gbps = memory->peak_bandwidth().gb_per_s();
+    stages.push_back({memory->path() + " (data buses)", memory_gbps,
                       [memory](Time span) { return memory->bus_utilization(span); }});
   }
-  for (const Hop& h : route.hops) {
-    const FabricNode& sender = o.op == MemOp::Read ? *h.to : *h.from;
-    const Channel& ch = h.link->channel_from(sender);
-    stages.push_back({h.link->path() + " (" + h.link->direction_name(sender) + ")", ch.bandwidth().gb_per_s(),
-                      [&ch](Time span) { return ch.utilization(span); }});
+  std::vector<const Channel*> seen;
+  double links_gbps = 0;
+  for (size_t requester : requesters) {
+    double narrowest = std::numeric_limits<double>::infinity();
+    for (const Hop& h : fabric.route(requester, *home.node).hops) {
+      const FabricNode& sender = o.op == MemOp::Read ? *h.to : *h.from;
+      const Channel& ch = h.link->channel_from(sender);
+      narrowest = std::min(narrowest, ch.bandwidth().gb_per_s());
+      if (std::find(seen.begin(), seen.end(), &ch) != seen.end()) continue;
+      seen.push_back(&ch);
+      stages.push_back({h.link->path() + " (" + h.link->direction_name(sender) + ")", ch.bandwidth().gb_per_s(),
+                        [&ch](Time span) { return ch.utilization(span); }});
+    }
+    links_gbps += narrowest;
   }
   BandwidthResult r;
-  r.capacity_gbps = std::min_element(stages.begin(), stages.end(), [](const Stage& a, const Stage& b) { return a.gbps < b.gbps; })->gbps;
+  r.capacity_gbps = std::min(memory_gbps, links_gbps);
   r.requests = o.requests;
 
   std::vector<double> latencies;
@@ -140,6 +174,8 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
     };
     const Time start = Time::from_ns(1000);
     first = start;
+    // Arrivals and slots go to the requesters in turn.
+    auto requester = [&](uint64_t i) { return requesters[i % requesters.size()]; };
     if (o.load) {
       // Open loop: Poisson arrivals at load x capacity.
       const double mean_gap_ps = kLineBytes / (*o.load * r.capacity_gbps) * 1e3;
@@ -148,24 +184,27 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
         const double u = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
         t += -std::log(u) * mean_gap_ps;
         const Time issue = Time::from_ps(static_cast<int64_t>(t));
-        const Time done = probe.send(requester, o.op, address(i), issue, nullptr);
+        const Time done = probe.send(requester(i), o.op, address(i), issue, nullptr);
         latencies.push_back((done - issue).ns());
         last = std::max(last, done);
       }
       r.offered_gbps = *o.load * r.capacity_gbps;
     } else {
       // Closed loop: `outstanding` requests in flight, each slot reissuing when its access completes.
-      std::priority_queue<int64_t, std::vector<int64_t>, std::greater<int64_t>> slots;
-      for (unsigned k = 0; k < o.outstanding; ++k) slots.push(start.ps());
+      // Each slot belongs to one requester: (time it is free, requester).
+      using Slot = std::pair<int64_t, size_t>;
+      std::priority_queue<Slot, std::vector<Slot>, std::greater<Slot>> slots;
+      for (unsigned k = 0; k < o.outstanding; ++k) slots.push({start.ps(), requester(k)});
       Time unloaded;
       for (uint64_t i = 0; i < o.requests; ++i) {
-        const Time issue = Time::from_ps(slots.top());
+        const auto [free, who] = slots.top();
         slots.pop();
-        const Time done = probe.send(requester, o.op, address(i), issue, nullptr);
+        const Time issue = Time::from_ps(free);
+        const Time done = probe.send(who, o.op, address(i), issue, nullptr);
         if (i == 0) unloaded = done - issue;
         latencies.push_back((done - issue).ns());
         last = std::max(last, done);
-        slots.push(done.ps());
+        slots.push({done.ps(), who});
       }
       r.offered_gbps = gbps(uint64_t{o.outstanding} * kLineBytes, unloaded);
     }

@@ -10,6 +10,11 @@
 #include "platform/platform.hpp"
 
 namespace starnuma {
+class Ddr5Controller;
+class FabricNode;
+}  // namespace starnuma
+
+namespace starnuma {
 
 struct LatencyMatrix {
   std::vector<std::string> sockets;  // requesters
@@ -24,7 +29,7 @@ struct LatencyMatrix {
 LatencyMatrix measure_unloaded_latency(Platform& platform, bool with_paths);
 
 struct BandwidthOptions {
-  std::string from;  // requesting socket
+  std::vector<std::string> from;  // requesting sockets ("all": every socket); arrivals go to them in turn
   std::string to;    // memory node
   MemOp op = MemOp::Read;
   std::optional<double> load;  // fraction of the path capacity, Poisson arrivals; none: saturate
@@ -44,6 +49,11 @@ struct BandwidthResult {
   double bottleneck_utilization = 0;
   uint64_t requests = 0;
 };
+
+// The DDR5 controller behind a memory node (a socket or the pool), or null.
+Ddr5Controller* memory_of(FabricNode* node);
+// The controller of the memory node named `node`; a starnuma/usage error names the nodes if none.
+Ddr5Controller& memory_controller(Platform& platform, const std::string& node);
 
 // Raises a starnuma/usage error for an unknown socket or node.
 BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& options);

@@ -22,6 +22,7 @@ class CxlPool : public FabricNode, public MemoryHome {
   Time unloaded_service() const override { return internal_latency_.get() * 2 + memory_.unloaded_read_latency(); }
   void check_attachments() override;
   const Ddr5Controller& memory() const { return memory_; }
+  Ddr5Controller& memory() { return memory_; }
   // Crossing the device between its port and the memory controller or directory, per direction.
   Time internal_latency() const { return internal_latency_; }
 

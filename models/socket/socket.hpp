@@ -28,6 +28,7 @@ class Socket : public FabricNode, public MemoryHome {
   Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) override;
   Time unloaded_service() const override { return memory_.unloaded_read_latency(); }
   const Ddr5Controller& memory() const { return memory_; }
+  Ddr5Controller& memory() { return memory_; }
   unsigned cores() const { return cores_; }
   Frequency frequency() const { return frequency_; }
   const std::vector<std::unique_ptr<Core>>& core_list() const { return core_list_; }

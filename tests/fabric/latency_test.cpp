@@ -71,8 +71,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Shift{"topology.socket.cxl_port_latency=20ns", 0, 0, 0, 15},
                       Shift{"topology.pool.port_latency=15ns", 0, 0, 0, 5},
                       Shift{"topology.pool.internal_latency=12ns", 0, 0, 0, 4},
-                      Shift{"topology.pool.memory.t_cl=20ns", 0, 0, 0, 4},
-                      Shift{"topology.socket.memory.t_rcd=18ns", 2, 2, 2, 0},
+                      Shift{"topology.pool.memory.t_cl=20.667ns", 0, 0, 0, 4},
+                      Shift{"topology.socket.memory.t_rcd=18.667ns", 2, 2, 2, 0},
                       Shift{"topology.socket.uncore_latency=50ns", 10, 10, 10, 10}),
     [](const ::testing::TestParamInfo<Shift>& i) {
       std::string n = i.param.set;

@@ -99,7 +99,11 @@ int latency(const PlatformArgs& args, bool json, bool paths) {
 int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json) {
   auto platform = Platform::build(args.platform, args.sets);
   BandwidthOptions o;
-  o.from = bw.from;
+  for (size_t at = 0; at <= bw.from.size();) {  // a comma-separated list
+    const size_t comma = std::min(bw.from.find(',', at), bw.from.size());
+    o.from.push_back(bw.from.substr(at, comma - at));
+    at = comma + 1;
+  }
   o.to = bw.to;
   o.op = bw.op == "write" ? MemOp::Write : MemOp::Read;
   if (bw.load > 0) o.load = bw.load;

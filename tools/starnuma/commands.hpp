@@ -20,6 +20,15 @@ struct BandwidthArgs {
   uint64_t seed = 1;
 };
 
+struct MemoryCurveArgs {
+  std::string node = "socket0", pattern = "random";
+  double write_fraction = 0;
+  std::vector<double> loads{0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 1.0};
+  unsigned outstanding = 256;
+  uint64_t requests = 100000;
+  uint64_t seed = 1;
+};
+
 struct RunArgs {
   std::string workload = "uniform";
   uint64_t instructions = 1000000;
@@ -47,6 +56,7 @@ int check(const PlatformArgs& args);
 int describe(const PlatformArgs& args, bool json);
 int latency(const PlatformArgs& args, bool json, bool paths);
 int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json);
+int memory_curve(const PlatformArgs& args, const MemoryCurveArgs& curve, bool json);
 int run(const PlatformArgs& args, const RunArgs& run, bool json);
 // `scale` multiplies every case's instruction count (1: the documented benchmark).
 int benchmark(const std::string& platforms_dir, double scale, bool json);

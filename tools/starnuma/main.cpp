@@ -53,7 +53,8 @@ int run(int argc, char** argv) {
   auto* bandwidth_cmd = app.add_subcommand(
       "bandwidth", "Drive traffic from a socket to a memory node; report achieved bandwidth and latency");
   add_platform_args(*bandwidth_cmd, bandwidth_args);
-  bandwidth_cmd->add_option("--from", bw.from, "Requesting socket, e.g. socket0")->required();
+  bandwidth_cmd->add_option("--from", bw.from, "Requesting sockets: socket0, a list (socket0,socket5), or all")
+      ->required();
   bandwidth_cmd->add_option("--to", bw.to, "Memory node, e.g. socket5 or pool")->required();
   bandwidth_cmd->add_option("--op", bw.op, "read or write")->check(CLI::IsMember({"read", "write"}));
   bandwidth_cmd->add_option("--load", bw.load, "Offered load as a fraction of the path capacity (Poisson); "
@@ -68,6 +69,31 @@ int run(int argc, char** argv) {
 
   PlatformArgs run_args;
   RunArgs ra;
+  PlatformArgs curve_args;
+  MemoryCurveArgs curve;
+  auto* curve_cmd = app.add_subcommand(
+      "memory-curve", "Bandwidth-latency curve of one memory node's DDR5 controller, from idle to saturation");
+  add_platform_args(*curve_cmd, curve_args);
+  curve_cmd->add_option("--node", curve.node, "Memory node, e.g. socket0 or pool")->capture_default_str();
+  curve_cmd->add_option("--pattern", curve.pattern, "random or sequential lines")
+      ->check(CLI::IsMember({"random", "sequential"}))
+      ->capture_default_str();
+  curve_cmd->add_option("--write-fraction", curve.write_fraction, "Share of the accesses that are writes")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  curve_cmd->add_option("--loads", curve.loads, "Offered loads, fractions of the controller's peak (Poisson)")
+      ->check(CLI::Range(0.001, 2.0))
+      ->delimiter(',')
+      ->capture_default_str();
+  curve_cmd->add_option("--outstanding", curve.outstanding, "Accesses in flight at the closed-loop point (0: none)")
+      ->check(CLI::Range(0, 65536))
+      ->capture_default_str();
+  curve_cmd->add_option("--requests", curve.requests, "Accesses per point")
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
+  curve_cmd->add_option("--seed", curve.seed, "Random seed (arrivals, addresses, reads or writes)")->capture_default_str();
+  curve_cmd->add_flag("--json", json, "Machine-readable output");
+
   auto* run_cmd = app.add_subcommand("run", "Run a workload on a platform: IPC, AMAT (unloaded + contention), access breakdown");
   add_platform_args(*run_cmd, run_args);
   auto* compare_cmd = app.add_subcommand("compare", "Run one workload on two platforms (in parallel) and compare them");
@@ -177,6 +203,7 @@ int run(int argc, char** argv) {
   if (*describe_cmd) return describe(describe_args, json);
   if (*latency_cmd) return latency(latency_args, json, paths);
   if (*bandwidth_cmd) return bandwidth(bandwidth_args, bw, json);
+  if (*curve_cmd) return memory_curve(curve_args, curve, json);
   const CLI::App* run_like = *compare_cmd ? compare_cmd : run_cmd;
   ra.seed_given = run_like->count("--seed") > 0;  // else a starnuma trace supplies them
   ra.instructions_given = run_like->count("--instructions") > 0;
