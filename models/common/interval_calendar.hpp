@@ -2,62 +2,60 @@
 // DRAM bank from its activate to the end of its precharge). A request fits into the first idle
 // stretch at or after its time that is long enough, whatever the order of the calls, so requests
 // issued out of time order (temporal decoupling) are served as if in time order unless they
-// overlap. Stretches that ended more than `window` before the latest request are forgotten.
+// overlap.
+//
+// The newest kKept stretches are kept, in the object itself (no heap: a controller's banks side
+// by side cost a host cache line or two each). A request later than the oldest kept stretch sees
+// every stretch it could meet as long as the resource started fewer than kKept services since;
+// for a DRAM bank (one service per tRC, about 50 ns) that is 400 ns and more, and far more in
+// practice: banks are rarely that busy.
 #pragma once
 
-#include <algorithm>
+#include <array>
 #include <cstdint>
-#include <iterator>
-#include <vector>
 
 namespace starnuma {
 
 class IntervalCalendar {
  public:
-  explicit IntervalCalendar(int64_t window_ps = 20'000'000) : window_(window_ps) { busy_.reserve(16); }
+  static constexpr unsigned kKept = 8;
 
   // The earliest start >= `t` of an idle stretch of `length`.
   int64_t fit(int64_t t, int64_t length) const {
-    if (busy_.size() == first_ || t >= busy_.back().end) return t;
-    // The first stretch that ends after t, searched back from the newest (late calls land near it).
-    auto it = busy_.end() - 1;
-    const auto oldest = busy_.begin() + static_cast<std::ptrdiff_t>(first_);
-    while (it != oldest && std::prev(it)->end > t) --it;
+    if (count_ == 0 || t >= busy_[count_ - 1].end) return t;
+    unsigned i = count_ - 1;  // back from the newest to the first stretch that ends after t
+    while (i > 0 && busy_[i - 1].end > t) --i;
     int64_t start = t;
-    for (; it != busy_.end() && start + length > it->start; ++it) start = std::max(start, it->end);
+    for (; i < count_ && start + length > busy_[i].start; ++i)
+      if (busy_[i].end > start) start = busy_[i].end;
     return start;
   }
 
   // Marks [start, end) busy; it must be idle (as fit() found it).
   void insert(int64_t start, int64_t end) {
-    if (start > newest_) newest_ = start;
-    if (busy_.size() == busy_.capacity()) compact();
-    if (busy_.size() == first_ || start >= busy_.back().end) {
-      if (busy_.size() > first_ && start == busy_.back().end) busy_.back().end = end;
-      else busy_.push_back(Busy{start, end});
+    if (count_ > 0 && start == busy_[count_ - 1].end) {  // continues the newest
+      busy_[count_ - 1].end = end;
       return;
     }
-    auto it = std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(first_), busy_.end(), start,
-                               [](int64_t s, const Busy& b) { return s < b.start; });
-    busy_.insert(it, Busy{start, end});
+    if (count_ == kKept) {  // forget the oldest
+      for (unsigned k = 1; k < kKept; ++k) busy_[k - 1] = busy_[k];
+      --count_;
+    }
+    unsigned i = count_;
+    while (i > 0 && busy_[i - 1].start > start) {
+      busy_[i] = busy_[i - 1];
+      --i;
+    }
+    busy_[i] = Busy{start, end};
+    ++count_;
   }
 
  private:
   struct Busy {
     int64_t start, end;
   };
-  void compact() {
-    while (first_ < busy_.size() && busy_[first_].end < newest_ - window_) ++first_;
-    if (first_ > 0 && first_ * 2 >= busy_.size()) {
-      busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(first_));
-      first_ = 0;
-    }
-  }
-
-  int64_t window_;
-  std::vector<Busy> busy_;  // disjoint, sorted; entries before `first_` are forgotten
-  size_t first_ = 0;
-  int64_t newest_ = 0;
+  std::array<Busy, kKept> busy_{};  // disjoint, sorted by start
+  unsigned count_ = 0;
 };
 
 }  // namespace starnuma

@@ -15,15 +15,6 @@ namespace {
 constexpr const char* kFieldNames[] = {"row", "column", "rank", "bank", "bankgroup", "subchannel", "channel"};
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
-// The first time >= `t` inside a free slot of `calendar` (slots of `length`): at once if t's slot
-// is free, else at the start of the next free one.
-int64_t first_slot_time(const BusCalendar& calendar, int64_t t, int64_t length) {
-  const int64_t slot = t / length;
-  const int64_t free = calendar.first_free(slot);
-  return free == slot ? t : free * length;
-}
 
 }  // namespace
 
@@ -140,6 +131,18 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
   radix_[kBankGroup] = Divisor(bank_groups_);
   radix_[kSubchannel] = Divisor(subchannels_);
   radix_[kChannel] = Divisor(channels_);
+  // Decoding skips fields of one value; the most significant field takes what is left.
+  {
+    std::array<Field, kFields> order{};
+    unsigned n = 0;
+    for (unsigned i = 0; i + 1 < kFields; ++i)
+      if (radix_[lsb_first_[i]].value() > 1) order[n++] = lsb_first_[i];
+    decoded_fields_ = n;
+    for (unsigned i = 0; i + 1 < kFields; ++i)
+      if (radix_[lsb_first_[i]].value() == 1) order[n++] = lsb_first_[i];
+    order[kFields - 1] = lsb_first_[kFields - 1];
+    lsb_first_ = order;
+  }
 
   const double subchannel_bytes_per_s = bus_bandwidth_->bytes_per_s() / subchannels_;
   t_burst_ = Time::from_ps(std::max<int64_t>(1, std::llround(kLineBytes * 1e12 / subchannel_bytes_per_s)));
@@ -157,6 +160,7 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
   tm_.rrd_l = std::max<int64_t>(t_rrd_l_->ps(), 1);
   tm_.ccd_l = std::max<int64_t>(t_ccd_l_->ps(), 1);
   tm_.refi = t_refi_->ps();
+  inverse_refi_ = 1.0 / static_cast<double>(tm_.refi);
   tm_.rfc = t_rfc_->ps();
   tm_.rfc_sb = t_rfc_sb_->ps();
   // Write to read: a read's data starts tWTR + CL after the write data ended (CL of it idle
@@ -169,25 +173,23 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
 }
 
 void Ddr5Controller::clear() {
-  state_.clear();
-  state_.resize(static_cast<size_t>(channels_) * subchannels_);
+  const size_t subchannels = static_cast<size_t>(channels_) * subchannels_;
+  const size_t ranks = subchannels * ranks_, groups = ranks * bank_groups_;
+  subchannels_state_.assign(subchannels, Subchannel{SlotCalendar(tm_.burst)});
+  ranks_state_.assign(ranks, RankState{SlotCalendar(tm_.act_slot)});
+  groups_state_.assign(groups, GroupState{SlotCalendar(tm_.rrd_l), SlotCalendar(tm_.ccd_l)});
+  banks_state_.assign(groups * banks_per_group_, Bank{});
+  // Refresh staggered over the ranks and subchannels of a channel.
   const unsigned staggered = subchannels_ * ranks_;
-  for (size_t i = 0; i < state_.size(); ++i) {
-    Subchannel& sc = state_[i];
-    sc.ranks.resize(ranks_);
-    for (unsigned r = 0; r < ranks_; ++r) {
-      sc.ranks[r].group_acts.resize(bank_groups_);
-      sc.ranks[r].group_columns.resize(bank_groups_);
-      const unsigned k = static_cast<unsigned>(i % subchannels_) * ranks_ + r;
-      sc.ranks[r].refresh_phase = tm_.refi * k / staggered;
-    }
-    sc.banks.resize(static_cast<size_t>(ranks_) * bank_groups_ * banks_per_group_);
+  for (size_t i = 0; i < ranks; ++i) {
+    const unsigned k = static_cast<unsigned>(i % staggered);
+    ranks_state_[i].refresh_phase = tm_.refi * k / staggered;
   }
 }
 
 Ddr5Controller::Bounds Ddr5Controller::bounds() const {
   Bounds b;
-  const double line = kLineBytes, subchannels = static_cast<double>(state_.size());
+  const double line = kLineBytes, subchannels = static_cast<double>(subchannels_state_.size());
   b.peak_gbps = peak_bandwidth().gb_per_s();
   // Refresh: a lone rank serves nothing for tRFC of every tREFI (same-bank: one bank in
   // banks_per_group for tRFCsb, which costs only the accesses that wanted that bank).
@@ -207,11 +209,12 @@ Ddr5Controller::Bounds Ddr5Controller::bounds() const {
 Ddr5Controller::Location Ddr5Controller::locate(uint64_t offset) const {
   uint64_t x = offset / kLineBytes;
   uint64_t value[kFields] = {};
-  for (unsigned i = 0; i < kFields; ++i) {
+  for (unsigned i = 0; i < decoded_fields_; ++i) {
     const Field f = lsb_first_[i];
     value[f] = radix_[f].mod(x);
     x = radix_[f].div(x);
   }
+  value[lsb_first_[kFields - 1]] = x;  // the most significant field takes the rest
   Location loc{static_cast<unsigned>(value[kChannel]), static_cast<unsigned>(value[kSubchannel]),
                static_cast<unsigned>(value[kRank]), static_cast<unsigned>(value[kBankGroup]),
                static_cast<unsigned>(value[kBank]), value[kRow]};
@@ -224,25 +227,33 @@ Ddr5Controller::Location Ddr5Controller::locate(uint64_t offset) const {
   return loc;
 }
 
-int64_t Ddr5Controller::refresh_end(const Rank& rank, unsigned bank, int64_t t) const {
+int64_t Ddr5Controller::refresh_end(const RankState& rank, unsigned bank, int64_t t) const {
   if (refresh_mode_ == Refresh::None || refresh_suspended_) return t;
   int64_t phase = rank.refresh_phase, length = tm_.rfc;
   if (refresh_mode_ == Refresh::SameBank) {
     phase += tm_.refi * bank / static_cast<int64_t>(radix_[kBank].value());
     length = tm_.rfc_sb;
   }
-  const int64_t start = phase + floor_div(t - phase, tm_.refi) * tm_.refi;
+  // The refresh interval t falls in, by a multiplication (times fit a double's 53 bits exactly);
+  // counted from one interval before the phase, so that the count is never negative.
+  const int64_t since = t - phase + tm_.refi;
+  int64_t k = static_cast<int64_t>(static_cast<double>(since) * inverse_refi_);
+  if (k * tm_.refi > since) --k;
+  else if ((k + 1) * tm_.refi <= since) ++k;
+  const int64_t start = phase + (k - 1) * tm_.refi;
   return t < start + length ? start + length : t;
 }
 
 Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
   const Location loc = locate(offset);
-  Subchannel& sc = state_[static_cast<size_t>(loc.channel) * radix_[kSubchannel].value() + loc.subchannel];
-  Rank& rank = sc.ranks[loc.rank];
-  Bank& bank = sc.banks[(static_cast<size_t>(loc.rank) * radix_[kBankGroup].value() + loc.bank_group) *
-                            radix_[kBank].value() + loc.bank];
-  BusCalendar& group_acts = rank.group_acts[loc.bank_group];
-  BusCalendar& group_columns = rank.group_columns[loc.bank_group];
+  const size_t sc_index = static_cast<size_t>(loc.channel) * radix_[kSubchannel].value() + loc.subchannel;
+  const size_t rank_index = sc_index * radix_[kRank].value() + loc.rank;
+  const size_t group_index = rank_index * radix_[kBankGroup].value() + loc.bank_group;
+  Subchannel& sc = subchannels_state_[sc_index];
+  RankState& rank = ranks_state_[rank_index];
+  Bank& bank = banks_state_[group_index * radix_[kBank].value() + loc.bank];
+  SlotCalendar& group_acts = groups_state_[group_index].acts;
+  SlotCalendar& group_columns = groups_state_[group_index].columns;
   const bool read = op == MemOp::Read;
   const int64_t cas = read ? tm_.cl : tm_.cwl;
   const int64_t cmd = arrival.ps() + tm_.controller;
@@ -253,13 +264,13 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     open_row = policy_ == Policy::Open || cmd - bank.last_end <= row_timeout_->ps();
   const bool hit = open_row && bank.row == loc.row;
 
-  int64_t act = -1, column, data_slot;
+  int64_t act = -1, column, data_slot, column_slot, act_slot = 0, group_act_slot = 0;
   if (hit) {
     ++row_hits_;
     column = std::max(cmd, bank.last_column + tm_.ccd_l);
     for (;;) {
-      column = first_slot_time(group_columns, column, tm_.ccd_l);
-      data_slot = sc.bus.first_free((column + cas) / tm_.burst);
+      column = group_columns.first_time(column, column_slot);
+      data_slot = sc.bus.first_free(sc.bus.slot_of(column + cas));
       const int64_t data = std::max(column + cas, data_slot * tm_.burst);
       if (data - cas == column) break;
       column = data - cas;
@@ -280,19 +291,20 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     for (;;) {
       const int64_t after_refresh = refresh_end(rank, loc.bank, act);
       refresh_waited |= after_refresh != act;
-      act = first_slot_time(rank.acts, after_refresh, tm_.act_slot);
-      const int64_t in_group = first_slot_time(group_acts, act, tm_.rrd_l);
-      if (in_group != act || refresh_end(rank, loc.bank, act) != act) {
+      act = rank.acts.first_time(after_refresh, act_slot);
+      const int64_t in_group = group_acts.first_time(act, group_act_slot);
+      if (in_group != act || (act != after_refresh && refresh_end(rank, loc.bank, act) != act)) {
         act = in_group;
         continue;
       }
-      column = first_slot_time(group_columns, act + tm_.rcd, tm_.ccd_l);
-      data_slot = sc.bus.first_free((column + cas) / tm_.burst);
+      column = group_columns.first_time(act + tm_.rcd, column_slot);
+      data_slot = sc.bus.first_free(sc.bus.slot_of(column + cas));
       const int64_t data = std::max(column + cas, data_slot * tm_.burst);
       if (data - cas - tm_.rcd > act) {  // the bus is later: activate later, not hold the row open
         act = data - cas - tm_.rcd;
         continue;
       }
+      if (data - cas != column) column_slot = group_columns.slot_of(data - cas);
       column = data - cas;
       const int64_t end = policy_ == Policy::Close
                               ? std::max(act + tm_.ras, column + (read ? tm_.rtp : cas + tm_.burst + tm_.wr)) + tm_.rp
@@ -307,13 +319,13 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     }
     if (refresh_waited) ++refresh_waits_;
     ++activates_;
-    rank.acts.take(act / tm_.act_slot);
-    group_acts.take(act / tm_.rrd_l);
+    rank.acts.take(act_slot);
+    group_acts.take(group_act_slot);
   }
   if (hit) {
     bank.busy.insert(column, column + tm_.burst);
   }
-  group_columns.take(column / tm_.ccd_l);
+  group_columns.take(column_slot);
   sc.bus.take(data_slot);
   sc.busy_ps += tm_.burst;
   // The controller drains writes in batches: each batch turns the bus around twice (read to
@@ -349,14 +361,14 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
 
 void Ddr5Controller::reset_stats() {
   Component::reset_stats();
-  for (Subchannel& sc : state_) sc.busy_ps = 0;
+  for (Subchannel& sc : subchannels_state_) sc.busy_ps = 0;
 }
 
 double Ddr5Controller::bus_utilization(Time elapsed) const {
   if (elapsed.ps() <= 0) return 0.0;
   int64_t busy = 0;
-  for (const Subchannel& sc : state_) busy += sc.busy_ps;
-  return static_cast<double>(busy) / static_cast<double>(elapsed.ps()) / static_cast<double>(state_.size());
+  for (const Subchannel& sc : subchannels_state_) busy += sc.busy_ps;
+  return static_cast<double>(busy) / static_cast<double>(elapsed.ps()) / static_cast<double>(subchannels_state_.size());
 }
 
 namespace {

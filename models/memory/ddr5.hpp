@@ -27,7 +27,7 @@
 #include "common/component.hpp"
 #include "common/divisor.hpp"
 #include "common/interval_calendar.hpp"
-#include "memory/bus_calendar.hpp"
+#include "memory/slot_calendar.hpp"
 #include "memory/mem_access.hpp"
 
 namespace starnuma {
@@ -89,21 +89,23 @@ class Ddr5Controller : public Component {
     uint64_t row = 0;
     int64_t activated = -1, last_column = 0, last_end = 0;
   };
-  struct Rank {
-    BusCalendar acts;  // slots of max(tRRD_S, tFAW/4)
-    std::vector<BusCalendar> group_acts;     // per bank group, slots of tRRD_L
-    std::vector<BusCalendar> group_columns;  // per bank group, slots of tCCD_L
+  struct Subchannel {
+    SlotCalendar bus;  // bursts and turnarounds
+    int64_t busy_ps = 0;
+    unsigned writes_since_turnaround = 0;
+  };
+  // Calendars side by side (no pointer to follow per access), indexed subchannel-major:
+  // subchannel x ranks for a rank's, x bank groups for a group's, x banks per group for a bank.
+  struct RankState {
+    SlotCalendar acts;  // slots of max(tRRD_S, tFAW/4)
     int64_t refresh_phase = 0;
   };
-  struct Subchannel {
-    BusCalendar bus;  // bursts and turnarounds
-    unsigned writes_since_turnaround = 0;
-    std::vector<Rank> ranks;
-    std::vector<Bank> banks;  // rank-major, then bank group, then bank
-    int64_t busy_ps = 0;
+  struct GroupState {
+    SlotCalendar acts;     // slots of tRRD_L
+    SlotCalendar columns;  // slots of tCCD_L
   };
 
-  int64_t refresh_end(const Rank& rank, unsigned bank, int64_t t) const;
+  int64_t refresh_end(const RankState& rank, unsigned bank, int64_t t) const;
 
   Param<unsigned> channels_;
   Param<Size> channel_capacity_;
@@ -133,14 +135,19 @@ class Ddr5Controller : public Component {
     int64_t write_window;           // queueing a posted write absorbs before it stalls its sender
   };
   Timing tm_{};
+  double inverse_refi_ = 0;
   std::array<Divisor, kFields> radix_;
-  std::array<Field, kFields> lsb_first_{};  // decoding order
+  std::array<Field, kFields> lsb_first_{};  // decoding order: fields of several values first, the MSB last
+  unsigned decoded_fields_ = 0;             // how many of them to divide out before the MSB
   enum class Policy { Close, Open, Adaptive } policy_ = Policy::Close;
   enum class Refresh { None, AllBank, SameBank } refresh_mode_ = Refresh::AllBank;
   bool xor_banks_ = false;
   bool refresh_suspended_ = false;
   Time t_burst_;
-  std::vector<Subchannel> state_;  // channel-major
+  std::vector<Subchannel> subchannels_state_;  // channel-major
+  std::vector<RankState> ranks_state_;
+  std::vector<GroupState> groups_state_;
+  std::vector<Bank> banks_state_;
 
   Counter reads_{*this, "reads", "lines", "Reads served"};
   Counter writes_{*this, "writes", "lines", "Writes served"};
