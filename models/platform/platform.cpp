@@ -92,8 +92,12 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
     for (FabricNode* n : nodes_) n->check_attachments();
   if (elab.diagnostics().empty() && !nodes_.empty())
     fabric_ = std::make_unique<Fabric>("fabric", root.child_context("fabric", "fabric"), nodes_);
-  if (fabric_)
+  if (fabric_) {
     coherence_ = std::make_unique<Coherence>("coherence", root.child_context("coherence", "coherence"), fabric_.get());
+  } else {  // not built for the errors above: their sections are not unknown keys
+    root.accept("fabric");
+    root.accept("coherence");
+  }
   root.check_unused_keys();
   // Only when nothing else explains it (a misspelt 'nodes:' is reported as such).
   if (nodes_.empty() && elab.diagnostics().empty())

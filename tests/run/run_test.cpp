@@ -12,8 +12,10 @@ namespace {
 const std::string kPlatforms = std::string(STARNUMA_SOURCE_DIR) + "/platforms/";
 
 // Refresh off: the pointer chases below check the unloaded latency exactly, and refresh would
-// hold about one access in ten (its cost is tested in ddr5_test.cpp).
-const std::vector<std::string> kNoRefresh{"topology.socket.memory.refresh=none", "topology.pool.memory.refresh=none"};
+// hold about one access in ten (its cost is tested in ddr5_test.cpp). Coherence off: these are the
+// paths through memory (the coherent ones are in coherent_run_test.cpp).
+const std::vector<std::string> kNoRefresh{"topology.socket.memory.refresh=none", "topology.pool.memory.refresh=none",
+                                          "coherence.enabled=false"};
 
 RunResult run(const std::string& platform, const std::string& workload, uint64_t instructions,
               Placement placement = Placement::FirstTouch, const std::vector<std::string>& sets = {}) {
@@ -61,7 +63,9 @@ TEST(Run, TheBudgetCountsFromTheEndOfInitialisation) {
 }
 
 TEST(Run, UnloadedAmatIsTheAccessMixTimesEachClassLatency) {
-  RunResult r = run("baseline16-scaled.yaml", "uniform:footprint=64MiB", 30000);
+  // Without coherence: its block transfers are classes of their own (coherent_run_test.cpp).
+  RunResult r = run("baseline16-scaled.yaml", "uniform:footprint=64MiB", 30000, Placement::FirstTouch,
+                    {"coherence.enabled=false"});
   const double expected = r.breakdown[0] * 80 + r.breakdown[1] * 130 + r.breakdown[2] * 360;
   EXPECT_NEAR(r.amat_unloaded_ns, expected, 1e-9);
   EXPECT_NEAR(r.amat_contention_ns, r.amat_ns - r.amat_unloaded_ns, 1e-9);

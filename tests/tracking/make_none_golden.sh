@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-records tests/tracking/none_golden.json, the reference of
 # PlatformTracking.NoneLeavesResultsBitIdenticalToBefore: the stats.json of the test's run
-# (starnuma16-scaled, sharing, 20000 instructions, tracking none), without the parts the test
+# (starnuma16-scaled, sharing, 20000 instructions, tracking none, coherence off), without the parts the test
 # leaves out. Run it only when a change is meant to move timing results, and say so in the commit.
 #
 #   bash tests/tracking/make_none_golden.sh [STARNUMA]
@@ -11,6 +11,7 @@ starnuma=${1:-$root/build/starnuma}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$starnuma" run "$root/platforms/starnuma16-scaled.yaml" --workload sharing --instructions 20000 --no-progress \
+  --set coherence.enabled=false \
   --out "$out" >/dev/null
 python3 - "$out/stats.json" "$root/tests/tracking/none_golden.json" <<'PY'
 import json, sys

@@ -129,7 +129,7 @@ TEST(PlatformTracking, MetadataTrafficLoadsTheFabricToThePool) {
 // tracking hardware existed (tests/tracking/none_golden.json: stats.json of the
 // same run, host_seconds left out).
 TEST(PlatformTracking, NoneLeavesResultsBitIdenticalToBefore) {
-  Ran ran = run_sharing({});
+  Ran ran = run_sharing({"coherence.enabled=false"});  // as recorded
   const auto& p = ran.platform;
   const RunResult& r = ran.r;
   for (const Socket* s : p->fabric().requesters()) EXPECT_EQ(s->observer(), nullptr);
