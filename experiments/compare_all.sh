@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs `starnuma compare` of the scaled 16-socket baseline and StarNUMA platforms (oracle
 # placement) for each workload, one after another, into OUT/<workload>/ (a workload whose
-# compare.json exists is skipped). Used by fig8.sh and block_transfers.sh.
+# compare.json exists is skipped). Used by fig8.sh, block_transfers.sh and validation.sh.
 #
 #   bash experiments/compare_all.sh OUT INSTRUCTIONS WORKLOAD...
 #
-# Environment: STARNUMA (default: build/starnuma), SETS (space-separated K=V given to --set).
+# Environment: STARNUMA (default: build/starnuma), SETS (space-separated K=V given to --set),
+# BASE and OTHER (platform names in platforms/, default baseline16-scaled and starnuma16-scaled).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$1 instructions=$2
@@ -18,7 +19,7 @@ for w in "$@"; do
   dir="$out/${w%%:*}"
   if [ -f "$dir/compare.json" ]; then echo "== $w: done before ($dir)"; continue; fi
   echo "== $w"
-  "$starnuma" compare "$root/platforms/baseline16-scaled.yaml" "$root/platforms/starnuma16-scaled.yaml" \
+  "$starnuma" compare "$root/platforms/${BASE:-baseline16-scaled}.yaml" "$root/platforms/${OTHER:-starnuma16-scaled}.yaml" \
     --workload "$w" --placement oracle --instructions "$instructions" "${sets[@]}" --out "$dir" >"$dir.txt" 2>&1 ||
     { echo "failed: $w (see $dir.txt)" >&2; exit 1; }
 done

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 
 namespace starnuma {
 
@@ -21,22 +22,22 @@ class IntervalCalendar {
   static constexpr unsigned kKept = 8;
 
   // The earliest start >= `t` of an idle stretch of `length`.
-  int64_t fit(int64_t t, int64_t length) const {
+  int64_t fit(int64_t t, int64_t length) const { return fit(t, length, std::numeric_limits<int64_t>::max()); }
+  // The same as if only the stretches of requests ready by `ready` had been booked: under temporal
+  // decoupling the others were booked by requests later in time, which time order would have
+  // served after this one.
+  int64_t fit(int64_t t, int64_t length, int64_t ready) const {
     if (count_ == 0 || t >= busy_[count_ - 1].end) return t;
     unsigned i = count_ - 1;  // back from the newest to the first stretch that ends after t
     while (i > 0 && busy_[i - 1].end > t) --i;
     int64_t start = t;
     for (; i < count_ && start + length > busy_[i].start; ++i)
-      if (busy_[i].end > start) start = busy_[i].end;
+      if (busy_[i].end > start && busy_[i].ready <= ready) start = busy_[i].end;
     return start;
   }
 
-  // Marks [start, end) busy; it must be idle (as fit() found it).
-  void insert(int64_t start, int64_t end) {
-    if (count_ > 0 && start == busy_[count_ - 1].end) {  // continues the newest
-      busy_[count_ - 1].end = end;
-      return;
-    }
+  // Marks [start, end) busy for a request ready at `ready`; it must be idle (as fit() found it).
+  void insert(int64_t start, int64_t end, int64_t ready) {
     if (count_ == kKept) {  // forget the oldest
       for (unsigned k = 1; k < kKept; ++k) busy_[k - 1] = busy_[k];
       --count_;
@@ -46,13 +47,13 @@ class IntervalCalendar {
       busy_[i] = busy_[i - 1];
       --i;
     }
-    busy_[i] = Busy{start, end};
+    busy_[i] = Busy{start, end, ready};
     ++count_;
   }
 
  private:
   struct Busy {
-    int64_t start, end;
+    int64_t start, end, ready;
   };
   std::array<Busy, kKept> busy_{};  // disjoint, sorted by start
   unsigned count_ = 0;

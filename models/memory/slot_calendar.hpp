@@ -4,8 +4,8 @@
 // gap before a later one, so the result does not depend on the simulation quantum.
 //
 // The slots live in a ring of kSlots, 64 to a word; each word is tagged with the stretch of time
-// it holds, so a word holding an older stretch is free without anything ever being swept, and a
-// slot older than the ring counts as taken (its time is long past). Everything is in the object
+// it holds, so a word holding an older stretch is free without anything ever being swept. A slot
+// older than the ring is long past the newest bookings: it counts as free and is not recorded. Everything is in the object
 // itself (no heap): a controller keeps its calendars side by side.
 #pragma once
 
@@ -37,22 +37,21 @@ class SlotCalendar {
     for (;;) {
       const Word& w = word(slot);
       const int64_t stretch = stretch_of(slot);
-      if (w.stretch < stretch) return slot;  // the word holds an older stretch: all free
+      if (w.stretch != stretch) return slot;  // an older stretch's word (all free), or older than the ring
       const uint64_t bit = static_cast<uint64_t>(slot) % 64;
-      if (w.stretch == stretch) {
-        const uint64_t open = ~w.taken & (~uint64_t{0} << bit);
-        if (open) return slot - static_cast<int64_t>(bit) + __builtin_ctzll(open);
-      }
-      slot += 64 - static_cast<int64_t>(bit);  // full
-      if (w.stretch > stretch)  // older than the ring: on to the oldest stretch the ring may hold
-        slot = std::max(slot, (w.stretch - kSlots / 64 + 1) * 64);
+      const uint64_t open = ~w.taken & (~uint64_t{0} << bit);
+      if (open) return slot - static_cast<int64_t>(bit) + __builtin_ctzll(open);
+      slot += 64 - static_cast<int64_t>(bit);
     }
   }
-  // Takes slot `s` (free, as first_free found it).
+  // Takes slot `s` (free, as first_free found it). A slot older than the ring is long past: it is
+  // not recorded (its word holds newer slots).
   void take(int64_t s) {
     Word& w = word(s);
-    if (w.stretch != stretch_of(s)) {
-      w.stretch = stretch_of(s);
+    const int64_t stretch = stretch_of(s);
+    if (w.stretch > stretch) return;
+    if (w.stretch < stretch) {
+      w.stretch = stretch;
       w.taken = 0;
     }
     w.taken |= uint64_t{1} << (static_cast<uint64_t>(s) % 64);

@@ -1,5 +1,7 @@
 #include "memory/ddr5.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -229,6 +231,52 @@ TEST(Ddr5, RandomReadCurveMatchesTheReference) {
   }
   EXPECT_NEAR(points[5].achieved_gbps, 33.4, 0.10 * 33.4);
   EXPECT_LE(points[5].achieved_gbps, c.ddr->bounds().bound_gbps);
+}
+
+}  // namespace
+}  // namespace starnuma
+
+namespace starnuma {
+namespace {
+
+// Temporal decoupling in miniature: 16 initiators, each issuing Poisson reads in its own time
+// order, their calls interleaved a quantum at a time (all of initiator 0's accesses in [0, Q), then
+// initiator 1's, ...). The mean read latency must not depend on Q.
+double mean_latency_at_quantum(Ddr5Controller& ddr, int64_t quantum_ps, double load) {
+  ddr.clear();
+  const int initiators = 16;
+  const int64_t horizon = 200'000'000;  // 200 us
+  std::vector<std::vector<std::pair<int64_t, uint64_t>>> streams(initiators);
+  std::mt19937_64 rng(11);
+  const double gap = 64.0 / (load * ddr.peak_bandwidth().gb_per_s() / initiators) * 1e3;  // ps
+  for (auto& s : streams) {
+    double t = 1e6;
+    while (t < horizon) {
+      t += -std::log((static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53) * gap;
+      s.push_back({static_cast<int64_t>(t), rng() % (ddr.capacity().bytes() / 64) * 64});
+    }
+  }
+  std::vector<size_t> next(initiators, 0);
+  double sum = 0;
+  uint64_t n = 0;
+  for (int64_t window = 0; window < horizon + quantum_ps; window += quantum_ps)
+    for (int k = 0; k < initiators; ++k)
+      for (; next[k] < streams[k].size() && streams[k][next[k]].first < window + quantum_ps; ++next[k]) {
+        const Time at = Time::from_ps(streams[k][next[k]].first);
+        sum += (ddr.access(at, MemOp::Read, streams[k][next[k]].second, nullptr) - at).ns();
+        ++n;
+      }
+  return sum / static_cast<double>(n);
+}
+
+TEST(Ddr5, MeanLatencyDoesNotDependOnTheQuantum) {
+  Controller c("{channels: 2}", "q");
+  for (double load : {0.3, 0.5, 0.8}) {
+    const double fine = mean_latency_at_quantum(*c.ddr, 1000, load);
+    const double coarse = mean_latency_at_quantum(*c.ddr, 500'000, load);
+    std::printf("load %.1f: quantum 1 ns %.1f ns, 500 ns %.1f ns\n", load, fine, coarse);
+    EXPECT_NEAR(coarse, fine, 0.03 * fine) << "load " << load;
+  }
 }
 
 }  // namespace
