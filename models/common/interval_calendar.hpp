@@ -5,10 +5,8 @@
 // overlap.
 //
 // The newest kKept stretches are kept, in the object itself (no heap: a controller's banks side
-// by side cost a host cache line or two each). A request later than the oldest kept stretch sees
-// every stretch it could meet as long as the resource started fewer than kKept services since;
-// for a DRAM bank (one service per tRC, about 50 ns) that is 400 ns and more, and far more in
-// practice: banks are rarely that busy.
+// by side cost a host cache line or two each). A request cannot start before the end of the
+// stretches forgotten: with more than kKept services booked ahead of it, it queues behind them.
 #pragma once
 
 #include <array>
@@ -27,6 +25,7 @@ class IntervalCalendar {
   // decoupling the others were booked by requests later in time, which time order would have
   // served after this one.
   int64_t fit(int64_t t, int64_t length, int64_t ready) const {
+    if (t < forgotten_end_) t = forgotten_end_;  // what was forgotten may have been busy
     if (count_ == 0 || t >= busy_[count_ - 1].end) return t;
     unsigned i = count_ - 1;  // back from the newest to the first stretch that ends after t
     while (i > 0 && busy_[i - 1].end > t) --i;
@@ -39,6 +38,7 @@ class IntervalCalendar {
   // Marks [start, end) busy for a request ready at `ready`; it must be idle (as fit() found it).
   void insert(int64_t start, int64_t end, int64_t ready) {
     if (count_ == kKept) {  // forget the oldest
+      if (busy_[0].end > forgotten_end_) forgotten_end_ = busy_[0].end;
       for (unsigned k = 1; k < kKept; ++k) busy_[k - 1] = busy_[k];
       --count_;
     }
@@ -57,6 +57,7 @@ class IntervalCalendar {
   };
   std::array<Busy, kKept> busy_{};  // disjoint, sorted by start
   unsigned count_ = 0;
+  int64_t forgotten_end_ = 0;  // the latest end of a stretch no longer kept
 };
 
 }  // namespace starnuma

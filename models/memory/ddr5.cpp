@@ -156,9 +156,9 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
   tm_.rtp = t_rtp_->ps();
   tm_.wr = t_wr_->ps();
   tm_.burst = burst;
-  tm_.act_slot = std::max<int64_t>({t_rrd_s_->ps(), ceil_div(t_faw_->ps(), 4), 1});
-  tm_.rrd_l = std::max<int64_t>(t_rrd_l_->ps(), 1);
-  tm_.ccd_l = std::max<int64_t>(t_ccd_l_->ps(), 1);
+  tm_.act_slot = std::max<int64_t>(t_rrd_s_->ps(), ceil_div(t_faw_->ps(), 4));  // 0: no limit
+  tm_.rrd_l = t_rrd_l_->ps();
+  tm_.ccd_l = t_ccd_l_->ps();
   tm_.refi = t_refi_->ps();
   inverse_refi_ = 1.0 / static_cast<double>(tm_.refi);
   tm_.rfc = t_rfc_->ps();
@@ -198,7 +198,7 @@ Ddr5Controller::Bounds Ddr5Controller::bounds() const {
   else
     b.refresh_gbps = b.peak_gbps;
   // Close page: every access activates; a rank takes one ACT per max(tRRD_S, tFAW/4).
-  b.activate_gbps = subchannels * ranks_ * line / static_cast<double>(tm_.act_slot) * 1e3;
+  b.activate_gbps = tm_.act_slot > 0 ? subchannels * ranks_ * line / static_cast<double>(tm_.act_slot) * 1e3 : b.peak_gbps;
   // Each bank is busy tRC = max(tRAS, tRCD + tRTP) + tRP per read.
   const double trc = static_cast<double>(std::max(tm_.ras, tm_.rcd + tm_.rtp) + tm_.rp);
   b.bank_gbps = subchannels * ranks_ * bank_groups_ * banks_per_group_ * line / trc * 1e3;
@@ -306,7 +306,6 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
         act = data - cas - tm_.rcd;
         continue;
       }
-      if (data - cas != column) column_slot = group_columns.slot_of(data - cas);
       column = data - cas;
       const int64_t end = policy_ == Policy::Close
                               ? std::max(act + tm_.ras, column + (read ? tm_.rtp : cas + tm_.burst + tm_.wr)) + tm_.rp
@@ -328,13 +327,13 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     }
     if (refresh_waited) ++refresh_waits_;
     ++activates_;
-    rank.acts.take(act_slot);
-    group_acts.take(group_act_slot);
+    rank.acts.take_found(act_slot);
+    group_acts.take_found(group_act_slot);
   }
   if (hit) {
     bank.busy.insert(column, column + tm_.burst, cmd);
   }
-  group_columns.take(column_slot);
+  group_columns.take_found(column_slot);
   sc.bus.take(data_slot);
   sc.busy_ps += tm_.burst;
   // The controller drains writes in batches: each batch turns the bus around twice (read to
@@ -355,7 +354,7 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
   Time done;
   if (read) {
     ++reads_;
-    done = Time::from_ps(std::max(cmd + tm_.rcd + tm_.cl, data - credit));  // critical word first
+    done = Time::from_ps(data - credit);  // critical word first (credit: the bank's, above)
     read_latency_.sample((done - arrival).ns());
   } else {
     ++writes_;

@@ -4,8 +4,9 @@
 // gap before a later one, so the result does not depend on the simulation quantum.
 //
 // The slots live in a ring of kSlots, 64 to a word; each word is tagged with the stretch of time
-// it holds, so a word holding an older stretch is free without anything ever being swept. A slot
-// older than the ring is long past the newest bookings: it counts as free and is not recorded. Everything is in the object
+// it holds, so a word holding an older stretch is free without anything ever being swept, and a
+// slot older than the ring (kSlots behind the newest booking) counts as taken: with a backlog that
+// long, nothing may start there. A limit of zero length is no limit: such a calendar is off. Everything is in the object
 // itself (no heap): a controller keeps its calendars side by side.
 #pragma once
 
@@ -20,7 +21,8 @@ class SlotCalendar {
  public:
   static constexpr int64_t kSlots = 1024;  // 3.4 us of 3.33 ns bursts: beyond a quantum and a loaded channel's backlog
 
-  explicit SlotCalendar(int64_t slot_ps = 1) : length_(slot_ps), inverse_(1.0 / static_cast<double>(slot_ps)) {
+  explicit SlotCalendar(int64_t slot_ps = 0)
+      : length_(slot_ps), inverse_(slot_ps > 0 ? 1.0 / static_cast<double>(slot_ps) : 0.0) {
     for (Word& w : words_) w.stretch = -1;
   }
   int64_t slot_ps() const { return length_; }
@@ -37,21 +39,22 @@ class SlotCalendar {
     for (;;) {
       const Word& w = word(slot);
       const int64_t stretch = stretch_of(slot);
-      if (w.stretch != stretch) return slot;  // an older stretch's word (all free), or older than the ring
+      if (w.stretch < stretch) return slot;  // the word holds an older stretch: all free
       const uint64_t bit = static_cast<uint64_t>(slot) % 64;
-      const uint64_t open = ~w.taken & (~uint64_t{0} << bit);
-      if (open) return slot - static_cast<int64_t>(bit) + __builtin_ctzll(open);
-      slot += 64 - static_cast<int64_t>(bit);
+      if (w.stretch == stretch) {
+        const uint64_t open = ~w.taken & (~uint64_t{0} << bit);
+        if (open) return slot - static_cast<int64_t>(bit) + __builtin_ctzll(open);
+      }
+      slot += 64 - static_cast<int64_t>(bit);  // full
+      if (w.stretch > stretch)  // older than the ring: on to the oldest stretch the ring may hold
+        slot = std::max(slot, (w.stretch - kSlots / 64 + 1) * 64);
     }
   }
-  // Takes slot `s` (free, as first_free found it). A slot older than the ring is long past: it is
-  // not recorded (its word holds newer slots).
+  // Takes slot `s` (free, as first_free found it).
   void take(int64_t s) {
     Word& w = word(s);
-    const int64_t stretch = stretch_of(s);
-    if (w.stretch > stretch) return;
-    if (w.stretch < stretch) {
-      w.stretch = stretch;
+    if (w.stretch != stretch_of(s)) {
+      w.stretch = stretch_of(s);
       w.taken = 0;
     }
     w.taken |= uint64_t{1} << (static_cast<uint64_t>(s) % 64);
@@ -64,12 +67,19 @@ class SlotCalendar {
   }
   // The same, and the slot it is in (for take()).
   int64_t first_time(int64_t t, int64_t& slot) const {
+    if (length_ == 0) return slot = t;  // off
     const int64_t ready = slot_of(t);
     slot = first_free(ready);
     return slot == ready ? t : slot * length_;
   }
   // Takes the slot holding time `t`.
-  void take_time(int64_t t) { take(slot_of(t)); }
+  void take_time(int64_t t) {
+    if (length_ > 0) take(slot_of(t));
+  }
+  // Takes a slot that first_time() gave.
+  void take_found(int64_t slot) {
+    if (length_ > 0) take(slot);
+  }
 
  private:
   struct Word {

@@ -34,7 +34,9 @@ TEST(Run, PointerChaseAmatIsTheUnloadedLatencyOfTheNodeItTargets) {
   EXPECT_DOUBLE_EQ(r.breakdown[2], 1.0);  // every access two hops away
   EXPECT_EQ(r.accesses[2], 20000u);
   EXPECT_DOUBLE_EQ(r.amat_unloaded_ns, 360.0);
-  EXPECT_NEAR(r.amat_ns, 360.0, 0.01);
+  // Exact but for the reads that meet a bank still busy with a write-back of the initialising
+  // socket's dirty lines (write-backs go on while the chase runs): about 0.2 ns on average.
+  EXPECT_NEAR(r.amat_ns, 360.0, 0.5);
   EXPECT_GE(r.amat_ns, 360.0);
 }
 
