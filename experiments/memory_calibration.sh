@@ -55,7 +55,7 @@ b = c["bounds_GBps"]
 print(f'\nClosed-form limits of this organisation (GB/s): peak {b["peak"]:.1f}, refresh {b["refresh"]:.1f}, activate rate {b["activate"]:.1f}, banks {b["bank"]:.1f}.\n')
 print("Other patterns and the scaled platforms' memories (mean read latency in the controller, ns, at each offered load; last column: closed loop):\n")
 names = [("sequential", "sequential reads, one channel"), ("writes", "random, one third writes, one channel"),
-         ("scaled-socket", "random reads, scaled socket (6 channels at 1/7)"), ("scaled-pool", "random reads, scaled pool (16 channels at 1/7)")]
+         ("scaled-socket", "random reads, scaled socket (1 channel of 6)"), ("scaled-pool", "random reads, scaled pool (2 channels of 16)")]
 loads = [p["load"] for p in c["points"] if not p["closed_loop"]]
 print("| case | peak GB/s | " + " | ".join(f'{100 * l:.0f} %' for l in loads) + " | saturation GB/s (share of peak) |")
 print("|---|---|" + "---|" * len(loads) + "---|")
