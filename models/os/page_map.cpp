@@ -81,7 +81,7 @@ std::vector<uint64_t> AccessProfile::pages() const {
 }
 
 uint64_t AccessProfile::accesses(uint64_t vpage, size_t socket) const {
-  auto it = counts_.find(vpage * sockets_ + socket);
+  auto it = counts_.find(vpage / pages_per_region_ * sockets_ + socket);
   return it == counts_.end() ? 0 : it->second;
 }
 

@@ -76,17 +76,24 @@ class PageMap {
 // that accesses it most (ties: the lowest socket), or by fallback when that socket is full.
 class AccessProfile {
  public:
-  explicit AccessProfile(size_t sockets) : sockets_(sockets) {}
-  void count(uint64_t vpage, size_t socket) { ++counts_[vpage * sockets_ + socket]; touched_[vpage] = true; }
+  // Counts by region of `pages_per_region` pages (the oracle's granularity); remembers each page.
+  explicit AccessProfile(size_t sockets, uint64_t pages_per_region = 1)
+      : sockets_(sockets), pages_per_region_(pages_per_region) {}
+  void count(uint64_t vpage, size_t socket) {
+    ++counts_[vpage / pages_per_region_ * sockets_ + socket];
+    touched_[vpage] = true;
+  }
   size_t sockets() const { return sockets_; }
   // Pages in ascending order, for deterministic iteration.
   std::vector<uint64_t> pages() const;
+  // Accesses and sharers of the region holding `vpage`.
   uint64_t accesses(uint64_t vpage, size_t socket) const;
   unsigned sharers(uint64_t vpage) const;
 
  private:
   size_t sockets_;
-  std::unordered_map<uint64_t, uint64_t> counts_;  // key vpage*sockets+socket
+  uint64_t pages_per_region_;
+  std::unordered_map<uint64_t, uint64_t> counts_;  // key region*sockets+socket
   std::unordered_map<uint64_t, bool> touched_;
 };
 

@@ -1,5 +1,6 @@
 #include "run/profile.hpp"
 
+#include <algorithm>
 #include <array>
 #include <iomanip>
 #include <sstream>
@@ -23,30 +24,27 @@ struct PageRecord {
 };
 }  // namespace
 
-SharingProfile profile_sharing(const ProfileOptions& o) {
-  if (o.sockets == 0 || o.sockets > 64) report_error(msg::kUsage, "--sockets must be 1 to 64");
-  const unsigned threads = o.sockets * o.cores_per_socket;
-  auto workload = make_workload(o.workload, threads, o.sockets, o.seed);
+void for_each_llc_miss(const Workload& workload, const std::vector<unsigned>& socket_of,
+                       const std::vector<uint64_t>& llc_lines, uint64_t instructions,
+                       const std::function<void(uint64_t, unsigned, bool)>& miss) {
+  const unsigned threads = static_cast<unsigned>(socket_of.size());
   std::vector<std::unique_ptr<ThreadStream>> streams;
-  for (unsigned t = 0; t < threads; ++t) streams.push_back(workload->stream(t));
+  for (unsigned t = 0; t < threads; ++t) streams.push_back(workload.stream(t));
   std::vector<CacheArray> llcs;
-  const uint64_t lines = o.llc_bytes_per_core * o.cores_per_socket / 64;
-  for (unsigned s = 0; s < o.sockets; ++s) llcs.emplace_back(lines / 16 * 16, 16, Replacement::Lru);
-
-  std::unordered_map<uint64_t, PageRecord> pages;
+  for (uint64_t lines : llc_lines) llcs.emplace_back(std::max<uint64_t>(16, lines / 16 * 16), 16, Replacement::Lru);
   std::vector<uint64_t> retired(threads, 0);
-  std::vector<bool> measuring(threads, !workload->initialises()), finished(threads, false);
+  std::vector<bool> measuring(threads, !workload.initialises()), finished(threads, false);
   std::array<StreamOp, kBatch> batch;
   for (unsigned live = threads; live > 0;) {
     for (unsigned t = 0; t < threads; ++t) {
       if (finished[t]) continue;
-      const size_t n = retired[t] < o.instructions ? streams[t]->fill(batch.data(), kBatch) : 0;
+      const size_t n = retired[t] < instructions ? streams[t]->fill(batch.data(), kBatch) : 0;
       if (n == 0) {
         finished[t] = true;
         --live;
         continue;
       }
-      const unsigned socket = t / o.cores_per_socket;
+      const unsigned socket = socket_of[t];
       for (size_t i = 0; i < n; ++i) {
         const StreamOp& op = batch[i];
         if (op.kind == StreamOp::Kind::Barrier) {
@@ -59,13 +57,27 @@ SharingProfile profile_sharing(const ProfileOptions& o) {
         const uint64_t line = op.address >> kLineShift;
         if (llcs[socket].access(line, store)) continue;
         llcs[socket].fill(line, store);
-        PageRecord& p = pages[op.address >> kPageShift];
-        p.sharers |= uint64_t{1} << socket;
-        ++p.accesses;
-        p.written = p.written || store;
+        miss(op.address, socket, store);
       }
     }
   }
+}
+
+SharingProfile profile_sharing(const ProfileOptions& o) {
+  if (o.sockets == 0 || o.sockets > 64) report_error(msg::kUsage, "--sockets must be 1 to 64");
+  const unsigned threads = o.sockets * o.cores_per_socket;
+  auto workload = make_workload(o.workload, threads, o.sockets, o.seed);
+  std::vector<unsigned> socket_of(threads);
+  for (unsigned t = 0; t < threads; ++t) socket_of[t] = t / o.cores_per_socket;
+  std::unordered_map<uint64_t, PageRecord> pages;
+  for_each_llc_miss(*workload, socket_of,
+                    std::vector<uint64_t>(o.sockets, o.llc_bytes_per_core * o.cores_per_socket / 64), o.instructions,
+                    [&](uint64_t address, unsigned socket, bool store) {
+                      PageRecord& p = pages[address >> kPageShift];
+                      p.sharers |= uint64_t{1} << socket;
+                      ++p.accesses;
+                      p.written = p.written || store;
+                    });
 
   SharingProfile r;
   r.sockets = o.sockets;

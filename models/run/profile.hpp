@@ -5,12 +5,16 @@
 // for its page. Initialisation (before a barrier that starts measurement) is not counted.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace starnuma {
+
+class Workload;
 
 struct ProfileOptions {
   std::string workload = "bfs";
@@ -31,6 +35,15 @@ struct SharingProfile {
 };
 
 SharingProfile profile_sharing(const ProfileOptions& options);
+
+// The functional pass behind both the sharing profile and the oracle placement: the workload's
+// threads run their streams interleaved in small batches (barriers only order the batches), thread
+// t's accesses go through the LLC of socket `socket_of[t]` (`llc_lines[s]` lines, 16-way LRU), and
+// `miss(address, socket, store)` is called for every LLC miss after initialisation (the barrier
+// that starts measurement), up to `instructions` per thread.
+void for_each_llc_miss(const Workload& workload, const std::vector<unsigned>& socket_of,
+                       const std::vector<uint64_t>& llc_lines, uint64_t instructions,
+                       const std::function<void(uint64_t address, unsigned socket, bool store)>& miss);
 std::string format_profile(const SharingProfile& p);
 
 }  // namespace starnuma

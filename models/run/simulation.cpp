@@ -1,5 +1,7 @@
 #include "run/simulation.hpp"
 
+#include "run/profile.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "os/page_map.hpp"
+#include "run/profile.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/trace/trace_input.hpp"
 #include "stimulus/workload_registry.hpp"
@@ -58,23 +61,17 @@ PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformT
   return PageMap(kPageSize, std::move(nodes), std::move(fallback));
 }
 
-// Counts each thread's accesses per page over the same streams and instruction budget.
-AccessProfile profile(const Workload& w, const std::vector<ThreadPlace>& threads, size_t sockets, uint64_t instructions) {
-  AccessProfile prof(sockets);
-  std::array<StreamOp, 256> batch;
-  for (unsigned t = 0; t < threads.size(); ++t) {
-    auto stream = w.stream(t);
-    uint64_t retired = 0;
-    while (retired < instructions) {
-      size_t n = stream->fill(batch.data(), batch.size());
-      if (n == 0) break;
-      for (size_t i = 0; i < n && retired < instructions; ++i) {
-        if (batch[i].kind == StreamOp::Kind::Barrier) continue;
-        retired += batch[i].instructions + 1;
-        prof.count(batch[i].address / kPageSize, threads[t].socket);
-      }
-    }
-  }
+// The oracle's knowledge: each socket's LLC misses per region over the same streams and
+// instruction budget, after initialisation (a functional pass through each socket's LLC).
+AccessProfile profile(const Workload& w, const Fabric& fabric, const std::vector<ThreadPlace>& threads,
+                      uint64_t instructions, uint64_t region) {
+  AccessProfile prof(fabric.requesters().size(), region / kPageSize);
+  std::vector<unsigned> socket_of;
+  for (const ThreadPlace& t : threads) socket_of.push_back(static_cast<unsigned>(t.socket));
+  std::vector<uint64_t> llc_lines;
+  for (const Socket* s : fabric.requesters()) llc_lines.push_back(s->llc_config().lines(s->cores()));
+  for_each_llc_miss(w, socket_of, llc_lines, instructions,
+                    [&](uint64_t address, unsigned socket, bool) { prof.count(address / kPageSize, socket); });
   return prof;
 }
 
@@ -110,7 +107,10 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
                                   ": tracking is off (set topology.socket.tracking.impl to model or rtl)");
 
   std::optional<AccessProfile> accesses;
-  if (o.placement == Placement::Oracle) accesses = profile(*workload, threads, sockets, o.instructions);
+  if (o.oracle_region < kPageSize || o.oracle_region > 512 * 1024 || (o.oracle_region & (o.oracle_region - 1)) != 0)
+    report_error(msg::kUsage, "--oracle-region " + std::to_string(o.oracle_region) +
+                                  " B: a power of two from 4KiB to 512KiB");
+  if (o.placement == Placement::Oracle) accesses = profile(*workload, fabric, threads, o.instructions, o.oracle_region);
   // A ChampSim trace's footprint is unknown (0) until read: under oracle placement it is the pages
   // the profile saw; first touch never places pages in the pool, so there its limit does not matter.
   uint64_t footprint = workload->footprint();

@@ -28,6 +28,9 @@ struct RunOptions {
   Placement placement = Placement::FirstTouch;
   uint64_t seed = 1;
   double pool_fraction = 0.2;       // of the workload's footprint that may live in the pool
+  // Oracle placement: the region its profile counts by (pages of a region move together); a power
+  // of two from 4 KiB (a page) to 512 KiB (the paper's tracking region).
+  uint64_t oracle_region = 4096;
   bool progress = false;            // a progress line on stderr
   // Mixed modality: only the first `detailed_sockets` sockets are simulated in detail; the others'
   // threads replay their streams through their LLC at the detailed cores' IPC. 0: all detailed.

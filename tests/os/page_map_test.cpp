@@ -60,5 +60,24 @@ TEST(PageMap, OraclePutsWidelySharedPagesInThePoolHottestFirst) {
   EXPECT_EQ(prof.sharers(3), 2u);
 }
 
+// At a region granularity the pages of a region share its counts, so they move together: the
+// region of pages 0-3 is shared by all three sockets through different pages and goes to the pool
+// whole, though no single page of it has more than one sharer.
+TEST(Oracle, PagesOfARegionMoveTogether) {
+  const uint64_t kPage = 4096;
+  PageMap m(kPage,
+            {{"s0", 0, 8 * kPage, true}, {"s1", 8 * kPage, 8 * kPage, true}, {"s2", 16 * kPage, 8 * kPage, true},
+             {"pool", 24 * kPage, 4 * kPage, false}},
+            {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}});
+  AccessProfile prof(3, 4);  // regions of four pages
+  prof.count(0, 0), prof.count(1, 1), prof.count(2, 2), prof.count(3, 2);
+  prof.count(4, 1), prof.count(5, 1), prof.count(6, 0);  // region 1: two sharers, s1 the most frequent
+  EXPECT_EQ(prof.sharers(1), 3u);
+  EXPECT_EQ(prof.accesses(3, 2), 2u);
+  place_oracle(m, prof, 3, 2);
+  for (uint64_t p : {0, 1, 2, 3}) EXPECT_EQ(m.node_of(p), 3u) << p;
+  for (uint64_t p : {4, 5, 6}) EXPECT_EQ(m.node_of(p), 1u) << p;
+}
+
 }  // namespace
 }  // namespace starnuma

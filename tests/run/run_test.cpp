@@ -79,6 +79,16 @@ TEST(Run, UnloadedAmatIsTheAccessMixTimesEachClassLatency) {
   EXPECT_NEAR(r.breakdown[2], 12.0 / 16, 0.06);
 }
 
+// The oracle knows the LLC misses after initialisation: thread 32 (socket 8) initialises the array
+// that thread 0 (socket 0) chases, so its pages belong at socket 0. Counting raw accesses with the
+// initialisation, socket 8's writes (every line) would outnumber the chase and keep them there.
+TEST(Run, OraclePlacesByTheMeasuredLlcMisses) {
+  RunResult r = run("starnuma16-scaled.yaml", "chase:footprint=16MiB,operations=20000,init_thread=32", 100000,
+                    Placement::Oracle, {"coherence.enabled=false"});
+  EXPECT_DOUBLE_EQ(r.breakdown[0], 1.0);
+  EXPECT_EQ(r.accesses[0], 20000u);
+}
+
 TEST(Run, OraclePutsWidelySharedPagesInThePool) {
   RunResult r = run("starnuma16-scaled.yaml", "sharing:pages=4096", 30000, Placement::Oracle);
   EXPECT_GT(r.breakdown[3], 0.3);  // most accesses go to pages with more than 8 sharers

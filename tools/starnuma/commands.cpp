@@ -160,6 +160,9 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   o.placement = ra.placement == "oracle" ? Placement::Oracle : Placement::FirstTouch;
   o.seed = ra.seed;
   o.pool_fraction = ra.pool_fraction;
+  const Parsed<Size> region = parse_size(ra.oracle_region);
+  if (!region) report_error(msg::kUsage, "--oracle-region " + ra.oracle_region + ": " + region.error);
+  o.oracle_region = region.value->bytes();
   o.progress = ra.progress;
   o.detailed_sockets = ra.detailed_sockets;
   o.trace_in = ra.trace_in;

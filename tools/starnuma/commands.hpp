@@ -35,6 +35,7 @@ struct RunArgs {
   std::string placement = "first-touch";
   uint64_t seed = 1;
   double pool_fraction = 0.2;
+  std::string oracle_region = "4KiB";
   std::string out;
   bool progress = true;
   unsigned detailed_sockets = 0;

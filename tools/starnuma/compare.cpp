@@ -22,7 +22,8 @@ namespace {
 pid_t spawn_run(const std::string& platform, const std::vector<std::string>& sets, const RunArgs& ra,
                 const std::string& out) {
   std::vector<std::string> args{"starnuma", "run", platform, "--placement", ra.placement,
-                                "--pool-fraction", std::to_string(ra.pool_fraction), "--out", out, "--no-progress",
+                                "--pool-fraction", std::to_string(ra.pool_fraction), "--oracle-region", ra.oracle_region,
+                                "--out", out, "--no-progress",
                                 "--json", "--detailed-sockets", std::to_string(ra.detailed_sockets)};
   const bool traced = !ra.trace_in.empty();
   if (traced) {

@@ -116,6 +116,10 @@ int run(int argc, char** argv) {
   cmd->add_option("--pool-fraction", ra.pool_fraction, "Share of the workload's footprint the pool may hold")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  cmd->add_option("--oracle-region", ra.oracle_region,
+                  "Oracle placement: the region its profile of LLC misses counts by, a power of two from 4KiB (a "
+                  "page) to 512KiB (the paper's tracking region); a region's pages move together")
+      ->capture_default_str();
   cmd->add_option("--seed", ra.seed, "Seed of the workload and of random replacement")->capture_default_str();
   cmd->add_option("--out", ra.out, cmd == run_cmd ? "Folder for stats.json (written atomically)"
                                                   : "Folder for base/stats.json, other/stats.json and compare.json");
