@@ -17,7 +17,8 @@ namespace starnuma {
 
 class IntervalCalendar {
  public:
-  static constexpr unsigned kKept = 8;
+  static constexpr unsigned kKept = 8;  // a power of two: the stretches are a ring
+  static_assert((kKept & (kKept - 1)) == 0);
 
   // The earliest start >= `t` of an idle stretch of `length`.
   int64_t fit(int64_t t, int64_t length) const { return fit(t, length, std::numeric_limits<int64_t>::max()); }
@@ -26,28 +27,28 @@ class IntervalCalendar {
   // served after this one.
   int64_t fit(int64_t t, int64_t length, int64_t ready) const {
     if (t < forgotten_end_) t = forgotten_end_;  // what was forgotten may have been busy
-    if (count_ == 0 || t >= busy_[count_ - 1].end) return t;
+    if (count_ == 0 || t >= at(count_ - 1).end) return t;
     unsigned i = count_ - 1;  // back from the newest to the first stretch that ends after t
-    while (i > 0 && busy_[i - 1].end > t) --i;
+    while (i > 0 && at(i - 1).end > t) --i;
     int64_t start = t;
-    for (; i < count_ && start + length > busy_[i].start; ++i)
-      if (busy_[i].end > start && busy_[i].ready <= ready) start = busy_[i].end;
+    for (; i < count_ && start + length > at(i).start; ++i)
+      if (at(i).end > start && at(i).ready <= ready) start = at(i).end;
     return start;
   }
 
   // Marks [start, end) busy for a request ready at `ready`; it must be idle (as fit() found it).
   void insert(int64_t start, int64_t end, int64_t ready) {
     if (count_ == kKept) {  // forget the oldest
-      if (busy_[0].end > forgotten_end_) forgotten_end_ = busy_[0].end;
-      for (unsigned k = 1; k < kKept; ++k) busy_[k - 1] = busy_[k];
+      if (at(0).end > forgotten_end_) forgotten_end_ = at(0).end;
+      head_ = (head_ + 1) & (kKept - 1);
       --count_;
     }
-    unsigned i = count_;
-    while (i > 0 && busy_[i - 1].start > start) {
-      busy_[i] = busy_[i - 1];
+    unsigned i = count_;  // the newest, unless issued out of time order
+    while (i > 0 && at(i - 1).start > start) {
+      at(i) = at(i - 1);
       --i;
     }
-    busy_[i] = Busy{start, end, ready};
+    at(i) = Busy{start, end, ready};
     ++count_;
   }
 
@@ -55,8 +56,12 @@ class IntervalCalendar {
   struct Busy {
     int64_t start, end, ready;
   };
-  std::array<Busy, kKept> busy_{};  // disjoint, sorted by start
-  unsigned count_ = 0;
+  // The i-th stretch from the oldest kept.
+  Busy& at(unsigned i) { return busy_[(head_ + i) & (kKept - 1)]; }
+  const Busy& at(unsigned i) const { return busy_[(head_ + i) & (kKept - 1)]; }
+
+  std::array<Busy, kKept> busy_{};  // a ring from head_, disjoint, sorted by start
+  unsigned head_ = 0, count_ = 0;
   int64_t forgotten_end_ = 0;  // the latest end of a stretch no longer kept
 };
 

@@ -142,6 +142,16 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
       if (radix_[lsb_first_[i]].value() == 1) order[n++] = lsb_first_[i];
     order[kFields - 1] = lsb_first_[kFields - 1];
     lsb_first_ = order;
+    // The usual geometry (every divided field a power of two): each field is a shift and a mask.
+    pow2_fields_ = true;
+    unsigned shift = 0;
+    for (unsigned i = 0; i < decoded_fields_; ++i) {
+      const uint64_t r = radix_[lsb_first_[i]].value();
+      if ((r & (r - 1)) != 0) pow2_fields_ = false;
+      field_shift_[i] = shift;
+      while ((uint64_t{1} << shift) < r * (uint64_t{1} << field_shift_[i])) ++shift;
+    }
+    field_shift_[decoded_fields_] = shift;
   }
 
   const double subchannel_bytes_per_s = bus_bandwidth_->bytes_per_s() / subchannels_;
@@ -209,7 +219,12 @@ Ddr5Controller::Bounds Ddr5Controller::bounds() const {
 Ddr5Controller::Location Ddr5Controller::locate(uint64_t offset) const {
   uint64_t x = offset / kLineBytes;
   uint64_t value[kFields] = {};
-  for (unsigned i = 0; i < decoded_fields_; ++i) {
+  if (pow2_fields_) {
+    for (unsigned i = 0; i < decoded_fields_; ++i)
+      value[lsb_first_[i]] = (x >> field_shift_[i]) & (radix_[lsb_first_[i]].value() - 1);
+    x >>= field_shift_[decoded_fields_];
+  }
+  for (unsigned i = pow2_fields_ ? decoded_fields_ : 0; i < decoded_fields_; ++i) {
     const Field f = lsb_first_[i];
     value[f] = radix_[f].mod(x);
     x = radix_[f].div(x);

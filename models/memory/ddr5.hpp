@@ -139,6 +139,8 @@ class Ddr5Controller : public Component {
   std::array<Divisor, kFields> radix_;
   std::array<Field, kFields> lsb_first_{};  // decoding order: fields of several values first, the MSB last
   unsigned decoded_fields_ = 0;             // how many of them to divide out before the MSB
+  bool pow2_fields_ = false;                // all of those powers of two: shifts and masks
+  std::array<unsigned, kFields> field_shift_{};  // then each field's lowest bit in the line address
   enum class Policy { Close, Open, Adaptive } policy_ = Policy::Close;
   enum class Refresh { None, AllBank, SameBank } refresh_mode_ = Refresh::AllBank;
   bool xor_banks_ = false;
