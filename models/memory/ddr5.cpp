@@ -155,8 +155,7 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
   }
 
   const double subchannel_bytes_per_s = bus_bandwidth_->bytes_per_s() / subchannels_;
-  t_burst_ = Time::from_ps(std::max<int64_t>(1, std::llround(kLineBytes * 1e12 / subchannel_bytes_per_s)));
-  const int64_t burst = t_burst_.ps();
+  const int64_t burst = std::max<int64_t>(1, std::llround(kLineBytes * 1e12 / subchannel_bytes_per_s));
   tm_.controller = controller_latency_->ps();
   tm_.rcd = t_rcd_->ps();
   tm_.cl = t_cl_->ps();
@@ -169,12 +168,12 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
   tm_.act_slot = std::max<int64_t>(t_rrd_s_->ps(), ceil_div(t_faw_->ps(), 4));  // 0: no limit
   tm_.rrd_l = t_rrd_l_->ps();
   tm_.ccd_l = t_ccd_l_->ps();
-  tm_.refi = t_refi_->ps();
-  inverse_refi_ = 1.0 / static_cast<double>(tm_.refi);
+  tm_.refi = Reciprocal(t_refi_->ps());
+  tm_.row_timeout = tm_.row_timeout;
   tm_.rfc = t_rfc_->ps();
   tm_.rfc_sb = t_rfc_sb_->ps();
-  // Write to read: a read's data starts tWTR + CL after the write data ended (CL of it idle
-  // ahead of the read data less the CWL the write's command led by); read to write: tRTW.
+  // A batch's bus idle time: write to read, tWTR then the read's CL before its data; read to
+  // write, tRTW.
   tm_.turnaround_slots = static_cast<unsigned>(ceil_div(t_wtr_s_->ps() + tm_.cl + t_rtw_->ps(), burst));
   tm_.write_batch = write_batch_;
   tm_.write_window = static_cast<int64_t>(write_queue_.get()) * burst;
@@ -193,7 +192,7 @@ void Ddr5Controller::clear() {
   const unsigned staggered = subchannels_ * ranks_;
   for (size_t i = 0; i < ranks; ++i) {
     const unsigned k = static_cast<unsigned>(i % staggered);
-    ranks_state_[i].refresh_phase = tm_.refi * k / staggered;
+    ranks_state_[i].refresh_phase = tm_.refi.value() * k / staggered;
   }
 }
 
@@ -204,7 +203,7 @@ Ddr5Controller::Bounds Ddr5Controller::bounds() const {
   // Refresh: a lone rank serves nothing for tRFC of every tREFI (same-bank: one bank in
   // banks_per_group for tRFCsb, which costs only the accesses that wanted that bank).
   if (refresh_mode_ == Refresh::AllBank && ranks_ == 1)
-    b.refresh_gbps = b.peak_gbps * (1.0 - static_cast<double>(tm_.rfc) / static_cast<double>(tm_.refi));
+    b.refresh_gbps = b.peak_gbps * (1.0 - static_cast<double>(tm_.rfc) / static_cast<double>(tm_.refi.value()));
   else
     b.refresh_gbps = b.peak_gbps;
   // Close page: every access activates; a rank takes one ACT per max(tRRD_S, tFAW/4).
@@ -246,16 +245,12 @@ int64_t Ddr5Controller::refresh_end(const RankState& rank, unsigned bank, int64_
   if (refresh_mode_ == Refresh::None || refresh_suspended_) return t;
   int64_t phase = rank.refresh_phase, length = tm_.rfc;
   if (refresh_mode_ == Refresh::SameBank) {
-    phase += tm_.refi * bank / static_cast<int64_t>(radix_[kBank].value());
+    phase += tm_.refi.value() * bank / static_cast<int64_t>(radix_[kBank].value());
     length = tm_.rfc_sb;
   }
-  // The refresh interval t falls in, by a multiplication (times fit a double's 53 bits exactly);
-  // counted from one interval before the phase, so that the count is never negative.
-  const int64_t since = t - phase + tm_.refi;
-  int64_t k = static_cast<int64_t>(static_cast<double>(since) * inverse_refi_);
-  if (k * tm_.refi > since) --k;
-  else if ((k + 1) * tm_.refi <= since) ++k;
-  const int64_t start = phase + (k - 1) * tm_.refi;
+  // The refresh interval t falls in, counted from one interval before the phase (never negative).
+  const int64_t k = tm_.refi.div(t - phase + tm_.refi.value());
+  const int64_t start = phase + (k - 1) * tm_.refi.value();
   return t < start + length ? start + length : t;
 }
 
@@ -276,21 +271,21 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
   // Open and adaptive page: the row the latest access (in time) left open, if it still is.
   bool open_row = false;
   if (policy_ != Policy::Close && bank.activated >= 0 && cmd >= bank.last_column)
-    open_row = policy_ == Policy::Open || cmd - bank.last_end <= row_timeout_->ps();
+    open_row = policy_ == Policy::Open || cmd - bank.last_end <= tm_.row_timeout;
   const bool hit = open_row && bank.row == loc.row;
 
   int64_t act = -1, column, data_slot, column_slot, act_slot = 0, group_act_slot = 0;
-  int64_t credit = 0;  // waiting charged to requests issued later but earlier in time (below)
+  int64_t credit = 0;  // wait taken back from a request issued late but earlier in time (below)
   if (hit) {
     ++row_hits_;
     column = std::max(cmd, bank.last_column + tm_.ccd_l);
     for (;;) {
       column = group_columns.first_time(column, column_slot);
-      data_slot = sc.bus.first_free(sc.bus.slot_of(column + cas));
-      const int64_t data = std::max(column + cas, data_slot * tm_.burst);
+      const int64_t data = sc.bus.first_time(column + cas, data_slot);
       if (data - cas == column) break;
       column = data - cas;
     }
+    bank.busy.insert(column, column + tm_.burst, cmd);
   } else {
     // A conflict precharges the open row first (not before tRAS from its ACT, nor before its last
     // column command's tRTP or write recovery); the bank is busy from the precharge.
@@ -300,7 +295,7 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
       ++row_conflicts_;
       earliest = std::max(cmd, std::max(bank.activated + tm_.ras, bank.last_end)) + tm_.rp;
     } else if (policy_ == Policy::Adaptive && bank.activated >= 0 && cmd >= bank.last_column) {
-      earliest = std::max(earliest, bank.last_end + row_timeout_->ps() + tm_.rp);  // closed in the background
+      earliest = std::max(earliest, bank.last_end + tm_.row_timeout + tm_.rp);  // closed in the background
     }
     act = earliest;
     bool refresh_waited = false;
@@ -315,8 +310,7 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
         continue;
       }
       column = group_columns.first_time(act + tm_.rcd, column_slot);
-      data_slot = sc.bus.first_free(sc.bus.slot_of(column + cas));
-      const int64_t data = std::max(column + cas, data_slot * tm_.burst);
+      const int64_t data = sc.bus.first_time(column + cas, data_slot);
       if (data - cas - tm_.rcd > act) {  // the bus is later: activate later, not hold the row open
         act = data - cas - tm_.rcd;
         continue;
@@ -344,9 +338,6 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     ++activates_;
     rank.acts.take_found(act_slot);
     group_acts.take_found(group_act_slot);
-  }
-  if (hit) {
-    bank.busy.insert(column, column + tm_.burst, cmd);
   }
   group_columns.take_found(column_slot);
   sc.bus.take(data_slot);

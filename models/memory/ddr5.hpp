@@ -47,7 +47,7 @@ class Ddr5Controller : public Component {
   // Latency of a read to an idle, precharged bank outside refresh.
   Time unloaded_read_latency() const { return controller_latency_.get() + t_rcd_.get() + t_cl_.get(); }
   // One burst (a 64-byte line) on a subchannel's data bus.
-  Time burst_time() const { return t_burst_; }
+  Time burst_time() const { return Time::from_ps(tm_.burst); }
 
   // Serves one line at `offset` inside this controller's range, arriving at `arrival`; returns
   // the completion time.
@@ -130,12 +130,12 @@ class Ddr5Controller : public Component {
 
   // What access() needs, read once from the parameters (each Param is a large object of its own).
   struct Timing {
-    int64_t controller, rcd, cl, cwl, rp, ras, rtp, wr, burst, act_slot, rrd_l, ccd_l, refi, rfc, rfc_sb;
+    int64_t controller, rcd, cl, cwl, rp, ras, rtp, wr, burst, act_slot, rrd_l, ccd_l, rfc, rfc_sb, row_timeout;
+    Reciprocal refi;
     unsigned turnaround_slots, write_batch;  // a write batch's turnarounds, in bursts
     int64_t write_window;           // queueing a posted write absorbs before it stalls its sender
   };
   Timing tm_{};
-  double inverse_refi_ = 0;
   std::array<Divisor, kFields> radix_;
   std::array<Field, kFields> lsb_first_{};  // decoding order: fields of several values first, the MSB last
   unsigned decoded_fields_ = 0;             // how many of them to divide out before the MSB
@@ -145,7 +145,6 @@ class Ddr5Controller : public Component {
   enum class Refresh { None, AllBank, SameBank } refresh_mode_ = Refresh::AllBank;
   bool xor_banks_ = false;
   bool refresh_suspended_ = false;
-  Time t_burst_;
   std::vector<Subchannel> subchannels_state_;  // channel-major
   std::vector<RankState> ranks_state_;
   std::vector<GroupState> groups_state_;

@@ -15,25 +15,21 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/divisor.hpp"
+
 namespace starnuma {
 
 class SlotCalendar {
  public:
   static constexpr int64_t kSlots = 1024;  // 3.4 us of 3.33 ns bursts: beyond a quantum and a loaded channel's backlog
 
-  explicit SlotCalendar(int64_t slot_ps = 0)
-      : length_(slot_ps), inverse_(slot_ps > 0 ? 1.0 / static_cast<double>(slot_ps) : 0.0) {
+  explicit SlotCalendar(int64_t slot_ps = 0) : length_(slot_ps) {
     for (Word& w : words_) w.stretch = -1;
   }
-  int64_t slot_ps() const { return length_; }
+  int64_t slot_ps() const { return length_.value(); }
 
-  // The slot holding time `t` (ps, >= 0): a multiplication, exact for times below 2^53 ps.
-  int64_t slot_of(int64_t t) const {
-    int64_t s = static_cast<int64_t>(static_cast<double>(t) * inverse_);
-    if (s * length_ > t) --s;
-    else if ((s + 1) * length_ <= t) ++s;
-    return s;
-  }
+  // The slot holding time `t` (ps, >= 0).
+  int64_t slot_of(int64_t t) const { return length_.div(t); }
   // The first free slot >= `slot` (>= 0).
   int64_t first_free(int64_t slot) const {
     for (;;) {
@@ -67,18 +63,18 @@ class SlotCalendar {
   }
   // The same, and the slot it is in (for take()).
   int64_t first_time(int64_t t, int64_t& slot) const {
-    if (length_ == 0) return slot = t;  // off
+    if (length_.value() == 0) return slot = t;  // off
     const int64_t ready = slot_of(t);
     slot = first_free(ready);
-    return slot == ready ? t : slot * length_;
+    return slot == ready ? t : slot * length_.value();
   }
   // Takes the slot holding time `t`.
   void take_time(int64_t t) {
-    if (length_ > 0) take(slot_of(t));
+    if (length_.value() > 0) take(slot_of(t));
   }
   // Takes a slot that first_time() gave.
   void take_found(int64_t slot) {
-    if (length_ > 0) take(slot);
+    if (length_.value() > 0) take(slot);
   }
 
  private:
@@ -90,8 +86,7 @@ class SlotCalendar {
   Word& word(int64_t s) { return words_[static_cast<uint64_t>(s) % kSlots / 64]; }
   const Word& word(int64_t s) const { return words_[static_cast<uint64_t>(s) % kSlots / 64]; }
 
-  int64_t length_;
-  double inverse_;
+  Reciprocal length_;  // the slot's length
   std::array<Word, kSlots / 64> words_{};
 };
 
