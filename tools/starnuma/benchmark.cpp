@@ -78,6 +78,13 @@ Measured best_of(int n, const std::vector<std::string>& args) {
   return best;
 }
 
+// The least simulation time (`host_seconds`: without building the workload) of `n` runs.
+double least_simulation_seconds(int n, const std::vector<std::string>& args) {
+  double best = 1e300;
+  for (int i = 0; i < n; ++i) best = std::min(best, run_child(args).summary["host_seconds"].get<double>());
+  return best;
+}
+
 std::vector<std::string> run_args(const std::string& platform, const std::string& workload, uint64_t instructions,
                                   const std::vector<std::string>& sets = {}) {
   std::vector<std::string> a{"starnuma", "run", platform, "--workload", workload, "--instructions",
@@ -148,11 +155,9 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   for (int k = 0; k < 2; ++k) {
     say(std::string("tracking impl: ") + impls[k] + " (" + track_workload + ", " + std::to_string(track_n) +
         " instructions per thread, min of 3) ... ");
-    for (int rep = 0; rep < 3; ++rep)
-      best[k] = std::min(best[k], run_child(run_args(platform, track_workload, track_n,
-                                                     {std::string("topology.socket.tracking.impl=") + impls[k], no_coherence}))
-                                      .summary["host_seconds"]
-                                      .get<double>());  // the simulation, without building the graph
+    best[k] = least_simulation_seconds(
+        3, run_args(platform, track_workload, track_n,
+                    {std::string("topology.socket.tracking.impl=") + impls[k], no_coherence}));
     say(std::to_string(best[k]).substr(0, 5) + " s\n");
   }
   report["tracking"] = {{"workload", track_workload}, {"instructions", track_n}, {"model_host_seconds", best[0]},
@@ -175,7 +180,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
         " instructions per thread, min of 3) ... ");
     std::vector<std::string> args = run_args(platform, "sharing", coh_n, {k ? "coherence.enabled=true" : no_coherence});
     args.insert(args.end(), {"--placement", "oracle"});
-    for (int rep = 0; rep < 3; ++rep) coh[k] = std::min(coh[k], run_child(args).summary["host_seconds"].get<double>());
+    coh[k] = least_simulation_seconds(3, args);
     say(std::to_string(coh[k]).substr(0, 5) + " s\n");
   }
   report["coherence"] = {{"workload", "sharing"}, {"off_host_seconds", coh[0]}, {"on_host_seconds", coh[1]},
