@@ -27,7 +27,8 @@ class Divisor {
 // with its reciprocal and one correction: a 64-bit division costs tens of cycles on the hot path.
 class Reciprocal {
  public:
-  explicit Reciprocal(int64_t d = 1) : d_(d), inverse_(d > 0 ? 1.0 / static_cast<double>(d) : 0.0) {}
+  Reciprocal() : Reciprocal(1) {}
+  explicit Reciprocal(int64_t d) : d_(d), inverse_(d > 0 ? 1.0 / static_cast<double>(d) : 0.0) {}
   int64_t value() const { return d_; }
   int64_t div(int64_t t) const {
     int64_t q = static_cast<int64_t>(static_cast<double>(t) * inverse_);

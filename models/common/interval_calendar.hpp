@@ -4,21 +4,25 @@
 // issued out of time order (temporal decoupling) are served as if in time order unless they
 // overlap.
 //
-// The newest kKept stretches are kept, in the object itself (no heap: a controller's banks side
-// by side cost a host cache line or two each). A request cannot start before the end of the
-// stretches forgotten: with more than kKept services booked ahead of it, it queues behind them.
+// The stretches are a ring, sorted by start. The oldest is forgotten only once it ended before
+// the floor, SystemC's current time, which no later request precedes (an initiator runs at or ahead
+// of SystemC time); while it has not, the ring grows instead. Eight fit before any growth: a
+// bank's backlog is rarely longer.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <limits>
+#include <vector>
+
+#include "common/local_time.hpp"
 
 namespace starnuma {
 
 class IntervalCalendar {
  public:
-  static constexpr unsigned kKept = 8;  // a power of two: the stretches are a ring
-  static_assert((kKept & (kKept - 1)) == 0);
+  static constexpr unsigned kInitial = 8;  // a power of two: the stretches are a ring
+
+  IntervalCalendar() : busy_(kInitial) {}
 
   // The earliest start >= `t` of an idle stretch of `length`.
   int64_t fit(int64_t t, int64_t length) const { return fit(t, length, std::numeric_limits<int64_t>::max()); }
@@ -26,7 +30,7 @@ class IntervalCalendar {
   // decoupling the others were booked by requests later in time, which time order would have
   // served after this one.
   int64_t fit(int64_t t, int64_t length, int64_t ready) const {
-    if (t < forgotten_end_) t = forgotten_end_;  // what was forgotten may have been busy
+    if (t < forgotten_end_) t = forgotten_end_;  // a caller behind SystemC time: what was forgotten may have been busy
     if (count_ == 0 || t >= at(count_ - 1).end) return t;
     unsigned i = count_ - 1;  // back from the newest to the first stretch that ends after t
     while (i > 0 && at(i - 1).end > t) --i;
@@ -38,10 +42,14 @@ class IntervalCalendar {
 
   // Marks [start, end) busy for a request ready at `ready`; it must be idle (as fit() found it).
   void insert(int64_t start, int64_t end, int64_t ready) {
-    if (count_ == kKept) {  // forget the oldest
-      if (at(0).end > forgotten_end_) forgotten_end_ = at(0).end;
-      head_ = (head_ + 1) & (kKept - 1);
-      --count_;
+    if (count_ == busy_.size()) {
+      if (at(0).end <= sim_now_fs() / 1000) {  // forget the oldest: it ended before any later request
+        if (at(0).end > forgotten_end_) forgotten_end_ = at(0).end;
+        head_ = (head_ + 1) & mask();
+        --count_;
+      } else {
+        grow();
+      }
     }
     unsigned i = count_;  // the newest, unless issued out of time order
     while (i > 0 && at(i - 1).start > start) {
@@ -51,16 +59,24 @@ class IntervalCalendar {
     at(i) = Busy{start, end, ready};
     ++count_;
   }
+  size_t capacity() const { return busy_.size(); }
 
  private:
   struct Busy {
     int64_t start, end, ready;
   };
+  unsigned mask() const { return static_cast<unsigned>(busy_.size()) - 1; }
   // The i-th stretch from the oldest kept.
-  Busy& at(unsigned i) { return busy_[(head_ + i) & (kKept - 1)]; }
-  const Busy& at(unsigned i) const { return busy_[(head_ + i) & (kKept - 1)]; }
+  Busy& at(unsigned i) { return busy_[(head_ + i) & mask()]; }
+  const Busy& at(unsigned i) const { return busy_[(head_ + i) & mask()]; }
+  void grow() {
+    std::vector<Busy> bigger(busy_.size() * 2);
+    for (unsigned i = 0; i < count_; ++i) bigger[i] = at(i);
+    busy_.swap(bigger);
+    head_ = 0;
+  }
 
-  std::array<Busy, kKept> busy_{};  // a ring from head_, disjoint, sorted by start
+  std::vector<Busy> busy_;  // a ring from head_, disjoint, sorted by start
   unsigned head_ = 0, count_ = 0;
   int64_t forgotten_end_ = 0;  // the latest end of a stretch no longer kept
 };

@@ -119,14 +119,15 @@ nlohmann::json stats_json(sc_core::sc_time elapsed) {
 }
 
 namespace {
-void reset_tree(sc_core::sc_object& obj) {
+void reset_tree(sc_core::sc_object& obj, bool (*keep)(const sc_core::sc_object&)) {
+  if (keep && keep(obj)) return;
   if (auto* owner = dynamic_cast<StatOwner*>(&obj)) owner->reset_stats();
-  for (sc_core::sc_object* child : obj.get_child_objects()) reset_tree(*child);
+  for (sc_core::sc_object* child : obj.get_child_objects()) reset_tree(*child, keep);
 }
 }  // namespace
 
-void reset_all_stats() {
-  for (sc_core::sc_object* r : sc_core::sc_get_top_level_objects()) reset_tree(*r);
+void reset_all_stats(bool (*keep)(const sc_core::sc_object&)) {
+  for (sc_core::sc_object* r : sc_core::sc_get_top_level_objects()) reset_tree(*r, keep);
 }
 
 nlohmann::json stats_schema_json(const StatOwner& owner) {

@@ -158,8 +158,9 @@ class StatOwner {
 nlohmann::json stats_json(sc_core::sc_time elapsed);
 nlohmann::json stats_json(const std::vector<sc_core::sc_object*>& roots, sc_core::sc_time elapsed);
 
-// Restarts the statistics of every component under the top-level SystemC objects.
-void reset_all_stats();
+// Restarts the statistics of every component under the top-level SystemC objects, except the
+// subtrees of objects `keep` (if given) returns true for.
+void reset_all_stats(bool (*keep)(const sc_core::sc_object&) = nullptr);
 
 // The same tree's schema: name -> {unit, description}, for documentation.
 nlohmann::json stats_schema_json(const StatOwner& owner);

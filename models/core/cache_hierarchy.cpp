@@ -66,7 +66,16 @@ MemoryStats::MemoryStats(StatOwner& o)
       memory_latency_ps(per_class(o, "_latency_ps", "ps", "Summed latency of LLC misses ")),
       memory_unloaded_ps(per_class(o, "_unloaded_ps", "ps", "Summed unloaded latency of LLC misses ")),
       upgrades(o, "upgrades", "stores", "Stores to a block the socket held shared: an Upgrade to its home"),
-      upgrade_latency_ps(o, "upgrade_latency_ps", "ps", "Summed latency of the upgrades") {}
+      upgrade_latency_ps(o, "upgrade_latency_ps", "ps", "Summed latency of the upgrades"),
+      walk_cache_hits{Counter(o, "walk_pml4e_cache_hits", "walks", "Walks that began at the PDPT: the PML4E walk cache hit"),
+                      Counter(o, "walk_pdpte_cache_hits", "walks", "Walks that began at the PD: the PDPTE walk cache hit"),
+                      Counter(o, "walk_pde_cache_hits", "walks", "Walks that read only the PTE: the PDE walk cache hit")},
+      walk_reads(o, "walk_reads", "entries", "Page-table entries the walker read through the caches"),
+      walk_l1_hits(o, "walk_l1_hits", "entries", "Walker reads that hit the L1D"),
+      walk_l2_hits(o, "walk_l2_hits", "entries", "Walker reads that hit the L2"),
+      walk_llc_hits(o, "walk_llc_hits", "entries", "Walker reads that hit the LLC"),
+      walk_llc_misses(o, "walk_llc_misses", "entries", "Walker reads served by memory or another socket's cache"),
+      walk_latency_ps(o, "walk_latency_ps", "ps", "Summed latency of the page walks, from the STLB miss to the PTE") {}
 
 CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Env& env, MemoryStats& stats, uint64_t seed)
     : env_(env),
@@ -79,7 +88,13 @@ CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Env& env, MemoryStats&
       l2_latency_(c.l2.latency() * env.cycle_fs),
       llc_latency_(env.llc->latency * env.cycle_fs),
       stlb_latency_(c.stlb.latency() * env.cycle_fs),
-      walk_latency_(c.page_walk_latency * env.cycle_fs) {
+      walk_latency_(c.page_walk.latency * env.cycle_fs),
+      walk_cache_latency_(c.page_walk.cache_latency * env.cycle_fs),
+      walk_in_memory_(c.page_walk.in_memory()) {
+  const unsigned walk_cache_entries[3] = {c.page_walk.pml4e_cache, c.page_walk.pdpte_cache, c.page_walk.pde_cache};
+  for (size_t k = 0; k < walk_caches_.size(); ++k)
+    if (walk_cache_entries[k] > 0) walk_caches_[k].emplace(walk_cache_entries[k], walk_cache_entries[k], Replacement::Lru, 1, true);
+  if (walk_in_memory_ && !env.page_table) report_internal("page walks in memory need the run's page table");
   for (size_t r = 0; r < env.fabric->address_map().size(); ++r) {
     unloaded_ps_.push_back(env.fabric->unloaded_latency(env.requester, r).ps());
     class_.push_back(env.fabric->access_class(env.requester, r));
@@ -123,7 +138,8 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
     if (obs) wait(obs->tlb_hit(env_.core, TlbLevel::L2, vpage, at()));
   } else {
     ++stats_.stlb_misses;
-    t += walk_latency_;
+    if (walk_in_memory_) t = walk(vaddr, t);
+    else t += walk_latency_;
     ppage = env_.pages->translate(vaddr, env_.requester) >> kPageShift;
     CacheArray::Victim v = stlb_.fill(vpage, false, ppage);
     if (v.valid && obs) wait(obs->tlb_evict(env_.core, TlbLevel::L2, v.line, v.payload, at()));
@@ -174,16 +190,17 @@ void CacheHierarchy::write_back_from_l1(uint64_t line, int64_t t) {
   if (v.valid && v.dirty) write_back_from_l2(v.line, t);
 }
 
-int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t) {
+int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t, Who who) {
   const uint64_t line = paddr >> kLineShift;
+  const bool demand = who == Who::Demand;
   SocketLlc& llc = *env_.llc;
   t += llc_latency_;
   if (llc.array.access(line, dirty_here)) {
-    ++stats_.llc_hits;
+    ++(demand ? stats_.llc_hits : stats_.walk_llc_hits);
     if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);
     return t;
   }
-  ++stats_.llc_misses;
+  ++(demand ? stats_.llc_misses : stats_.walk_llc_misses);
   // The LLC's miss slots: wait for the one used `mshrs` misses ago.
   if (llc.miss_done[llc.head] > t) t = llc.miss_done[llc.head];
   const Time issue = Time::from_ps(t / 1000);
@@ -207,16 +224,18 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
     unloaded_ps = unloaded_ps_[range];
   }
   const int64_t latency_ps = (done - issue).ps();
-  const size_t k = static_cast<size_t>(cls);
-  ++stats_.memory_accesses[k];
-  stats_.memory_latency_ps[k] += static_cast<uint64_t>(latency_ps);
-  stats_.memory_unloaded_ps[k] += static_cast<uint64_t>(unloaded_ps);
+  if (demand) {
+    const size_t k = static_cast<size_t>(cls);
+    ++stats_.memory_accesses[k];
+    stats_.memory_latency_ps[k] += static_cast<uint64_t>(latency_ps);
+    stats_.memory_unloaded_ps[k] += static_cast<uint64_t>(unloaded_ps);
+  }
   t += latency_ps * 1000;
   llc.miss_done[llc.head] = t;
   llc.head = (llc.head + 1) % llc.miss_done.size();
   const CacheArray::Victim v = llc.array.fill(line, dirty_here);
   if (v.valid && (v.dirty || env_.coherence)) llc_victim(v, t);
-  if (!store && env_.observer)
+  if (demand && !store && env_.observer)
     env_.observer->llc_miss_load(env_.core, vaddr >> kPageShift, paddr >> kPageShift, Time::from_ps(t / 1000));
   return t;
 }
@@ -236,35 +255,70 @@ int64_t CacheHierarchy::own(uint64_t paddr, int64_t t) {
 int64_t CacheHierarchy::light_access(uint64_t vaddr, bool write, int64_t now) {
   const uint64_t paddr = env_.pages->translate(vaddr, env_.requester);
   const int64_t t = write && env_.coherence ? own(paddr, now) : now;
-  return llc_and_memory(vaddr, paddr, write, write, t) - now;
+  return llc_and_memory(vaddr, paddr, write, write, t, Who::Demand) - now;
+}
+
+int64_t CacheHierarchy::walk(uint64_t vaddr, int64_t t) {
+  const int64_t start = t;
+  t += stlb_latency_ + walk_cache_latency_;
+  // The deepest level a walk cache knows the table of; the walk reads from there down.
+  unsigned level = 0;
+  uint64_t table = 0;
+  for (size_t k = walk_caches_.size(); k-- > 0;) {
+    if (!walk_caches_[k]) continue;
+    if (const uint64_t* p = walk_caches_[k]->lookup(vaddr >> PageTable::table_shift(k + 1), false)) {
+      ++stats_.walk_cache_hits[k];
+      level = static_cast<unsigned>(k + 1);
+      table = *p;
+      break;
+    }
+  }
+  PageTable& tables = *env_.page_table;
+  if (level == 0) table = tables.table(0, vaddr, env_.requester);
+  for (;; ++level) {
+    ++stats_.walk_reads;
+    t = through_caches(vaddr, PageTable::entry(table, level, vaddr), false, t, Who::Walker);
+    // A walk's reads depend on each other: the next one waits for SystemC time to catch up once
+    // a quantum ahead, as the core would, or it reaches shared resources far out of time order.
+    if (env_.sync_fs > 0) wait_if_ahead(t, env_.sync_fs);
+    if (level == PageTable::kLevels - 1) break;
+    table = tables.table(level + 1, vaddr, env_.requester);
+    if (walk_caches_[level]) walk_caches_[level]->fill(vaddr >> PageTable::table_shift(level + 1), false, table);
+  }
+  stats_.walk_latency_ps += static_cast<uint64_t>((t - start) / 1000);
+  return t;
+}
+
+int64_t CacheHierarchy::through_caches(uint64_t vaddr, uint64_t paddr, bool write, int64_t t, Who who) {
+  const uint64_t line = paddr >> kLineShift;
+  const bool demand = who == Who::Demand;
+  if (l1_.access(line, write)) {
+    ++(demand ? stats_.l1_hits : stats_.walk_l1_hits);
+    if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);
+    return t + l1_latency_;
+  }
+  if (demand) ++stats_.l1_misses;
+  if (l2_.access(line, false)) {
+    ++(demand ? stats_.l2_hits : stats_.walk_l2_hits);
+    if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);
+    t += l2_latency_;
+  } else {
+    if (demand) ++stats_.l2_misses;
+    t = llc_and_memory(vaddr, paddr, write, false, t, who);  // a store's dirty line lives in the L1
+    CacheArray::Victim v2 = l2_.fill(line, false);
+    if (v2.valid && v2.dirty) write_back_from_l2(v2.line, t);
+  }
+  CacheArray::Victim v1 = l1_.fill(line, write);
+  if (v1.valid && v1.dirty) write_back_from_l1(v1.line, t);
+  return t;
 }
 
 int64_t CacheHierarchy::access(uint64_t vaddr, bool write, int64_t now) {
   int64_t t = now;
   const uint64_t ppage = translate(vaddr, t);
   const uint64_t paddr = (ppage << kPageShift) | (vaddr & ((uint64_t{1} << kPageShift) - 1));
-  const uint64_t line = paddr >> kLineShift;
   if (write && env_.coherence) t = own(paddr, t);
-
-  if (l1_.access(line, write)) {
-    ++stats_.l1_hits;
-    if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);
-    return t - now + l1_latency_;
-  }
-  ++stats_.l1_misses;
-  if (l2_.access(line, false)) {
-    ++stats_.l2_hits;
-    if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);
-    t += l2_latency_;
-  } else {
-    ++stats_.l2_misses;
-    t = llc_and_memory(vaddr, paddr, write, false, t);  // a store's dirty line lives in the L1
-    CacheArray::Victim v2 = l2_.fill(line, false);
-    if (v2.valid && v2.dirty) write_back_from_l2(v2.line, t);
-  }
-  CacheArray::Victim v1 = l1_.fill(line, write);
-  if (v1.valid && v1.dirty) write_back_from_l1(v1.line, t);
-  return t - now;
+  return through_caches(vaddr, paddr, write, t, Who::Demand) - now;
 }
 
 }  // namespace starnuma

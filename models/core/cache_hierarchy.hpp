@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "cache/cache_array.hpp"
@@ -15,6 +16,7 @@
 #include "core/tracking_hook.hpp"
 #include "fabric/fabric.hpp"
 #include "os/page_map.hpp"
+#include "os/page_table.hpp"
 
 namespace starnuma {
 
@@ -53,6 +55,11 @@ struct MemoryStats {
   std::array<Counter, kMissClasses> memory_accesses, memory_latency_ps, memory_unloaded_ps;
   // Stores to a block the socket held shared (coherence on): count and summed latency.
   Counter upgrades, upgrade_latency_ps;
+  // The page walker (page_walk.model: memory): walks that started below the root because a walk
+  // cache held the PML4E, PDPTE or PDE; page-table entries read, and where they were served;
+  // summed walk latency. Its reads are not in the demand counters above.
+  std::array<Counter, 3> walk_cache_hits;
+  Counter walk_reads, walk_l1_hits, walk_l2_hits, walk_llc_hits, walk_llc_misses, walk_latency_ps;
 };
 
 class CacheHierarchy {
@@ -71,6 +78,8 @@ class CacheHierarchy {
     int64_t sync_fs = 0;
     // An STLB eviction also drops the translation from the L1 DTLB (StlbConfig::inclusive).
     bool stlb_inclusive = false;
+    // Where page walks read their entries (needed with page_walk.model: memory).
+    PageTable* page_table = nullptr;
   };
 
   CacheHierarchy(const CoreConfig& config, const Env& env, MemoryStats& stats, uint64_t seed);
@@ -118,6 +127,13 @@ class CacheHierarchy {
   static constexpr unsigned kPageShift = 12;  // 4 KiB pages
   static constexpr unsigned kLineShift = 6;   // 64 B lines
   uint64_t translate(uint64_t vaddr, int64_t& t);
+  // Who reads through the caches: a load or store of the program, or the page walker (counted
+  // apart, and not told to the observer).
+  enum class Who : bool { Demand, Walker };
+  // The page walk of `vaddr` starting at `t` (page_walk.model: memory); returns when it ends.
+  int64_t walk(uint64_t vaddr, int64_t t);
+  // L1D, L2, then llc_and_memory; returns the time the data is back.
+  int64_t through_caches(uint64_t vaddr, uint64_t paddr, bool write, int64_t t, Who who);
   void write_back_from_l1(uint64_t line, int64_t t);
   void write_back_from_l2(uint64_t line, int64_t t);
   void write_back_to_memory(uint64_t line, int64_t t);
@@ -130,12 +146,16 @@ class CacheHierarchy {
   int64_t own(uint64_t paddr, int64_t t);
   // From the LLC down: lookup, and on a miss the fabric; returns the time the data is back.
   // `store`: the access is a store; `dirty_here`: it dirties the LLC line (no private cache above).
-  int64_t llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t);
+  int64_t llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t, Who who);
 
   Env env_;
   MemoryStats& stats_;
   CacheArray dtlb_, stlb_, l1_, l2_;
-  int64_t l1_latency_, l2_latency_, llc_latency_, stlb_latency_, walk_latency_;
+  int64_t l1_latency_, l2_latency_, llc_latency_, stlb_latency_, walk_latency_, walk_cache_latency_;
+  bool walk_in_memory_;
+  // PML4E, PDPTE and PDE caches: cache k maps vaddr >> PageTable::table_shift(k + 1) to the table
+  // at level k + 1 (absent when configured with no entries).
+  std::array<std::optional<CacheArray>, 3> walk_caches_;
   std::vector<int64_t> unloaded_ps_;         // per address range
   std::vector<AccessClass> class_;           // per address range
 };

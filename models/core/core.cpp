@@ -68,8 +68,16 @@ int64_t Core::pass_barrier(const StreamOp& op, int64_t now) {
   return std::max(now, sim_now_fs());
 }
 
+void Core::end_warmup(int64_t now) {
+  wait_until_fs(now);
+  reset_stats();
+  warming_ = false;
+  job_->control->warmed_up();
+}
+
 void Core::run() {
   Job& job = *job_;
+  warming_ = job.warmup > 0;
   const unsigned rob = config_.rob, mshrs = config_.mshrs;
   const int64_t quantum_fs = job.quantum.ps() * 1000;
   const int64_t l1_fs = caches_->l1_latency();
@@ -85,6 +93,7 @@ void Core::run() {
   int64_t last_load_done = start;
   uint64_t retired = 0;
   uint64_t reported_instructions = 0, reported_cycles = 0;  // progress told to the light cores
+  int64_t reported_at = start;
   bool measuring = !job.initialises;
   // The host prefetches for the accesses ahead while the stream misses the L1 (the last access
   // did): the hint costs a page map lookup, which L1-friendly streams need not pay.
@@ -98,7 +107,7 @@ void Core::run() {
       caches_->prefetch_write_backs(next->address);
   };
 
-  while (!measuring || retired < job.instructions) {
+  while (!measuring || warming_ || retired < job.instructions) {
     const StreamOp* next_op = reader.next();
     if (!next_op) break;
     const StreamOp& op = *next_op;
@@ -111,6 +120,7 @@ void Core::run() {
         start = now;
         retired = 0;
         reported_instructions = reported_cycles = 0;
+        reported_at = now;
         last_load_done = now;
       }
       continue;
@@ -157,18 +167,33 @@ void Core::run() {
       store_done[store_head] = now + latency;
       store_head = (store_head + 1) % store_done.size();
     }
+    if (warming_ && measuring && retired >= job.warmup) {  // measurement starts here, for this core
+      end_warmup(now);
+      start = now;
+      retired = 0;
+      reported_instructions = reported_cycles = 0;
+      reported_at = now;
+    }
     // Temporal decoupling: hand control back once a quantum ahead of simulated time.
     retired_so_far_ = retired;
-    if (now - sim_now_fs() >= quantum_fs) {
+    // Progress for the light cores once a quantum of local time (page walks may have synchronised
+    // on their own, so this does not wait for the quantum check below).
+    if (now - reported_at >= quantum_fs) {
       job.control->report_detailed(retired - reported_instructions, static_cast<uint64_t>((now - start) / cycle_fs_) - reported_cycles);
       reported_instructions = retired;
       reported_cycles = static_cast<uint64_t>((now - start) / cycle_fs_);
-      wait_if_ahead(now, quantum_fs);
+      reported_at = now;
     }
+    wait_if_ahead(now, quantum_fs);
   }
   // The last instructions retire when their loads and stores complete.
   for (const Outstanding& l : loads) now = std::max(now, l.done);
   for (int64_t d : store_done) now = std::max(now, d);
+  if (warming_) {  // the stream ended inside the warm-up: nothing was measured
+    end_warmup(now);
+    start = now;
+    retired = 0;
+  }
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
   wait_until_fs(now);
@@ -182,7 +207,8 @@ void Core::run_light() {
   int64_t start = sim_now_fs(), now = start;
   uint64_t retired = 0;
   bool measuring = !job.initialises;
-  while (!measuring || retired < job.instructions) {
+  warming_ = job.warmup > 0;
+  while (!measuring || warming_ || retired < job.instructions) {
     const StreamOp* next_op = reader.next();
     if (!next_op) break;
     const StreamOp& op = *next_op;
@@ -202,8 +228,18 @@ void Core::run_light() {
     if (op.kind == StreamOp::Kind::Load) ++loads_;
     else ++stores_;
     caches_->light_access(op.address, op.kind == StreamOp::Kind::Store, now);
+    if (warming_ && measuring && retired >= job.warmup) {
+      end_warmup(now);
+      start = now;
+      retired = 0;
+    }
     retired_so_far_ = retired;
     wait_if_ahead(now, quantum_fs);
+  }
+  if (warming_) {
+    end_warmup(now);
+    start = now;
+    retired = 0;
   }
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);

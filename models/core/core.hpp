@@ -38,6 +38,9 @@ class Core : public Component {
     // The stream begins with an initialisation that a barrier starting measurement ends; the
     // budget counts from that barrier, however long the initialisation.
     bool initialises = false;
+    // Instructions run first (timed, after any initialisation) whose statistics are then
+    // discarded: the core restarts its own account and tells `control` (RunControl::warmed_up).
+    uint64_t warmup = 0;
   };
   // Starts the core's thread on `job` (before sc_start).
   void start(Job job);
@@ -55,6 +58,10 @@ class Core : public Component {
   void run_light();
   // Waits for the other threads at a barrier; returns the core's time after it.
   int64_t pass_barrier(const StreamOp& op, int64_t now);
+  // The end of the warm-up at local time `now`: waits for SystemC time to reach it, restarts this
+  // core's statistics and reports to the run.
+  void end_warmup(int64_t now);
+  bool warming_ = false;
 
   const CoreConfig& config_;
   int64_t cycle_fs_;

@@ -46,7 +46,8 @@ CoreConfig::CoreConfig(const ScopeContext& c)
       l1d(child_context("l1d"), {32_KiB, 8, 4}, "private L1 data cache"),
       l2(child_context("l2"), {1_MiB, 16, 14}, "private L2 cache"),
       dtlb(child_context("dtlb"), 64, 4, 0, "L1 data TLB (4 KiB pages)"),
-      stlb(child_context("stlb")) {}
+      stlb(child_context("stlb")),
+      page_walk(child_context("page_walk")) {}
 
 LlcConfig::LlcConfig(const ScopeContext& c)
     : CacheConfig(c, {2_MiB, 16, 30}, "shared LLC", true),

@@ -63,6 +63,27 @@ class StlbConfig : public TlbConfig {
   Param<std::string> inclusive_;
 };
 
+// The page-table walk after an STLB miss. `memory`: the walker reads the four levels of an x86-64
+// page table (PML4, PDPT, PD, PT entries, 8 bytes each) through the L1D, L2 and LLC, as a load does,
+// starting below the deepest level its page-walk caches hold; the tables live in the memory of
+// the node that first walked them (docs/cores.md). `fixed`: a constant latency and no traffic.
+class PageWalkConfig : public ParamScope {
+ public:
+  explicit PageWalkConfig(const ScopeContext& c) : ParamScope(c) {}
+  bool in_memory() const { return model.get() == "memory"; }
+  Param<std::string> model{*this, "model", "memory",
+                           "memory (the walker reads page-table entries through the caches) or fixed (a constant "
+                           "latency, no memory traffic)",
+                           std::vector<std::string>{"memory", "fixed"}};
+  Param<unsigned> latency{*this, "latency", 30, "Cycles of a walk with model: fixed", between(0u, 100000u)};
+  Param<unsigned> cache_latency{*this, "cache_latency", 1,
+                                "Cycles to look up the page-walk caches before the first entry read (model: memory)",
+                                between(0u, 10000u)};
+  Param<unsigned> pml4e_cache{*this, "pml4e_cache", 2, "Entries of the PML4E walk cache (0: none)", between(0u, 64u)};
+  Param<unsigned> pdpte_cache{*this, "pdpte_cache", 4, "Entries of the PDPTE walk cache (0: none)", between(0u, 64u)};
+  Param<unsigned> pde_cache{*this, "pde_cache", 32, "Entries of the PDE walk cache (0: none)", between(0u, 64u)};
+};
+
 // Table I: 4-wide, 256-entry ROB; L1D 32 KB 8-way 4 cycles; L2 1 MB 16-way 14 cycles. TLBs and the
 // page walk as on a Skylake-class core (docs/cores.md).
 class CoreConfig : public ParamScope {
@@ -73,13 +94,11 @@ class CoreConfig : public ParamScope {
                       between(1u, 4096u)};
   Param<unsigned> mshrs{*this, "mshrs", 16, "Outstanding L1D misses (loads and stores)", between(1u, 1024u)};
   Param<unsigned> store_buffer{*this, "store_buffer", 56, "Store buffer entries", between(1u, 1024u)};
-  Param<unsigned> page_walk_latency{*this, "page_walk_latency", 30,
-                                    "Cycles of a page-table walk after an STLB miss (walk caches hit)",
-                                    between(0u, 100000u)};
   CacheConfig l1d;
   CacheConfig l2;
   TlbConfig dtlb;
   StlbConfig stlb;
+  PageWalkConfig page_walk;
 };
 
 // Table I: LLC 2 MB per core, 16-way, 30 cycles, shared by the socket's cores, non-inclusive.

@@ -4,6 +4,7 @@
 
 #include "common/diagnostics.hpp"
 #include "common/stats.hpp"
+#include "core/core.hpp"
 
 namespace starnuma {
 
@@ -31,6 +32,14 @@ void RunControl::barrier(uint64_t id, bool starts_measurement) {
     return;
   }
   while (generation_ == generation) sc_core::wait(released_);
+}
+
+void RunControl::warmed_up() {
+  if (warming_ == 0) return;
+  if (--warming_ == 0) {
+    measurement_start_ = sc_core::sc_time_stamp();
+    reset_all_stats([](const sc_core::sc_object& o) { return dynamic_cast<const Core*>(&o) != nullptr; });
+  }
 }
 
 void RunControl::finished() {

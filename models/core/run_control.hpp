@@ -10,7 +10,8 @@ namespace starnuma {
 
 class RunControl {
  public:
-  explicit RunControl(unsigned threads) : active_(threads) {}
+  // `warming_up`: every thread first runs a warm-up (Core::Job::warmup) and reports its end.
+  explicit RunControl(unsigned threads, bool warming_up = false) : active_(threads), warming_(warming_up ? threads : 0) {}
 
   // Called by a thread whose local time is synchronised with simulated time; returns when every
   // running thread has reached the barrier (at the time the last one arrived).
@@ -18,6 +19,11 @@ class RunControl {
   void barrier(uint64_t id, bool starts_measurement = false);
   // The calling thread has finished; barriers stop waiting for it.
   void finished();
+  // The calling thread (synchronised with simulated time) has ended its warm-up and restarted its
+  // own statistics. When the last one has, every other statistic (links, memories, the
+  // directory, trackers) restarts and the measured interval begins: no global barrier, which
+  // could meet a workload's own barriers in a different order.
+  void warmed_up();
   unsigned active() const { return active_; }
   uint64_t barriers_passed() const { return generation_; }
   // Mixed modality: detailed cores report their progress; light cores run at their measured IPC.
@@ -36,6 +42,7 @@ class RunControl {
   void release();
 
   unsigned active_;
+  unsigned warming_;
   unsigned arrived_ = 0;
   uint64_t current_id_ = 0;
   bool current_starts_measurement_ = false;

@@ -3,30 +3,32 @@
 // order of the calls: a request timed early but issued late (temporal decoupling) still finds the
 // gap before a later one, so the result does not depend on the simulation quantum.
 //
-// The slots live in a ring of kSlots, 64 to a word; each word is tagged with the stretch of time
-// it holds, so a word holding an older stretch is free without anything ever being swept, and a
-// slot older than the ring (kSlots behind the newest booking) counts as taken: with a backlog that
-// long, nothing may start there. A limit of zero length is no limit: such a calendar is off. Everything is in the object
-// itself (no heap): a controller keeps its calendars side by side.
+// The slots live in a ring, 64 to a word; each word is tagged with the stretch of time it holds,
+// so a word holding an older stretch is free without anything ever being swept. A word is reused
+// only once its stretch lies wholly before the floor, SystemC's current time: no request can
+// arrive before it (an initiator runs at or ahead of SystemC time). When a booking would reuse a
+// word still at or after the floor, the ring doubles instead, so nothing a later request may need
+// is ever forgotten, however far ahead of the floor bookings reach (a request delayed for
+// microseconds in a congested fabric). A limit of zero length is no limit: such a calendar is off.
 #pragma once
 
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "common/divisor.hpp"
+#include "common/local_time.hpp"
 
 namespace starnuma {
 
 class SlotCalendar {
  public:
-  static constexpr int64_t kSlots = 1024;  // 3.4 us of 3.33 ns bursts: beyond a quantum and a loaded channel's backlog
+  static constexpr size_t kInitialWords = 16;  // 1024 slots: 3.4 us of 3.33 ns bursts
 
-  explicit SlotCalendar(int64_t slot_ps = 0) : length_(slot_ps) {
-    for (Word& w : words_) w.stretch = -1;
-  }
+  explicit SlotCalendar(int64_t slot_ps = 0) : length_(slot_ps), words_(kInitialWords, Word{-1, 0}) {}
   int64_t slot_ps() const { return length_.value(); }
+  // Slots the ring holds now (it grows with the spread of bookings ahead of the floor).
+  size_t capacity() const { return words_.size() * 64; }
 
   // The slot holding time `t` (ps, >= 0).
   int64_t slot_of(int64_t t) const { return length_.div(t); }
@@ -42,18 +44,22 @@ class SlotCalendar {
         if (open) return slot - static_cast<int64_t>(bit) + __builtin_ctzll(open);
       }
       slot += 64 - static_cast<int64_t>(bit);  // full
-      if (w.stretch > stretch)  // older than the ring: on to the oldest stretch the ring may hold
-        slot = std::max(slot, (w.stretch - kSlots / 64 + 1) * 64);
+      // A newer stretch in the word: `slot` is before the floor (a caller running behind SystemC
+      // time); what was there is forgotten, so on to the oldest stretch the ring may hold.
+      if (w.stretch > stretch) slot = std::max(slot, (w.stretch - static_cast<int64_t>(words_.size()) + 1) * 64);
     }
   }
   // Takes slot `s` (free, as first_free found it).
   void take(int64_t s) {
-    Word& w = word(s);
-    if (w.stretch != stretch_of(s)) {
-      w.stretch = stretch_of(s);
+    const int64_t stretch = stretch_of(s);
+    if (word(s).stretch > stretch) return;  // before the floor, forgotten (first_free never gives it)
+    if (word(s).stretch != stretch) {
+      if (word(s).stretch >= 0 && word(s).stretch < stretch && word(s).stretch >= floor_stretch()) grow(stretch);
+      Word& w = word(s);
+      w.stretch = stretch;
       w.taken = 0;
     }
-    w.taken |= uint64_t{1} << (static_cast<uint64_t>(s) % 64);
+    word(s).taken |= uint64_t{1} << (static_cast<uint64_t>(s) % 64);
   }
   // The first time >= `t` inside a free slot: t itself if its slot is free, else the start of the
   // next free one.
@@ -68,10 +74,6 @@ class SlotCalendar {
     slot = first_free(ready);
     return slot == ready ? t : slot * length_.value();
   }
-  // Takes the slot holding time `t`.
-  void take_time(int64_t t) {
-    if (length_.value() > 0) take(slot_of(t));
-  }
   // Takes a slot that first_time() gave.
   void take_found(int64_t slot) {
     if (length_.value() > 0) take(slot);
@@ -79,15 +81,32 @@ class SlotCalendar {
 
  private:
   struct Word {
-    int64_t stretch;  // which 64 slots the word holds: slot / 64
+    int64_t stretch;  // which 64 slots the word holds: slot / 64 (-1: none yet)
     uint64_t taken;
   };
   static int64_t stretch_of(int64_t s) { return static_cast<int64_t>(static_cast<uint64_t>(s) / 64); }
-  Word& word(int64_t s) { return words_[static_cast<uint64_t>(s) % kSlots / 64]; }
-  const Word& word(int64_t s) const { return words_[static_cast<uint64_t>(s) % kSlots / 64]; }
+  Word& word(int64_t s) { return words_[static_cast<uint64_t>(stretch_of(s)) & (words_.size() - 1)]; }
+  const Word& word(int64_t s) const { return words_[static_cast<uint64_t>(stretch_of(s)) & (words_.size() - 1)]; }
+  int64_t floor_stretch() const { return stretch_of(slot_of(sim_now_fs() / 1000)); }
+  // Doubles the ring until `stretch` has a word of its own beside every stretch at or after the floor.
+  void grow(int64_t stretch) {
+    const int64_t floor = floor_stretch();
+    std::vector<Word> live;
+    for (const Word& w : words_)
+      if (w.stretch >= floor) live.push_back(w);
+    size_t size = words_.size() * 2;
+    const auto fits = [&] {
+      std::vector<bool> used(size, false);
+      for (const Word& w : live) used[static_cast<uint64_t>(w.stretch) & (size - 1)] = true;
+      return !used[static_cast<uint64_t>(stretch) & (size - 1)];
+    };
+    while (!fits()) size *= 2;
+    words_.assign(size, Word{-1, 0});
+    for (const Word& w : live) words_[static_cast<uint64_t>(w.stretch) & (size - 1)] = w;
+  }
 
   Reciprocal length_;  // the slot's length
-  std::array<Word, kSlots / 64> words_{};
+  std::vector<Word> words_;  // a power of two of them
 };
 
 }  // namespace starnuma

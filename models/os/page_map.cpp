@@ -46,19 +46,33 @@ bool PageMap::allocate(uint64_t vpage, size_t node) {
   return true;
 }
 
+size_t PageMap::first_touch_node(size_t socket) const {
+  for (size_t node : fallback_.at(socket))
+    if (nodes_[node].first_touch && used_[node] < nodes_[node].capacity / page_size_) return node;
+  return static_cast<size_t>(-1);
+}
+
 uint64_t PageMap::translate(uint64_t vaddr, size_t socket) {
   const uint64_t vpage = vaddr >> page_shift_;
   uint64_t e = slot(vpage);
   if (e == 0) {
-    bool ok = false;
-    for (size_t node : fallback_.at(socket))
-      if (nodes_[node].first_touch && (ok = allocate(vpage, node))) break;
-    if (!ok)
+    const size_t node = first_touch_node(socket);
+    if (node == static_cast<size_t>(-1))
       report_error(msg::kInput, "out of memory: no node can hold virtual page " + hex(vpage << page_shift_) +
                                     " touched by socket " + std::to_string(socket));
+    allocate(vpage, node);
     e = slot(vpage);
   }
   return address(e, vaddr);
+}
+
+uint64_t PageMap::allocate_frame(size_t socket) {
+  const size_t node = first_touch_node(socket);
+  if (node == static_cast<size_t>(-1))
+    report_error(msg::kInput, "out of memory: no node can hold a page-table page for socket " + std::to_string(socket));
+  const uint64_t ppage = (nodes_[node].base >> page_shift_) + used_[node]++;
+  ++frames_;
+  return ppage << page_shift_;
 }
 
 bool PageMap::place(uint64_t vpage, size_t node) {

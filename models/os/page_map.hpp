@@ -29,6 +29,10 @@ class PageMap {
   uint64_t page_size() const { return page_size_; }
   // Physical address of `vaddr`; places the page by first touch from `socket` if it is new.
   uint64_t translate(uint64_t vaddr, size_t socket);
+  // A frame for the OS's own use (a page-table page), taken as a first touch from `socket` would
+  // take it; returns its physical address.
+  uint64_t allocate_frame(size_t socket);
+  uint64_t frames_allocated() const { return frames_; }
   // Places a page ahead of time on `node` (static placement). Returns false if the node is full.
   bool place(uint64_t vpage, size_t node);
   bool placed(uint64_t vpage) const { return entry(vpage) != 0; }
@@ -57,12 +61,16 @@ class PageMap {
   uint64_t address(uint64_t entry, uint64_t vaddr) const { return ((entry >> 8) << page_shift_) | (vaddr & (page_size_ - 1)); }
   uint64_t& slot(uint64_t vpage);
   bool allocate(uint64_t vpage, size_t node);
+  // A free physical page on the first node of `socket`'s fallback that first touch may use and has
+  // room; npos when none has.
+  size_t first_touch_node(size_t socket) const;
 
   uint64_t page_size_;
   unsigned page_shift_;
   std::vector<Node> nodes_;
   std::vector<std::vector<size_t>> fallback_;
-  std::vector<uint64_t> used_;  // pages placed per node
+  std::vector<uint64_t> used_;  // pages placed per node (data pages and frames)
+  uint64_t frames_ = 0;
   // Chunks below 2^40 of virtual address space are found by index; any higher through the map.
   static constexpr uint64_t kDirectChunks = uint64_t{1} << (40 - 12 - kChunkBits);
   std::vector<Chunk*> direct_;

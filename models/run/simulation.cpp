@@ -110,7 +110,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   if (o.oracle_region < kPageSize || o.oracle_region > 512 * 1024 || (o.oracle_region & (o.oracle_region - 1)) != 0)
     report_error(msg::kUsage, "--oracle-region " + std::to_string(o.oracle_region) +
                                   " B: a power of two from 4KiB to 512KiB");
-  if (o.placement == Placement::Oracle) accesses = profile(*workload, fabric, threads, o.instructions, o.oracle_region);
+  if (o.placement == Placement::Oracle)
+    accesses = profile(*workload, fabric, threads, o.warmup + o.instructions, o.oracle_region);
   // A ChampSim trace's footprint is unknown (0) until read: under oracle placement it is the pages
   // the profile saw; first touch never places pages in the pool, so there its limit does not matter.
   uint64_t footprint = workload->footprint();
@@ -125,6 +126,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     place_oracle(pages, *accesses, pool);
   }
 
+  PageTable page_table(pages);
   std::vector<std::unique_ptr<SocketLlc>> llcs;
   for (size_t s = 0; s < sockets; ++s) {
     Socket& sock = *fabric.requesters()[s];
@@ -145,22 +147,22 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   } detach{coherence};
   if (coherence)
     for (size_t s = 0; s < sockets; ++s) coherence->attach(s, llcs[s].get());
-  RunControl control(static_cast<unsigned>(threads.size()));
+  RunControl control(static_cast<unsigned>(threads.size()), o.warmup > 0);
   for (unsigned t = 0; t < threads.size(); ++t) {
     const size_t s = threads[t].socket;
     Socket& sock = *fabric.requesters()[s];
     threads[t].core->start(Core::Job{workload->stream(t),
                                      CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0,
                                                          coherence, platform.settings().quantum().ps() * 1000,
-                                                         sock.stlb_inclusive()},
+                                                         sock.stlb_inclusive(), &page_table},
                                      o.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
-                                     s >= detailed, workload->initialises()});
+                                     s >= detailed, workload->initialises(), o.warmup});
   }
 
   const auto host_start = std::chrono::steady_clock::now();
   if (o.progress) {
     sc_core::sc_spawn([&] {
-      const uint64_t total = o.instructions * threads.size();
+      const uint64_t total = (o.warmup + o.instructions) * threads.size();
       const bool tty = isatty(2);
       auto last = host_start;
       while (control.active() > 0) {
@@ -195,8 +197,9 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   r.sim_time_ns = measured.to_seconds() * 1e9;
   r.detailed_sockets = static_cast<unsigned>(detailed);
   r.coherence = coherence != nullptr;
-  double ipc_sum = 0, latency_ps = 0, unloaded_ps = 0;
+  double ipc_sum = 0, latency_ps = 0, unloaded_ps = 0, walk_ps = 0;
   size_t detailed_cores = 0;
+  r.warmup = o.warmup;
   for (size_t s = 0; s < sockets; ++s) {
     const Socket& sock = *fabric.requesters()[s];
     double sum = 0;
@@ -204,6 +207,9 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
       sum += c->ipc();
       r.instructions += c->instructions();
       r.llc_misses += c->memory().llc_misses.value();
+      r.page_walks += c->memory().stlb_misses.value();
+      r.walk_llc_misses += c->memory().walk_llc_misses.value();
+      walk_ps += static_cast<double>(c->memory().walk_latency_ps.value());
       for (size_t k = 0; k < kMissClasses; ++k) {
         r.accesses[k] += c->memory().memory_accesses[k].value();
         latency_ps += static_cast<double>(c->memory().memory_latency_ps[k].value());
@@ -218,6 +224,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     r.socket_ipc.push_back(sock.cores() ? sum / sock.cores() : 0);
   }
   r.ipc = detailed_cores ? ipc_sum / static_cast<double>(detailed_cores) : 0;
+  if (r.page_walks) r.walk_ns = walk_ps / 1e3 / static_cast<double>(r.page_walks);
   const uint64_t total = std::accumulate(r.accesses.begin(), r.accesses.end(), uint64_t{0});
   if (total) {
     for (size_t k = 0; k < kMissClasses; ++k) r.breakdown[k] = static_cast<double>(r.accesses[k]) / static_cast<double>(total);
@@ -271,7 +278,9 @@ nlohmann::ordered_json RunResult::summary_json() const {
   for (const auto& [type, u] : link_utilization) util[type] = u;
   j["link_utilization"] = util;
   j["instructions"] = instructions;
+  j["warmup"] = warmup;
   j["llc_misses"] = llc_misses;
+  j["page_walks"] = {{"walks", page_walks}, {"mean_ns", walk_ns}, {"llc_misses", walk_llc_misses}};
   j["sim_time_ns"] = sim_time_ns;
   j["host_seconds"] = host_seconds;
   return j;
@@ -302,11 +311,16 @@ std::string format_summary(const RunResult& r) {
        << " (mean " << c["bt_pool_latency"]["mean"].get<double>() << " ns), " << std::setprecision(2)
        << c["invalidations_per_write"]["mean"].get<double>() << " invalidations per write";
   }
+  if (r.walk_ns > 0)
+    os << "\npage walks     " << r.page_walks << " (mean " << std::setprecision(1) << r.walk_ns << " ns), "
+       << r.walk_llc_misses << " entry reads from memory";
   os << "\nlink busy     ";
   for (const auto& [type, u] : r.link_utilization) os << " " << type << " " << std::setprecision(1) << 100 * u << " %";
   os << "\n\n" << r.instructions << " instructions, " << r.llc_misses << " LLC misses, " << std::setprecision(1)
      << r.sim_time_ns / 1e3 << " us simulated in " << std::setprecision(2) << r.host_seconds << " s ("
-     << (r.host_seconds > 0 ? r.instructions / r.host_seconds / 1e6 : 0) << " MIPS)\n";
+     << (r.host_seconds > 0 ? r.instructions / r.host_seconds / 1e6 : 0) << " MIPS)";
+  if (r.warmup) os << " after a warm-up of " << r.warmup << " instructions per thread";
+  os << "\n";
   return os.str();
 }
 

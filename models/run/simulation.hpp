@@ -25,6 +25,9 @@ enum class Placement { FirstTouch, Oracle };
 struct RunOptions {
   std::string workload = "uniform";
   uint64_t instructions = 1000000;  // per hardware thread
+  // Instructions per hardware thread run before measurement (timed): each core's statistics
+  // restart at the end of its own warm-up, the shared ones when the last core's ends.
+  uint64_t warmup = 0;
   Placement placement = Placement::FirstTouch;
   uint64_t seed = 1;
   double pool_fraction = 0.2;       // of the workload's footprint that may live in the pool
@@ -58,6 +61,11 @@ struct RunResult {
   size_t classes() const { return coherence ? kMissClasses : 4; }
   std::vector<std::pair<std::string, double>> link_utilization;  // mean busy fraction per link type
   uint64_t instructions = 0, llc_misses = 0;
+  uint64_t warmup = 0;                     // per thread, before measurement
+  // Page walks of the detailed cores: count, mean latency, and entry reads served by memory or
+  // another socket's cache (page_walk.model: memory).
+  uint64_t page_walks = 0, walk_llc_misses = 0;
+  double walk_ns = 0;
   double sim_time_ns = 0, host_seconds = 0;
   nlohmann::json stats;                    // the whole statistics tree
   std::shared_ptr<const TrackerMetadata> trackers;  // the tracking metadata; null with impl: none

@@ -35,13 +35,6 @@ struct Controller {
   }
 };
 
-std::vector<uint64_t> random_lines(const Ddr5Controller& c, size_t n, uint64_t seed = 7) {
-  std::mt19937_64 rng(seed);
-  std::vector<uint64_t> v(n);
-  for (uint64_t& o : v) o = rng() % (c.capacity().bytes() / 64) * 64;
-  return v;
-}
-
 // Line offset of (bank group g, bank b, row r) on subchannel 0 of channel 0, default mapping
 // row-column-rank-bank-bankgroup-subchannel-channel with 1 channel, 2 subchannels, 8 x 4 banks,
 // 128 lines a row.

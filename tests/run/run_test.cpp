@@ -67,6 +67,39 @@ TEST(Run, TheBudgetCountsFromTheEndOfInitialisation) {
   EXPECT_DOUBLE_EQ(r.breakdown[0], 1.0);   // each thread sums what it first touched
 }
 
+// --warmup: the budget is measured after it; a private array that fits the L1 leaves nothing
+// to miss once warm, in the cores' statistics (per core) and in the memories' (shared, restarted
+// when the last core ends its warm-up).
+TEST(Warmup, OnlyWhatFollowsTheWarmUpIsMeasured) {
+  const auto with_warmup = [](uint64_t warmup) {
+    auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
+    RunOptions o;
+    o.workload = "local:footprint=64KiB";
+    o.instructions = 20000;
+    o.warmup = warmup;
+    return run_workload(*p, o);
+  };
+  const std::string cold = testing::in_child([&] {
+    const RunResult r = with_warmup(0);
+    return std::to_string(r.llc_misses) + " " + std::to_string(r.page_walks) + " " + std::to_string(r.sim_time_ns);
+  });
+  std::istringstream c(cold);
+  uint64_t cold_misses = 0, cold_walks = 0;
+  double cold_ns = 0;
+  ASSERT_TRUE(c >> cold_misses >> cold_walks >> cold_ns) << cold;
+  EXPECT_GT(cold_misses, 0u);
+  EXPECT_GT(cold_walks, 0u);
+
+  const RunResult warm = with_warmup(100000);
+  EXPECT_EQ(warm.warmup, 100000u);
+  EXPECT_EQ(warm.instructions, 64u * 20000u);
+  EXPECT_EQ(warm.llc_misses, 0u);
+  EXPECT_EQ(warm.page_walks, 0u);
+  EXPECT_EQ(warm.stats["nodes"]["socket0"]["memory"]["reads"].get<uint64_t>(), 0u);
+  EXPECT_LT(warm.sim_time_ns, cold_ns);  // the measured interval only, and it runs warm
+  EXPECT_GT(warm.ipc, 0.0);
+}
+
 TEST(Run, UnloadedAmatIsTheAccessMixTimesEachClassLatency) {
   // Without coherence: its block transfers are classes of their own (coherent_run_test.cpp).
   RunResult r = run("baseline16-scaled.yaml", "uniform:footprint=64MiB", 30000, Placement::FirstTouch,

@@ -157,6 +157,7 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   RunOptions o;
   o.workload = ra.workload;
   o.instructions = ra.instructions;
+  o.warmup = ra.warmup;
   o.placement = ra.placement == "oracle" ? Placement::Oracle : Placement::FirstTouch;
   o.seed = ra.seed;
   o.pool_fraction = ra.pool_fraction;

@@ -32,6 +32,7 @@ struct MemoryCurveArgs {
 struct RunArgs {
   std::string workload = "uniform";
   uint64_t instructions = 1000000;
+  uint64_t warmup = 0;
   std::string placement = "first-touch";
   uint64_t seed = 1;
   double pool_fraction = 0.2;

@@ -23,6 +23,7 @@ pid_t spawn_run(const std::string& platform, const std::vector<std::string>& set
                 const std::string& out) {
   std::vector<std::string> args{"starnuma", "run", platform, "--placement", ra.placement,
                                 "--pool-fraction", std::to_string(ra.pool_fraction), "--oracle-region", ra.oracle_region,
+                                "--warmup", std::to_string(ra.warmup),
                                 "--out", out, "--no-progress",
                                 "--json", "--detailed-sockets", std::to_string(ra.detailed_sockets)};
   const bool traced = !ra.trace_in.empty();

@@ -110,6 +110,11 @@ int run(int argc, char** argv) {
   cmd->add_option("--instructions", ra.instructions, "Instructions per hardware thread")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
       ->capture_default_str();
+  cmd->add_option("--warmup", ra.warmup,
+                  "Instructions per hardware thread run (timed) before measurement; each core's statistics "
+                  "restart at the end of its own, the shared ones at the end of the last (docs/cores.md)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50))
+      ->capture_default_str();
   cmd->add_option("--placement", ra.placement, "Page placement: first-touch or oracle")
       ->check(CLI::IsMember({"first-touch", "oracle"}))
       ->capture_default_str();
