@@ -5,13 +5,15 @@
 # coherence on (the platforms'). Runs go to OUT/<study>/<workload>/ and are skipped when done;
 # prints the Markdown tables of docs/validation.md.
 #
-#   bash experiments/validation.sh [OUT] [INSTRUCTIONS]
+#   bash experiments/validation.sh [OUT] [INSTRUCTIONS] [WARMUP]
 #
+# Each run first warms up for WARMUP instructions per thread (default: as many as it measures).
 # Environment: STARNUMA, WORKLOADS (default below), STUDIES (default: all five).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-validation-results}
 instructions=${2:-500000}
+export WARMUP=${3:-$instructions}
 workloads=${WORKLOADS:-"bfs:scale=20 cc:scale=20 sssp:scale=20 tc:scale=20 kv sharing"}
 studies=${STUDIES:-"fig8 fig10 isobw 2xbw halfbw"}
 for study in $studies; do

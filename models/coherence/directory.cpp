@@ -4,20 +4,32 @@ namespace starnuma {
 
 Directory::Directory(uint64_t entries, unsigned ways) : sets_(entries && ways ? entries / ways : 0), ways_(ways) {}
 
-std::vector<Directory::Slot>& Directory::set_of(uint64_t block) {
-  std::vector<Slot>& set = bounded_[block % sets_];
-  if (set.empty()) set.resize(ways_);
+Directory::Slot* Directory::set_of(uint64_t block) {
+  Slot*& set = sets_in_use_[block % sets_];
+  if (!set) {
+    if (chunk_used_ == kSetsPerChunk) {
+      chunks_.push_back(std::make_unique<Slot[]>(kSetsPerChunk * ways_));
+      chunk_used_ = 0;
+    }
+    set = chunks_.back().get() + chunk_used_++ * ways_;
+  }
   return set;
+}
+
+const Directory::Slot* Directory::find_set(uint64_t block) const {
+  Slot* const* set = sets_in_use_.find(block % sets_);
+  return set ? *set : nullptr;
 }
 
 DirEntry* Directory::find(uint64_t block) {
   if (!bounded()) {
     return unbounded_.find(block);
   }
-  for (Slot& s : set_of(block))
-    if (s.valid && s.block == block) {
-      s.last_use = ++clock_;
-      return &s.entry;
+  Slot* set = set_of(block);
+  for (unsigned w = 0; w < ways_; ++w)
+    if (set[w].valid && set[w].block == block) {
+      set[w].last_use = ++clock_;
+      return &set[w].entry;
     }
   return nullptr;
 }
@@ -26,10 +38,10 @@ const DirEntry* Directory::peek(uint64_t block) const {
   if (!bounded()) {
     return unbounded_.find(block);
   }
-  auto set = bounded_.find(block % sets_);
-  if (set == bounded_.end()) return nullptr;
-  for (const Slot& s : set->second)
-    if (s.valid && s.block == block) return &s.entry;
+  const Slot* set = find_set(block);
+  if (!set) return nullptr;
+  for (unsigned w = 0; w < ways_; ++w)
+    if (set[w].valid && set[w].block == block) return &set[w].entry;
   return nullptr;
 }
 
@@ -37,14 +49,14 @@ DirEntry& Directory::obtain(uint64_t block, Victim& victim) {
   victim = Victim{};
   if (DirEntry* e = find(block)) return *e;
   if (!bounded()) return unbounded_[block];
-  std::vector<Slot>& set = set_of(block);
+  Slot* set = set_of(block);
   Slot* pick = &set[0];
-  for (Slot& s : set) {
-    if (!s.valid) {
-      pick = &s;
+  for (unsigned w = 0; w < ways_; ++w) {
+    if (!set[w].valid) {
+      pick = &set[w];
       break;
     }
-    if (s.last_use < pick->last_use) pick = &s;
+    if (set[w].last_use < pick->last_use) pick = &set[w];
   }
   if (pick->valid) victim = Victim{true, pick->block, pick->entry};
   *pick = Slot{block, ++clock_, true, DirEntry{}};
@@ -58,8 +70,9 @@ void Directory::release(uint64_t block) {
     unbounded_.erase(block);
     return;
   }
-  for (Slot& s : set_of(block))
-    if (s.valid && s.block == block) s.valid = false;
+  Slot* set = set_of(block);
+  for (unsigned w = 0; w < ways_; ++w)
+    if (set[w].valid && set[w].block == block) set[w].valid = false;
 }
 
 }  // namespace starnuma

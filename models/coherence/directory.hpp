@@ -8,7 +8,7 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
+#include <memory>
 #include <vector>
 
 #include "common/flat_map.hpp"
@@ -62,13 +62,20 @@ class Directory {
     bool valid = false;
     DirEntry entry;
   };
-  std::vector<Slot>& set_of(uint64_t block);
+  // The `ways_` slots of the set holding `block`, built when first used.
+  Slot* set_of(uint64_t block);
+  const Slot* find_set(uint64_t block) const;
 
   uint64_t sets_ = 0;
   unsigned ways_ = 0;
   uint64_t clock_ = 0;  // LRU stamp
   FlatMap<DirEntry> unbounded_;
-  std::unordered_map<uint64_t, std::vector<Slot>> bounded_;  // sets are built when first used
+  // Bounded: the sets in use, each `ways_` slots in a chunk (chunks never move, so entries handed
+  // out stay where they are); found through one open-addressing lookup.
+  static constexpr size_t kSetsPerChunk = 1024;
+  FlatMap<Slot*> sets_in_use_;
+  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  size_t chunk_used_ = kSetsPerChunk;  // sets taken from the newest chunk
 };
 
 }  // namespace starnuma

@@ -6,9 +6,10 @@
 //   - host time against simulated instructions (1x and 2x) and against socket count (4..32);
 //   - the tracking hardware: the same run with impl: rtl and impl: model (min of 3 each);
 //   - what converged timing costs: the miss-heavy case at the default quantum against 1 us;
-//   - coherence: sharing with oracle placement, on against off (min of 3 each).
-// The cases run without coherence (--set coherence.enabled=false), as before the paper's platforms
-// turned it on, so their figures compare across versions; coherence has its own line.
+//   - coherence: sharing with oracle placement, on against off (min of 3 each);
+//   - page walks in memory against fixed-latency walks, on the miss-heavy case.
+// The cases run without coherence and with fixed-latency page walks, as before the paper's
+// platforms turned them on, so their figures compare across versions; each has its own line.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -102,21 +103,21 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   const std::string platform = platforms_dir + "/starnuma16-scaled.yaml";
   const uint64_t l1_n = static_cast<uint64_t>(4000000 * scale), miss_n = static_cast<uint64_t>(200000 * scale);
   const std::string l1_workload = "local:footprint=16KiB", miss_workload = "uniform:footprint=1GiB";
-  const std::string no_coherence = "coherence.enabled=false";
+  const std::string no_coherence = "coherence.enabled=false", fixed_walks = "topology.socket.core.page_walk.model=fixed";
   nlohmann::ordered_json report;
   auto say = [&](const std::string& line) {
     if (!json) std::cout << line << std::flush;
   };
 
   say("L1-friendly (" + l1_workload + ", " + std::to_string(l1_n) + " instructions per thread, 64 cores, min of 3) ... ");
-  Measured l1 = best_of(3, run_args(platform, l1_workload, l1_n, {no_coherence}));
+  Measured l1 = best_of(3, run_args(platform, l1_workload, l1_n, {no_coherence, fixed_walks}));
   const double mips = l1.summary["instructions"].get<double>() / l1.seconds / 1e6;
   say(std::to_string(mips).substr(0, 6) + " M instructions/s, " + std::to_string(l1.rss_kib / 1024) + " MiB\n");
   report["l1_friendly"] = {{"workload", l1_workload}, {"host_seconds", l1.seconds}, {"instructions", l1.summary["instructions"]},
                            {"instructions_per_second", mips * 1e6}, {"peak_rss_MiB", l1.rss_kib / 1024.0}};
 
   say("miss-heavy (" + miss_workload + ", " + std::to_string(miss_n) + " instructions per thread, min of 3) ... ");
-  Measured miss = best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence}));
+  Measured miss = best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence, fixed_walks}));
   const double tps = miss.summary["llc_misses"].get<double>() / miss.seconds;
   say(std::to_string(tps / 1e6).substr(0, 5) + " M LLC-miss transactions/s, " + std::to_string(miss.rss_kib / 1024) +
       " MiB\n");
@@ -126,7 +127,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
                           {"peak_rss_MiB", miss.rss_kib / 1024.0}};
 
   say("twice the instructions (min of 3) ... ");
-  Measured twice = best_of(3, run_args(platform, miss_workload, 2 * miss_n, {no_coherence}));
+  Measured twice = best_of(3, run_args(platform, miss_workload, 2 * miss_n, {no_coherence, fixed_walks}));
   const double growth = twice.seconds / miss.seconds;
   say("host time x" + std::to_string(growth).substr(0, 4) + " (linear: x2.00)\n");
   report["instruction_scaling"] = {{"host_seconds_1x", miss.seconds}, {"host_seconds_2x", twice.seconds}, {"ratio", growth}};
@@ -136,7 +137,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   for (unsigned chassis : {1u, 2u, 4u, 8u}) {
     say(std::to_string(chassis * 4) + " sockets ... ");
     Measured m = run_child(run_args(platform, miss_workload, miss_n,
-                                    {"topology.chassis=" + std::to_string(chassis), "topology.pool.heads=32", no_coherence}));
+                                    {"topology.chassis=" + std::to_string(chassis), "topology.pool.heads=32", no_coherence, fixed_walks}));
     const double per_thread = m.seconds / (chassis * 16.0);  // 4 sockets x 4 cores per chassis
     if (chassis == 4) per_thread_16 = per_thread;
     sockets.push_back({{"sockets", chassis * 4}, {"host_seconds", m.seconds}, {"host_seconds_per_thread", per_thread},
@@ -157,7 +158,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
         " instructions per thread, min of 3) ... ");
     best[k] = least_simulation_seconds(
         3, run_args(platform, track_workload, track_n,
-                    {std::string("topology.socket.tracking.impl=") + impls[k], no_coherence}));
+                    {std::string("topology.socket.tracking.impl=") + impls[k], no_coherence, fixed_walks}));
     say(std::to_string(best[k]).substr(0, 5) + " s\n");
   }
   report["tracking"] = {{"workload", track_workload}, {"instructions", track_n}, {"model_host_seconds", best[0]},
@@ -166,7 +167,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
 
   // Converged timing: the default quantum (the largest at which results converge) against 1 us.
   say("miss-heavy at a 1 us quantum (min of 3) ... ");
-  Measured coarse = best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence, "platform.quantum=1us"}));
+  Measured coarse = best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence, fixed_walks, "platform.quantum=1us"}));
   say(std::to_string(coarse.seconds).substr(0, 5) + " s: the default quantum costs x" +
       std::to_string(miss.seconds / coarse.seconds).substr(0, 4) + "\n");
   report["quantum"] = {{"default_host_seconds", miss.seconds}, {"one_us_host_seconds", coarse.seconds},
@@ -178,7 +179,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   for (int k = 0; k < 2; ++k) {
     say(std::string("coherence ") + (k ? "on" : "off") + " (sharing, oracle, " + std::to_string(coh_n) +
         " instructions per thread, min of 3) ... ");
-    std::vector<std::string> args = run_args(platform, "sharing", coh_n, {k ? "coherence.enabled=true" : no_coherence});
+    std::vector<std::string> args = run_args(platform, "sharing", coh_n, {k ? "coherence.enabled=true" : no_coherence, fixed_walks});
     args.insert(args.end(), {"--placement", "oracle"});
     coh[k] = least_simulation_seconds(3, args);
     say(std::to_string(coh[k]).substr(0, 5) + " s\n");
@@ -186,6 +187,19 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   report["coherence"] = {{"workload", "sharing"}, {"off_host_seconds", coh[0]}, {"on_host_seconds", coh[1]},
                          {"on_over_off", coh[1] / coh[0]}};
   say("coherence on / off: x" + std::to_string(coh[1] / coh[0]).substr(0, 4) + " (target <= x2)\n");
+
+  // Page walks through the caches and memory (docs/cores.md): more work per demand miss (walk
+  // reads, and their own misses), so both the time and the transactions including the walker's.
+  say("page walks in memory (miss-heavy, min of 3) ... ");
+  Measured walks = best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence}));
+  const double walk_misses = walks.summary["page_walks"]["llc_misses"].get<double>();
+  const double walk_tps = (walks.summary["llc_misses"].get<double>() + walk_misses) / walks.seconds;
+  say(std::to_string(walks.seconds).substr(0, 5) + " s: x" + std::to_string(walks.seconds / miss.seconds).substr(0, 4) +
+      " the fixed walks' time, " + std::to_string(walk_tps / 1e6).substr(0, 5) +
+      " M LLC-miss transactions/s (the walker's included)\n");
+  report["page_walks"] = {{"fixed_host_seconds", miss.seconds}, {"memory_host_seconds", walks.seconds},
+                          {"memory_over_fixed", walks.seconds / miss.seconds}, {"walker_llc_misses", walk_misses},
+                          {"transactions_per_second", walk_tps}};
   if (json) {
     std::cout << report.dump(2) << '\n';
   } else {
