@@ -98,6 +98,13 @@ Coherence::Home& Coherence::home_of(uint64_t address, uint64_t& block) {
   return homes_[static_cast<size_t>(range - fabric_->address_map().data())];
 }
 
+void Coherence::prefetch(size_t s, uint64_t address) const {
+  const uint64_t block = address / kLineBytes;
+  caches_[s].prefetch(block);
+  if (const Fabric::Range* range = fabric_->home_of(address))
+    homes_[static_cast<size_t>(range - fabric_->address_map().data())].directory->prefetch(block);
+}
+
 MesiState Coherence::state(size_t s, uint64_t address) const {
   const Copy* c = caches_.at(s).find(address / kLineBytes);
   return c ? c->state : MesiState::I;

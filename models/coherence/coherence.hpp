@@ -72,6 +72,9 @@ class Coherence : public Component {
   bool evict(size_t s, uint64_t address, Time issue);
 
   // With checking on: socket `s`'s caches hit on `address` (a load, or a store already granted);
+  // Host-side only: brings what a request from socket `s` for `address` would look up first (its
+  // copy, the home's directory entry) into the host's caches. No effect on the model.
+  void prefetch(size_t s, uint64_t address) const;
   // the socket must hold the block, and its copy must be the latest version.
   void check_hit(size_t s, uint64_t address) {
     if (check_) checked_hit(s, address);

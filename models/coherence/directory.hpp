@@ -54,6 +54,11 @@ class Directory {
   // Frees the entry of `block` (no copies are left).
   void release(uint64_t block);
   bool bounded() const { return sets_ > 0; }
+  // Brings the entry's place (the unbounded map's slot, the bounded set's index) into the host's caches.
+  void prefetch(uint64_t block) const {
+    if (bounded()) sets_in_use_.prefetch(block % sets_);
+    else unbounded_.prefetch(block);
+  }
 
  private:
   struct Slot {

@@ -29,9 +29,13 @@ class FabricNode : public Component {
   virtual MemoryHome* memory_home() { return nullptr; }
   // Called once every link is attached: reports attachments the node cannot have.
   virtual void check_attachments() {}
+  // Where the route table last built over this node keeps it (a hint: the table checks it).
+  size_t route_index() const { return route_index_; }
+  void set_route_index(size_t i) { route_index_ = i; }
 
  private:
   std::vector<Link*> links_;
+  size_t route_index_ = static_cast<size_t>(-1);
 };
 
 }  // namespace starnuma

@@ -24,6 +24,9 @@ struct Cost {
 
 RouteTable::RouteTable(const std::vector<FabricNode*>& nodes, const std::vector<FabricNode*>& sources)
     : nodes_(nodes), sources_(sources) {
+  for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i]->set_route_index(i);
+  source_of_.assign(nodes_.size(), static_cast<size_t>(-1));
+  for (size_t k = 0; k < sources_.size(); ++k) source_of_[index(*sources_[k])] = k;
   // Declaration order of links, for tie-breaking.
   for (FabricNode* n : nodes_)
     for (const Link* l : n->links())
@@ -98,15 +101,17 @@ void RouteTable::shortest_paths(FabricNode& src, Protocol protocol, std::vector<
 }
 
 size_t RouteTable::index(const FabricNode& n) const {
+  // The node's hint is this table's index unless another table was built over it since.
+  if (n.route_index() < nodes_.size() && nodes_[n.route_index()] == &n) return n.route_index();
   auto it = std::find(nodes_.begin(), nodes_.end(), &n);
   if (it == nodes_.end()) report_internal(std::string("routing: unknown node ") + n.name());
   return static_cast<size_t>(it - nodes_.begin());
 }
 
 const Route& RouteTable::route(const FabricNode& from, const FabricNode& to) const {
-  auto it = std::find(sources_.begin(), sources_.end(), &from);
-  if (it == sources_.end()) report_internal(std::string("routing: no routes from ") + from.name());
-  return routes_[static_cast<size_t>(it - sources_.begin())][index(to)];
+  const size_t source = source_of_[index(from)];
+  if (source == static_cast<size_t>(-1)) report_internal(std::string("routing: no routes from ") + from.name());
+  return routes_[source][index(to)];
 }
 
 std::string RouteTable::describe(const FabricNode& from, const Route& route) {
