@@ -148,6 +148,29 @@ size_t CacheArray::choose_victim(uint64_t set) {
   return static_cast<size_t>(rng_ % ways_);
 }
 
+namespace {
+// Moves a set's payloads one way down and puts `payload` first, by copies of constant size through
+// a buffer, which the compiler inlines (an overlapping move of a run-time size is a library call).
+template <size_t N>
+void shift_in_n(uint64_t* p, uint64_t payload) {
+  uint64_t buffer[N];
+  std::memcpy(buffer, p, (N - 1) * sizeof(uint64_t));
+  std::memcpy(p + 1, buffer, (N - 1) * sizeof(uint64_t));
+  p[0] = payload;
+}
+}  // namespace
+
+void CacheArray::shift_in(uint64_t* p, uint64_t payload) const {
+  switch (ways_) {
+    case 4: shift_in_n<4>(p, payload); break;
+    case 8: shift_in_n<8>(p, payload); break;
+    case 16: shift_in_n<16>(p, payload); break;
+    default:
+      std::memmove(p + 1, p, (ways_ - 1) * sizeof(uint64_t));
+      p[0] = payload;
+  }
+}
+
 CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload) {
   const Key k = key_of(line);
 #ifndef NDEBUG
@@ -168,11 +191,7 @@ CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload)
       case 8: push_front<8>(b, tag); break;
       default: push_front<16>(b, tag); break;
     }
-    if (!payload_.empty()) {
-      uint64_t* p = &payload_[k.set * ways_];
-      std::memmove(p + 1, p, w * sizeof(uint64_t));
-      p[0] = payload;
-    }
+    if (!payload_.empty()) shift_in(&payload_[k.set * ways_], payload);
     return v;
   }
 #endif
@@ -188,12 +207,12 @@ CacheArray::Victim CacheArray::invalidate(uint64_t line) {
   if (i == kNone) return {};
   uint32_t* b = block(k.set);
   Victim v{true, line, (b[i] & kDirty) != 0, payload_.empty() ? 0 : payload_[k.set * ways_ + i]};
-  // The ways after it move up one: empty ways stay last.
-  std::memmove(b + i, b + i + 1, (ways_ - 1 - i) * sizeof(uint32_t));
+  // The ways after it move up one: empty ways stay last. (A few words: a loop, not a library call.)
+  for (size_t j = i; j + 1 < ways_; ++j) b[j] = b[j + 1];
   b[ways_ - 1] = kEmpty;
   if (!payload_.empty()) {
     uint64_t* p = &payload_[k.set * ways_];
-    std::memmove(p + i, p + i + 1, (ways_ - 1 - i) * sizeof(uint64_t));
+    for (size_t j = i; j + 1 < ways_; ++j) p[j] = p[j + 1];
     p[ways_ - 1] = 0;
   }
   return v;

@@ -44,8 +44,6 @@ class CacheArray {
   bool access(uint64_t line, bool write) { return touch(key_of(line), write); }
   // As access(), returning the entry's payload (null on a miss or without payloads).
   const uint64_t* lookup(uint64_t line, bool write);
-  // The same, for an array built with payloads, the caller to change it.
-  uint64_t* lookup_payload(uint64_t line, bool write) { return const_cast<uint64_t*>(lookup(line, write)); }
   // Whether the line is present, without touching recency.
   bool contains(uint64_t line) const { return find(key_of(line)) != kNone; }
   // Its payload if present, without touching recency.
@@ -103,6 +101,8 @@ class CacheArray {
   // Moves the entry at position `from` of `set` to the front (the ways before it move back one).
   void to_front(uint64_t set, size_t from);
   size_t choose_victim(uint64_t set);
+  // A fill of the last way of a full block: the payloads move down one way, `payload` goes first.
+  void shift_in(uint64_t* payloads, uint64_t payload) const;
 
   struct FreeAligned {
     void operator()(uint32_t* p) const { std::free(p); }

@@ -61,25 +61,35 @@ class Directory {
   }
 
  private:
-  struct Slot {
-    uint64_t block = 0;
-    uint64_t last_use = 0;
-    bool valid = false;
-    DirEntry entry;
+  // Bounded: the sets in use, each `ways_` ways laid out field by field (a lookup scans only the
+  // blocks: two host lines for 16 ways), in chunks that never move, so entries handed out stay
+  // where they are; a set is found through one open-addressing lookup.
+  static constexpr uint64_t kNoBlock = ~uint64_t{0};
+  struct Set {
+    uint64_t* blocks;    // kNoBlock: an empty way
+    uint64_t* last_use;  // LRU stamps
+    DirEntry* entries;
   };
-  // The `ways_` slots of the set holding `block`, built when first used.
-  Slot* set_of(uint64_t block);
-  const Slot* find_set(uint64_t block) const;
+  Set set_of(uint64_t block);  // built when first used
+  const Set* find_set(uint64_t block) const;
+  // The way of `block` in `set`, or ways_.
+  unsigned way_of(const Set& set, uint64_t block) const {
+    unsigned w = 0;
+    while (w < ways_ && set.blocks[w] != block) ++w;
+    return w;
+  }
 
   uint64_t sets_ = 0;
   unsigned ways_ = 0;
   uint64_t clock_ = 0;  // LRU stamp
   FlatMap<DirEntry> unbounded_;
-  // Bounded: the sets in use, each `ways_` slots in a chunk (chunks never move, so entries handed
-  // out stay where they are); found through one open-addressing lookup.
   static constexpr size_t kSetsPerChunk = 1024;
-  FlatMap<Slot*> sets_in_use_;
-  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  struct Chunk {
+    std::unique_ptr<uint64_t[]> blocks, last_use;
+    std::unique_ptr<DirEntry[]> entries;
+  };
+  FlatMap<Set> sets_in_use_;
+  std::vector<Chunk> chunks_;
   size_t chunk_used_ = kSetsPerChunk;  // sets taken from the newest chunk
 };
 

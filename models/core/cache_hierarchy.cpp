@@ -36,22 +36,18 @@ const char* miss_class_name(MissClass c) {
   return names[static_cast<size_t>(c)];
 }
 
-SocketLlc::SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed, bool core_valid_bits)
-    : array(config.lines(cores), config.ways(), config.replacement(), seed, core_valid_bits),
+SocketLlc::SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed)
+    : array(config.lines(cores), config.ways(), config.replacement(), seed),
       latency(config.latency()),
-      miss_done(config.mshrs(cores), 0),
-      core_valid_bits(core_valid_bits) {}
+      miss_done(config.mshrs(cores), 0) {}
 
 void SocketLlc::invalidated(uint64_t line) {
-  const CacheArray::Victim v = array.invalidate(line);
-  // Inclusion: a line the LLC does not hold is in none of its cores' caches.
-  if (core_valid_bits && !v.valid) return;
-  purge_private(line, core_valid_bits ? v.payload : ~uint64_t{0});
+  array.invalidate(line);
+  purge_private(line);
 }
 
-void SocketLlc::purge_private(uint64_t line, uint64_t cores) {
-  for (size_t i = 0; i < members.size(); ++i)
-    if (i >= 64 || (cores >> i & 1)) members[i]->invalidate_private(line);
+void SocketLlc::purge_private(uint64_t line) {
+  for (CacheHierarchy* m : members) m->invalidate_private(line);
 }
 
 MemoryStats::MemoryStats(StatOwner& o)
@@ -94,8 +90,7 @@ CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Env& env, MemoryStats&
       stlb_latency_(c.stlb.latency() * env.cycle_fs),
       walk_latency_(c.page_walk.latency * env.cycle_fs),
       walk_cache_latency_(c.page_walk.cache_latency * env.cycle_fs),
-      walk_in_memory_(c.page_walk.in_memory()),
-      core_bit_(env.llc->members.size() < 64 ? uint64_t{1} << env.llc->members.size() : ~uint64_t{0}) {
+      walk_in_memory_(c.page_walk.in_memory()) {
   const unsigned walk_cache_entries[3] = {c.page_walk.pml4e_cache, c.page_walk.pdpte_cache, c.page_walk.pde_cache};
   for (size_t k = 0; k < walk_caches_.size(); ++k)
     if (walk_cache_entries[k] > 0) walk_caches_[k].emplace(walk_cache_entries[k], walk_cache_entries[k], Replacement::Lru, 1, true);
@@ -178,7 +173,7 @@ void CacheHierarchy::llc_victim(const CacheArray::Victim& v, int64_t t) {
   }
   // The LLC is inclusive for coherence: the socket's copy leaves with it. Whether the block was
   // written is the protocol's state (M), not the caches' dirty bits.
-  env_.llc->purge_private(v.line, env_.llc->core_valid_bits ? v.payload : ~uint64_t{0});
+  env_.llc->purge_private(v.line);
   if (coh->evict(env_.requester, v.line << kLineShift, Time::from_ps(t / 1000))) ++stats_.writebacks;
 }
 
@@ -200,8 +195,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   const bool demand = who == Who::Demand;
   SocketLlc& llc = *env_.llc;
   t += llc_latency_;
-  if (uint64_t* cores = llc.array.lookup_payload(line, dirty_here)) {
-    if (llc.core_valid_bits) *cores |= core_bit_;
+  if (llc.array.access(line, dirty_here)) {
     ++(demand ? stats_.llc_hits : stats_.walk_llc_hits);
     if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);
     return t;
@@ -239,7 +233,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   t += latency_ps * 1000;
   llc.miss_done[llc.head] = t;
   llc.head = (llc.head + 1) % llc.miss_done.size();
-  const CacheArray::Victim v = llc.array.fill(line, dirty_here, core_bit_);
+  const CacheArray::Victim v = llc.array.fill(line, dirty_here);
   if (v.valid && (v.dirty || env_.coherence)) llc_victim(v, t);
   if (demand && !store && env_.observer)
     env_.observer->llc_miss_load(env_.core, vaddr >> kPageShift, paddr >> kPageShift, Time::from_ps(t / 1000));

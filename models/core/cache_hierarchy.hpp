@@ -23,23 +23,19 @@ namespace starnuma {
 class CacheHierarchy;
 
 // The LLC of a socket and the limit on its outstanding misses, shared by its cores. Under
-// coherence it is the socket's caching agent, inclusive of its cores' private caches: a block the
-// protocol takes away leaves the LLC and every private cache of the socket. Each line then carries
-// core-valid bits, as an inclusive LLC does: which cores' private caches may hold it (set when a
-// core's miss is served through the LLC, kept until the line leaves), so only those are purged.
+// coherence it is the socket's caching agent: a block the protocol takes away leaves the LLC and
+// every private cache of the socket.
 struct SocketLlc : CoherentCaches {
-  SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed, bool core_valid_bits = false);
+  SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed);
   void invalidated(uint64_t line) override;
-  // Drops `line` from the private caches of the socket's cores in `cores` (bit i: members[i]; the
-  // LLC's inclusion under coherence).
-  void purge_private(uint64_t line, uint64_t cores = ~uint64_t{0});
+  // Drops `line` from the private caches of the socket's cores (the LLC's inclusion under coherence).
+  void purge_private(uint64_t line);
 
   CacheArray array;
   unsigned latency;
   std::vector<int64_t> miss_done;  // ring: completion (fs) of the last `mshrs` misses
   size_t head = 0;
   std::vector<CacheHierarchy*> members;  // the socket's cores' hierarchies (they join when built; used only during the run)
-  bool core_valid_bits;                   // the array's payload holds each line's core-valid bits
 };
 
 // Where a demand LLC miss was served, the StarNUMA paper's breakdown (Fig. 8c): memory by the
@@ -161,7 +157,6 @@ class CacheHierarchy {
   // PML4E, PDPTE and PDE caches: cache k maps vaddr >> PageTable::table_shift(k + 1) to the table
   // at level k + 1 (absent when configured with no entries).
   std::array<std::optional<CacheArray>, 3> walk_caches_;
-  uint64_t core_bit_;                        // this core's core-valid bit in its socket's LLC
   std::vector<int64_t> unloaded_ps_;         // per address range
   std::vector<AccessClass> class_;           // per address range
 };

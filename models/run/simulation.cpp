@@ -130,8 +130,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   std::vector<std::unique_ptr<SocketLlc>> llcs;
   for (size_t s = 0; s < sockets; ++s) {
     Socket& sock = *fabric.requesters()[s];
-    llcs.push_back(std::make_unique<SocketLlc>(sock.llc_config(), sock.cores(), o.seed + s,
-                                               platform.coherence().enabled()));
+    llcs.push_back(std::make_unique<SocketLlc>(sock.llc_config(), sock.cores(), o.seed + s));
   }
   if (o.detailed_sockets > sockets)
     report_error(msg::kUsage, "--detailed-sockets " + std::to_string(o.detailed_sockets) + ": the platform has " +
