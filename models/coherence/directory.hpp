@@ -54,42 +54,32 @@ class Directory {
   // Frees the entry of `block` (no copies are left).
   void release(uint64_t block);
   bool bounded() const { return sets_ > 0; }
-  // Brings the entry's place (the unbounded map's slot, the bounded set's index) into the host's caches.
+  // Brings the entry's slot into the host's caches.
   void prefetch(uint64_t block) const {
-    if (bounded()) sets_in_use_.prefetch(block % sets_);
+    if (bounded()) live_.prefetch(block);
     else unbounded_.prefetch(block);
   }
 
  private:
-  // Bounded: the sets in use, each `ways_` ways laid out field by field (a lookup scans only the
-  // blocks: two host lines for 16 ways), in chunks that never move, so entries handed out stay
-  // where they are; a set is found through one open-addressing lookup.
+  // Bounded, sparse: only the sets in use have storage, and only their ways' blocks (a lookup of
+  // a set scans two host lines for 16 ways); each live entry, with its LRU stamp, is in one
+  // open-addressing table by block. A directory of millions of entries then costs the host what
+  // is cached, not what the SRAM could hold.
   static constexpr uint64_t kNoBlock = ~uint64_t{0};
-  struct Set {
-    uint64_t* blocks;    // kNoBlock: an empty way
-    uint64_t* last_use;  // LRU stamps
-    DirEntry* entries;
+  struct Live {
+    DirEntry entry;
+    uint64_t last_use = 0;
   };
-  Set set_of(uint64_t block);  // built when first used
-  const Set* find_set(uint64_t block) const;
-  // The way of `block` in `set`, or ways_.
-  unsigned way_of(const Set& set, uint64_t block) const {
-    unsigned w = 0;
-    while (w < ways_ && set.blocks[w] != block) ++w;
-    return w;
-  }
+  uint64_t* set_of(uint64_t block);  // its ways' blocks, built when first used
 
   uint64_t sets_ = 0;
   unsigned ways_ = 0;
   uint64_t clock_ = 0;  // LRU stamp
   FlatMap<DirEntry> unbounded_;
+  FlatMap<Live> live_;                  // bounded: the entries, by block
+  FlatMap<uint64_t*> sets_in_use_;      // bounded: set -> its ways' blocks
   static constexpr size_t kSetsPerChunk = 1024;
-  struct Chunk {
-    std::unique_ptr<uint64_t[]> blocks, last_use;
-    std::unique_ptr<DirEntry[]> entries;
-  };
-  FlatMap<Set> sets_in_use_;
-  std::vector<Chunk> chunks_;
+  std::vector<std::unique_ptr<uint64_t[]>> chunks_;
   size_t chunk_used_ = kSetsPerChunk;  // sets taken from the newest chunk
 };
 
