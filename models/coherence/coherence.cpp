@@ -71,6 +71,7 @@ Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabr
   if (fabric_->requesters().size() > 64)
     error(nullptr, "", "coherence tracks at most 64 sockets (a 64-bit sharer vector)", msg::kTopology);
   caches_.resize(fabric_->requesters().size());
+  versions_.resize(caches_.size());
   listeners_.resize(caches_.size(), nullptr);
   for (const Fabric::Range& range : fabric_->address_map()) {
     Home h{range.node, -1, Time(), pool_lookup_.get(), nullptr, range.base};
@@ -106,8 +107,8 @@ void Coherence::prefetch(size_t s, uint64_t address) const {
 }
 
 MesiState Coherence::state(size_t s, uint64_t address) const {
-  const Copy* c = caches_.at(s).find(address / kLineBytes);
-  return c ? c->state : MesiState::I;
+  const MesiState* c = caches_.at(s).find(address / kLineBytes);
+  return c ? *c : MesiState::I;
 }
 
 // --- messages ---
@@ -197,9 +198,9 @@ Time Coherence::back_invalidate(Home& h, const Directory::Victim& v, Time t) {
     if (!(holders & bit(s))) continue;
     ++bisnp_;
     const Time at = from_home(h, s, t, false) + snoop_.get();
-    const Copy* c = caches_[s].find(v.block);
-    const bool dirty = c && c->state == MesiState::M;
-    const uint64_t version = c ? c->version : 0;
+    const MesiState* c = caches_[s].find(v.block);
+    const bool dirty = c && *c == MesiState::M;
+    const uint64_t version = version_of(s, v.block);
     const Time rsp = to_home(s, h, at, dirty);  // BIRsp, with the data when dirty
     if (dirty) write_memory(h, v.block, version, rsp);
     drop(s, v.block);
@@ -216,17 +217,17 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   uint64_t block;
   Home& h = home_of(address, block);
   const size_t range = static_cast<size_t>(&h - homes_.data());
-  Copy& mine = copy(r, block);  // references into the maps stay valid while others are added
-  if (!write && mine.state != MesiState::I) {
-    if (check_) checker_.load(block, r, mine.version);
+  MesiState& mine = copy(r, block);  // references into the maps stay valid while others are added
+  if (!write && mine != MesiState::I) {
+    if (check_) checker_.load(block, r, version_of(r, block));
     return {issue, CohPath::Hit, range};
   }
-  if (write && (mine.state == MesiState::M || mine.state == MesiState::E)) {
-    mine.state = MesiState::M;  // E -> M silently: the directory already names this socket owner
-    mine.version = next_version(block);
+  if (write && (mine == MesiState::M || mine == MesiState::E)) {
+    mine = MesiState::M;  // E -> M silently: the directory already names this socket owner
+    set_version(r, block, next_version(block));
     return {issue, CohPath::Hit, range};
   }
-  const CohRequest type = !write ? CohRequest::GetS : mine.state == MesiState::S ? CohRequest::Upgrade : CohRequest::GetM;
+  const CohRequest type = !write ? CohRequest::GetS : mine == MesiState::S ? CohRequest::Upgrade : CohRequest::GetM;
   ++started_;
   ++*requests_[(h.socket < 0 ? kCohRequests : 0) + static_cast<size_t>(type)];
   const Time half = half_of(fabric_->requesters()[r]->uncore_latency());
@@ -251,9 +252,9 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   const int owner = e.owner;
   if (owner >= 0 && static_cast<size_t>(owner) != r) {
     const size_t o = static_cast<size_t>(owner);
-    Copy& oc = copy(o, block);
-    const bool dirty = oc.state == MesiState::M;
-    const uint64_t version = oc.version;
+    MesiState& oc = copy(o, block);
+    const bool dirty = oc == MesiState::M;
+    const uint64_t version = version_of(o, block);
     res.owner = owner;
     const Time at_o = from_home(h, o, t, false) + snoop_.get();
     if (h.socket >= 0) {
@@ -273,11 +274,11 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     if (write) {
       drop(o, block);
     } else {
-      oc.state = MesiState::S;
+      oc = MesiState::S;
       e.sharers |= bit(o);
     }
     e.owner = -1;
-    mine.version = version;
+    set_version(r, block, version);
   } else if (type == CohRequest::Upgrade) {
     res.path = CohPath::Upgrade;
     at_r = from_home(h, r, h.socket >= 0 ? t : std::max(t, acks), false);
@@ -289,7 +290,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     e.hold(at_home, ready);
     if (check_) {
       auto it = memory_version_.find(block);
-      mine.version = it == memory_version_.end() ? 0 : it->second;
+      set_version(r, block, it == memory_version_.end() ? 0 : it->second);
     }
   }
   const Time done = std::max(at_r, acks) + (fabric_->requesters()[r]->uncore_latency() - half);
@@ -306,17 +307,17 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   if (write) {
     e.owner = static_cast<int>(r);
     e.sharers = 0;
-    mine.state = MesiState::M;
-    mine.version = next_version(block);
+    mine = MesiState::M;
+    set_version(r, block, next_version(block));
   } else if (e.sharers == 0) {
     e.owner = static_cast<int>(r);
-    mine.state = MesiState::E;
+    mine = MesiState::E;
   } else {
     e.sharers |= bit(r);
-    mine.state = MesiState::S;
+    mine = MesiState::S;
   }
   if (check_) {
-    if (!write) checker_.load(block, r, mine.version);
+    if (!write) checker_.load(block, r, version_of(r, block));
     check(block, h);
   }
   ++completed_;
@@ -326,12 +327,13 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
 bool Coherence::evict(size_t s, uint64_t address, Time issue) {
   uint64_t block;
   Home& h = home_of(address, block);
-  const Copy* held = caches_.at(s).find(block);
+  const MesiState* held = caches_.at(s).find(block);
   if (!held) return false;
-  const Copy c = *held;
-  caches_[s].erase(block);
-  if (c.state != MesiState::M && c.state != MesiState::E) return false;  // S leaves silently
-  const bool dirty = c.state == MesiState::M;
+  const MesiState c = *held;
+  const uint64_t version = version_of(s, block);
+  forget(s, block);
+  if (c != MesiState::M && c != MesiState::E) return false;  // S leaves silently
+  const bool dirty = c == MesiState::M;
   ++started_;
   ++*requests_[(h.socket < 0 ? kCohRequests : 0) + static_cast<size_t>(dirty ? CohRequest::PutM : CohRequest::PutE)];
   const Time half = half_of(fabric_->requesters()[s]->uncore_latency());
@@ -343,7 +345,7 @@ bool Coherence::evict(size_t s, uint64_t address, Time issue) {
     ++pool_transactions_;
   }
   const Time t = at_home + h.lookup;
-  if (dirty) write_memory(h, block, c.version, t);
+  if (dirty) write_memory(h, block, version, t);
   e->owner = -1;
   e->hold(at_home, t);
   if (e->empty()) h.directory->release(block);
@@ -358,9 +360,9 @@ void Coherence::check(uint64_t block, const Home& h) {
   unsigned exclusive = 0, shared = 0;
   bool covered = true;
   for (size_t s = 0; s < caches_.size(); ++s) {
-    const Copy* c = caches_[s].find(block);
-    if (!c || c->state == MesiState::I) continue;
-    if (c->state == MesiState::S) {
+    const MesiState* c = caches_[s].find(block);
+    if (!c || *c == MesiState::I) continue;
+    if (*c == MesiState::S) {
       ++shared;
       covered = covered && e && (e->sharers & bit(s));
     } else {
@@ -374,7 +376,7 @@ void Coherence::check(uint64_t block, const Home& h) {
 
 void Coherence::checked_hit(size_t s, uint64_t address) {
   const uint64_t block = address / kLineBytes;
-  if (const Copy* c = caches_.at(s).find(block)) checker_.load(block, s, c->version);
+  if (caches_.at(s).find(block)) checker_.load(block, s, version_of(s, block));
   else checker_.uncached_hit(block, s);
   count_violations();
 }

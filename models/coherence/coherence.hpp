@@ -71,10 +71,10 @@ class Coherence : public Component {
   // for the acknowledgement.
   bool evict(size_t s, uint64_t address, Time issue);
 
-  // With checking on: socket `s`'s caches hit on `address` (a load, or a store already granted);
   // Host-side only: brings what a request from socket `s` for `address` would look up first (its
   // copy, the home's directory entry) into the host's caches. No effect on the model.
   void prefetch(size_t s, uint64_t address) const;
+  // With checking on: socket `s`'s caches hit on `address` (a load, or a store already granted);
   // the socket must hold the block, and its copy must be the latest version.
   void check_hit(size_t s, uint64_t address) {
     if (check_) checked_hit(s, address);
@@ -99,10 +99,6 @@ class Coherence : public Component {
   Time unloaded_transfer(size_t r, const Result& res) const;
 
  private:
-  struct Copy {
-    MesiState state = MesiState::I;
-    uint64_t version = 0;
-  };
   struct Home {
     FabricNode* node;
     int socket;          // the home's requester index, or -1 (the pool)
@@ -130,12 +126,26 @@ class Coherence : public Component {
   void check(uint64_t block, const Home& h);
   void checked_hit(size_t s, uint64_t address);
   void count_violations() { violations_ += checker_.violations() - violations_.value(); }
-  Copy& copy(size_t s, uint64_t block) { return caches_[s][block]; }
+  MesiState& copy(size_t s, uint64_t block) { return caches_[s][block]; }
+  // The version socket `s` holds of `block` (the checker's; 0 without it, kept nowhere).
+  uint64_t version_of(size_t s, uint64_t block) const {
+    if (!check_) return 0;
+    const uint64_t* v = versions_[s].find(block);
+    return v ? *v : 0;
+  }
+  void set_version(size_t s, uint64_t block, uint64_t v) {
+    if (check_) versions_[s][block] = v;
+  }
+  // Socket `s` no longer holds `block`.
+  void forget(size_t s, uint64_t block) {
+    caches_[s].erase(block);
+    if (check_) versions_[s].erase(block);
+  }
   // Versions are the checker's: without it they stay 0 and nothing remembers them.
   uint64_t next_version(uint64_t block) { return check_ ? checker_.store(block) : 0; }
   // The protocol takes the block from socket `s` (not the socket's own eviction).
   void drop(size_t s, uint64_t block) {
-    caches_[s].erase(block);
+    forget(s, block);
     if (listeners_[s] && fault_ != CohFault::KeepStaleCopies) listeners_[s]->invalidated(block);
   }
   Home& home_of(uint64_t address, uint64_t& block);
@@ -152,7 +162,8 @@ class Coherence : public Component {
   Param<unsigned> pool_entries_;
   Param<unsigned> pool_ways_;
   std::vector<Home> homes_;                                      // per address range
-  std::vector<FlatMap<Copy>> caches_;                            // per socket: its copies
+  std::vector<FlatMap<MesiState>> caches_;                       // per socket: the state of its copies
+  std::vector<FlatMap<uint64_t>> versions_;                      // per socket: their versions (checking only)
   std::vector<CoherentCaches*> listeners_;                       // per socket
   std::unordered_map<uint64_t, uint64_t> memory_version_;        // the version memory holds (checking only)
   InvariantChecker checker_;
