@@ -94,6 +94,13 @@ void Core::run() {
   uint64_t retired = 0;
   uint64_t reported_instructions = 0, reported_cycles = 0;  // progress told to the light cores
   int64_t reported_at = start;
+  // Measurement (re)starts at `at` for this core: after initialisation, after its warm-up.
+  const auto restart = [&](int64_t at) {
+    start = at;
+    retired = 0;
+    reported_instructions = reported_cycles = 0;
+    reported_at = at;
+  };
   bool measuring = !job.initialises;
   // The host prefetches for the accesses ahead while the stream misses the L1 (the last access
   // did): the hint costs a page map lookup, which L1-friendly streams need not pay.
@@ -117,10 +124,7 @@ void Core::run() {
       now = pass_barrier(op, now);
       if (op.starts_measurement) {  // statistics restarted: so does this core's account
         measuring = true;
-        start = now;
-        retired = 0;
-        reported_instructions = reported_cycles = 0;
-        reported_at = now;
+        restart(now);
         last_load_done = now;
       }
       continue;
@@ -169,10 +173,7 @@ void Core::run() {
     }
     if (warming_ && measuring && retired >= job.warmup) {  // measurement starts here, for this core
       end_warmup(now);
-      start = now;
-      retired = 0;
-      reported_instructions = reported_cycles = 0;
-      reported_at = now;
+      restart(now);
     }
     // Temporal decoupling: hand control back once a quantum ahead of simulated time.
     retired_so_far_ = retired;
@@ -191,8 +192,7 @@ void Core::run() {
   for (int64_t d : store_done) now = std::max(now, d);
   if (warming_) {  // the stream ended inside the warm-up: nothing was measured
     end_warmup(now);
-    start = now;
-    retired = 0;
+    restart(now);
   }
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
@@ -206,6 +206,10 @@ void Core::run_light() {
   StreamReader reader(*job.stream);
   int64_t start = sim_now_fs(), now = start;
   uint64_t retired = 0;
+  const auto restart = [&](int64_t at) {
+    start = at;
+    retired = 0;
+  };
   bool measuring = !job.initialises;
   warming_ = job.warmup > 0;
   while (!measuring || warming_ || retired < job.instructions) {
@@ -216,8 +220,7 @@ void Core::run_light() {
       now = pass_barrier(op, now);
       if (op.starts_measurement) {
         measuring = true;
-        start = now;
-        retired = 0;
+        restart(now);
       }
       continue;
     }
@@ -230,16 +233,14 @@ void Core::run_light() {
     caches_->light_access(op.address, op.kind == StreamOp::Kind::Store, now);
     if (warming_ && measuring && retired >= job.warmup) {
       end_warmup(now);
-      start = now;
-      retired = 0;
+      restart(now);
     }
     retired_so_far_ = retired;
     wait_if_ahead(now, quantum_fs);
   }
   if (warming_) {
     end_warmup(now);
-    start = now;
-    retired = 0;
+    restart(now);
   }
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);

@@ -38,17 +38,17 @@ uint64_t& PageMap::slot(uint64_t vpage) {
   return (*c)[vpage & ((uint64_t{1} << kChunkBits) - 1)];
 }
 
+uint64_t PageMap::take_frame(size_t node) { return (nodes_[node].base >> page_shift_) + used_[node]++; }
+
 bool PageMap::allocate(uint64_t vpage, size_t node) {
-  if (used_[node] >= nodes_[node].capacity / page_size_) return false;
-  const uint64_t ppage = (nodes_[node].base >> page_shift_) + used_[node];
-  slot(vpage) = (ppage << 8) | (node + 1);
-  ++used_[node];
+  if (full(node)) return false;
+  slot(vpage) = (take_frame(node) << 8) | (node + 1);
   return true;
 }
 
 size_t PageMap::first_touch_node(size_t socket) const {
   for (size_t node : fallback_.at(socket))
-    if (nodes_[node].first_touch && used_[node] < nodes_[node].capacity / page_size_) return node;
+    if (nodes_[node].first_touch && !full(node)) return node;
   return static_cast<size_t>(-1);
 }
 
@@ -70,9 +70,8 @@ uint64_t PageMap::allocate_frame(size_t socket) {
   const size_t node = first_touch_node(socket);
   if (node == static_cast<size_t>(-1))
     report_error(msg::kInput, "out of memory: no node can hold a page-table page for socket " + std::to_string(socket));
-  const uint64_t ppage = (nodes_[node].base >> page_shift_) + used_[node]++;
   ++frames_;
-  return ppage << page_shift_;
+  return take_frame(node) << page_shift_;
 }
 
 bool PageMap::place(uint64_t vpage, size_t node) {

@@ -61,8 +61,11 @@ class PageMap {
   uint64_t address(uint64_t entry, uint64_t vaddr) const { return ((entry >> 8) << page_shift_) | (vaddr & (page_size_ - 1)); }
   uint64_t& slot(uint64_t vpage);
   bool allocate(uint64_t vpage, size_t node);
-  // A free physical page on the first node of `socket`'s fallback that first touch may use and has
-  // room; npos when none has.
+  bool full(size_t node) const { return used_[node] >= nodes_[node].capacity / page_size_; }
+  // The next free physical page number of `node` (not full), now taken.
+  uint64_t take_frame(size_t node);
+  // The first node of `socket`'s fallback that first touch may use and that has room; npos when
+  // none has.
   size_t first_touch_node(size_t socket) const;
 
   uint64_t page_size_;
