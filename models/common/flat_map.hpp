@@ -48,6 +48,17 @@ class FlatMap {
     return slots_[i].value;
   }
 
+  // Calls f(key, value) for every entry, in the table's order (deterministic for the same inserts).
+  template <class F>
+  void for_each(F&& f) const {
+    for (const Slot& s : slots_)
+      if (s.state == kFull) f(s.key, s.value);
+  }
+  void clear() {
+    slots_.clear();
+    mask_ = size_ = used_ = 0;
+  }
+
   // Brings the slot `key` hashes to into the host's caches (no effect on the map).
   void prefetch(uint64_t key) const {
     if (!slots_.empty()) host_prefetch(&slots_[hash(key) & mask_]);

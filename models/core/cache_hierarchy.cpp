@@ -75,7 +75,10 @@ MemoryStats::MemoryStats(StatOwner& o)
       walk_l2_hits(o, "walk_l2_hits", "entries", "Walker reads that hit the L2"),
       walk_llc_hits(o, "walk_llc_hits", "entries", "Walker reads that hit the LLC"),
       walk_llc_misses(o, "walk_llc_misses", "entries", "Walker reads served by memory or another socket's cache"),
-      walk_latency_ps(o, "walk_latency_ps", "ps", "Summed latency of the page walks, from the STLB miss to the PTE") {}
+      walk_latency_ps(o, "walk_latency_ps", "ps", "Summed latency of the page walks, from the STLB miss to the PTE"),
+      shootdowns(o, "shootdowns", "translations", "TLB shootdowns received for a migrating page this core's TLBs held"),
+      migration_stalls(o, "migration_stalls", "accesses", "Accesses that waited for their page's migration to end"),
+      migration_stall_ps(o, "migration_stall_ps", "ps", "Summed wait of those accesses") {}
 
 CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Env& env, MemoryStats& stats, uint64_t seed)
     : env_(env),
@@ -102,9 +105,38 @@ CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Env& env, MemoryStats&
   env_.llc->members.push_back(this);
 }
 
-void CacheHierarchy::invalidate_private(uint64_t line) {
-  l1_.invalidate(line);
-  l2_.invalidate(line);
+bool CacheHierarchy::invalidate_private(uint64_t line) {
+  const bool d1 = l1_.invalidate(line).dirty;
+  return l2_.invalidate(line).dirty || d1;
+}
+
+void CacheHierarchy::observe_stall(Time stall, int64_t& t) {
+  if (stall == Time()) return;
+  t += stall.ps() * 1000;
+  if (env_.sync_fs > 0) wait_if_ahead(t, env_.sync_fs);
+}
+
+void CacheHierarchy::take_shootdowns(int64_t& t) {
+  TlbObserver* obs = env_.observer;
+  // By index: the tracker's backpressure may wait, and the OS may shoot down more meanwhile.
+  for (size_t i = 0; i < shootdowns_.size(); ++i) {
+    const uint64_t vpage = shootdowns_[i];
+    const CacheArray::Victim l1 = dtlb_.invalidate(vpage), l2 = stlb_.invalidate(vpage);
+    if (!l1.valid && !l2.valid) continue;
+    ++stats_.shootdowns;
+    const Time at = Time::from_ps(t / 1000);
+    if (obs && l1.valid) observe_stall(obs->tlb_shootdown(env_.core, TlbLevel::L1, vpage, l1.payload, at), t);
+    if (obs && l2.valid) observe_stall(obs->tlb_shootdown(env_.core, TlbLevel::L2, vpage, l2.payload, at), t);
+  }
+  shootdowns_.clear();
+}
+
+void CacheHierarchy::wait_for_migration(uint64_t vpage, int64_t& t) {
+  const int64_t ready = env_.pages->ready_fs(vpage);
+  if (ready <= t) return;
+  ++stats_.migration_stalls;
+  stats_.migration_stall_ps += static_cast<uint64_t>((ready - t) / 1000);
+  t = ready;
 }
 
 bool CacheHierarchy::certain_l1_hit(uint64_t vaddr) const {
@@ -119,13 +151,7 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
   const uint64_t vpage = vaddr >> kPageShift;
   TlbObserver* obs = env_.observer;
   const auto at = [&] { return Time::from_ps(t / 1000); };
-  // A long stall (the tracker's queue is full) lets SystemC time catch up before the access
-  // goes on: issued far ahead of the other cores, it would reach shared resources out of order.
-  const auto wait = [&](Time stall) {
-    if (stall == Time()) return;
-    t += stall.ps() * 1000;
-    if (env_.sync_fs > 0) wait_if_ahead(t, env_.sync_fs);
-  };
+  const auto wait = [&](Time stall) { observe_stall(stall, t); };
   if (const uint64_t* p = dtlb_.lookup(vpage, false)) {
     if (obs) wait(obs->tlb_hit(env_.core, TlbLevel::L1, vpage, at()));
     return *p;
@@ -140,6 +166,7 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
     ++stats_.stlb_misses;
     if (walk_in_memory_) t = walk(vaddr, t);
     else t += walk_latency_;
+    wait_for_migration(vpage, t);
     ppage = env_.pages->translate(vaddr, env_.requester) >> kPageShift;
     CacheArray::Victim v = stlb_.fill(vpage, false, ppage);
     if (v.valid && obs) wait(obs->tlb_evict(env_.core, TlbLevel::L2, v.line, v.payload, at()));
@@ -225,6 +252,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   }
   const int64_t latency_ps = (done - issue).ps();
   if (demand) {
+    if (env_.page_counts) env_.page_counts->count(vaddr >> kPageShift, env_.requester);
     const size_t k = static_cast<size_t>(cls);
     ++stats_.memory_accesses[k];
     stats_.memory_latency_ps[k] += static_cast<uint64_t>(latency_ps);
@@ -253,8 +281,10 @@ int64_t CacheHierarchy::own(uint64_t paddr, int64_t t) {
 }
 
 int64_t CacheHierarchy::light_access(uint64_t vaddr, bool write, int64_t now) {
+  int64_t t = now;
+  wait_for_migration(vaddr >> kPageShift, t);
   const uint64_t paddr = env_.pages->translate(vaddr, env_.requester);
-  const int64_t t = write && env_.coherence ? own(paddr, now) : now;
+  if (write && env_.coherence) t = own(paddr, t);
   return llc_and_memory(vaddr, paddr, write, write, t, Who::Demand) - now;
 }
 
@@ -318,6 +348,7 @@ int64_t CacheHierarchy::through_caches(uint64_t vaddr, uint64_t paddr, bool writ
 
 int64_t CacheHierarchy::access(uint64_t vaddr, bool write, int64_t now) {
   int64_t t = now;
+  if (!shootdowns_.empty()) take_shootdowns(t);
   const uint64_t ppage = translate(vaddr, t);
   const uint64_t paddr = (ppage << kPageShift) | (vaddr & ((uint64_t{1} << kPageShift) - 1));
   if (write && env_.coherence) t = own(paddr, t);

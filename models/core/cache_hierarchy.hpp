@@ -15,6 +15,7 @@
 #include "core/core_config.hpp"
 #include "core/tracking_hook.hpp"
 #include "fabric/fabric.hpp"
+#include "os/page_counter.hpp"
 #include "os/page_map.hpp"
 #include "os/page_table.hpp"
 
@@ -60,6 +61,9 @@ struct MemoryStats {
   // summed walk latency. Its reads are not in the demand counters above.
   std::array<Counter, 3> walk_cache_hits;
   Counter walk_reads, walk_l1_hits, walk_l2_hits, walk_llc_hits, walk_llc_misses, walk_latency_ps;
+  // Migration: TLB shootdowns this core received (translations it held), and accesses that waited
+  // for a page's copy, with the time they waited.
+  Counter shootdowns, migration_stalls, migration_stall_ps;
 };
 
 class CacheHierarchy {
@@ -80,14 +84,21 @@ class CacheHierarchy {
     bool stlb_inclusive = false;
     // Where page walks read their entries (needed with page_walk.model: memory).
     PageTable* page_table = nullptr;
+    // Dynamic placement with perfect knowledge: every demand LLC miss is counted here.
+    PageCounter* page_counts = nullptr;
   };
 
   CacheHierarchy(const CoreConfig& config, const Env& env, MemoryStats& stats, uint64_t seed);
   CacheHierarchy(const CacheHierarchy&) = delete;
   CacheHierarchy& operator=(const CacheHierarchy&) = delete;
 
-  // Drops `line` from this core's L1 and L2 (SocketLlc::purge_private).
-  void invalidate_private(uint64_t line);
+  // Drops `line` from this core's L1 and L2 (SocketLlc::purge_private); true if a copy was dirty.
+  bool invalidate_private(uint64_t line);
+
+  // Migration. Whether a TLB of this core holds `vpage`'s translation (what the shared TLB
+  // directory knows), and the shootdown of it, which the core takes before its next access.
+  bool holds_translation(uint64_t vpage) const { return dtlb_.peek(vpage) || stlb_.peek(vpage); }
+  void shoot_down(uint64_t vpage) { shootdowns_.push_back(vpage); }
 
   // Serves a load or store issued at `now` (fs); returns its latency (fs).
   int64_t access(uint64_t vaddr, bool write, int64_t now);
@@ -128,6 +139,13 @@ class CacheHierarchy {
   static constexpr unsigned kPageShift = 12;  // 4 KiB pages
   static constexpr unsigned kLineShift = 6;   // 64 B lines
   uint64_t translate(uint64_t vaddr, int64_t& t);
+  // Drops the translations shot down since the last access, at `t` (their annex counts flush).
+  void take_shootdowns(int64_t& t);
+  // The tracking hardware's backpressure on a TLB event: the access waits (and, far ahead of
+  // SystemC time, lets it catch up).
+  void observe_stall(Time stall, int64_t& t);
+  // An access to a page whose migration is in flight waits for its copy to end.
+  void wait_for_migration(uint64_t vpage, int64_t& t);
   // Who reads through the caches: a load or store of the program, or the page walker (counted
   // apart, and not told to the observer).
   enum class Who : bool { Demand, Walker };
@@ -157,6 +175,7 @@ class CacheHierarchy {
   // PML4E, PDPTE and PDE caches: cache k maps vaddr >> PageTable::table_shift(k + 1) to the table
   // at level k + 1 (absent when configured with no entries).
   std::array<std::optional<CacheArray>, 3> walk_caches_;
+  std::vector<uint64_t> shootdowns_;         // pages to drop from the TLBs before the next access
   std::vector<int64_t> unloaded_ps_;         // per address range
   std::vector<AccessClass> class_;           // per address range
 };

@@ -141,6 +141,7 @@ void Core::run() {
     if (op.dependent) now = std::max(now, last_load_done);
     now += static_cast<int64_t>(op.instructions + 1) * dispatch_fs_;
     retired += op.instructions + 1;
+    retired_total_ += op.instructions + 1;
 
     if (op.kind == StreamOp::Kind::Load) {
       ++loads_;
@@ -225,6 +226,7 @@ void Core::run_light() {
       continue;
     }
     retired += op.instructions + 1;
+    retired_total_ += op.instructions + 1;
     // The detailed cores' IPC sets the pace: this many cycles for the instructions so far.
     const double cycles = static_cast<double>(op.instructions + 1) / job.control->detailed_ipc();
     now += static_cast<int64_t>(cycles * static_cast<double>(cycle_fs_));

@@ -48,6 +48,8 @@ class Core : public Component {
   uint64_t instructions() const { return instructions_.value(); }
   // Instructions retired so far while running (for progress reports).
   uint64_t retired_so_far() const { return retired_so_far_; }
+  // Instructions retired since the start, initialisation and warm-up included (migration phases).
+  uint64_t retired_total() const { return retired_total_; }
   uint64_t cycles() const { return cycles_.value(); }
   double ipc() const { return cycles_.value() ? static_cast<double>(instructions_.value()) / cycles_.value() : 0.0; }
   const MemoryStats& memory() const { return memory_stats_; }
@@ -68,7 +70,7 @@ class Core : public Component {
   int64_t dispatch_fs_;  // one instruction's share of a cycle
   std::optional<Job> job_;
   std::unique_ptr<CacheHierarchy> caches_;
-  uint64_t retired_so_far_ = 0;
+  uint64_t retired_so_far_ = 0, retired_total_ = 0;
 
   Counter instructions_{*this, "instructions", "instructions", "Instructions retired"};
   Counter cycles_{*this, "cycles", "cycles", "Cycles from the start to the last retirement"};

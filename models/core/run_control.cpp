@@ -44,6 +44,7 @@ void RunControl::warmed_up() {
 
 void RunControl::finished() {
   --active_;
+  if (active_ == 0) end_ = sc_core::sc_time_stamp();
   if (arrived_ > 0 && arrived_ == active_) release();
 }
 

@@ -37,6 +37,9 @@ class RunControl {
   }
   // When the measured interval began (zero unless a barrier started measurement).
   sc_core::sc_time measurement_start() const { return measurement_start_; }
+  // When the last thread finished (helper processes such as the progress line or the OS may wake
+  // later; the run ends here).
+  sc_core::sc_time end() const { return end_; }
 
  private:
   void release();
@@ -46,6 +49,7 @@ class RunControl {
   unsigned arrived_ = 0;
   uint64_t current_id_ = 0;
   bool current_starts_measurement_ = false;
+  sc_core::sc_time end_;
   sc_core::sc_time measurement_start_;
   uint64_t detailed_instructions_ = 0, detailed_cycles_ = 0;
   uint64_t generation_ = 0;

@@ -24,6 +24,11 @@ class TlbObserver {
   virtual Time tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) = 0;
   // A translation was displaced from `level`.
   virtual Time tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) = 0;
+  // A translation was shot down (its page migrates): dropped with no fill after it. By default an
+  // eviction.
+  virtual Time tlb_shootdown(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) {
+    return tlb_evict(core, level, vpage, ppage, at);
+  }
   // A load that missed in the LLC completed (its data came from memory). It returns nothing: it
   // only counts, which never needs the tracker, so it never waits.
   virtual void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) = 0;

@@ -9,7 +9,7 @@ namespace starnuma {
 
 PageMap::PageMap(uint64_t page_size, std::vector<Node> nodes, std::vector<std::vector<size_t>> fallback)
     : page_size_(page_size), page_shift_(0), nodes_(std::move(nodes)), fallback_(std::move(fallback)),
-      used_(nodes_.size(), 0) {
+      used_(nodes_.size(), 0), next_(nodes_.size(), 0), free_(nodes_.size()), owners_(nodes_.size()) {
   if (page_size_ == 0 || (page_size_ & (page_size_ - 1)) != 0) report_internal("page size must be a power of two");
   if (nodes_.size() > 254) report_internal("the page map holds at most 254 memory nodes");
   while ((uint64_t{1} << page_shift_) != page_size_) ++page_shift_;
@@ -38,12 +38,85 @@ uint64_t& PageMap::slot(uint64_t vpage) {
   return (*c)[vpage & ((uint64_t{1} << kChunkBits) - 1)];
 }
 
-uint64_t PageMap::take_frame(size_t node) { return (nodes_[node].base >> page_shift_) + used_[node]++; }
+uint64_t PageMap::take_frame(size_t node) {
+  ++used_[node];
+  if (!free_[node].empty()) {
+    const uint64_t f = free_[node].back();
+    free_[node].pop_back();
+    return f;
+  }
+  owners_[node].push_back(0);
+  return first_frame(node) + next_[node]++;
+}
 
 bool PageMap::allocate(uint64_t vpage, size_t node) {
   if (full(node)) return false;
-  slot(vpage) = (take_frame(node) << 8) | (node + 1);
+  const uint64_t frame = take_frame(node);
+  slot(vpage) = (frame << 8) | (node + 1);
+  owners_[node][frame - first_frame(node)] = vpage + 1;
   return true;
+}
+
+PageMap::Moved PageMap::move(uint64_t vpage, size_t node) {
+  uint64_t& e = slot(vpage);
+  if (e == 0) report_internal("migration of page " + hex(vpage) + ", which is not placed");
+  const size_t from_node = static_cast<size_t>((e & 0xff) - 1);
+  if (from_node == node) report_internal("migration of page " + hex(vpage) + " to the node it is on");
+  if (full(node)) report_internal("migration of page " + hex(vpage) + " to full node " + nodes_[node].name);
+  const uint64_t from = e >> 8, to = take_frame(node);
+  e = (to << 8) | (node + 1);
+  owners_[from_node][from - first_frame(from_node)] = 0;
+  owners_[node][to - first_frame(node)] = vpage + 1;
+  ++moves_[vpage];
+  ++pages_moved_;
+  return {from, to};
+}
+
+void PageMap::release(uint64_t ppage) {
+  const size_t node = node_at(ppage);
+  if (node == static_cast<size_t>(-1) || ppage - first_frame(node) >= next_[node] ||
+      owners_[node][ppage - first_frame(node)] != 0)
+    report_internal("release of physical page " + hex(ppage) + ", which is not a frame a migration left");
+  --used_[node];
+  free_[node].push_back(ppage);
+}
+
+uint64_t PageMap::owner(uint64_t ppage) const {
+  const size_t node = node_at(ppage);
+  if (node == static_cast<size_t>(-1) || ppage - first_frame(node) >= next_[node]) return kNoPage;
+  const uint64_t o = owners_[node][ppage - first_frame(node)];
+  return o ? o - 1 : kNoPage;
+}
+
+size_t PageMap::node_at(uint64_t ppage) const {
+  for (size_t n = 0; n < nodes_.size(); ++n)
+    if (ppage >= first_frame(n) && ppage - first_frame(n) < (nodes_[n].capacity >> page_shift_)) return n;
+  return static_cast<size_t>(-1);
+}
+
+std::string PageMap::check() const {
+  uint64_t data_pages = 0;
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    if (used_[n] > nodes_[n].capacity / page_size_) return nodes_[n].name + " holds more pages than its capacity";
+    if (used_[n] + free_[n].size() != next_[n]) return nodes_[n].name + ": frames in use and free do not add up";
+    for (uint64_t i = 0; i < next_[n]; ++i) {
+      const uint64_t o = owners_[n][i];
+      if (o == 0) continue;
+      ++data_pages;
+      const uint64_t e = entry(o - 1);
+      if (e == 0 || (e >> 8) != first_frame(n) + i || (e & 0xff) != n + 1)
+        return "frame " + hex(first_frame(n) + i) + " of " + nodes_[n].name + " names page " + hex(o - 1) +
+               ", which is mapped elsewhere";
+    }
+  }
+  uint64_t placed = 0;
+  auto count = [&](const Chunk& c) {
+    for (uint64_t e : c) placed += e != 0;
+  };
+  for (const auto& kv : chunks_) count(kv.second);
+  if (placed != data_pages)
+    return std::to_string(placed) + " pages are mapped but " + std::to_string(data_pages) + " frames hold a page";
+  return {};
 }
 
 size_t PageMap::first_touch_node(size_t socket) const {

@@ -1,7 +1,7 @@
 // The OS's placement of virtual pages on memory nodes. Each node's physical range (from the
 // fabric's address map) is handed out page by page; a virtual page is placed when first touched,
-// or ahead of time by a static placement. Migration (moving a placed page) arrives with the
-// migration policies.
+// or ahead of time by a static placement, and moved by migration (frames freed by a move are handed
+// out again). A reverse map gives the virtual page in each physical frame, as the OS's rmap does.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/flat_map.hpp"
 #include "common/host_prefetch.hpp"
 
 namespace starnuma {
@@ -50,6 +51,40 @@ class PageMap {
   // The node a placed page lives on.
   size_t node_of(uint64_t vpage) const;
   uint64_t pages_on(size_t node) const { return used_[node]; }
+  // Pages `node` can still take.
+  uint64_t free_pages(size_t node) const { return nodes_[node].capacity / page_size_ - used_[node]; }
+
+  // Migration. `move` remaps placed page `vpage` to a free frame of `node` (which must have room) and
+  // returns the physical page numbers it leaves and takes; the old frame stays taken until
+  // `release` (after the copy), so no other page can take it while the copy reads it.
+  struct Moved {
+    uint64_t from, to;  // physical page numbers
+  };
+  Moved move(uint64_t vpage, size_t node);
+  void release(uint64_t ppage);
+  // The virtual page in physical page `ppage`; kNoPage when free, a page-table frame, or never used.
+  static constexpr uint64_t kNoPage = ~uint64_t{0};
+  uint64_t owner(uint64_t ppage) const;
+  // The node whose range holds physical page `ppage`; npos when none.
+  size_t node_at(uint64_t ppage) const;
+  // Physical pages of `node` handed out so far (in use or freed): [first_frame, first_frame + frames_used).
+  uint64_t first_frame(size_t node) const { return nodes_[node].base >> page_shift_; }
+  uint64_t frames_used(size_t node) const { return next_[node]; }
+  // How often each virtual page has migrated (the ping-pong rule).
+  uint64_t moves(uint64_t vpage) const {
+    const uint32_t* m = moves_.find(vpage);
+    return m ? *m : 0;
+  }
+  uint64_t pages_moved() const { return pages_moved_; }
+
+  // The page whose migration is in flight (one at a time) and when its copy ends (fs): accesses
+  // that translate it wait until then.
+  void set_in_flight(uint64_t vpage, int64_t until_fs) { busy_page_ = vpage, busy_until_fs_ = until_fs; }
+  void clear_in_flight() { busy_page_ = kNoPage; }
+  int64_t ready_fs(uint64_t vpage) const { return vpage == busy_page_ ? busy_until_fs_ : 0; }
+  // Checks the map's invariants (each placed page in exactly one frame of its node, the reverse map
+  // its inverse, no node over capacity); returns the first violation, empty when none.
+  std::string check() const;
   const std::vector<Node>& nodes() const { return nodes_; }
 
  private:
@@ -73,6 +108,13 @@ class PageMap {
   std::vector<Node> nodes_;
   std::vector<std::vector<size_t>> fallback_;
   std::vector<uint64_t> used_;  // pages placed per node (data pages and frames)
+  std::vector<uint64_t> next_;  // frames handed out per node (the next never-used frame)
+  std::vector<std::vector<uint64_t>> free_;     // per node: freed frames, the last freed first
+  std::vector<std::vector<uint64_t>> owners_;   // per node, per frame: vpage + 1, or 0
+  FlatMap<uint32_t> moves_;
+  uint64_t pages_moved_ = 0;
+  uint64_t busy_page_ = kNoPage;
+  int64_t busy_until_fs_ = 0;
   uint64_t frames_ = 0;
   // Chunks below 2^40 of virtual address space are found by index; any higher through the map.
   static constexpr uint64_t kDirectChunks = uint64_t{1} << (40 - 12 - kChunkBits);

@@ -40,6 +40,7 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
   DocumentScope root(ScopeContext{&elab, &document, "", document.location(), nullptr, ""});
   description_ = root.description;
   settings_ = std::make_unique<PlatformSettings>("platform", root.child_context("platform", "platform"));
+  os_ = std::make_unique<OsSettings>("os", root.child_context("os", "os"));
 
   // Generated entries first, then the explicit maps merged over them by name.
   nodes_doc_ = ConfigNode::map(document.location());
@@ -209,6 +210,7 @@ std::vector<const Component*> Platform::roots() const {
   std::vector<const Component*> r{settings_.get(), node_container_.get(), link_container_.get()};
   if (fabric_) r.push_back(fabric_.get());
   if (coherence_) r.push_back(coherence_.get());
+  r.push_back(os_.get());
   return r;
 }
 

@@ -19,6 +19,7 @@
 #include "fabric/fabric.hpp"
 #include "fabric/fabric_node.hpp"
 #include "fabric/link.hpp"
+#include "os/os_settings.hpp"
 #include "platform/topology_generator.hpp"
 
 namespace starnuma {
@@ -51,7 +52,8 @@ class Platform {
   FabricNode* find_node(const std::string& name) const;
   Fabric& fabric() const { return *fabric_; }
   Coherence& coherence() const { return *coherence_; }
-  // The top-level components ("platform", "nodes", "links", "fabric", "coherence"), for walkers.
+  const OsSettings& os() const { return *os_; }
+  // The top-level components ("platform", "nodes", "links", "fabric", "coherence", "os"), for walkers.
   std::vector<const Component*> roots() const;
 
  private:
@@ -67,6 +69,7 @@ class Platform {
   ConfigNode nodes_doc_, links_doc_;
   std::unique_ptr<TopologyGenerator> generator_;
   std::unique_ptr<PlatformSettings> settings_;
+  std::unique_ptr<OsSettings> os_;
   std::unique_ptr<Container> node_container_, link_container_;
   std::unique_ptr<Fabric> fabric_;
   std::unique_ptr<Coherence> coherence_;  // after fabric_: destroyed first

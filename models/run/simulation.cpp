@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "os/migration_engine.hpp"
 #include "os/page_map.hpp"
 #include "run/profile.hpp"
 #include "socket/socket.hpp"
@@ -106,25 +108,30 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     report_error(msg::kUsage, "--dump-trackers " + o.dump_trackers +
                                   ": tracking is off (set topology.socket.tracking.impl to model or rtl)");
 
+  const OsSettings& os = platform.os();
+  const Placement placement = o.placement.value_or(os.placement());
+  const double pool_fraction = o.pool_fraction.value_or(os.pool_fraction());
   std::optional<AccessProfile> accesses;
   if (o.oracle_region < kPageSize || o.oracle_region > 512 * 1024 || (o.oracle_region & (o.oracle_region - 1)) != 0)
     report_error(msg::kUsage, "--oracle-region " + std::to_string(o.oracle_region) +
                                   " B: a power of two from 4KiB to 512KiB");
-  if (o.placement == Placement::Oracle)
+  if (placement == Placement::Oracle)
     accesses = profile(*workload, fabric, threads, o.warmup + o.instructions, o.oracle_region);
   // A ChampSim trace's footprint is unknown (0) until read: under oracle placement it is the pages
   // the profile saw; first touch never places pages in the pool, so there its limit does not matter.
   uint64_t footprint = workload->footprint();
   if (footprint == 0 && accesses) footprint = accesses->pages().size() * kPageSize;
   const uint64_t pool_limit =
-      (static_cast<uint64_t>(o.pool_fraction * static_cast<double>(footprint)) + kPageSize - 1) / kPageSize * kPageSize;
+      (static_cast<uint64_t>(pool_fraction * static_cast<double>(footprint)) + kPageSize - 1) / kPageSize * kPageSize;
   PageMap pages = make_page_map(fabric, pool_limit, tracking.get());
-  if (accesses) {
-    size_t pool = static_cast<size_t>(-1);
-    for (size_t r = 0; r < fabric.address_map().size(); ++r)
-      if (!pages.nodes()[r].first_touch) pool = r;
-    place_oracle(pages, *accesses, pool);
-  }
+  size_t pool = static_cast<size_t>(-1);
+  for (size_t r = 0; r < fabric.address_map().size(); ++r)
+    if (!pages.nodes()[r].first_touch) pool = r;
+  if (accesses) place_oracle(pages, *accesses, pool, os.pool_sharers(sockets));
+  // Dynamic placement: first touch, then the OS's migration phases.
+  const MigrationKnowledge knowledge = os.knowledge(tracking != nullptr);
+  PageCounter page_counts;
+  const bool perfect = placement == Placement::Dynamic && knowledge == MigrationKnowledge::Perfect;
 
   PageTable page_table(pages);
   std::vector<std::unique_ptr<SocketLlc>> llcs;
@@ -154,9 +161,38 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     threads[t].core->start(Core::Job{workload->stream(t),
                                      CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0,
                                                          coherence, platform.settings().quantum().ps() * 1000,
-                                                         sock.stlb_inclusive(), &page_table},
+                                                         sock.stlb_inclusive(), &page_table,
+                                                         perfect ? &page_counts : nullptr},
                                      o.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
                                      s >= detailed, workload->initialises(), o.warmup});
+  }
+
+  std::unique_ptr<MigrationEngine> migration;
+  if (placement == Placement::Dynamic) {
+    MigrationEngine::Setup m;
+    m.fabric = &fabric;
+    m.pages = &pages;
+    m.coherence = coherence;
+    for (size_t s = 0; s < sockets; ++s) {
+      m.llcs.push_back(llcs[s].get());
+      Socket& sock = *fabric.requesters()[s];
+      if (tracking) m.trackers.push_back(&sock.tracking());
+      for (size_t r = 0; r < fabric.address_map().size(); ++r)
+        if (fabric.address_map()[r].node == &sock) m.socket_node.push_back(r);
+    }
+    if (m.socket_node.size() != sockets) report_internal("a socket without memory in the address map");
+    if (knowledge == MigrationKnowledge::Tracker && tracking) m.metadata = tracking->metadata().get();
+    m.counts = perfect ? &page_counts : nullptr;
+    for (const ThreadPlace& t : threads) m.cores.push_back(t.core);
+    m.control = &control;
+    m.os = &os;
+    m.knowledge = knowledge;
+    m.pool = pool;
+    const size_t os_socket = std::min<size_t>(os.os_socket(), sockets - 1);
+    m.os_cycle_fs = static_cast<int64_t>(std::llround(1e15 / fabric.requesters()[os_socket]->frequency().hz()));
+    m.seed = o.seed;
+    migration = std::make_unique<MigrationEngine>(std::move(m));
+    migration->start();
   }
 
   const auto host_start = std::chrono::steady_clock::now();
@@ -191,9 +227,18 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   RunResult r;
   r.platform = platform.source();
   r.workload = o.workload;
-  r.placement = o.placement == Placement::Oracle ? "oracle" : "first-touch";
+  r.placement = placement == Placement::Oracle ? "oracle" : placement == Placement::Dynamic ? "dynamic" : "first-touch";
+  if (migration) {
+    if (knowledge == MigrationKnowledge::Perfect) {
+      r.migration_policy = "perfect per-page knowledge";
+    } else {
+      r.migration_policy = "Algorithm 1 on T" + std::to_string(tracking->metadata()->layout().config().counter_bits) + " trackers";
+    }
+    r.migration = migration->report();
+    if (const std::string bad = pages.check(); !bad.empty()) report_internal("page map after migration: " + bad);
+  }
   r.host_seconds = host_seconds;
-  const sc_core::sc_time measured = sc_core::sc_time_stamp() - control.measurement_start();
+  const sc_core::sc_time measured = control.end() - control.measurement_start();
   r.sim_time_ns = measured.to_seconds() * 1e9;
   r.detailed_sockets = static_cast<unsigned>(detailed);
   r.coherence = coherence != nullptr;
@@ -281,6 +326,11 @@ nlohmann::ordered_json RunResult::summary_json() const {
   j["warmup"] = warmup;
   j["llc_misses"] = llc_misses;
   j["page_walks"] = {{"walks", page_walks}, {"mean_ns", walk_ns}, {"llc_misses", walk_llc_misses}};
+  if (!migration.is_null()) {
+    nlohmann::ordered_json m = migration;
+    m["policy"] = migration_policy;
+    j["migration"] = m;
+  }
   j["sim_time_ns"] = sim_time_ns;
   j["host_seconds"] = host_seconds;
   return j;
@@ -310,6 +360,13 @@ std::string format_summary(const RunResult& r) {
        << c["bt_socket_latency"]["mean"].get<double>() << " ns), via the pool " << c["bt_pool"].get<uint64_t>()
        << " (mean " << c["bt_pool_latency"]["mean"].get<double>() << " ns), " << std::setprecision(2)
        << c["invalidations_per_write"]["mean"].get<double>() << " invalidations per write";
+  }
+  if (!r.migration.is_null()) {
+    const auto& m = r.migration;
+    os << "\nmigration      " << m["pages_moved"].get<uint64_t>() << " pages in " << m["phases"].get<uint64_t>()
+       << " phases (" << r.migration_policy << "): " << m["to_pool"].get<uint64_t>() << " to the pool, "
+       << m["from_pool"].get<uint64_t>() << " from it, " << m["socket_to_socket"].get<uint64_t>()
+       << " socket to socket; " << m["shootdowns_sent"].get<uint64_t>() << " shootdowns";
   }
   if (r.walk_ns > 0)
     os << "\npage walks     " << r.page_walks << " (mean " << std::setprecision(1) << r.walk_ns << " ns), "

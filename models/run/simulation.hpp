@@ -9,18 +9,18 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/cache_hierarchy.hpp"
+#include "os/os_settings.hpp"
 #include "platform/platform.hpp"
 #include "tracking/tracker_metadata.hpp"
 
 namespace starnuma {
-
-enum class Placement { FirstTouch, Oracle };
 
 struct RunOptions {
   std::string workload = "uniform";
@@ -28,9 +28,10 @@ struct RunOptions {
   // Instructions per hardware thread run before measurement (timed): each core's statistics
   // restart at the end of its own warm-up, the shared ones when the last core's ends.
   uint64_t warmup = 0;
-  Placement placement = Placement::FirstTouch;
+  // Unset: the platform's os.placement and os.pool_fraction (set: the command line's, which win).
+  std::optional<Placement> placement;
   uint64_t seed = 1;
-  double pool_fraction = 0.2;       // of the workload's footprint that may live in the pool
+  std::optional<double> pool_fraction;  // of the workload's footprint that may live in the pool
   // Oracle placement: the region its profile counts by (pages of a region move together); a power
   // of two from 4 KiB (a page) to 512 KiB (the paper's tracking region).
   uint64_t oracle_region = 4096;
@@ -67,6 +68,9 @@ struct RunResult {
   uint64_t page_walks = 0, walk_llc_misses = 0;
   double walk_ns = 0;
   double sim_time_ns = 0, host_seconds = 0;
+  // Dynamic placement: the knowledge it used and the migration figures (MigrationEngine::report).
+  std::string migration_policy;
+  nlohmann::ordered_json migration;
   nlohmann::json stats;                    // the whole statistics tree
   std::shared_ptr<const TrackerMetadata> trackers;  // the tracking metadata; null with impl: none
 

@@ -284,6 +284,15 @@ Time SocketTracking::tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, ui
   return stall(at, t);
 }
 
+Time SocketTracking::tlb_shootdown(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) {
+  if (level != annexed_tlb()) return Time();
+  tlb_evict(core, level, vpage, ppage, at);
+  const unsigned c = local(core);
+  int64_t t = cores_[c].held_fs;
+  release_held(c, t);
+  return stall(at, t);
+}
+
 // Never stalls: the load beat only counts (not a TLB lookup: a held TLB does not delay it), and no
 // eviction is held here (every eviction's fill follows it in the same translation).
 void SocketTracking::llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) {

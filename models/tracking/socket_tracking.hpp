@@ -65,6 +65,8 @@ class SocketTracking : public Component, public TlbObserver {
   Time tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
   Time tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) override;
   Time tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
+  // An eviction no fill follows: its flush goes to the tracker at once, as a beat of its own.
+  Time tlb_shootdown(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
   void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) override;
   void reset_stats() override;
 

@@ -24,8 +24,9 @@ for node in d["stats"]["nodes"].values():
         if part.startswith("core"):
             for key in ("bt_socket_accesses", "bt_socket_latency_ps", "bt_socket_unloaded_ps", "bt_pool_accesses",
                         "bt_pool_latency_ps", "bt_pool_unloaded_ps", "upgrades", "upgrade_latency_ps",
-                        "stlb_back_invalidations"):
+                        "stlb_back_invalidations", "shootdowns", "migration_stalls", "migration_stall_ps"):
                 stats.pop(key, None)
 d["stats"].pop("coherence", None)
+d["stats"].pop("os", None)
 json.dump(d, open(sys.argv[2], "w"), separators=(",", ":"))
 PY

@@ -158,9 +158,11 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   o.workload = ra.workload;
   o.instructions = ra.instructions;
   o.warmup = ra.warmup;
-  o.placement = ra.placement == "oracle" ? Placement::Oracle : Placement::FirstTouch;
+  if (ra.placement == "oracle") o.placement = Placement::Oracle;
+  else if (ra.placement == "dynamic") o.placement = Placement::Dynamic;
+  else if (ra.placement == "first-touch") o.placement = Placement::FirstTouch;
   o.seed = ra.seed;
-  o.pool_fraction = ra.pool_fraction;
+  if (ra.pool_fraction >= 0) o.pool_fraction = ra.pool_fraction;
   const Parsed<Size> region = parse_size(ra.oracle_region);
   if (!region) report_error(msg::kUsage, "--oracle-region " + ra.oracle_region + ": " + region.error);
   o.oracle_region = region.value->bytes();

@@ -33,9 +33,9 @@ struct RunArgs {
   std::string workload = "uniform";
   uint64_t instructions = 1000000;
   uint64_t warmup = 0;
-  std::string placement = "first-touch";
+  std::string placement;        // empty: the platform's os.placement
   uint64_t seed = 1;
-  double pool_fraction = 0.2;
+  double pool_fraction = -1;    // negative: the platform's os.pool_fraction
   std::string oracle_region = "4KiB";
   std::string out;
   bool progress = true;

@@ -21,11 +21,12 @@ namespace {
 
 pid_t spawn_run(const std::string& platform, const std::vector<std::string>& sets, const RunArgs& ra,
                 const std::string& out) {
-  std::vector<std::string> args{"starnuma", "run", platform, "--placement", ra.placement,
-                                "--pool-fraction", std::to_string(ra.pool_fraction), "--oracle-region", ra.oracle_region,
+  std::vector<std::string> args{"starnuma", "run", platform, "--oracle-region", ra.oracle_region,
                                 "--warmup", std::to_string(ra.warmup),
                                 "--out", out, "--no-progress",
                                 "--json", "--detailed-sockets", std::to_string(ra.detailed_sockets)};
+  if (!ra.placement.empty()) args.insert(args.end(), {"--placement", ra.placement});
+  if (ra.pool_fraction >= 0) args.insert(args.end(), {"--pool-fraction", std::to_string(ra.pool_fraction)});
   const bool traced = !ra.trace_in.empty();
   if (traced) {
     std::string files;
@@ -123,7 +124,7 @@ int compare(const std::string& base, const std::string& other, const std::vector
   };
   std::cout << B["workload"].get<std::string>() << ", "
             << (ra.trace_in.empty() || ra.instructions_given ? std::to_string(ra.instructions) : std::string("the trace's"))
-            << " instructions per thread, " << ra.placement << " placement\n\n";
+            << " instructions per thread, " << B["placement"].get<std::string>() << " placement\n\n";
   row("", fs::path(base).stem().string(), fs::path(other).stem().string());
   row("IPC per core", num(B["ipc"].get<double>(), 3), num(O["ipc"].get<double>(), 3));
   row("AMAT (unloaded + cont.)", amat(B), amat(O));

@@ -115,12 +115,13 @@ int run(int argc, char** argv) {
                   "restart at the end of its own, the shared ones at the end of the last (docs/cores.md)")
       ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50))
       ->capture_default_str();
-  cmd->add_option("--placement", ra.placement, "Page placement: first-touch or oracle")
-      ->check(CLI::IsMember({"first-touch", "oracle"}))
-      ->capture_default_str();
-  cmd->add_option("--pool-fraction", ra.pool_fraction, "Share of the workload's footprint the pool may hold")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
+  cmd->add_option("--placement", ra.placement,
+                  "Page placement: first-touch, oracle or dynamic (first touch, then migration phases; "
+                  "--set os.KEY=V tunes them, docs/os.md); default: the platform's os.placement (first-touch)")
+      ->check(CLI::IsMember({"first-touch", "oracle", "dynamic"}));
+  cmd->add_option("--pool-fraction", ra.pool_fraction,
+                  "Share of the workload's footprint the pool may hold; default: the platform's os.pool_fraction (0.2)")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--oracle-region", ra.oracle_region,
                   "Oracle placement: the region its profile of LLC misses counts by, a power of two from 4KiB (a "
                   "page) to 512KiB (the paper's tracking region); a region's pages move together")

@@ -1,0 +1,340 @@
+#include "os/migration_engine.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <systemc>
+
+#include "common/diagnostics.hpp"
+#include "common/local_time.hpp"
+#include "fabric/fabric.hpp"
+#include "tracking/socket_tracking.hpp"
+
+namespace starnuma {
+
+namespace {
+constexpr uint64_t kCopyLine = 64;  // bytes the copy and the cache flush move per access
+}
+
+uint64_t scan_cycles(uint64_t entries, uint64_t entry_bytes, Time line_latency, int64_t cycle_fs,
+                     unsigned cycles_per_entry, unsigned lines_in_flight) {
+  const uint64_t work = entries * cycles_per_entry;
+  const uint64_t lines = (entries * entry_bytes + kCopyLine - 1) / kCopyLine;
+  const uint64_t latency_cycles = static_cast<uint64_t>(line_latency.ps() * 1000 / cycle_fs);
+  return std::max(work, lines * latency_cycles / lines_in_flight);
+}
+
+MigrationEngine::MigrationEngine(Setup setup)
+    : s_(std::move(setup)),
+      policy_(
+          [&] {
+            const OsSettings& os = *s_.os;
+            const size_t sockets = s_.socket_node.size();
+            PolicyConfig c;
+            c.sockets = sockets;
+            c.socket_node = s_.socket_node;
+            c.pool = s_.pool;
+            c.pool_sharers = os.pool_sharers(sockets);
+            c.limit_pages = os.migration_limit();
+            c.lo_start = os.lo_start();
+            c.lo_max = std::max(os.lo_max(), os.lo_start());
+            c.hi_start = os.hi_start();
+            if (s_.knowledge == MigrationKnowledge::Perfect) {
+              // Counts per page, not per region: the thresholds scale down by the pages of a region.
+              const uint64_t per_region = 128;
+              c.hi_start = std::max<uint64_t>(1, c.hi_start / per_region);
+              c.lo_start /= per_region;
+              c.lo_max = std::max<uint64_t>(c.lo_start, c.lo_max / per_region);
+            } else if (s_.metadata->layout().config().counter_bits == 0) {
+              // T0: hotness is the sharer count; HI fixed just below the required sharers; a victim
+              // is a region no socket touched in the phase.
+              c.hi_start = os.t0_sharers(sockets) - 1;
+              c.lo_start = c.lo_max = 0;
+              c.adapt = false;
+            }
+            return c;
+          }(),
+          s_.seed * 7919 + 17) {
+  if (s_.socket_node.empty() || s_.os->os_socket() >= s_.socket_node.size())
+    report_error(msg::kConfig, "os.os_socket: " + std::to_string(s_.os->os_socket()) + " is not a socket of the platform (0 to " +
+                                   std::to_string(s_.socket_node.size() - 1) + ")");
+  if (s_.knowledge == MigrationKnowledge::Tracker && !s_.metadata)
+    report_error(msg::kConfig, "os.policy: tracker needs the tracking hardware (topology.socket.tracking.impl: model or rtl)");
+}
+
+void MigrationEngine::start() {
+  sc_core::sc_spawn([this] { run(); }, "os_migration");
+}
+
+uint64_t MigrationEngine::retired() const {
+  uint64_t n = 0;
+  for (const Core* c : s_.cores) n += c->retired_total();
+  return n;
+}
+
+void MigrationEngine::run() {
+  const uint64_t per_phase = s_.os->phase_instructions() * s_.cores.size();
+  const int64_t poll_fs = s_.os->poll().ps() * 1000;
+  std::vector<PendingMove> pending;
+  size_t next = 0;
+  int64_t free_fs = 0;  // the OS core is busy until then
+  while (s_.control->active() > 0) {
+    const int64_t now = sim_now_fs();
+    if (retired() >= (records_.size() + 1) * per_phase) {
+      if (!records_.empty()) records_.back().dropped_pages += pending.size() - next;
+      records_.emplace_back();
+      PhaseRecord& rec = records_.back();
+      rec.phase = records_.size();
+      rec.start_ns = static_cast<double>(now) / 1e6;
+      pending = decide(rec.phase, rec);
+      next = 0;
+      free_fs = std::max(free_fs, now) + scan_fs_;
+      busy_fs_ += scan_fs_;
+      rec.decided_ns = static_cast<double>(free_fs) / 1e6;
+      continue;
+    }
+    if (next < pending.size() && free_fs <= now) {
+      free_fs = migrate(pending[next++], now, records_.back());
+      busy_fs_ += free_fs - now;
+      continue;
+    }
+    // Rounded up to whole picoseconds (SystemC's resolution), so that time reaches `free_fs`.
+    const int64_t until = next < pending.size() ? std::min(free_fs, now + poll_fs) : now + poll_fs;
+    wait_until_fs((until + 999) / 1000 * 1000);
+  }
+}
+
+std::vector<ScannedRegion> MigrationEngine::scan_tracker(std::vector<std::vector<uint64_t>>& region_pages) {
+  const TrackerMetadata& md = *s_.metadata;
+  const uint64_t per_region = md.layout().config().pages_per_region;
+  const bool t0 = md.layout().config().counter_bits == 0;
+  std::vector<ScannedRegion> regions;
+  const PageMap& pages = *s_.pages;
+  uint64_t entries = 0;
+  for (size_t n = 0; n < pages.nodes().size(); ++n) {
+    const uint64_t first = pages.first_frame(n), end = first + pages.frames_used(n);
+    for (uint64_t r = first / per_region; r * per_region < end; ++r) {
+      ++entries;
+      ScannedRegion g;
+      std::vector<uint64_t> held;
+      for (uint64_t f = std::max(first, r * per_region); f < std::min(end, (r + 1) * per_region); ++f) {
+        const uint64_t v = pages.owner(f);
+        if (v == PageMap::kNoPage) continue;
+        held.push_back(v);
+        g.moves = std::max(g.moves, pages.moves(v));
+      }
+      if (held.empty()) continue;
+      g.id = r;
+      g.location = n;
+      g.sharers = r < md.regions() ? md.sharers(r) : 0;
+      g.hotness = t0 ? static_cast<uint64_t>(__builtin_popcountll(g.sharers)) : (r < md.regions() ? md.count(r) : 0);
+      g.pages = held.size();
+      regions.push_back(g);
+      region_pages.push_back(std::move(held));
+    }
+  }
+  // The OS scans the entries of the memory it has handed out (the rest holds no page to move).
+  const Fabric::Range* home = nullptr;
+  for (const Fabric::Range& r : s_.fabric->address_map())
+    if (md.base() >= r.base && md.base() < r.base + r.size) home = &r;
+  size_t home_index = 0;
+  for (size_t k = 0; k < s_.fabric->address_map().size(); ++k)
+    if (&s_.fabric->address_map()[k] == home) home_index = k;
+  const Time latency = s_.fabric->unloaded_latency(s_.os->os_socket(), home_index);
+  scan_fs_ = static_cast<int64_t>(scan_cycles(entries, md.layout().entry_bytes(), latency, s_.os_cycle_fs,
+                                              s_.os->scan_cycles_per_entry(), s_.os->scan_lines_in_flight())) *
+             s_.os_cycle_fs;
+  return regions;
+}
+
+std::vector<ScannedRegion> MigrationEngine::scan_perfect(std::vector<std::vector<uint64_t>>& region_pages) {
+  struct Page {
+    uint64_t total = 0, sharers = 0, best_count = 0;
+    int best = -1;
+  };
+  std::map<uint64_t, Page> seen;  // in page order
+  s_.counts->for_each([&](uint64_t vpage, size_t socket, uint32_t n) {
+    Page& p = seen[vpage];
+    p.total += n;
+    p.sharers |= uint64_t{1} << socket;
+    if (n > p.best_count || (n == p.best_count && static_cast<int>(socket) < p.best)) {
+      p.best_count = n;
+      p.best = static_cast<int>(socket);
+    }
+  });
+  std::vector<ScannedRegion> regions;
+  const PageMap& pages = *s_.pages;
+  for (const auto& [vpage, p] : seen) {
+    if (!pages.placed(vpage)) continue;
+    ScannedRegion g;
+    g.id = vpage;
+    g.location = pages.node_of(vpage);
+    g.hotness = p.total;
+    g.sharers = p.sharers;
+    g.preferred = p.best;
+    g.pages = 1;
+    g.moves = pages.moves(vpage);
+    regions.push_back(g);
+    region_pages.push_back({vpage});
+  }
+  // Victims: with perfect knowledge every placed page is known; those not accessed are coldest.
+  // They are found through the map's frames, in physical order.
+  for (size_t n = 0; n < pages.nodes().size(); ++n) {
+    const uint64_t first = pages.first_frame(n);
+    for (uint64_t f = first; f < first + pages.frames_used(n); ++f) {
+      const uint64_t v = pages.owner(f);
+      if (v == PageMap::kNoPage || seen.count(v)) continue;
+      ScannedRegion g;
+      g.id = v;
+      g.location = n;
+      g.pages = 1;
+      g.moves = pages.moves(v);
+      regions.push_back(g);
+      region_pages.push_back({v});
+    }
+  }
+  scan_fs_ = 0;  // the baseline's knowledge is free
+  return regions;
+}
+
+std::vector<MigrationEngine::PendingMove> MigrationEngine::decide(uint64_t phase, PhaseRecord& rec) {
+  std::vector<std::vector<uint64_t>> region_pages;
+  std::vector<ScannedRegion> regions;
+  if (s_.knowledge == MigrationKnowledge::Tracker) {
+    regions = scan_tracker(region_pages);
+    s_.metadata->clear();
+    for (SocketTracking* t : s_.trackers) t->phase_mark();
+  } else {
+    regions = scan_perfect(region_pages);
+    s_.counts->clear();
+  }
+  rec.regions_scanned = regions.size();
+  std::vector<uint64_t> free_pages;
+  for (size_t n = 0; n < s_.pages->nodes().size(); ++n) free_pages.push_back(s_.pages->free_pages(n));
+  if (s_.pool != static_cast<size_t>(-1)) rec.pool_pages = s_.pages->pages_on(s_.pool);
+  rec.decision = policy_.decide(regions, free_pages, phase);
+  std::vector<PendingMove> moves;
+  // Victims first (they make the room their candidate needs), in decision order otherwise.
+  for (const Move& m : rec.decision.moves)
+    for (uint64_t v : region_pages[m.region]) moves.push_back({v, m.to, m.kind});
+  std::stable_partition(moves.begin(), moves.end(), [](const PendingMove& m) { return m.kind == MoveKind::Victim; });
+  return moves;
+}
+
+void MigrationEngine::flush_page(uint64_t ppage, Time at) {
+  Fabric& fabric = *s_.fabric;
+  for (size_t s = 0; s < s_.llcs.size(); ++s) {
+    SocketLlc& llc = *s_.llcs[s];
+    for (uint64_t line = ppage * (4096 / kCopyLine); line < (ppage + 1) * (4096 / kCopyLine); ++line) {
+      const uint64_t addr = line * kCopyLine;
+      if (s_.coherence) {
+        if (s_.coherence->state(s, addr) == MesiState::I) continue;
+        ++lines_flushed_;
+        llc.array.invalidate(line);
+        llc.purge_private(line);
+        if (s_.coherence->evict(s, addr, at)) ++dirty_lines_;
+        continue;
+      }
+      bool dirty = false, held = false;
+      const CacheArray::Victim v = llc.array.invalidate(line);
+      held = v.valid;
+      dirty = v.dirty;
+      for (CacheHierarchy* m : llc.members) dirty = m->invalidate_private(line) || dirty;
+      if (held || dirty) ++lines_flushed_;
+      if (dirty) {
+        ++dirty_lines_;
+        fabric.access(s, MemAccess{MemOp::Write, addr, nullptr}, at);
+      }
+    }
+  }
+}
+
+int64_t MigrationEngine::migrate(const PendingMove& m, int64_t start_fs, PhaseRecord& rec) {
+  PageMap& pages = *s_.pages;
+  if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0) {
+    ++rec.skipped_pages;  // moved meanwhile, or the destination filled since the decision
+    return start_fs;
+  }
+  const size_t from = pages.node_of(m.vpage);
+  const Time at = Time::from_ps(start_fs / 1000);
+  const PageMap::Moved moved = pages.move(m.vpage, m.to);
+  // The shared TLB directory knows exactly which cores hold the translation.
+  for (SocketLlc* llc : s_.llcs)
+    for (CacheHierarchy* h : llc->members)
+      if (h->holds_translation(m.vpage)) {
+        h->shoot_down(m.vpage);
+        ++shootdowns_sent_;
+      }
+  flush_page(moved.from, at);
+  // The OS core's own work, then the copy, line by line, from the old home to the new one.
+  const size_t os = s_.os->os_socket();
+  const Time copy = Time::from_ps((start_fs + static_cast<int64_t>(s_.os->page_cycles()) * s_.os_cycle_fs) / 1000);
+  Time done = copy;
+  Fabric& fabric = *s_.fabric;
+  for (uint64_t off = 0; off < 4096; off += kCopyLine) {
+    const Time read = fabric.access(os, MemAccess{MemOp::Read, (moved.from << 12) + off, nullptr}, copy);
+    done = std::max(done, fabric.access(os, MemAccess{MemOp::Write, (moved.to << 12) + off, nullptr}, read));
+  }
+  const int64_t done_fs = done.ps() * 1000;
+  pages.set_in_flight(m.vpage, done_fs);
+  wait_until_fs((done_fs + 999) / 1000 * 1000);
+  pages.clear_in_flight();
+  pages.release(moved.from);
+  ++rec.moved_pages;
+  const bool pool = s_.pool != static_cast<size_t>(-1);
+  if (pool && m.to == s_.pool) ++rec.to_pool;
+  else if (pool && from == s_.pool) ++rec.from_pool;
+  else ++rec.socket_to_socket;
+  return done_fs;
+}
+
+nlohmann::ordered_json MigrationEngine::report() const {
+  nlohmann::ordered_json j;
+  uint64_t moved = 0, to_pool = 0, from_pool = 0, s2s = 0, dropped = 0, skipped = 0;
+  nlohmann::ordered_json phases = nlohmann::ordered_json::array();
+  for (const PhaseRecord& r : records_) {
+    moved += r.moved_pages;
+    to_pool += r.to_pool;
+    from_pool += r.from_pool;
+    s2s += r.socket_to_socket;
+    dropped += r.dropped_pages;
+    skipped += r.skipped_pages;
+    const PhaseDecision& d = r.decision;
+    phases.push_back({{"phase", r.phase},
+                      {"start_ns", r.start_ns},
+                      {"decided_ns", r.decided_ns},
+                      {"hi", d.hi},
+                      {"lo", d.lo},
+                      {"regions_scanned", r.regions_scanned},
+                      {"candidates", d.candidates},
+                      {"already_home", d.home},
+                      {"ping_pong", d.ping_pong},
+                      {"no_victim", d.no_victim},
+                      {"limit_reached", d.limit_reached},
+                      {"pages_decided", d.pages},
+                      {"pages_moved", r.moved_pages},
+                      {"socket_to_socket", r.socket_to_socket},
+                      {"to_pool", r.to_pool},
+                      {"from_pool", r.from_pool},
+                      {"dropped", r.dropped_pages},
+                      {"skipped", r.skipped_pages},
+                      {"pool_pages", r.pool_pages}});
+  }
+  j["phases"] = records_.size();
+  j["pages_moved"] = moved;
+  j["bytes_moved"] = moved * 4096;
+  j["socket_to_socket"] = s2s;
+  j["to_pool"] = to_pool;
+  j["from_pool"] = from_pool;
+  j["to_pool_fraction"] = moved ? static_cast<double>(to_pool) / static_cast<double>(moved) : 0.0;
+  j["dropped"] = dropped;
+  j["skipped"] = skipped;
+  j["shootdowns_sent"] = shootdowns_sent_;
+  j["lines_flushed"] = lines_flushed_;
+  j["dirty_lines_written"] = dirty_lines_;
+  j["os_core_busy_ns"] = static_cast<double>(busy_fs_) / 1e6;
+  j["per_phase"] = phases;
+  return j;
+}
+
+}  // namespace starnuma

@@ -1,0 +1,101 @@
+// The OS's migration thread for `placement: dynamic` (StarNUMA section III-D, IV-C): a SystemC
+// process on a dedicated core of `os.os_socket`. At each phase boundary (every thread retired
+// another `os.phase_instructions`) it scans what the run knows of each region's accesses (the
+// tracking metadata, or the perfect per-page counts), resets it, marks the annexes, decides with
+// Algorithm 1 (MigrationPolicy), then moves the chosen pages one after another, each in time:
+//   - the page is remapped and its translation shot down in exactly the cores whose TLBs hold it;
+//   - its lines leave every cache (dirty ones written home; through the directories with coherence);
+//   - the OS core spends `os.page_cycles`, then copies the page line by line through the fabric
+//     (reads at the old home, writes at the new one, competing with the cores' traffic);
+//   - accesses to the page wait until the copy ends; then the old frame is freed.
+// A phase's moves not done when the next boundary comes are dropped (the new scan decides anew).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/cache_hierarchy.hpp"
+#include "core/core.hpp"
+#include "core/run_control.hpp"
+#include "os/migration_policy.hpp"
+#include "os/os_settings.hpp"
+#include "os/page_counter.hpp"
+#include "os/page_map.hpp"
+#include "tracking/tracker_metadata.hpp"
+
+namespace starnuma {
+
+class Fabric;
+class SocketTracking;
+
+// Cycles the OS core needs to scan `entries` tracker entries of `entry_bytes` each: its work per
+// entry, or the metadata's memory latency over the lines it keeps in flight, whichever is longer.
+uint64_t scan_cycles(uint64_t entries, uint64_t entry_bytes, Time line_latency, int64_t cycle_fs,
+                     unsigned cycles_per_entry, unsigned lines_in_flight);
+
+class MigrationEngine {
+ public:
+  struct Setup {
+    Fabric* fabric = nullptr;
+    PageMap* pages = nullptr;
+    Coherence* coherence = nullptr;               // null: no coherence
+    std::vector<SocketLlc*> llcs;                 // per socket
+    std::vector<SocketTracking*> trackers;        // per socket (tracker knowledge only)
+    TrackerMetadata* metadata = nullptr;          // tracker knowledge only
+    PageCounter* counts = nullptr;                // perfect knowledge only
+    std::vector<const Core*> cores;               // every thread's core
+    RunControl* control = nullptr;
+    const OsSettings* os = nullptr;
+    MigrationKnowledge knowledge = MigrationKnowledge::Tracker;
+    size_t pool = static_cast<size_t>(-1);        // the pool's node index, npos: none
+    std::vector<size_t> socket_node;              // node index of each socket's memory
+    int64_t os_cycle_fs = 0;                      // one cycle of the OS core
+    uint64_t seed = 1;
+  };
+  explicit MigrationEngine(Setup setup);
+
+  // Spawns the OS thread (before sc_start).
+  void start();
+  // Totals and one record per phase, for the run's summary.
+  nlohmann::ordered_json report() const;
+  uint64_t phases() const { return records_.size(); }
+
+ private:
+  struct PendingMove {
+    uint64_t vpage;
+    size_t to;
+    MoveKind kind;
+  };
+  // Per phase, as reported.
+  struct PhaseRecord {
+    uint64_t phase = 0;
+    double start_ns = 0, decided_ns = 0;
+    PhaseDecision decision;
+    uint64_t regions_scanned = 0;
+    uint64_t moved_pages = 0, dropped_pages = 0, skipped_pages = 0;
+    uint64_t socket_to_socket = 0, to_pool = 0, from_pool = 0;  // pages, by class
+    uint64_t pool_pages = 0;                                     // pool occupancy at the decision
+  };
+
+  void run();
+  uint64_t retired() const;
+  // The phase's scan and decision; returns the pages to move, in order.
+  std::vector<PendingMove> decide(uint64_t phase, PhaseRecord& record);
+  std::vector<ScannedRegion> scan_tracker(std::vector<std::vector<uint64_t>>& region_pages);
+  std::vector<ScannedRegion> scan_perfect(std::vector<std::vector<uint64_t>>& region_pages);
+  // Moves one page starting at the OS core's time; returns when the OS core is free again (fs).
+  int64_t migrate(const PendingMove& m, int64_t start_fs, PhaseRecord& record);
+  // Takes every copy of the lines of physical page `ppage` out of every socket's caches at `at`.
+  void flush_page(uint64_t ppage, Time at);
+
+  Setup s_;
+  MigrationPolicy policy_;
+  std::vector<PhaseRecord> records_;
+  uint64_t shootdowns_sent_ = 0, lines_flushed_ = 0, dirty_lines_ = 0;
+  int64_t scan_fs_ = 0, busy_fs_ = 0;
+};
+
+}  // namespace starnuma

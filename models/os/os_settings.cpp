@@ -1,0 +1,17 @@
+#include "os/os_settings.hpp"
+
+namespace starnuma {
+
+Placement OsSettings::placement() const {
+  if (placement_.get() == "oracle") return Placement::Oracle;
+  if (placement_.get() == "dynamic") return Placement::Dynamic;
+  return Placement::FirstTouch;
+}
+
+MigrationKnowledge OsSettings::knowledge(bool tracking_on) const {
+  if (policy_.get() == "tracker") return MigrationKnowledge::Tracker;
+  if (policy_.get() == "perfect") return MigrationKnowledge::Perfect;
+  return tracking_on ? MigrationKnowledge::Tracker : MigrationKnowledge::Perfect;
+}
+
+}  // namespace starnuma

@@ -1,0 +1,95 @@
+// The operating system's choices for a run (the platform file's `os:` section; `--set os.KEY=V`):
+// where pages go first, and, with `placement: dynamic`, the migration phases of StarNUMA section
+// III-D and IV-C (docs/os.md).
+#pragma once
+
+#include <string>
+
+#include "common/component.hpp"
+
+namespace starnuma {
+
+enum class Placement { FirstTouch, Oracle, Dynamic };
+// Whose knowledge drives dynamic migration: the tracking hardware's metadata (Algorithm 1 on
+// regions, StarNUMA) or exact per-socket counts of every page (the paper's favoured baseline).
+enum class MigrationKnowledge { Tracker, Perfect };
+
+class OsSettings : public Component {
+ public:
+  OsSettings(sc_core::sc_module_name name, const ScopeContext& ctx) : Component(name, ctx) {}
+
+  Placement placement() const;
+  double pool_fraction() const { return pool_fraction_; }
+  // More sharers than this send a region to the pool; 0 in the file means half the sockets.
+  unsigned pool_sharers(size_t sockets) const { return pool_sharers_ ? pool_sharers_.get() : static_cast<unsigned>(sockets / 2); }
+  // `tracking_on`: whether the sockets' tracking hardware is on (policy auto follows it).
+  MigrationKnowledge knowledge(bool tracking_on) const;
+  const std::string& policy_text() const { return policy_.get(); }
+  uint64_t phase_instructions() const { return phase_instructions_; }
+  uint64_t hi_start() const { return hi_start_; }
+  uint64_t lo_start() const { return lo_start_; }
+  uint64_t lo_max() const { return lo_max_; }
+  uint64_t migration_limit() const { return migration_limit_; }
+  // T0 (no counters): regions shared by at least this many sockets are candidates; 0: all sockets.
+  unsigned t0_sharers(size_t sockets) const { return t0_sharers_ ? t0_sharers_.get() : static_cast<unsigned>(sockets); }
+  unsigned page_cycles() const { return page_cycles_; }
+  unsigned scan_cycles_per_entry() const { return scan_cycles_per_entry_; }
+  unsigned scan_lines_in_flight() const { return scan_lines_in_flight_; }
+  unsigned os_socket() const { return os_socket_; }
+  Time poll() const { return poll_; }
+
+ private:
+  Param<std::string> placement_{*this, "placement", "first-touch",
+                                "Page placement: first-touch, oracle (static, from a profile of the run's LLC misses) or "
+                                "dynamic (first touch, then migration phases; docs/os.md)",
+                                std::vector<std::string>{"first-touch", "oracle", "dynamic"}};
+  Param<double> pool_fraction_{*this, "pool_fraction", 0.2, "Share of the workload's footprint the pool may hold",
+                               between(0.0, 1.0)};
+  Param<unsigned> pool_sharers_{*this, "pool_sharers", 0,
+                                "A region (oracle: a page) shared by more sockets than this goes to the pool; 0: half "
+                                "the platform's sockets (the paper's 8 of 16)",
+                                between(0u, 64u)};
+  Param<std::string> policy_{*this, "policy", "auto",
+                             "Dynamic placement's knowledge: tracker (Algorithm 1 on the tracking hardware's "
+                             "metadata regions), perfect (exact per-socket counts of every 4 KiB page at no cost, "
+                             "the paper's baseline) or auto (tracker when tracking.impl is not none)",
+                             std::vector<std::string>{"auto", "tracker", "perfect"}};
+  Param<uint64_t> phase_instructions_{*this, "phase_instructions", 500000,
+                                      "Instructions per thread in one migration phase (the paper's 1 B, scaled to "
+                                      "the scaled runs; docs/os.md)",
+                                      between(uint64_t{1000}, uint64_t{1} << 40)};
+  Param<uint64_t> hi_start_{*this, "hi_start", 20000,
+                            "Algorithm 1's HI threshold at the first phase (region accesses; per page with policy "
+                            "perfect, divided by the pages of a region), adapted each phase",
+                            between(uint64_t{1}, uint64_t{1} << 32)};
+  Param<uint64_t> lo_start_{*this, "lo_start", 1000,
+                            "Algorithm 1's LO threshold at the first phase: a region this cold or colder may be evicted "
+                            "from a full destination",
+                            between(uint64_t{0}, uint64_t{1} << 32)};
+  Param<uint64_t> lo_max_{*this, "lo_max", 10000, "The most LO adapts up to", between(uint64_t{0}, uint64_t{1} << 32)};
+  Param<uint64_t> migration_limit_{*this, "migration_limit", 2048,
+                                   "4 KiB pages migrated per phase at most (the paper's 0 to 256 K)",
+                                   between(uint64_t{0}, uint64_t{262144})};
+  Param<unsigned> t0_sharers_{*this, "t0_sharers", 0,
+                              "T0 trackers (counter_bits: 0) count no accesses: regions with at least this many "
+                              "sharers are candidates; 0: every socket (the paper's fixed HI of 16)",
+                              between(0u, 64u)};
+  Param<unsigned> page_cycles_{*this, "page_cycles", 3000,
+                               "Cycles the OS core spends per migrated page besides the copy (TLB shootdown through "
+                               "the shared TLB directory, page-table update; the paper's 3 K)",
+                               between(0u, 10000000u)};
+  Param<unsigned> scan_cycles_per_entry_{*this, "scan_cycles_per_entry", 2,
+                                         "The scan's work per tracker entry, in OS-core cycles, when memory keeps up",
+                                         between(0u, 100000u)};
+  Param<unsigned> scan_lines_in_flight_{*this, "scan_lines_in_flight", 4,
+                                        "Metadata lines the scanning core has in flight (its memory-level parallelism)",
+                                        between(1u, 64u)};
+  Param<unsigned> os_socket_{*this, "os_socket", 0, "Socket of the OS's dedicated migration core",
+                             between(0u, 1023u)};
+  Param<Time> poll_{*this, "poll", Time::from_ns(1000),
+                    "How often the OS thread checks for a phase boundary (simulated time; boundaries are found "
+                    "this late at most)",
+                    between(Time::from_ns(10), Time::from_ns(1000000))};
+};
+
+}  // namespace starnuma
