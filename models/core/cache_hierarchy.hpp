@@ -99,6 +99,7 @@ class CacheHierarchy {
   // directory knows), and the shootdown of it, which the core takes before its next access.
   bool holds_translation(uint64_t vpage) const { return dtlb_.peek(vpage) || stlb_.peek(vpage); }
   void shoot_down(uint64_t vpage) { shootdowns_.push_back(vpage); }
+  size_t pending_shootdowns() const { return shootdowns_.size(); }
 
   // Serves a load or store issued at `now` (fs); returns its latency (fs).
   int64_t access(uint64_t vaddr, bool write, int64_t now);

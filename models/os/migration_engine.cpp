@@ -45,7 +45,7 @@ MigrationEngine::MigrationEngine(Setup setup)
               c.hi_start = std::max<uint64_t>(1, c.hi_start / per_region);
               c.lo_start /= per_region;
               c.lo_max = std::max<uint64_t>(c.lo_start, c.lo_max / per_region);
-            } else if (s_.metadata->layout().config().counter_bits == 0) {
+            } else if (s_.metadata && s_.metadata->layout().config().counter_bits == 0) {
               // T0: hotness is the sharer count; HI fixed just below the required sharers; a victim
               // is a region no socket touched in the phase.
               c.hi_start = os.t0_sharers(sockets) - 1;
@@ -68,12 +68,12 @@ void MigrationEngine::start() {
 
 uint64_t MigrationEngine::retired() const {
   uint64_t n = 0;
-  for (const Core* c : s_.cores) n += c->retired_total();
+  for (const Core* c : s_.cores) n = std::max(n, c->retired_total());
   return n;
 }
 
 void MigrationEngine::run() {
-  const uint64_t per_phase = s_.os->phase_instructions() * s_.cores.size();
+  const uint64_t per_phase = s_.os->phase_instructions();
   const int64_t poll_fs = s_.os->poll().ps() * 1000;
   std::vector<PendingMove> pending;
   size_t next = 0;
@@ -330,6 +330,11 @@ nlohmann::ordered_json MigrationEngine::report() const {
   j["dropped"] = dropped;
   j["skipped"] = skipped;
   j["shootdowns_sent"] = shootdowns_sent_;
+  // Sent to cores that made no access after them (their threads had finished).
+  size_t unprocessed = 0;
+  for (SocketLlc* llc : s_.llcs)
+    for (const CacheHierarchy* h : llc->members) unprocessed += h->pending_shootdowns();
+  j["shootdowns_unprocessed"] = unprocessed;
   j["lines_flushed"] = lines_flushed_;
   j["dirty_lines_written"] = dirty_lines_;
   j["os_core_busy_ns"] = static_cast<double>(busy_fs_) / 1e6;

@@ -1,6 +1,6 @@
 // The OS's migration thread for `placement: dynamic` (StarNUMA section III-D, IV-C): a SystemC
-// process on a dedicated core of `os.os_socket`. At each phase boundary (every thread retired
-// another `os.phase_instructions`) it scans what the run knows of each region's accesses (the
+// process on a dedicated core of `os.os_socket`. At each phase boundary (the furthest thread retired
+// another `os.phase_instructions`; threads that idle do not hold phases back) it scans what the run knows of each region's accesses (the
 // tracking metadata, or the perfect per-page counts), resets it, marks the annexes, decides with
 // Algorithm 1 (MigrationPolicy), then moves the chosen pages one after another, each in time:
 //   - the page is remapped and its translation shot down in exactly the cores whose TLBs hold it;
@@ -81,6 +81,7 @@ class MigrationEngine {
   };
 
   void run();
+  // Instructions retired by the furthest thread.
   uint64_t retired() const;
   // The phase's scan and decision; returns the pages to move, in order.
   std::vector<PendingMove> decide(uint64_t phase, PhaseRecord& record);

@@ -5,45 +5,10 @@
 
 #include <cmath>
 
-#include "core/cache_hierarchy.hpp"
-#include "os/page_map.hpp"
-#include "os/page_table.hpp"
-#include "platform/platform.hpp"
-#include "socket/socket.hpp"
+#include "harness/one_core.hpp"
 
 namespace starnuma {
 namespace {
-
-const std::string kPlatform = std::string(STARNUMA_SOURCE_DIR) + "/platforms/starnuma16-scaled.yaml";
-
-struct StatsOwner : StatOwner {};
-
-struct OneCore {
-  explicit OneCore(const std::vector<std::string>& sets = {})
-      : platform(Platform::build(kPlatform, sets)), fabric(platform->fabric()), s0(*fabric.requesters()[0]) {
-    while (fabric.address_map()[own].node != &s0) ++own;
-    const Fabric::Range& r = fabric.address_map()[own];
-    pages = std::make_unique<PageMap>(4096, std::vector<PageMap::Node>{{"socket0", r.base, r.size, true}},
-                                      std::vector<std::vector<size_t>>{{0}});
-    table = std::make_unique<PageTable>(*pages);
-    llc = std::make_unique<SocketLlc>(s0.llc_config(), s0.cores(), 1);
-    cycle = std::llround(1e15 / s0.frequency().hz());
-    CacheHierarchy::Env env{&fabric, pages.get(), 0, llc.get(), nullptr, 0, cycle};
-    env.page_table = table.get();
-    caches = std::make_unique<CacheHierarchy>(s0.core_config(), env, stats, 1);
-  }
-  std::unique_ptr<Platform> platform;
-  Fabric& fabric;
-  Socket& s0;
-  size_t own = 0;
-  std::unique_ptr<PageMap> pages;
-  std::unique_ptr<PageTable> table;
-  std::unique_ptr<SocketLlc> llc;
-  int64_t cycle = 0;
-  StatsOwner owner;
-  MemoryStats stats{owner};
-  std::unique_ptr<CacheHierarchy> caches;
-};
 
 TEST(PageWalk, AColdWalkReadsFourEntriesFromTheWalkersMemory) {
   OneCore c;

@@ -80,4 +80,52 @@ TEST(Oracle, PagesOfARegionMoveTogether) {
 }
 
 }  // namespace
+TEST(PageMap, AMoveRemapsThePageAndFreesTheOldFrameOnlyWhenReleased) {
+  PageMap m = small_map();
+  m.translate(10 * kPage, 0);
+  m.translate(11 * kPage, 0);
+  const PageMap::Moved mv = m.move(10, 2);
+  EXPECT_EQ(mv.from, 0u);
+  EXPECT_EQ(mv.to, 8u);
+  EXPECT_EQ(m.node_of(10), 2u);
+  EXPECT_EQ(m.peek(10 * kPage + 5), 8 * kPage + 5);
+  EXPECT_EQ(m.owner(8), 10u);
+  EXPECT_EQ(m.owner(0), PageMap::kNoPage);  // no longer the page's, not free yet either
+  EXPECT_EQ(m.pages_on(0), 2u);
+  EXPECT_EQ(m.moves(10), 1u);
+  EXPECT_EQ(m.check(), "");
+  m.release(mv.from);
+  EXPECT_EQ(m.pages_on(0), 1u);
+  EXPECT_EQ(m.translate(12 * kPage, 0), 0u);  // the freed frame is handed out again
+  EXPECT_EQ(m.owner(0), 12u);
+  EXPECT_EQ(m.check(), "");
+}
+
+TEST(PageMap, InvariantsHoldThroughManyRandomMoves) {
+  PageMap m(kPage, {{"s0", 0, 64 * kPage, true}, {"s1", 64 * kPage, 64 * kPage, true}, {"pool", 128 * kPage, 32 * kPage, false}},
+            {{0, 1, 2}, {1, 0, 2}});
+  for (uint64_t p = 0; p < 80; ++p) m.translate(p * kPage, p % 2);
+  uint64_t state = 12345;
+  auto next = [&] { return state = state * 6364136223846793005ull + 1442695040888963407ull; };
+  for (int k = 0; k < 2000; ++k) {
+    const uint64_t page = (next() >> 33) % 80;
+    const size_t to = (next() >> 33) % 3;
+    if (m.node_of(page) == to || m.free_pages(to) == 0) continue;
+    const PageMap::Moved mv = m.move(page, to);
+    m.release(mv.from);
+    ASSERT_EQ(m.check(), "") << "after move " << k;
+  }
+  uint64_t total = 0;
+  for (size_t n = 0; n < 3; ++n) total += m.pages_on(n);
+  EXPECT_EQ(total, 80u);  // nothing lost
+  EXPECT_LE(m.pages_on(2), 32u);
+}
+
+TEST(PageMap, AReleaseOfAFrameStillMappedIsAnInternalError) {
+  PageMap m = small_map();
+  m.translate(10 * kPage, 0);
+  auto r = testing::capture_report([&] { m.release(0); });
+  EXPECT_TRUE(r.raised);
+}
+
 }  // namespace starnuma

@@ -1,0 +1,135 @@
+// Dynamic placement in time: the OS thread's scan cost, the wait of an access to a page in flight,
+// whole runs that migrate (with perfect and tracker knowledge), and bad `os:` settings.
+#include <gtest/gtest.h>
+
+#include "harness/expect_report.hpp"
+#include "harness/in_child.hpp"
+#include "harness/one_core.hpp"
+#include "os/migration_engine.hpp"
+#include "run/simulation.hpp"
+
+namespace starnuma {
+namespace {
+
+const std::string kPlatforms = std::string(STARNUMA_SOURCE_DIR) + "/platforms/";
+
+RunResult run(const std::string& platform, const std::string& workload, uint64_t instructions,
+              std::vector<std::string> sets, Placement placement = Placement::Dynamic) {
+  auto p = Platform::build(kPlatforms + platform, sets);
+  RunOptions o;
+  o.workload = workload;
+  o.instructions = instructions;
+  o.placement = placement;
+  return run_workload(*p, o);
+}
+
+uint64_t core_sum(const RunResult& r, const char* key) {
+  uint64_t n = 0;
+  for (const auto& [name, node] : r.stats["nodes"].items())
+    for (const auto& [part, stats] : node.items())
+      if (part.rfind("core", 0) == 0) n += stats[key].get<uint64_t>();
+  return n;
+}
+
+// The paper's check (section III-D4): 32 M entries of a T16 tracker (4 B each) take 64 to 320 M
+// cycles, by the metadata's latency. Ours at 2.4 GHz, with the local (112 ns) and the pool's
+// (180 ns) latency of the full-size machine.
+TEST(Migration, TheScanCostsWhatThePaperMeasured) {
+  const int64_t cycle_fs = 416667;
+  const uint64_t entries = uint64_t{32} << 20;
+  const uint64_t local = scan_cycles(entries, 4, Time::from_ns(112), cycle_fs, 2, 4);
+  const uint64_t pool = scan_cycles(entries, 4, Time::from_ns(180), cycle_fs, 2, 4);
+  EXPECT_GE(local, 64u << 20);
+  EXPECT_LE(pool, 320u << 20);
+  EXPECT_LT(local, pool);
+  EXPECT_EQ(scan_cycles(16, 4, Time::from_ns(1), cycle_fs, 2, 4), 32u);  // work-bound when memory keeps up
+}
+
+// A page in flight: the access after its shootdown walks (entries in the L1), then waits for the
+// copy's end exactly, then hits the L1.
+TEST(Migration, AnAccessToAPageInFlightWaitsExactlyUntilItsCopyEnds) {
+  OneCore c;
+  const uint64_t vaddr = (5ull << 21) + 3 * 4096;
+  c.caches->access(vaddr, false, 0);
+  const int64_t t1 = 10'000'000'000, copy_end = 25'000'000'000;  // fs
+  ASSERT_TRUE(c.caches->holds_translation(vaddr >> 12));
+  c.caches->shoot_down(vaddr >> 12);
+  c.pages->set_in_flight(vaddr >> 12, copy_end);
+  const int64_t latency = c.caches->access(vaddr, false, t1);
+  EXPECT_EQ(c.stats.shootdowns.value(), 1u);
+  EXPECT_EQ(c.stats.stlb_misses.value(), 2u);
+  const auto& core = c.s0.core_config();
+  const int64_t walk_fs = (core.stlb.latency() + core.page_walk.cache_latency + core.l1d.latency()) * c.cycle;
+  EXPECT_EQ(latency, copy_end + core.l1d.latency() * c.cycle - t1);
+  EXPECT_EQ(static_cast<int64_t>(c.stats.migration_stall_ps.value()), (copy_end - t1 - walk_fs) / 1000);
+  c.pages->clear_in_flight();
+  EXPECT_EQ(c.caches->access(vaddr, false, copy_end + 1'000'000), c.caches->l1_latency());  // translated again
+}
+
+// `sharing` with perfect knowledge: widely shared pages move to the pool, the accesses follow
+// them, every shootdown reaches its holder, and the page map stays consistent (checked at the end
+// of every dynamic run).
+TEST(Migration, PerfectKnowledgeMovesSharedPagesToThePool) {
+  RunResult r = run("starnuma16-scaled.yaml", "sharing:pages=1024", 150000,
+                    {"os.phase_instructions=40000", "os.policy=perfect", "os.hi_start=128", "os.page_cycles=300",
+                     "coherence.enabled=false"});
+  const auto& m = r.migration;
+  EXPECT_EQ(m["phases"].get<uint64_t>(), 3u);
+  EXPECT_GE(m["to_pool"].get<uint64_t>(), 10u);
+  EXPECT_EQ(m["pages_moved"].get<uint64_t>(),
+            m["to_pool"].get<uint64_t>() + m["from_pool"].get<uint64_t>() + m["socket_to_socket"].get<uint64_t>());
+  EXPECT_GT(r.breakdown[3], 0.02);  // pool accesses: first touch alone never places a page there
+  EXPECT_EQ(core_sum(r, "shootdowns") + m["shootdowns_unprocessed"].get<uint64_t>(), m["shootdowns_sent"].get<uint64_t>());
+  EXPECT_EQ(r.migration_policy, "perfect per-page knowledge");
+}
+
+// One thread chases through pages another socket first touched: once a phase sees them, they move
+// to the chasing socket and its accesses become local.
+TEST(Migration, PagesFollowTheirOnlyUser) {
+  RunResult r = run("starnuma16-scaled.yaml", "chase:footprint=4MiB,operations=20000,init_thread=32", 100000,
+                    {"os.phase_instructions=2000", "os.policy=perfect", "os.hi_start=128", "coherence.enabled=false"});
+  EXPECT_GT(r.migration["socket_to_socket"].get<uint64_t>(), 500u);  // of the 1024 pages
+  EXPECT_GT(static_cast<double>(r.accesses[0]) / static_cast<double>(r.accesses[0] + r.accesses[2]), 0.3);
+}
+
+TEST(Migration, TrackerKnowledgeRunsAlgorithm1OnTheMetadata) {
+  RunResult r = run("starnuma16-scaled.yaml", "sharing:pages=4096", 40000,
+                    {"os.phase_instructions=10000", "topology.socket.tracking.impl=model", "os.hi_start=50",
+                     "coherence.enabled=false"});
+  EXPECT_EQ(r.migration_policy, "Algorithm 1 on T16 trackers");
+  EXPECT_GT(r.migration["to_pool"].get<uint64_t>(), 0u);
+  EXPECT_GT(r.migration["per_phase"][0]["regions_scanned"].get<uint64_t>(), 0u);
+}
+
+TEST(Migration, T0MovesOnlyRegionsEverySocketShares) {
+  RunResult r = run("starnuma16-scaled.yaml", "sharing:pages=4096", 40000,
+                    {"os.phase_instructions=10000", "topology.socket.tracking.impl=model",
+                     "topology.socket.tracking.counter_bits=0", "coherence.enabled=false"});
+  EXPECT_EQ(r.migration_policy, "Algorithm 1 on T0 trackers");
+  EXPECT_EQ(r.migration["per_phase"][0]["hi"].get<uint64_t>(), 15u);
+  EXPECT_EQ(r.migration["socket_to_socket"].get<uint64_t>(), 0u);
+}
+
+TEST(Migration, TrackerKnowledgeWithoutTrackingIsAConfigurationError) {
+  auto r = testing::capture_report([] {
+    run("starnuma16-scaled.yaml", "sharing:pages=256", 1000, {"os.policy=tracker"});
+  });
+  ASSERT_TRUE(r.raised);
+  EXPECT_EQ(r.type, "starnuma/config");
+  EXPECT_NE(r.message.find("os.policy: tracker needs the tracking hardware"), std::string::npos);
+}
+
+// Each elaboration in a child process (SystemC elaborates once per process).
+TEST(Migration, OutOfRangeSettingsNameTheirKey) {
+  for (const std::string set : {"os.migration_limit=300000", "os.phase_instructions=0", "os.placement=random",
+                                "os.pool_fraction=1.5"}) {
+    const std::string message = testing::in_child([&] {
+      auto r = testing::capture_report([&] { Platform::build(kPlatforms + "starnuma16-scaled.yaml", {set}); });
+      return r.raised ? r.message : std::string("accepted");
+    });
+    EXPECT_NE(message.find(set.substr(0, set.find('='))), std::string::npos) << set << ": " << message;
+  }
+}
+
+}  // namespace
+}  // namespace starnuma
