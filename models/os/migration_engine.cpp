@@ -36,9 +36,12 @@ MigrationEngine::MigrationEngine(Setup setup)
             c.pool = s_.pool;
             c.pool_sharers = os.pool_sharers(sockets);
             c.limit_pages = os.migration_limit();
-            c.lo_start = os.lo_start();
-            c.lo_max = std::max(os.lo_max(), os.lo_start());
-            c.hi_start = os.hi_start();
+            // The thresholds are the paper's, for phases of 1 B instructions per thread: counts
+            // grow with the phase, so they scale with its length.
+            const double scale = static_cast<double>(os.phase_instructions()) / 1e9;
+            c.hi_start = std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(os.hi_start()) * scale));
+            c.lo_start = static_cast<uint64_t>(static_cast<double>(os.lo_start()) * scale);
+            c.lo_max = std::max(c.lo_start, static_cast<uint64_t>(static_cast<double>(os.lo_max()) * scale));
             if (s_.knowledge == MigrationKnowledge::Perfect) {
               // Counts per page, not per region: the thresholds scale down by the pages of a region.
               const uint64_t per_region = 128;
@@ -66,6 +69,12 @@ void MigrationEngine::start() {
   sc_core::sc_spawn([this] { run(); }, "os_migration");
 }
 
+size_t MigrationEngine::socket_of_node(size_t node) const {
+  for (size_t s = 0; s < s_.socket_node.size(); ++s)
+    if (s_.socket_node[s] == node) return s;
+  report_internal("a migration between two nodes that are not sockets");
+}
+
 uint64_t MigrationEngine::retired() const {
   uint64_t n = 0;
   for (const Core* c : s_.cores) n = std::max(n, c->retired_total());
@@ -80,6 +89,7 @@ void MigrationEngine::run() {
   int64_t free_fs = 0;  // the OS core is busy until then
   while (s_.control->active() > 0) {
     const int64_t now = sim_now_fs();
+    land(now);
     if (retired() >= (records_.size() + 1) * per_phase) {
       if (!records_.empty()) records_.back().dropped_pages += pending.size() - next;
       records_.emplace_back();
@@ -98,9 +108,25 @@ void MigrationEngine::run() {
       busy_fs_ += free_fs - now;
       continue;
     }
-    // Rounded up to whole picoseconds (SystemC's resolution), so that time reaches `free_fs`.
-    const int64_t until = next < pending.size() ? std::min(free_fs, now + poll_fs) : now + poll_fs;
-    wait_until_fs((until + 999) / 1000 * 1000);
+    // Until the OS core is free, a copy lands, or the next poll for a boundary; rounded up to whole
+    // picoseconds (SystemC's resolution), so that time does reach it.
+    int64_t until = now + poll_fs;
+    if (next < pending.size()) until = std::min(until, free_fs);
+    for (const Copy& c : copies_) until = std::min(until, c.done_fs);
+    wait_until_fs((std::max(until, now + 1) + 999) / 1000 * 1000);
+  }
+}
+
+void MigrationEngine::land(int64_t now) {
+  for (size_t k = 0; k < copies_.size();) {
+    if (copies_[k].done_fs > now) {
+      ++k;
+      continue;
+    }
+    s_.pages->clear_in_flight(copies_[k].vpage);
+    s_.pages->release(copies_[k].old_frame);
+    copies_[k] = copies_.back();
+    copies_.pop_back();
   }
 }
 
@@ -251,12 +277,12 @@ void MigrationEngine::flush_page(uint64_t ppage, Time at) {
 
 int64_t MigrationEngine::migrate(const PendingMove& m, int64_t start_fs, PhaseRecord& rec) {
   PageMap& pages = *s_.pages;
-  if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0) {
+  if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0 ||
+      pages.in_flight(m.vpage)) {
     ++rec.skipped_pages;  // moved meanwhile, or the destination filled since the decision
     return start_fs;
   }
   const size_t from = pages.node_of(m.vpage);
-  const Time at = Time::from_ps(start_fs / 1000);
   const PageMap::Moved moved = pages.move(m.vpage, m.to);
   // The shared TLB directory knows exactly which cores hold the translation.
   for (SocketLlc* llc : s_.llcs)
@@ -265,27 +291,30 @@ int64_t MigrationEngine::migrate(const PendingMove& m, int64_t start_fs, PhaseRe
         h->shoot_down(m.vpage);
         ++shootdowns_sent_;
       }
-  flush_page(moved.from, at);
-  // The OS core's own work, then the copy, line by line, from the old home to the new one.
-  const size_t os = s_.os->os_socket();
-  const Time copy = Time::from_ps((start_fs + static_cast<int64_t>(s_.os->page_cycles()) * s_.os_cycle_fs) / 1000);
+  flush_page(moved.from, Time::from_ps(start_fs / 1000));
+  // The OS core's work (shootdown, page-table update); then the copy, line by line from the old
+  // home to the new one, proceeds on its own while the OS core goes on to the next page. A core of
+  // the destination socket copies (the pool's pages are copied in by the source socket), as Linux
+  // migrates on the node that wants the page: the data crosses the fabric once, old home to new.
+  const int64_t os_done_fs = start_fs + static_cast<int64_t>(s_.os->page_cycles()) * s_.os_cycle_fs;
+  const size_t copier = socket_of_node(m.to != s_.pool ? m.to : from);
+  const Time copy = Time::from_ps((os_done_fs + 999) / 1000);
   Time done = copy;
   Fabric& fabric = *s_.fabric;
   for (uint64_t off = 0; off < 4096; off += kCopyLine) {
-    const Time read = fabric.access(os, MemAccess{MemOp::Read, (moved.from << 12) + off, nullptr}, copy);
-    done = std::max(done, fabric.access(os, MemAccess{MemOp::Write, (moved.to << 12) + off, nullptr}, read));
+    const Time read = fabric.access(copier, MemAccess{MemOp::Read, (moved.from << 12) + off, nullptr}, copy);
+    done = std::max(done, fabric.access(copier, MemAccess{MemOp::Write, (moved.to << 12) + off, nullptr}, read));
   }
   const int64_t done_fs = done.ps() * 1000;
   pages.set_in_flight(m.vpage, done_fs);
-  wait_until_fs((done_fs + 999) / 1000 * 1000);
-  pages.clear_in_flight();
-  pages.release(moved.from);
+  copies_.push_back({done_fs, m.vpage, moved.from});
+  copy_fs_ += done_fs - start_fs;
   ++rec.moved_pages;
   const bool pool = s_.pool != static_cast<size_t>(-1);
   if (pool && m.to == s_.pool) ++rec.to_pool;
   else if (pool && from == s_.pool) ++rec.from_pool;
   else ++rec.socket_to_socket;
-  return done_fs;
+  return os_done_fs;
 }
 
 nlohmann::ordered_json MigrationEngine::report() const {
@@ -338,6 +367,7 @@ nlohmann::ordered_json MigrationEngine::report() const {
   j["lines_flushed"] = lines_flushed_;
   j["dirty_lines_written"] = dirty_lines_;
   j["os_core_busy_ns"] = static_cast<double>(busy_fs_) / 1e6;
+  j["mean_page_migration_ns"] = moved ? static_cast<double>(copy_fs_) / 1e6 / static_cast<double>(moved) : 0.0;
   j["per_phase"] = phases;
   return j;
 }

@@ -5,9 +5,11 @@
 // Algorithm 1 (MigrationPolicy), then moves the chosen pages one after another, each in time:
 //   - the page is remapped and its translation shot down in exactly the cores whose TLBs hold it;
 //   - its lines leave every cache (dirty ones written home; through the directories with coherence);
-//   - the OS core spends `os.page_cycles`, then copies the page line by line through the fabric
-//     (reads at the old home, writes at the new one, competing with the cores' traffic);
-//   - accesses to the page wait until the copy ends; then the old frame is freed.
+//   - the OS core spends `os.page_cycles` on it (the paper's per-page cost), then the page's copy
+//     runs line by line through the fabric (a core of the destination socket, or for the pool the
+//     source socket, reads at the old home and writes at the new one, competing with the cores'
+//     traffic) while the OS core goes on to the next page;
+//   - accesses to the page wait until its copy ends; then the old frame is freed.
 // A phase's moves not done when the next boundary comes are dropped (the new scan decides anew).
 #pragma once
 
@@ -81,6 +83,7 @@ class MigrationEngine {
   };
 
   void run();
+  size_t socket_of_node(size_t node) const;
   // Instructions retired by the furthest thread.
   uint64_t retired() const;
   // The phase's scan and decision; returns the pages to move, in order.
@@ -89,14 +92,21 @@ class MigrationEngine {
   std::vector<ScannedRegion> scan_perfect(std::vector<std::vector<uint64_t>>& region_pages);
   // Moves one page starting at the OS core's time; returns when the OS core is free again (fs).
   int64_t migrate(const PendingMove& m, int64_t start_fs, PhaseRecord& record);
+  // Ends the copies done by `now`: their pages are no longer in flight, their old frames free.
+  void land(int64_t now);
   // Takes every copy of the lines of physical page `ppage` out of every socket's caches at `at`.
   void flush_page(uint64_t ppage, Time at);
 
   Setup s_;
   MigrationPolicy policy_;
   std::vector<PhaseRecord> records_;
+  struct Copy {
+    int64_t done_fs;
+    uint64_t vpage, old_frame;
+  };
+  std::vector<Copy> copies_;  // in flight
   uint64_t shootdowns_sent_ = 0, lines_flushed_ = 0, dirty_lines_ = 0;
-  int64_t scan_fs_ = 0, busy_fs_ = 0;
+  int64_t scan_fs_ = 0, busy_fs_ = 0, copy_fs_ = 0;
 };
 
 }  // namespace starnuma

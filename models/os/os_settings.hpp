@@ -59,14 +59,16 @@ class OsSettings : public Component {
                                       "the scaled runs; docs/os.md)",
                                       between(uint64_t{1000}, uint64_t{1} << 40)};
   Param<uint64_t> hi_start_{*this, "hi_start", 20000,
-                            "Algorithm 1's HI threshold at the first phase (region accesses; per page with policy "
-                            "perfect, divided by the pages of a region), adapted each phase",
+                            "Algorithm 1's HI threshold at the first phase, in region accesses per phase of 1 B "
+                            "instructions per thread (the paper's; scaled to phase_instructions, and per page with "
+                            "policy perfect divided by a 512 KiB region's 128 pages), adapted each phase",
                             between(uint64_t{1}, uint64_t{1} << 32)};
   Param<uint64_t> lo_start_{*this, "lo_start", 1000,
-                            "Algorithm 1's LO threshold at the first phase: a region this cold or colder may be evicted "
-                            "from a full destination",
+                            "Algorithm 1's LO threshold at the first phase (scaled as hi_start): a region this cold or "
+                            "colder may be evicted from a full destination",
                             between(uint64_t{0}, uint64_t{1} << 32)};
-  Param<uint64_t> lo_max_{*this, "lo_max", 10000, "The most LO adapts up to", between(uint64_t{0}, uint64_t{1} << 32)};
+  Param<uint64_t> lo_max_{*this, "lo_max", 10000, "The most LO adapts up to (scaled as hi_start)",
+                          between(uint64_t{0}, uint64_t{1} << 32)};
   Param<uint64_t> migration_limit_{*this, "migration_limit", 2048,
                                    "4 KiB pages migrated per phase at most (the paper's 0 to 256 K)",
                                    between(uint64_t{0}, uint64_t{262144})};

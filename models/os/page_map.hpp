@@ -77,11 +77,16 @@ class PageMap {
   }
   uint64_t pages_moved() const { return pages_moved_; }
 
-  // The page whose migration is in flight (one at a time) and when its copy ends (fs): accesses
-  // that translate it wait until then.
-  void set_in_flight(uint64_t vpage, int64_t until_fs) { busy_page_ = vpage, busy_until_fs_ = until_fs; }
-  void clear_in_flight() { busy_page_ = kNoPage; }
-  int64_t ready_fs(uint64_t vpage) const { return vpage == busy_page_ ? busy_until_fs_ : 0; }
+  // Pages whose migration is in flight and when each one's copy ends (fs): accesses that translate
+  // them wait until then.
+  void set_in_flight(uint64_t vpage, int64_t until_fs) { in_flight_[vpage] = until_fs; }
+  void clear_in_flight(uint64_t vpage) { in_flight_.erase(vpage); }
+  bool in_flight(uint64_t vpage) const { return !in_flight_.empty() && in_flight_.find(vpage); }
+  int64_t ready_fs(uint64_t vpage) const {
+    if (in_flight_.empty()) return 0;
+    const int64_t* until = in_flight_.find(vpage);
+    return until ? *until : 0;
+  }
   // Checks the map's invariants (each placed page in exactly one frame of its node, the reverse map
   // its inverse, no node over capacity); returns the first violation, empty when none.
   std::string check() const;
@@ -113,8 +118,7 @@ class PageMap {
   std::vector<std::vector<uint64_t>> owners_;   // per node, per frame: vpage + 1, or 0
   FlatMap<uint32_t> moves_;
   uint64_t pages_moved_ = 0;
-  uint64_t busy_page_ = kNoPage;
-  int64_t busy_until_fs_ = 0;
+  FlatMap<int64_t> in_flight_;
   uint64_t frames_ = 0;
   // Chunks below 2^40 of virtual address space are found by index; any higher through the map.
   static constexpr uint64_t kDirectChunks = uint64_t{1} << (40 - 12 - kChunkBits);

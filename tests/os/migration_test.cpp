@@ -62,7 +62,7 @@ TEST(Migration, AnAccessToAPageInFlightWaitsExactlyUntilItsCopyEnds) {
   const int64_t walk_fs = (core.stlb.latency() + core.page_walk.cache_latency + core.l1d.latency()) * c.cycle;
   EXPECT_EQ(latency, copy_end + core.l1d.latency() * c.cycle - t1);
   EXPECT_EQ(static_cast<int64_t>(c.stats.migration_stall_ps.value()), (copy_end - t1 - walk_fs) / 1000);
-  c.pages->clear_in_flight();
+  c.pages->clear_in_flight(vaddr >> 12);
   EXPECT_EQ(c.caches->access(vaddr, false, copy_end + 1'000'000), c.caches->l1_latency());  // translated again
 }
 

@@ -71,6 +71,7 @@ std::vector<std::string> default_generator_cases();  // every workload, default 
 int trace_record(const PlatformArgs& args, const RecordArgs& record);
 int trace_info(const std::string& path, bool json);
 int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
+            const std::vector<std::string>& base_sets, const std::vector<std::string>& other_sets,
             const RunArgs& run, bool json);
 
 }  // namespace starnuma::cli

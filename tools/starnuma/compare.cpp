@@ -71,13 +71,18 @@ nlohmann::ordered_json summary_of(const std::string& stats) {
 }  // namespace
 
 int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
-            const RunArgs& ra, bool json) {
+            const std::vector<std::string>& base_sets, const std::vector<std::string>& other_sets, const RunArgs& ra,
+            bool json) {
   namespace fs = std::filesystem;
   const bool keep = !ra.out.empty();
   const fs::path dir = keep ? fs::path(ra.out) : fs::temp_directory_path() / ("starnuma-compare-" + std::to_string(getpid()));
   const std::string base_out = (dir / "base").string(), other_out = (dir / "other").string();
-  const pid_t a = spawn_run(base, sets, ra, base_out);
-  const pid_t b = spawn_run(other, sets, ra, other_out);
+  // Overrides of one platform come after the shared ones (the later wins).
+  std::vector<std::string> for_base = sets, for_other = sets;
+  for_base.insert(for_base.end(), base_sets.begin(), base_sets.end());
+  for_other.insert(for_other.end(), other_sets.begin(), other_sets.end());
+  const pid_t a = spawn_run(base, for_base, ra, base_out);
+  const pid_t b = spawn_run(other, for_other, ra, other_out);
   const int ra_code = wait_for(a), rb_code = wait_for(b);
   if (ra_code || rb_code) {
     if (!keep) fs::remove_all(dir);

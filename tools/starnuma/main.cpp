@@ -98,10 +98,18 @@ int run(int argc, char** argv) {
   add_platform_args(*run_cmd, run_args);
   auto* compare_cmd = app.add_subcommand("compare", "Run one workload on two platforms (in parallel) and compare them");
   std::string base_platform, other_platform;
-  std::vector<std::string> compare_sets;
+  std::vector<std::string> compare_sets, base_sets, other_sets;
   compare_cmd->add_option("base", base_platform, "Baseline platform YAML file")->required()->check(CLI::ExistingFile);
   compare_cmd->add_option("other", other_platform, "Platform to compare with it")->required()->check(CLI::ExistingFile);
   compare_cmd->add_option("--set", compare_sets, "Override a parameter of both platforms: key.path=value (repeatable)")
+      ->type_name("K=V")
+      ->allow_extra_args(false);
+  compare_cmd->add_option("--set-base", base_sets, "Override a parameter of the base platform only (repeatable)")
+      ->type_name("K=V")
+      ->allow_extra_args(false);
+  compare_cmd->add_option("--set-other", other_sets,
+                          "Override a parameter of the other platform only (repeatable), e.g. its tracking hardware "
+                          "for dynamic placement")
       ->type_name("K=V")
       ->allow_extra_args(false);
   for (CLI::App* cmd : {run_cmd, compare_cmd}) {
@@ -229,7 +237,7 @@ int run(int argc, char** argv) {
   if (*benchmark_cmd) return benchmark(platforms_dir, scale, json);
   if (*profile_cmd)
     return profile(profile_workload, profile_sockets, profile_cores, profile_instructions, profile_seed, json);
-  if (*compare_cmd) return compare(base_platform, other_platform, compare_sets, ra, json);
+  if (*compare_cmd) return compare(base_platform, other_platform, compare_sets, base_sets, other_sets, ra, json);
   return 1;
 }
 
