@@ -65,10 +65,13 @@ PhaseDecision MigrationPolicy::decide(const std::vector<ScannedRegion>& regions,
     return true;
   };
   for (size_t r = 0; r < regions.size() && !d.limit_reached; ++r) {
+    if (d.pages >= config_.limit_pages) {  // checked before a move, so that a limit of 0 moves nothing
+      d.limit_reached = true;
+      break;
+    }
     const ScannedRegion& g = regions[r];
     if (g.hotness <= hi_ || g.pages == 0 || moved[r]) continue;
     ++d.candidates;
-    d.candidate_pages += g.pages;
     size_t best = node_of(g.preferred >= 0 ? static_cast<size_t>(g.preferred) : random_sharer(g.sharers));
     if (config_.pool != static_cast<size_t>(-1) &&
         static_cast<unsigned>(__builtin_popcountll(g.sharers)) > config_.pool_sharers)
@@ -86,9 +89,13 @@ PhaseDecision MigrationPolicy::decide(const std::vector<ScannedRegion>& regions,
       continue;
     }
     move(r, best, MoveKind::Candidate);
-    if (d.pages > config_.limit_pages) d.limit_reached = true;
   }
-  adapt(d);
+  // HI adapts to every region over it, not only those the pass reached before the limit.
+  for (const ScannedRegion& g : regions)
+    if (g.hotness > hi_) d.candidate_pages += g.pages;
+  // A scan that saw no access at all (before the first phase mark flushed anything) says nothing
+  // about where HI should be.
+  if (std::any_of(regions.begin(), regions.end(), [](const ScannedRegion& g) { return g.hotness > 0; })) adapt(d);
   return d;
 }
 

@@ -24,7 +24,7 @@ struct PolicyConfig {
   uint64_t lo_start = 1000;       // LO: a region at or below this may be a victim
   uint64_t lo_max = 10000;
   bool adapt = true;              // adapt HI and LO after each phase (T0: fixed)
-  uint64_t limit_pages = 2048;    // pages moved per phase (the pass stops once exceeded)
+  uint64_t limit_pages = 1024;    // pages moved per phase at most (the pass stops once reached)
   unsigned pool_sharers = 8;      // more sharers than this: the pool
   size_t sockets = 16;
   std::vector<size_t> socket_node;        // node index of each socket's memory (identity when empty)
@@ -53,8 +53,8 @@ struct Move {
 struct PhaseDecision {
   std::vector<Move> moves;
   uint64_t pages = 0;           // pages of the moves
-  uint64_t candidates = 0;      // regions over HI
-  uint64_t candidate_pages = 0; // their pages (drives HI's adaptation)
+  uint64_t candidates = 0;      // regions over HI the pass reached
+  uint64_t candidate_pages = 0; // pages of every region over HI (drives HI's adaptation)
   uint64_t home = 0;            // candidates already at their best location
   uint64_t ping_pong = 0;       // candidates skipped as ping-ponging
   uint64_t no_victim = 0;       // candidates skipped: destination full and no victim found

@@ -69,7 +69,7 @@ class OsSettings : public Component {
                             between(uint64_t{0}, uint64_t{1} << 32)};
   Param<uint64_t> lo_max_{*this, "lo_max", 10000, "The most LO adapts up to (scaled as hi_start)",
                           between(uint64_t{0}, uint64_t{1} << 32)};
-  Param<uint64_t> migration_limit_{*this, "migration_limit", 2048,
+  Param<uint64_t> migration_limit_{*this, "migration_limit", 1024,
                                    "4 KiB pages migrated per phase at most (the paper's 0 to 256 K)",
                                    between(uint64_t{0}, uint64_t{262144})};
   Param<unsigned> t0_sharers_{*this, "t0_sharers", 0,

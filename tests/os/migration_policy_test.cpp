@@ -135,13 +135,16 @@ TEST(MigrationPolicy, NoVictimMeansNoMoveAndAHigherLo) {
   EXPECT_EQ(p.lo(), 40u);  // up to lo_max
 }
 
-TEST(MigrationPolicy, ThePassEndsOnceTheLimitIsExceeded) {
+TEST(MigrationPolicy, ThePassEndsOnceTheLimitIsReached) {
   MigrationPolicy p(four_sockets(200), 1);
   std::vector<ScannedRegion> scan;
   for (uint64_t r = 0; r < 5; ++r) scan.push_back(region(r, 0, 500, 0b1110));
-  const PhaseDecision d = p.decide(scan, kRoom, 1);
-  EXPECT_EQ(d.moves.size(), 2u);  // 128 pages, then 256 > 200: stop
+  PhaseDecision d = p.decide(scan, kRoom, 1);
+  EXPECT_EQ(d.moves.size(), 2u);  // 128 pages, then 256 >= 200: stop
   EXPECT_TRUE(d.limit_reached);
+  MigrationPolicy none(four_sockets(0), 1);
+  d = none.decide(scan, kRoom, 1);
+  EXPECT_TRUE(d.moves.empty());  // a limit of 0 moves nothing
 }
 
 TEST(MigrationPolicy, HiFollowsTheCandidatesAgainstTheLimit) {
@@ -150,9 +153,10 @@ TEST(MigrationPolicy, HiFollowsTheCandidatesAgainstTheLimit) {
   for (uint64_t r = 0; r < 4; ++r) scan.push_back(region(r, 0, 500, 0b0001));  // hot, already home
   p.decide(scan, kRoom, 1);
   EXPECT_EQ(p.hi(), 400u);  // 512 candidate pages for a limit of 128: x4
-  scan.clear();
-  p.decide(scan, kRoom, 2);
-  EXPECT_EQ(p.hi(), 50u);  // none: at most /8 a phase
+  p.decide({region(0, 0, 10, 0b0001)}, kRoom, 2);
+  EXPECT_EQ(p.hi(), 50u);  // accesses, but none over HI: at most /8 a phase
+  p.decide({region(0, 0, 0, 0)}, kRoom, 3);
+  EXPECT_EQ(p.hi(), 50u);  // a scan that saw no access (before the first phase mark) teaches nothing
 }
 
 TEST(MigrationPolicy, T0HasFixedThresholds) {
