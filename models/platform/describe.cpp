@@ -142,8 +142,9 @@ ojson catalog_json() {
   PlatformSettings settings("platform", ScopeContext{&settings_schema, nullptr, "platform", {}, nullptr, "platform", false});
   Coherence coherence("coherence", ScopeContext{&settings_schema, nullptr, "coherence", {}, nullptr, "coherence", false},
                       nullptr);
+  OsSettings os("os", ScopeContext{&settings_schema, nullptr, "os", {}, nullptr, "os", false});
   return {{"components", components}, {"generators", generators}, {"workloads", workloads},
-          {"platform", schema_of(settings)}, {"coherence", schema_of(coherence)}};
+          {"platform", schema_of(settings)}, {"coherence", schema_of(coherence)}, {"os", schema_of(os)}};
 }
 
 namespace {
@@ -194,6 +195,8 @@ std::string catalog_text() {
   schema_lines(os, cat["platform"], false);
   os << "\ncoherence (key 'coherence:', docs/coherence.md)\n";
   schema_lines(os, cat["coherence"], false);
+  os << "\nos (key 'os:', docs/os.md)\n";
+  schema_lines(os, cat["os"], false);
   for (const auto& g : cat["generators"]) {
     os << "\ngenerator " << g["generator"].get<std::string>() << " (topology: {generator: "
        << g["generator"].get<std::string>() << "})\n  " << g["description"].get<std::string>() << '\n';
@@ -222,6 +225,8 @@ std::string catalog_markdown() {
   schema_lines(os, cat["platform"], true);
   os << "\n## Coherence (`coherence:`)\n\nDirectory MESI between sockets and the pool ([coherence.md](coherence.md)).\n\n" << header;
   schema_lines(os, cat["coherence"], true);
+  os << "\n## Operating system (`os:`)\n\nPlacement and dynamic page migration ([os.md](os.md)).\n\n" << header;
+  schema_lines(os, cat["os"], true);
   os << "\n## Topology generators (`topology:`)\n";
   for (const auto& g : cat["generators"]) {
     os << "\n### `" << g["generator"].get<std::string>() << "`\n\n" << g["description"].get<std::string>() << "\n\n" << header;
