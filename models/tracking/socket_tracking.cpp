@@ -137,7 +137,7 @@ SocketTracking::CoreState& SocketTracking::state(unsigned c, int64_t& t) {
     AnnexBeat b;
     b.phase = true;
     deliver(c, b, 0, t);
-    std::fill(s.marked.begin(), s.marked.end(), 1);
+    mark_all(s);
     ++phase_marks_;
     s.next_phase_fs = (t / interval + 1) * interval;
   }
@@ -151,7 +151,7 @@ void SocketTracking::phase_mark() {
     AnnexBeat b;
     b.phase = true;
     deliver(c, b, 0, t);
-    std::fill(cores_[c].marked.begin(), cores_[c].marked.end(), 1);
+    mark_all(cores_[c]);
     ++phase_marks_;
   }
 }
@@ -244,12 +244,21 @@ Time SocketTracking::tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uin
   }
   b.fill = AnnexBeat::Fill{index, vpage, ppage};
   deliver(c, b, b.evict ? 1 : 0, t);
-  s.marked[index] = 0;  // after the wait: a phase mark during it came before the fill
+  unmark(s, index);  // after the wait: a phase mark during it came before the fill
   return stall(at, t);
 }
 
 Time SocketTracking::tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) {
-  if (level != annexed_tlb()) return Time();
+  if (level != annexed_tlb()) {
+    // A marked translation is accessed (the paper: the marker flushes on the entry's first access
+    // after the mark) even when the L1 DTLB serves it: its lookup reaches the STLB annex's marker.
+    // Without marks (no phase yet) this costs one test.
+    if (level != TlbLevel::L1) return Time();
+    const CoreState& s = cores_[local(core)];
+    if (s.marked_count == 0) return Time();
+    const unsigned i = s.map.find(vpage);
+    if (i == PageIndexMap::kNone || !s.marked[i]) return Time();
+  }
   unsigned c;
   int64_t t;
   CoreState& s = tlb_event(core, at, c, t);
@@ -264,7 +273,7 @@ Time SocketTracking::tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time
   AnnexBeat b;
   b.hit = index;
   deliver(c, b, 1, t);
-  s.marked[index] = 0;  // after the wait, as for a fill
+  unmark(s, index);  // after the wait, as for a fill
   return stall(at, t);
 }
 
@@ -276,7 +285,7 @@ Time SocketTracking::tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, ui
   release_held(c, t);
   const unsigned index = s.map.erase(vpage);
   if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": an annexed TLB eviction of a page never filled");
-  s.marked[index] = 0;
+  unmark(s, index);
   ++flushes_;  // every eviction flushes, count 0 included (it reports the sharer)
   ++total_flushes_;
   s.held_evict = index;  // flushed with the fill that follows: the fill's event returns the stall

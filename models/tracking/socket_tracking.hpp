@@ -86,6 +86,7 @@ class SocketTracking : public Component, public TlbObserver {
     explicit CoreState(unsigned entries) : map(entries), marked(entries, 0) {}
     PageIndexMap map;
     std::vector<uint8_t> marked;  // the annex's marker bits, mirrored to skip no-op hits
+    unsigned marked_count = 0;    // how many are set
     unsigned held_evict = PageIndexMap::kNone;
     int64_t held_fs = 0;
     int64_t next_phase_fs = 0;
@@ -102,6 +103,14 @@ class SocketTracking : public Component, public TlbObserver {
   // took the beat's flushes: later than before when it was full (the core's TLB is blocked
   // until then, and the core's process waits for it).
   unsigned local(unsigned core) const;
+  static void mark_all(CoreState& s) {
+    std::fill(s.marked.begin(), s.marked.end(), 1);
+    s.marked_count = static_cast<unsigned>(s.marked.size());
+  }
+  static void unmark(CoreState& s, unsigned index) {
+    if (s.marked[index]) --s.marked_count;
+    s.marked[index] = 0;
+  }
   CoreState& state(unsigned core, int64_t& t);
   // An annexed TLB's event of global core `core` at `at`: its local index, and in `t` when the TLB can
   // take it (later than `at` while the annex holds the TLB).

@@ -4,6 +4,7 @@
 
 #include "harness/expect_report.hpp"
 #include "harness/in_child.hpp"
+#include "harness/run_platform.hpp"
 #include "harness/one_core.hpp"
 #include "os/migration_engine.hpp"
 #include "run/simulation.hpp"
@@ -14,13 +15,8 @@ namespace {
 const std::string kPlatforms = std::string(STARNUMA_SOURCE_DIR) + "/platforms/";
 
 RunResult run(const std::string& platform, const std::string& workload, uint64_t instructions,
-              std::vector<std::string> sets, Placement placement = Placement::Dynamic) {
-  auto p = Platform::build(kPlatforms + platform, sets);
-  RunOptions o;
-  o.workload = workload;
-  o.instructions = instructions;
-  o.placement = placement;
-  return run_workload(*p, o);
+              const std::vector<std::string>& sets) {
+  return testing::run_platform(platform, workload, instructions, Placement::Dynamic, sets);
 }
 
 uint64_t core_sum(const RunResult& r, const char* key) {

@@ -7,6 +7,7 @@
 
 #include "core/tracking_hook.hpp"
 #include "harness/in_child.hpp"
+#include "harness/run_platform.hpp"
 #include "socket/socket.hpp"
 
 namespace starnuma {
@@ -22,12 +23,7 @@ const std::vector<std::string> kNoRefresh{"topology.socket.memory.refresh=none",
 
 RunResult run(const std::string& platform, const std::string& workload, uint64_t instructions,
               Placement placement = Placement::FirstTouch, const std::vector<std::string>& sets = {}) {
-  auto p = Platform::build(kPlatforms + platform, sets);
-  RunOptions o;
-  o.workload = workload;
-  o.instructions = instructions;
-  o.placement = placement;
-  return run_workload(*p, o);
+  return testing::run_platform(platform, workload, instructions, placement, sets);
 }
 
 TEST(Run, PointerChaseAmatIsTheUnloadedLatencyOfTheNodeItTargets) {

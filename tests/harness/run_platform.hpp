@@ -1,0 +1,22 @@
+// A run of `workload` on a shipped platform (platforms/NAME), with overrides: the whole-run tests'
+// common step.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "run/simulation.hpp"
+
+namespace starnuma::testing {
+
+inline RunResult run_platform(const std::string& platform, const std::string& workload, uint64_t instructions,
+                              Placement placement, const std::vector<std::string>& sets = {}) {
+  auto p = Platform::build(std::string(STARNUMA_SOURCE_DIR) + "/platforms/" + platform, sets);
+  RunOptions o;
+  o.workload = workload;
+  o.instructions = instructions;
+  o.placement = placement;
+  return run_workload(*p, o);
+}
+
+}  // namespace starnuma::testing
