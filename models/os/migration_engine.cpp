@@ -235,6 +235,9 @@ std::vector<MigrationEngine::PendingMove> MigrationEngine::decide(uint64_t phase
     s_.counts->clear();
   }
   rec.regions_scanned = regions.size();
+  // The map's invariants at every phase (a pass over the frames: small beside a phase's simulation).
+  if (const std::string bad = s_.pages->check(); !bad.empty())
+    report_internal("page map at phase " + std::to_string(phase) + ": " + bad);
   std::vector<uint64_t> free_pages;
   for (size_t n = 0; n < s_.pages->nodes().size(); ++n) free_pages.push_back(s_.pages->free_pages(n));
   if (s_.pool != static_cast<size_t>(-1)) rec.pool_pages = s_.pages->pages_on(s_.pool);
