@@ -182,6 +182,7 @@ void Core::run() {
     // on their own, so this does not wait for the quantum check below).
     if (now - reported_at >= quantum_fs) {
       job.control->report_detailed(retired - reported_instructions, static_cast<uint64_t>((now - start) / cycle_fs_) - reported_cycles);
+      job.control->tick();
       reported_instructions = retired;
       reported_cycles = static_cast<uint64_t>((now - start) / cycle_fs_);
       reported_at = now;

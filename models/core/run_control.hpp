@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include <systemc>
 
@@ -26,6 +27,13 @@ class RunControl {
   void warmed_up();
   unsigned active() const { return active_; }
   uint64_t barriers_passed() const { return generation_; }
+  // A progress report, called from the cores about once per 64 quanta of their time; it only
+  // reads. No SystemC process of its own: another process would change the order in which SystemC
+  // runs the cores at equal times, and with it the results (which core first touches a page).
+  void set_progress(std::function<void()> report) { progress_ = std::move(report); }
+  void tick() {
+    if (progress_ && (++ticks_ & 63) == 0) progress_();
+  }
   // Mixed modality: detailed cores report their progress; light cores run at their measured IPC.
   void report_detailed(uint64_t instructions, uint64_t cycles) {
     detailed_instructions_ += instructions;
@@ -49,6 +57,8 @@ class RunControl {
   unsigned arrived_ = 0;
   uint64_t current_id_ = 0;
   bool current_starts_measurement_ = false;
+  std::function<void()> progress_;
+  uint64_t ticks_ = 0;
   sc_core::sc_time end_;
   sc_core::sc_time measurement_start_;
   uint64_t detailed_instructions_ = 0, detailed_cycles_ = 0;

@@ -196,30 +196,27 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   }
 
   const auto host_start = std::chrono::steady_clock::now();
+  const bool tty = isatty(2) != 0;
   if (o.progress) {
-    sc_core::sc_spawn([&] {
-      const uint64_t total = (o.warmup + o.instructions) * threads.size();
-      const bool tty = isatty(2);
-      auto last = host_start;
-      while (control.active() > 0) {
-        sc_core::wait(sc_core::sc_time(10, sc_core::SC_US));
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last < std::chrono::milliseconds(tty ? 500 : 10000) || control.active() == 0) continue;
-        last = now;
-        uint64_t done = 0;
-        for (const ThreadPlace& tp : threads) done += tp.core->retired_so_far();
-        const double host = std::chrono::duration<double>(now - host_start).count();
-        const double rate = static_cast<double>(done) / host;
-        std::fprintf(stderr, "%s%.1f us simulated, %llu of %llu instructions, %.2f MIPS, ETA %s%s",
-                     tty ? "\r" : "", sc_core::sc_time_stamp().to_seconds() * 1e6, static_cast<unsigned long long>(done),
-                     static_cast<unsigned long long>(total), rate / 1e6,
-                     format_duration(rate > 0 ? static_cast<double>(total - std::min(total, done)) / rate : 0).c_str(),
-                     tty ? "   " : "\n");
-      }
-      if (tty) std::fprintf(stderr, "\r%80s\r", "");
+    const uint64_t total = (o.warmup + o.instructions) * threads.size();
+    auto last = host_start;
+    control.set_progress([&, total, last]() mutable {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last < std::chrono::milliseconds(tty ? 500 : 10000)) return;
+      last = now;
+      uint64_t done = 0;
+      for (const ThreadPlace& tp : threads) done += tp.core->retired_so_far();
+      const double host = std::chrono::duration<double>(now - host_start).count();
+      const double rate = static_cast<double>(done) / host;
+      std::fprintf(stderr, "%s%.1f us simulated, %llu of %llu instructions, %.2f MIPS, ETA %s%s", tty ? "\r" : "",
+                   sc_core::sc_time_stamp().to_seconds() * 1e6, static_cast<unsigned long long>(done),
+                   static_cast<unsigned long long>(total), rate / 1e6,
+                   format_duration(rate > 0 ? static_cast<double>(total - std::min(total, done)) / rate : 0).c_str(),
+                   tty ? "   " : "\n");
     });
   }
   sc_core::sc_start();
+  if (o.progress && tty) std::fprintf(stderr, "\r%80s\r", "");
   const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
   if (tracking) tracking->finish();
   fabric.check_conservation();
