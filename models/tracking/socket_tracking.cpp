@@ -50,6 +50,13 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
       phase_interval_(*this, "phase_interval", 0_ns,
                       "Marks every annex entry each interval of a core's time (0: never; the migration policy marks)",
                       at_least(0_ns)),
+      metadata_cache_lines_(*this, "metadata_cache_lines", 0,
+                            "Metadata lines the socket's trackers keep cached, write-back, LRU, 16 ways (0: every "
+                            "update reads and writes memory; a page walker reaches memory through the caches, where "
+                            "hot metadata lines stay: docs/tracking.md)",
+                            between(0u, 1u << 20)),
+      metadata_cache_cycles_(*this, "metadata_cache_cycles", 20, "Core cycles of a metadata cache hit",
+                             between(0u, 10000u)),
       core_stall_stat_(*this, "core_stall_cycles", "cycles",
                        "Cycles a core's annexed TLB was held by its annex (a flush the tracker's full queue could not "
                        "take yet), summed over the socket's cores",
@@ -67,6 +74,8 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
       digest_(kFnvOffset) {
   const uint64_t region = region_size_->bytes();
   if ((region & (region - 1)) != 0) error_if(true, "region_size", format_size(region_size_) + " is not a power of two");
+  const unsigned cache_lines = metadata_cache_lines_;
+  error_if(cache_lines % 16 != 0, "metadata_cache_lines", std::to_string(cache_lines) + " is not a multiple of 16 (the ways)");
   error_if(annexes_stlb() && core.stlb.inclusion() == StlbConfig::Inclusion::No, "tlb",
            "the STLB annex needs an inclusive STLB (every translation in use has its annex entry), but "
            "core.stlb.inclusive is false: set it to auto or true, or annex the L1 DTLB (tlb: l1)");
@@ -110,6 +119,7 @@ void SocketTracking::attach(const Attachment& a) {
   EngineConfig ec{a.cores, trackers, tlb_entries_, static_cast<unsigned>(a.requester), tc};
   engine_ = impl() == TrackingImpl::Rtl ? make_rtl_engine(ec) : make_model_engine(ec);
   cores_.assign(a.cores, CoreState(tlb_entries_));
+  if (metadata_cache_lines_ > 0) metadata_cache_ = std::make_unique<CacheArray>(metadata_cache_lines_, 16, Replacement::Lru);
   const int64_t interval = phase_interval_->ps() * 1000;
   for (CoreState& s : cores_) s.next_phase_fs = interval;
   for (unsigned k = 0; k < trackers; ++k) {
@@ -342,10 +352,33 @@ void SocketTracking::reset_stats() {
 // One metadata request issued at `issue_fs`; returns when its response is back (fs).
 int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t issue_fs) {
   const Time issue = Time::from_ps(issue_fs / 1000);
-  const Time done = at_.fabric->access(at_.requester, MemAccess{op, addr, nullptr}, issue);
-  bytes_ += kLineBytes;
   digest_ = fnv(fnv(fnv(fnv(digest_, static_cast<uint64_t>(op)), addr), data),
                 static_cast<uint64_t>(issue_fs));
+  const bool write = op == MemOp::Write;
+  if (metadata_cache_) {
+    const uint64_t line = addr / kLineBytes;
+    const int64_t hit_fs = issue_fs + metadata_cache_cycles_ * at_.cycle_fs;
+    if (metadata_cache_->access(line, write)) {
+      ++cache_hits_;
+      return hit_fs;
+    }
+    // A miss fetches the line (a write allocates it: its read came first and was evicted since);
+    // a dirty victim is written back, posted.
+    int64_t done_fs = hit_fs;
+    if (!write) {
+      done_fs = issue_fs + (at_.fabric->access(at_.requester, MemAccess{MemOp::Read, addr, nullptr}, issue) - issue).ps() * 1000;
+      bytes_ += kLineBytes;
+    }
+    const CacheArray::Victim v = metadata_cache_->fill(line, write);
+    if (v.valid && v.dirty) {
+      ++cache_writebacks_;
+      bytes_ += kLineBytes;
+      at_.fabric->access(at_.requester, MemAccess{MemOp::Write, v.line * kLineBytes, nullptr}, issue);
+    }
+    return done_fs;
+  }
+  const Time done = at_.fabric->access(at_.requester, MemAccess{op, addr, nullptr}, issue);
+  bytes_ += kLineBytes;
   return issue_fs + (done - issue).ps() * 1000;
 }
 

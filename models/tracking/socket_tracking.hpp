@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "cache/cache_array.hpp"
 #include "common/component.hpp"
 #include "core/core_config.hpp"
 #include "core/tracking_hook.hpp"
@@ -139,6 +140,8 @@ class SocketTracking : public Component, public TlbObserver {
   Param<unsigned> issue_cycles_;
   Param<unsigned> modify_cycles_;
   Param<Time> phase_interval_;
+  Param<unsigned> metadata_cache_lines_;
+  Param<unsigned> metadata_cache_cycles_;
 
   Counter flushes_{*this, "flushes", "flushes", "Annex flushes (evictions and first hits after a phase mark)"};
   Counter reads_{*this, "tracker_reads", "requests", "Metadata entry reads by the tracker update"};
@@ -150,12 +153,17 @@ class SocketTracking : public Component, public TlbObserver {
   Formula queue_wait_stat_;
   Counter phase_marks_{*this, "phase_marks", "marks", "Phase marks applied to the annexes"};
   Counter untracked_{*this, "untracked_loads", "loads", "LLC-missing loads of a core without an annexed TLB (light cores)"};
+  Counter cache_hits_{*this, "metadata_cache_hits", "requests", "Metadata requests served by the socket's metadata cache"};
+  Counter cache_writebacks_{*this, "metadata_cache_writebacks", "lines", "Dirty metadata lines the metadata cache wrote back"};
   Formula digest_stat_;
 
   unsigned tlb_entries_;  // of the annexed TLB
   uint64_t digest_;  // FNV-1a of every metadata request (op, address, data, issue time)
   Attachment at_{};
   std::unique_ptr<TrackingEngine> engine_;
+  // The metadata lines the socket's trackers keep cached (metadata_cache_lines > 0): timing only,
+  // the data is always TrackerMetadata's.
+  std::unique_ptr<CacheArray> metadata_cache_;
   QueuedMemory memory_{*this};
   std::vector<CoreState> cores_;
   std::vector<std::unique_ptr<Tracker>> tracker_units_;  // one, or one per core (trackers: per_core)
