@@ -356,7 +356,11 @@ int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t i
                 static_cast<uint64_t>(issue_fs));
   const bool write = op == MemOp::Write;
   if (metadata_cache_) {
-    const uint64_t line = addr / kLineBytes;
+    // Sets are chosen by a hash of the line, as in real caches: each socket's entries lie 256 KiB
+    // apart in the region (its memory / region size x entry size), which plain modulo indexing
+    // would put in one set. The mix is its own inverse (the high bits stay as they are).
+    const auto mix = [](uint64_t l) { return l ^ ((l >> 12) & 0xfff); };
+    const uint64_t line = mix(addr / kLineBytes);
     const int64_t hit_fs = issue_fs + metadata_cache_cycles_ * at_.cycle_fs;
     if (metadata_cache_->access(line, write)) {
       ++cache_hits_;
@@ -373,7 +377,7 @@ int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t i
     if (v.valid && v.dirty) {
       ++cache_writebacks_;
       bytes_ += kLineBytes;
-      at_.fabric->access(at_.requester, MemAccess{MemOp::Write, v.line * kLineBytes, nullptr}, issue);
+      at_.fabric->access(at_.requester, MemAccess{MemOp::Write, mix(v.line) * kLineBytes, nullptr}, issue);
     }
     return done_fs;
   }
