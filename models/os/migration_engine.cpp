@@ -144,7 +144,7 @@ std::vector<ScannedRegion> MigrationEngine::scan_tracker(std::vector<std::vector
       ScannedRegion g;
       std::vector<uint64_t> held;
       for (uint64_t f = std::max(first, r * per_region); f < std::min(end, (r + 1) * per_region); ++f) {
-        const uint64_t v = pages.owner(f);
+        const uint64_t v = pages.owner(n, f - first);
         if (v == PageMap::kNoPage) continue;
         held.push_back(v);
         g.moves = std::max(g.moves, pages.moves(v));
@@ -160,13 +160,7 @@ std::vector<ScannedRegion> MigrationEngine::scan_tracker(std::vector<std::vector
     }
   }
   // The OS scans the entries of the memory it has handed out (the rest holds no page to move).
-  const Fabric::Range* home = nullptr;
-  for (const Fabric::Range& r : s_.fabric->address_map())
-    if (md.base() >= r.base && md.base() < r.base + r.size) home = &r;
-  size_t home_index = 0;
-  for (size_t k = 0; k < s_.fabric->address_map().size(); ++k)
-    if (&s_.fabric->address_map()[k] == home) home_index = k;
-  const Time latency = s_.fabric->unloaded_latency(s_.os->os_socket(), home_index);
+  const Time latency = s_.fabric->unloaded_latency(s_.os->os_socket(), s_.metadata_range);
   scan_fs_ = static_cast<int64_t>(scan_cycles(entries, md.layout().entry_bytes(), latency, s_.os_cycle_fs,
                                               s_.os->scan_cycles_per_entry(), s_.os->scan_lines_in_flight())) *
              s_.os_cycle_fs;
@@ -206,9 +200,8 @@ std::vector<ScannedRegion> MigrationEngine::scan_perfect(std::vector<std::vector
   // Victims: with perfect knowledge every placed page is known; those not accessed are coldest.
   // They are found through the map's frames, in physical order.
   for (size_t n = 0; n < pages.nodes().size(); ++n) {
-    const uint64_t first = pages.first_frame(n);
-    for (uint64_t f = first; f < first + pages.frames_used(n); ++f) {
-      const uint64_t v = pages.owner(f);
+    for (uint64_t i = 0; i < pages.frames_used(n); ++i) {
+      const uint64_t v = pages.owner(n, i);
       if (v == PageMap::kNoPage || seen.count(v)) continue;
       ScannedRegion g;
       g.id = v;
@@ -252,9 +245,10 @@ std::vector<MigrationEngine::PendingMove> MigrationEngine::decide(uint64_t phase
 
 void MigrationEngine::flush_page(uint64_t ppage, Time at) {
   Fabric& fabric = *s_.fabric;
+  const uint64_t lines = s_.pages->page_size() / kCopyLine;
   for (size_t s = 0; s < s_.llcs.size(); ++s) {
     SocketLlc& llc = *s_.llcs[s];
-    for (uint64_t line = ppage * (4096 / kCopyLine); line < (ppage + 1) * (4096 / kCopyLine); ++line) {
+    for (uint64_t line = ppage * lines; line < (ppage + 1) * lines; ++line) {
       const uint64_t addr = line * kCopyLine;
       if (s_.coherence) {
         if (s_.coherence->state(s, addr) == MesiState::I) continue;
@@ -264,12 +258,10 @@ void MigrationEngine::flush_page(uint64_t ppage, Time at) {
         if (s_.coherence->evict(s, addr, at)) ++dirty_lines_;
         continue;
       }
-      bool dirty = false, held = false;
       const CacheArray::Victim v = llc.array.invalidate(line);
-      held = v.valid;
-      dirty = v.dirty;
+      bool dirty = v.dirty;
       for (CacheHierarchy* m : llc.members) dirty = m->invalidate_private(line) || dirty;
-      if (held || dirty) ++lines_flushed_;
+      if (v.valid || dirty) ++lines_flushed_;
       if (dirty) {
         ++dirty_lines_;
         fabric.access(s, MemAccess{MemOp::Write, addr, nullptr}, at);
@@ -304,9 +296,10 @@ int64_t MigrationEngine::migrate(const PendingMove& m, int64_t start_fs, PhaseRe
   const Time copy = Time::from_ps((os_done_fs + 999) / 1000);
   Time done = copy;
   Fabric& fabric = *s_.fabric;
-  for (uint64_t off = 0; off < 4096; off += kCopyLine) {
-    const Time read = fabric.access(copier, MemAccess{MemOp::Read, (moved.from << 12) + off, nullptr}, copy);
-    done = std::max(done, fabric.access(copier, MemAccess{MemOp::Write, (moved.to << 12) + off, nullptr}, read));
+  const uint64_t page = pages.page_size();
+  for (uint64_t off = 0; off < page; off += kCopyLine) {
+    const Time read = fabric.access(copier, MemAccess{MemOp::Read, moved.from * page + off, nullptr}, copy);
+    done = std::max(done, fabric.access(copier, MemAccess{MemOp::Write, moved.to * page + off, nullptr}, read));
   }
   const int64_t done_fs = done.ps() * 1000;
   pages.set_in_flight(m.vpage, done_fs);
@@ -354,7 +347,7 @@ nlohmann::ordered_json MigrationEngine::report() const {
   }
   j["phases"] = records_.size();
   j["pages_moved"] = moved;
-  j["bytes_moved"] = moved * 4096;
+  j["bytes_moved"] = moved * s_.pages->page_size();
   j["socket_to_socket"] = s2s;
   j["to_pool"] = to_pool;
   j["from_pool"] = from_pool;

@@ -47,6 +47,7 @@ class MigrationEngine {
     std::vector<SocketLlc*> llcs;                 // per socket
     std::vector<SocketTracking*> trackers;        // per socket (tracker knowledge only)
     TrackerMetadata* metadata = nullptr;          // tracker knowledge only
+    size_t metadata_range = 0;                    // address range holding it (PlatformTracking::home_range)
     PageCounter* counts = nullptr;                // perfect knowledge only
     std::vector<const Core*> cores;               // every thread's core
     RunControl* control = nullptr;

@@ -25,9 +25,10 @@ PhaseDecision MigrationPolicy::decide(const std::vector<ScannedRegion>& regions,
   d.hi = hi_;
   d.lo = lo_;
   std::vector<char> moved(regions.size(), 0);
-  // Victim search resumes per destination where it stopped: a region passed over stays unfit for
-  // the rest of the phase (its hotness and location do not change), so this finds the same victim
-  // as Algorithm 1's search from the start, in one pass overall.
+  // Victim search resumes per destination where it stopped, so it is one pass overall: a region
+  // passed over (too hot, elsewhere, or its drawn destination without room) is not tried again
+  // this phase. Algorithm 1 restarts from the first region each time; the first two reasons never
+  // change within a phase, the third could.
   std::vector<size_t> cursor(free_pages.size(), 0);
   auto move = [&](size_t r, size_t to, MoveKind kind) {
     const ScannedRegion& g = regions[r];
@@ -64,7 +65,7 @@ PhaseDecision MigrationPolicy::decide(const std::vector<ScannedRegion>& regions,
     }
     return true;
   };
-  for (size_t r = 0; r < regions.size() && !d.limit_reached; ++r) {
+  for (size_t r = 0; r < regions.size(); ++r) {
     if (d.pages >= config_.limit_pages) {  // checked before a move, so that a limit of 0 moves nothing
       d.limit_reached = true;
       break;

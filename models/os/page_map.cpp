@@ -84,8 +84,7 @@ void PageMap::release(uint64_t ppage) {
 uint64_t PageMap::owner(uint64_t ppage) const {
   const size_t node = node_at(ppage);
   if (node == static_cast<size_t>(-1) || ppage - first_frame(node) >= next_[node]) return kNoPage;
-  const uint64_t o = owners_[node][ppage - first_frame(node)];
-  return o ? o - 1 : kNoPage;
+  return owner(node, ppage - first_frame(node));
 }
 
 size_t PageMap::node_at(uint64_t ppage) const {

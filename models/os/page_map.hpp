@@ -65,6 +65,11 @@ class PageMap {
   // The virtual page in physical page `ppage`; kNoPage when free, a page-table frame, or never used.
   static constexpr uint64_t kNoPage = ~uint64_t{0};
   uint64_t owner(uint64_t ppage) const;
+  // The same for frame `index` of `node` (index < frames_used(node)), for scans node by node.
+  uint64_t owner(size_t node, uint64_t index) const {
+    const uint64_t o = owners_[node][index];
+    return o ? o - 1 : kNoPage;
+  }
   // The node whose range holds physical page `ppage`; npos when none.
   size_t node_at(uint64_t ppage) const;
   // Physical pages of `node` handed out so far (in use or freed): [first_frame, first_frame + frames_used).

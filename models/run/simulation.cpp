@@ -181,7 +181,10 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
         if (fabric.address_map()[r].node == &sock) m.socket_node.push_back(r);
     }
     if (m.socket_node.size() != sockets) report_internal("a socket without memory in the address map");
-    if (knowledge == MigrationKnowledge::Tracker && tracking) m.metadata = tracking->metadata().get();
+    if (knowledge == MigrationKnowledge::Tracker && tracking) {
+      m.metadata = tracking->metadata().get();
+      m.metadata_range = tracking->home_range();
+    }
     m.counts = perfect ? &page_counts : nullptr;
     for (const ThreadPlace& t : threads) m.cores.push_back(t.core);
     m.control = &control;
