@@ -44,6 +44,9 @@ class CacheArray {
   bool access(uint64_t line, bool write) { return touch(key_of(line), write); }
   // As access(), returning the entry's payload (null on a miss or without payloads).
   const uint64_t* lookup(uint64_t line, bool write);
+  // The same two, the payload writable (a functional model keeps its per-entry state there).
+  uint64_t* lookup_payload(uint64_t line) { return const_cast<uint64_t*>(lookup(line, false)); }
+  uint64_t* peek_payload(uint64_t line) { return const_cast<uint64_t*>(peek(line)); }
   // Whether the line is present, without touching recency.
   bool contains(uint64_t line) const { return find(key_of(line)) != kNone; }
   // Its payload if present, without touching recency.

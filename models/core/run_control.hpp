@@ -26,6 +26,8 @@ class RunControl {
   // could meet a workload's own barriers in a different order.
   void warmed_up();
   unsigned active() const { return active_; }
+  // Whether every thread's warm-up has ended (always, without one).
+  bool measuring() const { return warming_ == 0; }
   uint64_t barriers_passed() const { return generation_; }
   // A progress report, called from the cores about once per 64 quanta of their time; it only
   // reads. No SystemC process of its own: another process would change the order in which SystemC

@@ -26,38 +26,7 @@ uint64_t scan_cycles(uint64_t entries, uint64_t entry_bytes, Time line_latency, 
 
 MigrationEngine::MigrationEngine(Setup setup)
     : s_(std::move(setup)),
-      policy_(
-          [&] {
-            const OsSettings& os = *s_.os;
-            const size_t sockets = s_.socket_node.size();
-            PolicyConfig c;
-            c.sockets = sockets;
-            c.socket_node = s_.socket_node;
-            c.pool = s_.pool;
-            c.pool_sharers = os.pool_sharers(sockets);
-            c.limit_pages = os.migration_limit();
-            // The thresholds are the paper's, for phases of 1 B instructions per thread: counts
-            // grow with the phase, so they scale with its length.
-            const double scale = static_cast<double>(os.phase_instructions()) / 1e9;
-            c.hi_start = std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(os.hi_start()) * scale));
-            c.lo_start = static_cast<uint64_t>(static_cast<double>(os.lo_start()) * scale);
-            c.lo_max = std::max(c.lo_start, static_cast<uint64_t>(static_cast<double>(os.lo_max()) * scale));
-            if (s_.knowledge == MigrationKnowledge::Perfect) {
-              // Counts per page, not per region: the thresholds scale down by the pages of a region.
-              const uint64_t per_region = 128;
-              c.hi_start = std::max<uint64_t>(1, c.hi_start / per_region);
-              c.lo_start /= per_region;
-              c.lo_max = std::max<uint64_t>(c.lo_start, c.lo_max / per_region);
-            } else if (s_.metadata && s_.metadata->layout().config().counter_bits == 0) {
-              // T0: hotness is the sharer count; HI fixed just below the required sharers; a victim
-              // is a region no socket touched in the phase.
-              c.hi_start = os.t0_sharers(sockets) - 1;
-              c.lo_start = c.lo_max = 0;
-              c.adapt = false;
-            }
-            return c;
-          }(),
-          s_.seed * 7919 + 17) {
+      policy_(policy_config(*s_.os, s_.knowledge, s_.metadata, s_.socket_node, s_.pool), s_.seed * 7919 + 17) {
   if (s_.socket_node.empty() || s_.os->os_socket() >= s_.socket_node.size())
     report_error(msg::kConfig, "os.os_socket: " + std::to_string(s_.os->os_socket()) + " is not a socket of the platform (0 to " +
                                    std::to_string(s_.socket_node.size() - 1) + ")");
@@ -84,19 +53,23 @@ uint64_t MigrationEngine::retired() const {
 void MigrationEngine::run() {
   const uint64_t per_phase = s_.os->phase_instructions();
   const int64_t poll_fs = s_.os->poll().ps() * 1000;
-  std::vector<PendingMove> pending;
+  std::vector<PageMove> pending;
   size_t next = 0;
   int64_t free_fs = 0;  // the OS core is busy until then
   while (s_.control->active() > 0) {
     const int64_t now = sim_now_fs();
     land(now);
-    if (retired() >= (records_.size() + 1) * per_phase) {
+    // A sampled run's window replays its one phase when measurement starts; a continuous run
+    // starts a phase whenever the furthest thread crosses a boundary.
+    const bool phase_starts = s_.replay ? records_.empty() && s_.control->measuring()
+                                        : retired() >= (records_.size() + 1) * per_phase;
+    if (phase_starts) {
       if (!records_.empty()) records_.back().dropped_pages += pending.size() - next;
       records_.emplace_back();
       PhaseRecord& rec = records_.back();
-      rec.phase = records_.size();
+      rec.phase = s_.replay ? s_.replay->phase : records_.size();
       rec.start_ns = static_cast<double>(now) / 1e6;
-      pending = decide(rec.phase, rec);
+      pending = s_.replay ? replay(rec) : decide(rec.phase, rec);
       next = 0;
       free_fs = std::max(free_fs, now) + scan_fs_;
       busy_fs_ += scan_fs_;
@@ -115,6 +88,7 @@ void MigrationEngine::run() {
     for (const Copy& c : copies_) until = std::min(until, c.done_fs);
     wait_until_fs((std::max(until, now + 1) + 999) / 1000 * 1000);
   }
+  if (!records_.empty()) records_.back().dropped_pages += pending.size() - next;
 }
 
 void MigrationEngine::land(int64_t now) {
@@ -130,117 +104,52 @@ void MigrationEngine::land(int64_t now) {
   }
 }
 
-std::vector<ScannedRegion> MigrationEngine::scan_tracker(std::vector<std::vector<uint64_t>>& region_pages) {
-  const TrackerMetadata& md = *s_.metadata;
-  const uint64_t per_region = md.layout().config().pages_per_region;
-  const bool t0 = md.layout().config().counter_bits == 0;
-  std::vector<ScannedRegion> regions;
-  const PageMap& pages = *s_.pages;
-  uint64_t entries = 0;
-  for (size_t n = 0; n < pages.nodes().size(); ++n) {
-    const uint64_t first = pages.first_frame(n), end = first + pages.frames_used(n);
-    for (uint64_t r = first / per_region; r * per_region < end; ++r) {
-      ++entries;
-      ScannedRegion g;
-      std::vector<uint64_t> held;
-      for (uint64_t f = std::max(first, r * per_region); f < std::min(end, (r + 1) * per_region); ++f) {
-        const uint64_t v = pages.owner(n, f - first);
-        if (v == PageMap::kNoPage) continue;
-        held.push_back(v);
-        g.moves = std::max(g.moves, pages.moves(v));
-      }
-      if (held.empty()) continue;
-      g.id = r;
-      g.location = n;
-      g.sharers = r < md.regions() ? md.sharers(r) : 0;
-      g.hotness = t0 ? static_cast<uint64_t>(__builtin_popcountll(g.sharers)) : (r < md.regions() ? md.count(r) : 0);
-      g.pages = held.size();
-      regions.push_back(g);
-      region_pages.push_back(std::move(held));
-    }
-  }
-  // The OS scans the entries of the memory it has handed out (the rest holds no page to move).
+int64_t MigrationEngine::tracker_scan_fs(uint64_t entries) const {
   const Time latency = s_.fabric->unloaded_latency(s_.os->os_socket(), s_.metadata_range);
-  scan_fs_ = static_cast<int64_t>(scan_cycles(entries, md.layout().entry_bytes(), latency, s_.os_cycle_fs,
-                                              s_.os->scan_cycles_per_entry(), s_.os->scan_lines_in_flight())) *
-             s_.os_cycle_fs;
-  return regions;
+  return static_cast<int64_t>(scan_cycles(entries, s_.metadata->layout().entry_bytes(), latency, s_.os_cycle_fs,
+                                          s_.os->scan_cycles_per_entry(), s_.os->scan_lines_in_flight())) *
+         s_.os_cycle_fs;
 }
 
-std::vector<ScannedRegion> MigrationEngine::scan_perfect(std::vector<std::vector<uint64_t>>& region_pages) {
-  struct Page {
-    uint64_t total = 0, sharers = 0, best_count = 0;
-    int best = -1;
-  };
-  std::map<uint64_t, Page> seen;  // in page order
-  s_.counts->for_each([&](uint64_t vpage, size_t socket, uint32_t n) {
-    Page& p = seen[vpage];
-    p.total += n;
-    p.sharers |= uint64_t{1} << socket;
-    if (n > p.best_count || (n == p.best_count && static_cast<int>(socket) < p.best)) {
-      p.best_count = n;
-      p.best = static_cast<int>(socket);
-    }
-  });
-  std::vector<ScannedRegion> regions;
-  const PageMap& pages = *s_.pages;
-  for (const auto& [vpage, p] : seen) {
-    if (!pages.placed(vpage)) continue;
-    ScannedRegion g;
-    g.id = vpage;
-    g.location = pages.node_of(vpage);
-    g.hotness = p.total;
-    g.sharers = p.sharers;
-    g.preferred = p.best;
-    g.pages = 1;
-    g.moves = pages.moves(vpage);
-    regions.push_back(g);
-    region_pages.push_back({vpage});
-  }
-  // Victims: with perfect knowledge every placed page is known; those not accessed are coldest.
-  // They are found through the map's frames, in physical order.
-  for (size_t n = 0; n < pages.nodes().size(); ++n) {
-    for (uint64_t i = 0; i < pages.frames_used(n); ++i) {
-      const uint64_t v = pages.owner(n, i);
-      if (v == PageMap::kNoPage || seen.count(v)) continue;
-      ScannedRegion g;
-      g.id = v;
-      g.location = n;
-      g.pages = 1;
-      g.moves = pages.moves(v);
-      regions.push_back(g);
-      region_pages.push_back({v});
-    }
-  }
-  scan_fs_ = 0;  // the baseline's knowledge is free
-  return regions;
-}
-
-std::vector<MigrationEngine::PendingMove> MigrationEngine::decide(uint64_t phase, PhaseRecord& rec) {
-  std::vector<std::vector<uint64_t>> region_pages;
-  std::vector<ScannedRegion> regions;
+std::vector<PageMove> MigrationEngine::decide(uint64_t phase, PhaseRecord& rec) {
+  RegionScan scan;
   if (s_.knowledge == MigrationKnowledge::Tracker) {
-    regions = scan_tracker(region_pages);
+    scan = scan_tracker_metadata(*s_.pages, *s_.metadata);
+    scan_fs_ = tracker_scan_fs(scan.entries);
     s_.metadata->clear();
     for (SocketTracking* t : s_.trackers) t->phase_mark();
   } else {
-    regions = scan_perfect(region_pages);
+    scan = scan_page_counts(*s_.pages, *s_.counts);
+    scan_fs_ = 0;  // the baseline's knowledge is free
     s_.counts->clear();
   }
-  rec.regions_scanned = regions.size();
+  rec.regions_scanned = scan.regions.size();
   // The map's invariants at every phase (a pass over the frames: small beside a phase's simulation).
   if (const std::string bad = s_.pages->check(); !bad.empty())
     report_internal("page map at phase " + std::to_string(phase) + ": " + bad);
   std::vector<uint64_t> free_pages;
   for (size_t n = 0; n < s_.pages->nodes().size(); ++n) free_pages.push_back(s_.pages->free_pages(n));
   if (s_.pool != static_cast<size_t>(-1)) rec.pool_pages = s_.pages->pages_on(s_.pool);
-  rec.decision = policy_.decide(regions, free_pages, phase);
-  std::vector<PendingMove> moves;
-  // Victims first (they make the room their candidate needs), in decision order otherwise.
-  for (const Move& m : rec.decision.moves)
-    for (uint64_t v : region_pages[m.region]) moves.push_back({v, m.to, m.kind});
-  std::stable_partition(moves.begin(), moves.end(), [](const PendingMove& m) { return m.kind == MoveKind::Victim; });
-  return moves;
+  rec.decision = policy_.decide(scan.regions, free_pages, phase);
+  return pages_to_move(scan, rec.decision);
+}
+
+std::vector<PageMove> MigrationEngine::replay(PhaseRecord& rec) {
+  const Setup::Replay& r = *s_.replay;
+  // The scan the decision needed still occupies the OS core first, and resets what the
+  // tracking hardware counted in the warm-up.
+  if (s_.knowledge == MigrationKnowledge::Tracker) {
+    scan_fs_ = tracker_scan_fs(r.scan_entries);
+    s_.metadata->clear();
+    for (SocketTracking* t : s_.trackers) t->phase_mark();
+  } else {
+    scan_fs_ = 0;
+    s_.counts->clear();
+  }
+  rec.regions_scanned = r.regions_scanned;
+  rec.decision = r.decision;
+  if (s_.pool != static_cast<size_t>(-1)) rec.pool_pages = s_.pages->pages_on(s_.pool);
+  return r.moves;
 }
 
 void MigrationEngine::flush_page(uint64_t ppage, Time at) {
@@ -270,7 +179,7 @@ void MigrationEngine::flush_page(uint64_t ppage, Time at) {
   }
 }
 
-int64_t MigrationEngine::migrate(const PendingMove& m, int64_t start_fs, PhaseRecord& rec) {
+int64_t MigrationEngine::migrate(const PageMove& m, int64_t start_fs, PhaseRecord& rec) {
   PageMap& pages = *s_.pages;
   if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0 ||
       pages.in_flight(m.vpage)) {

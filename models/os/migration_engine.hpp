@@ -14,6 +14,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "os/os_settings.hpp"
 #include "os/page_counter.hpp"
 #include "os/page_map.hpp"
+#include "os/region_scan.hpp"
 #include "tracking/tracker_metadata.hpp"
 
 namespace starnuma {
@@ -57,6 +59,16 @@ class MigrationEngine {
     std::vector<size_t> socket_node;              // node index of each socket's memory
     int64_t os_cycle_fs = 0;                      // one cycle of the OS core
     uint64_t seed = 1;
+    // A sampled run's timing window (os/checkpoint.hpp): no scan of its own, no decision; the
+    // checkpoint's phase starts when measurement does (after the window's warm-up): the OS core
+    // spends the scan's time, resets the counts, then moves `moves` as a continuous run would.
+    struct Replay {
+      uint64_t phase = 0;
+      uint64_t scan_entries = 0, regions_scanned = 0;
+      PhaseDecision decision;  // the functional pass's, for the report
+      std::vector<PageMove> moves;
+    };
+    std::optional<Replay> replay;
   };
   explicit MigrationEngine(Setup setup);
 
@@ -67,11 +79,6 @@ class MigrationEngine {
   uint64_t phases() const { return records_.size(); }
 
  private:
-  struct PendingMove {
-    uint64_t vpage;
-    size_t to;
-    MoveKind kind;
-  };
   // Per phase, as reported.
   struct PhaseRecord {
     uint64_t phase = 0;
@@ -88,11 +95,13 @@ class MigrationEngine {
   // Instructions retired by the furthest thread.
   uint64_t retired() const;
   // The phase's scan and decision; returns the pages to move, in order.
-  std::vector<PendingMove> decide(uint64_t phase, PhaseRecord& record);
-  std::vector<ScannedRegion> scan_tracker(std::vector<std::vector<uint64_t>>& region_pages);
-  std::vector<ScannedRegion> scan_perfect(std::vector<std::vector<uint64_t>>& region_pages);
+  std::vector<PageMove> decide(uint64_t phase, PhaseRecord& record);
+  // The window's phase from its checkpoint.
+  std::vector<PageMove> replay(PhaseRecord& record);
+  // The OS core's time to scan `entries` tracker entries.
+  int64_t tracker_scan_fs(uint64_t entries) const;
   // Moves one page starting at the OS core's time; returns when the OS core is free again (fs).
-  int64_t migrate(const PendingMove& m, int64_t start_fs, PhaseRecord& record);
+  int64_t migrate(const PageMove& m, int64_t start_fs, PhaseRecord& record);
   // Ends the copies done by `now`: their pages are no longer in flight, their old frames free.
   void land(int64_t now);
   // Takes every copy of the lines of physical page `ppage` out of every socket's caches at `at`.

@@ -118,13 +118,51 @@ std::string PageMap::check() const {
   return {};
 }
 
+PageMap::NodeFrames PageMap::frames(size_t node) const {
+  NodeFrames f;
+  f.owners.reserve(next_[node]);
+  for (uint64_t i = 0; i < next_[node]; ++i) f.owners.push_back(owner(node, i));
+  for (uint64_t ppage : free_[node]) f.free.push_back(ppage - first_frame(node));
+  return f;
+}
+
+std::string PageMap::restore(size_t node, const NodeFrames& f) {
+  if (next_[node] != 0) report_internal("restore of node " + nodes_[node].name + ", which already holds frames");
+  const uint64_t capacity = nodes_[node].capacity / page_size_;
+  if (f.owners.size() - f.free.size() > capacity || f.free.size() > f.owners.size())
+    return nodes_[node].name + " would hold " + std::to_string(f.owners.size() - f.free.size()) +
+           " pages, more than its " + std::to_string(capacity);
+  owners_[node].assign(f.owners.size(), 0);
+  uint64_t data = 0;
+  for (uint64_t i = 0; i < f.owners.size(); ++i) {
+    const uint64_t v = f.owners[i];
+    if (v == kNoPage) continue;
+    ++data;
+    uint64_t& e = slot(v);
+    if (e != 0) return "page " + hex(v) + " is in two frames";
+    e = ((first_frame(node) + i) << 8) | (node + 1);
+    owners_[node][i] = v + 1;
+  }
+  std::vector<bool> freed(f.owners.size(), false);
+  for (uint64_t i : f.free) {
+    if (i >= f.owners.size() || owners_[node][i] != 0 || freed[i])
+      return "free frame " + std::to_string(i) + " of " + nodes_[node].name + " is not an empty frame listed once";
+    freed[i] = true;
+    free_[node].push_back(first_frame(node) + i);
+  }
+  next_[node] = f.owners.size();
+  used_[node] = f.owners.size() - f.free.size();
+  frames_ += used_[node] - data;  // the OS's own frames (page tables)
+  return {};
+}
+
 size_t PageMap::first_touch_node(size_t socket) const {
   for (size_t node : fallback_.at(socket))
     if (nodes_[node].first_touch && !full(node)) return node;
   return static_cast<size_t>(-1);
 }
 
-uint64_t PageMap::translate(uint64_t vaddr, size_t socket) {
+uint64_t PageMap::translate_slow(uint64_t vaddr, size_t socket) {
   const uint64_t vpage = vaddr >> page_shift_;
   uint64_t e = slot(vpage);
   if (e == 0) {

@@ -29,7 +29,13 @@ class PageMap {
 
   uint64_t page_size() const { return page_size_; }
   // Physical address of `vaddr`; places the page by first touch from `socket` if it is new.
-  uint64_t translate(uint64_t vaddr, size_t socket);
+  uint64_t translate(uint64_t vaddr, size_t socket) {
+    const uint64_t vpage = vaddr >> page_shift_, key = vpage >> kChunkBits;
+    if (key < kDirectChunks)
+      if (const Chunk* c = direct_[key])
+        if (const uint64_t e = (*c)[vpage & ((uint64_t{1} << kChunkBits) - 1)]) return address(e, vaddr);
+    return translate_slow(vaddr, socket);
+  }
   // A frame for the OS's own use (a page-table page), taken as a first touch from `socket` would
   // take it; returns its physical address.
   uint64_t allocate_frame(size_t socket);
@@ -92,6 +98,18 @@ class PageMap {
     const int64_t* until = in_flight_.find(vpage);
     return until ? *until : 0;
   }
+  // A node's frames as a checkpoint keeps them (os/checkpoint.hpp): the frames handed out, the
+  // virtual page in each (kNoPage: free or the OS's own) and the free list in the order it hands
+  // frames out again.
+  struct NodeFrames {
+    std::vector<uint64_t> owners;
+    std::vector<uint64_t> free;  // frame indices, the next one handed out last
+  };
+  NodeFrames frames(size_t node) const;
+  // Gives an empty node those frames; returns an error (empty when none), e.g. more frames than
+  // the node holds or a page already placed elsewhere.
+  std::string restore(size_t node, const NodeFrames& frames);
+
   // Checks the map's invariants (each placed page in exactly one frame of its node, the reverse map
   // its inverse, no node over capacity); returns the first violation, empty when none.
   std::string check() const;
@@ -103,6 +121,7 @@ class PageMap {
   static constexpr unsigned kChunkBits = 16;
   using Chunk = std::vector<uint64_t>;
   uint64_t entry(uint64_t vpage) const;
+  uint64_t translate_slow(uint64_t vaddr, size_t socket);
   uint64_t address(uint64_t entry, uint64_t vaddr) const { return ((entry >> 8) << page_shift_) | (vaddr & (page_size_ - 1)); }
   uint64_t& slot(uint64_t vpage);
   bool allocate(uint64_t vpage, size_t node);

@@ -1,7 +1,5 @@
 #include "run/simulation.hpp"
 
-#include "run/profile.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,6 +14,8 @@
 #include "os/migration_engine.hpp"
 #include "os/page_map.hpp"
 #include "run/profile.hpp"
+#include "run/run_setup.hpp"
+#include "run/sampled_window.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/trace/trace_input.hpp"
 #include "stimulus/workload_registry.hpp"
@@ -26,42 +26,7 @@ namespace starnuma {
 
 namespace {
 
-constexpr uint64_t kPageSize = 4096;
-
-struct ThreadPlace {
-  size_t socket;  // requester index
-  Core* core;
-};
-
-std::vector<ThreadPlace> place_threads(const Fabric& fabric) {
-  std::vector<ThreadPlace> threads;
-  for (size_t s = 0; s < fabric.requesters().size(); ++s)
-    for (const auto& c : fabric.requesters()[s]->core_list()) threads.push_back({s, c.get()});
-  return threads;
-}
-
-// The OS's view of memory: every node's range; first touch tries the socket's own node, then the
-// others by unloaded latency; the pool only takes what placement puts there, up to its limit.
-// The tracking metadata's reserved range (at the top of its home) is never handed out.
-PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformTracking* tracking) {
-  std::vector<PageMap::Node> nodes;
-  for (size_t k = 0; k < fabric.address_map().size(); ++k) {
-    const Fabric::Range& r = fabric.address_map()[k];
-    const bool socket = dynamic_cast<const Socket*>(r.node) != nullptr;
-    const uint64_t size = tracking && tracking->home_range() == k ? r.size - tracking->reserved_bytes() : r.size;
-    nodes.push_back({r.node->basename(), r.base, socket ? size : std::min(size, pool_limit), socket});
-  }
-  std::vector<std::vector<size_t>> fallback;
-  for (size_t s = 0; s < fabric.requesters().size(); ++s) {
-    std::vector<size_t> order(nodes.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return fabric.unloaded_latency(s, a) < fabric.unloaded_latency(s, b);
-    });
-    fallback.push_back(order);
-  }
-  return PageMap(kPageSize, std::move(nodes), std::move(fallback));
-}
+constexpr uint64_t kPageSize = kRunPageSize;
 
 // The oracle's knowledge: each socket's LLC misses per region over the same streams and
 // instruction budget, after initialisation (a functional pass through each socket's LLC).
@@ -91,6 +56,14 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   const std::vector<ThreadPlace> threads = place_threads(fabric);
   const size_t sockets = fabric.requesters().size();
   RunOptions o = options;
+  std::optional<Checkpoint> checkpoint;
+  if (!o.checkpoint.empty()) {
+    if (!o.trace_in.empty()) report_error(msg::kUsage, "--checkpoint: the checkpoint names its workload; no --trace-in");
+    checkpoint = read_checkpoint(o.checkpoint);
+    if (!o.workload_given) o.workload = checkpoint->workload;
+    if (!o.seed_given) o.seed = checkpoint->seed;
+    check_checkpoint(*checkpoint, o.checkpoint, fabric, o.workload, o.seed);
+  }
   std::unique_ptr<Workload> workload;
   if (o.trace_in.empty()) {
     workload = make_workload(o.workload, static_cast<unsigned>(threads.size()), static_cast<unsigned>(sockets), o.seed);
@@ -109,7 +82,9 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
                                   ": tracking is off (set topology.socket.tracking.impl to model or rtl)");
 
   const OsSettings& os = platform.os();
-  const Placement placement = o.placement.value_or(os.placement());
+  const Placement placement = checkpoint ? Placement::Dynamic : o.placement.value_or(os.placement());
+  if (checkpoint && o.placement && *o.placement != Placement::Dynamic)
+    report_error(msg::kUsage, "--checkpoint: a sampled window's placement is the checkpoint's (dynamic)");
   const double pool_fraction = o.pool_fraction.value_or(os.pool_fraction());
   std::optional<AccessProfile> accesses;
   if (o.oracle_region < kPageSize || o.oracle_region > 512 * 1024 || (o.oracle_region & (o.oracle_region - 1)) != 0)
@@ -121,15 +96,17 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   // the profile saw; first touch never places pages in the pool, so there its limit does not matter.
   uint64_t footprint = workload->footprint();
   if (footprint == 0 && accesses) footprint = accesses->pages().size() * kPageSize;
-  const uint64_t pool_limit =
-      (static_cast<uint64_t>(pool_fraction * static_cast<double>(footprint)) + kPageSize - 1) / kPageSize * kPageSize;
-  PageMap pages = make_page_map(fabric, pool_limit, tracking.get());
-  size_t pool = static_cast<size_t>(-1);
-  for (size_t r = 0; r < fabric.address_map().size(); ++r)
-    if (!pages.nodes()[r].first_touch) pool = r;
+  PageMap pages = make_page_map(fabric, pool_limit_bytes(pool_fraction, footprint), tracking.get());
+  const size_t pool = pool_node(pages);
+  if (checkpoint) restore_pages(*checkpoint, o.checkpoint, pages, socket_nodes(fabric), pool);
   if (accesses) place_oracle(pages, *accesses, pool, os.pool_sharers(sockets));
   // Dynamic placement: first touch, then the OS's migration phases.
-  const MigrationKnowledge knowledge = os.knowledge(tracking != nullptr);
+  const MigrationKnowledge knowledge =
+      checkpoint ? (checkpoint->knowledge == "perfect" ? MigrationKnowledge::Perfect : MigrationKnowledge::Tracker)
+                 : os.knowledge(tracking != nullptr);
+  if (checkpoint && knowledge == MigrationKnowledge::Tracker && !tracking)
+    report_error(msg::kInput, o.checkpoint + ": decided on the trackers' counts; this platform has no tracking hardware "
+                                             "(topology.socket.tracking.impl: model or rtl)");
   PageCounter page_counts;
   const bool perfect = placement == Placement::Dynamic && knowledge == MigrationKnowledge::Perfect;
 
@@ -158,13 +135,15 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   for (unsigned t = 0; t < threads.size(); ++t) {
     const size_t s = threads[t].socket;
     Socket& sock = *fabric.requesters()[s];
-    threads[t].core->start(Core::Job{workload->stream(t),
+    std::unique_ptr<ThreadStream> stream = workload->stream(t);
+    if (checkpoint) stream = resume_stream(std::move(stream), checkpoint->ops[t], o.checkpoint);
+    threads[t].core->start(Core::Job{std::move(stream),
                                      CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0,
                                                          coherence, platform.settings().quantum().ps() * 1000,
                                                          sock.stlb_inclusive(), &page_table,
                                                          perfect ? &page_counts : nullptr},
                                      o.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
-                                     s >= detailed, workload->initialises(), o.warmup});
+                                     s >= detailed, workload->initialises() && !checkpoint, o.warmup});
   }
 
   std::unique_ptr<MigrationEngine> migration;
@@ -175,12 +154,9 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     m.coherence = coherence;
     for (size_t s = 0; s < sockets; ++s) {
       m.llcs.push_back(llcs[s].get());
-      Socket& sock = *fabric.requesters()[s];
-      if (tracking) m.trackers.push_back(&sock.tracking());
-      for (size_t r = 0; r < fabric.address_map().size(); ++r)
-        if (fabric.address_map()[r].node == &sock) m.socket_node.push_back(r);
+      if (tracking) m.trackers.push_back(&fabric.requesters()[s]->tracking());
     }
-    if (m.socket_node.size() != sockets) report_internal("a socket without memory in the address map");
+    m.socket_node = socket_nodes(fabric);
     if (knowledge == MigrationKnowledge::Tracker && tracking) {
       m.metadata = tracking->metadata().get();
       m.metadata_range = tracking->home_range();
@@ -194,6 +170,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     const size_t os_socket = std::min<size_t>(os.os_socket(), sockets - 1);
     m.os_cycle_fs = static_cast<int64_t>(std::llround(1e15 / fabric.requesters()[os_socket]->frequency().hz()));
     m.seed = o.seed;
+    if (checkpoint) m.replay = replay_of(*checkpoint, m.socket_node, pool);
     migration = std::make_unique<MigrationEngine>(std::move(m));
     migration->start();
   }
@@ -228,6 +205,10 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   r.platform = platform.source();
   r.workload = o.workload;
   r.placement = placement == Placement::Oracle ? "oracle" : placement == Placement::Dynamic ? "dynamic" : "first-touch";
+  if (checkpoint) {
+    r.placement = "sampled window";
+    r.checkpoint_phase = checkpoint->phase;
+  }
   if (migration) {
     if (knowledge == MigrationKnowledge::Perfect) {
       r.migration_policy = "perfect per-page knowledge";
@@ -304,6 +285,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
   j["platform"] = platform;
   j["workload"] = workload;
   j["placement"] = placement;
+  if (checkpoint_phase) j["checkpoint_phase"] = checkpoint_phase;
   j["ipc"] = ipc;
   j["detailed_sockets"] = detailed_sockets;
   nlohmann::ordered_json per_socket = nlohmann::ordered_json::object();

@@ -44,12 +44,17 @@ struct RunOptions {
   // budget it was recorded with unless the caller gives them (`*_given`).
   std::vector<std::string> trace_in;
   bool seed_given = true, instructions_given = true;
+  bool workload_given = true;  // else a checkpoint supplies it
+  // A sampled run's timing window: start from this checkpoint (run/sampled_window.hpp), whose
+  // workload and seed `workload` and `seed` must be; placement is the checkpoint's, dynamic.
+  std::string checkpoint;
   // Write the tracking metadata here after the run (CSV, atomically); needs tracking.impl != none.
   std::string dump_trackers;
 };
 
 struct RunResult {
   std::string platform, workload, placement;
+  uint64_t checkpoint_phase = 0;           // a sampled window's phase boundary (0: not a window)
   double ipc = 0;                          // mean over the detailed cores
   unsigned detailed_sockets = 0;           // all of them unless mixed modality
   std::vector<std::string> sockets;

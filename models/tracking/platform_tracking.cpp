@@ -27,6 +27,22 @@ void check_same(const SocketTracking& first, const SocketTracking& t) {
 }  // namespace
 
 std::unique_ptr<PlatformTracking> PlatformTracking::attach(Fabric& fabric) {
+  std::unique_ptr<PlatformTracking> p = region_only(fabric);
+  if (!p) return p;
+  const std::vector<Socket*>& sockets = fabric.requesters();
+  unsigned first_core = 0;
+  for (size_t s = 0; s < sockets.size(); ++s) {
+    Socket& sock = *sockets[s];
+    sock.tracking().attach({&fabric, s, static_cast<unsigned>(sockets.size()), first_core, sock.cores(),
+                            static_cast<int64_t>(std::llround(1e15 / sock.frequency().hz())), p->metadata_.get()});
+    sock.set_observer(&sock.tracking());
+    first_core += sock.cores();
+  }
+  p->attached_ = true;
+  return p;
+}
+
+std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric) {
   const std::vector<Socket*>& sockets = fabric.requesters();
   if (sockets.empty() || sockets[0]->tracking().impl() == TrackingImpl::None) {
     for (const Socket* s : sockets)
@@ -77,19 +93,11 @@ std::unique_ptr<PlatformTracking> PlatformTracking::attach(Fabric& fabric) {
                                    r.node->basename() + "'s memory");
   tc.meta_base = r.base + r.size - p->reserved_;
   p->metadata_ = std::make_shared<TrackerMetadata>(tc, regions);
-
-  unsigned first_core = 0;
-  for (size_t s = 0; s < sockets.size(); ++s) {
-    Socket& sock = *sockets[s];
-    sock.tracking().attach({&fabric, s, static_cast<unsigned>(sockets.size()), first_core, sock.cores(),
-                            static_cast<int64_t>(std::llround(1e15 / sock.frequency().hz())), p->metadata_.get()});
-    sock.set_observer(&sock.tracking());
-    first_core += sock.cores();
-  }
   return p;
 }
 
 void PlatformTracking::finish() {
+  if (!attached_) return;
   for (Socket* s : fabric_->requesters()) s->tracking().finish();
 }
 

@@ -15,6 +15,8 @@ class PlatformTracking {
  public:
   // Null when every socket has `tracking.impl: none` (then nothing is observed or reserved).
   static std::unique_ptr<PlatformTracking> attach(Fabric& fabric);
+  // The metadata region alone, the sockets left as they are (a functional pass counts without them).
+  static std::unique_ptr<PlatformTracking> region_only(Fabric& fabric);
 
   // Address range (index into the fabric's address map) whose top holds the metadata, and how
   // many bytes of it are reserved (page-aligned): the OS places no page there.
@@ -27,6 +29,7 @@ class PlatformTracking {
  private:
   PlatformTracking() = default;
   Fabric* fabric_ = nullptr;
+  bool attached_ = false;
   size_t home_range_ = 0;
   uint64_t reserved_ = 0;
   std::shared_ptr<TrackerMetadata> metadata_;

@@ -172,6 +172,8 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   o.seed_given = ra.seed_given;
   o.instructions_given = ra.instructions_given;
   o.dump_trackers = ra.dump_trackers;
+  o.checkpoint = ra.checkpoint;
+  o.workload_given = ra.workload_given;
   RunResult r = run_workload(*platform, o);
   if (!ra.out.empty()) write_file_atomically(ra.out + "/stats.json", r.to_json().dump(2) + "\n");
   if (json)

@@ -43,6 +43,25 @@ struct RunArgs {
   std::vector<std::string> trace_in;   // instead of the workload
   bool seed_given = true, instructions_given = true;
   std::string dump_trackers;          // tracking metadata CSV
+  std::string checkpoint;             // a sampled window's checkpoint
+  bool workload_given = true;         // else the checkpoint's
+};
+
+struct CheckpointArgs {
+  std::string workload = "uniform";
+  uint64_t seed = 1;
+  unsigned checkpoints = 5;
+  std::string out;
+  bool progress = true;
+};
+
+struct SampleArgs {
+  std::string checkpoints;            // folder `checkpoint` wrote
+  uint64_t instructions = 100000;     // per thread and window
+  uint64_t warmup = 20000;
+  unsigned jobs = 0;                  // windows at once; 0: the host's cores
+  unsigned detailed_sockets = 0;
+  std::string out;
 };
 
 struct RecordArgs {
@@ -70,6 +89,9 @@ int benchmark_host_memory(double scale, bool json);
 std::vector<std::string> default_generator_cases();  // every workload, default parameters
 int trace_record(const PlatformArgs& args, const RecordArgs& record);
 int trace_info(const std::string& path, bool json);
+// The sampled evaluation: the functional pass writing checkpoints, then the timed windows.
+int checkpoint(const PlatformArgs& args, const CheckpointArgs& ca, bool json);
+int sample(const PlatformArgs& args, const SampleArgs& sa, bool json);
 int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
             const std::vector<std::string>& base_sets, const std::vector<std::string>& other_sets,
             const RunArgs& run, bool json);

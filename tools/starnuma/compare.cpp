@@ -1,6 +1,5 @@
 // `starnuma compare`: one workload on two platforms, each in its own `starnuma run` process (SystemC
 // elaborates once per process), both at once. Same workload, seed and placement: identical streams.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include "commands.hpp"
 #include "common/diagnostics.hpp"
 #include "common/output_file.hpp"
+#include "subprocess.hpp"
 
 namespace starnuma::cli {
 
@@ -42,23 +42,7 @@ pid_t spawn_run(const std::string& platform, const std::vector<std::string>& set
     args.push_back("--set");
     args.push_back(s);
   }
-  const pid_t pid = fork();
-  if (pid < 0) report_internal("cannot start a run: fork failed");
-  if (pid == 0) {
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (!std::freopen("/dev/null", "w", stdout)) _exit(2);
-    execv("/proc/self/exe", argv.data());
-    _exit(2);
-  }
-  return pid;
-}
-
-int wait_for(pid_t pid) {
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return 2;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+  return spawn_self(std::move(args));
 }
 
 nlohmann::ordered_json summary_of(const std::string& stats) {

@@ -156,6 +156,50 @@ int run(int argc, char** argv) {
                       "After the run, write the tracking metadata (region,address,sharers,sharer_count,count per "
                       "tracked region) to this CSV file, atomically; needs topology.socket.tracking.impl model or rtl")
       ->type_name("FILE");
+  run_cmd->add_option("--checkpoint", ra.checkpoint,
+                      "Run one timing window of a sampled evaluation from this checkpoint (`starnuma checkpoint` "
+                      "wrote it): its workload, seed, page map and migrations; --warmup, then --instructions "
+                      "measured while the phase's migrations run (docs/sampling.md)")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile)
+      ->excludes(run_cmd->get_option("--trace-in"));
+
+  PlatformArgs checkpoint_args, sample_args;
+  CheckpointArgs ck;
+  auto* checkpoint_cmd = app.add_subcommand(
+      "checkpoint", "Sampled evaluation, step 1: a functional pass deciding every migration phase; one checkpoint "
+                    "per phase boundary (docs/sampling.md)");
+  add_platform_args(*checkpoint_cmd, checkpoint_args);
+  checkpoint_cmd->add_option("--workload", ck.workload, "Workload and parameters")->capture_default_str();
+  checkpoint_cmd->add_option("--seed", ck.seed, "Seed of the workload and of the policy's random choices")
+      ->capture_default_str();
+  checkpoint_cmd->add_option("--checkpoints", ck.checkpoints, "Phase boundaries to checkpoint (1 to N)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  checkpoint_cmd->add_option("--out", ck.out, "Folder for manifest.json and the checkpoints (replaced whole)")
+      ->required();
+  checkpoint_cmd->add_flag("!--no-progress", ck.progress, "No line per phase on stderr");
+  checkpoint_cmd->add_flag("--json", json, "Print the manifest as JSON");
+  SampleArgs sa;
+  auto* sample_cmd = app.add_subcommand(
+      "sample", "Sampled evaluation, step 2: one timing window per checkpoint (in parallel), aggregated");
+  add_platform_args(*sample_cmd, sample_args);
+  sample_cmd->add_option("--checkpoints", sa.checkpoints, "Folder `starnuma checkpoint` wrote")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  sample_cmd->add_option("--instructions", sa.instructions, "Measured instructions per thread and window")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
+      ->capture_default_str();
+  sample_cmd->add_option("--warmup", sa.warmup, "Instructions per thread warming the caches before each window")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50))
+      ->capture_default_str();
+  sample_cmd->add_option("--jobs", sa.jobs, "Windows run at once (0: one per host core)")
+      ->check(CLI::Range(0, 4096))
+      ->capture_default_str();
+  sample_cmd->add_option("--detailed-sockets", sa.detailed_sockets, "Mixed modality, as for run")->capture_default_str();
+  sample_cmd->add_option("--out", sa.out, "Folder for window-K/stats.json and sampled.json (written atomically)");
+  sample_cmd->add_flag("--json", json, "Print the aggregate as JSON");
+
   auto* trace_cmd = app.add_subcommand("trace", "Record a workload into a trace file; show a trace file");
   trace_cmd->require_subcommand(1);
   PlatformArgs record_args;
@@ -225,7 +269,10 @@ int run(int argc, char** argv) {
   const CLI::App* run_like = *compare_cmd ? compare_cmd : run_cmd;
   ra.seed_given = run_like->count("--seed") > 0;  // else a starnuma trace supplies them
   ra.instructions_given = run_like->count("--instructions") > 0;
+  ra.workload_given = run_like->count("--workload") > 0 || ra.checkpoint.empty();
   if (*run_cmd) return run(run_args, ra, json);
+  if (*checkpoint_cmd) return checkpoint(checkpoint_args, ck, json);
+  if (*sample_cmd) return sample(sample_args, sa, json);
   if (*record_cmd) return trace_record(record_args, rec);
   if (*info_cmd) return trace_info(info_file, json);
   if (*benchmark_cmd && benchmark_cmd->count("--generators") > 0) {

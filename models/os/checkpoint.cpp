@@ -1,0 +1,232 @@
+#include "os/checkpoint.hpp"
+
+#include <cstring>
+
+#include "common/diagnostics.hpp"
+#include "stimulus/trace/binary_io.hpp"
+
+namespace starnuma {
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'N', 'C', 'H', 'K', 'P', 'T', '\n'};
+constexpr size_t kFixedBytes = 16;  // magic, format version, header length
+
+void put_varint(std::string& out, uint64_t v) {
+  uint8_t b[10];
+  out.append(reinterpret_cast<const char*>(b), trace::put_varint(b, v));
+}
+
+template <class Int>
+void put_fixed(std::string& out, Int v) {
+  uint8_t b[sizeof(Int)];
+  for (size_t i = 0; i < sizeof(Int); ++i) b[i] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i));
+  out.append(reinterpret_cast<const char*>(b), sizeof b);
+}
+
+// Reads the payload's varints, reporting the file offset of any that runs past its end.
+class PayloadReader {
+ public:
+  PayloadReader(const std::string& path, const std::vector<uint8_t>& bytes, uint64_t file_offset)
+      : path_(path), begin_(bytes.data()), p_(bytes.data()), end_(bytes.data() + bytes.size()), base_(file_offset) {}
+  uint64_t next(const char* what) {
+    const uint8_t* at = p_;
+    uint64_t v = 0;
+    if (!trace::get_varint(p_, end_, v)) trace::fail_at(path_, offset(at), std::string("bad or truncated ") + what);
+    return v;
+  }
+  uint8_t byte(const char* what) {
+    if (p_ == end_) trace::fail_at(path_, offset(p_), std::string("truncated ") + what);
+    return *p_++;
+  }
+  uint64_t offset(const uint8_t* at) const { return base_ + static_cast<uint64_t>(at - begin_); }
+  uint64_t offset() const { return offset(p_); }
+  bool done() const { return p_ == end_; }
+  // A count of items of at least `min_bytes` each: more than the rest of the payload holds is
+  // corrupt (and would otherwise make the reader allocate without bound).
+  uint64_t count(const char* what, uint64_t min_bytes) {
+    const uint8_t* at = p_;
+    const uint64_t n = next(what);
+    if (n > static_cast<uint64_t>(end_ - p_) / min_bytes)
+      trace::fail_at(path_, offset(at), std::string(what) + " " + std::to_string(n) + " exceeds the payload");
+    return n;
+  }
+
+ private:
+  const std::string& path_;
+  const uint8_t *begin_, *p_, *end_;
+  uint64_t base_;
+};
+
+nlohmann::ordered_json decision_json(const PhaseDecision& d) {
+  return {{"hi", d.hi},           {"lo", d.lo},           {"candidates", d.candidates},
+          {"already_home", d.home}, {"ping_pong", d.ping_pong}, {"no_victim", d.no_victim},
+          {"limit_reached", d.limit_reached}, {"pages_decided", d.pages}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json Checkpoint::header() const {
+  nlohmann::ordered_json h;
+  h["format"] = "starnuma checkpoint";
+  h["format_version"] = kFormatVersion;
+  h["starnuma"] = starnuma_version;
+  h["workload"] = workload;
+  h["seed"] = seed;
+  h["platform"] = platform;
+  h["threads"] = ops.size();
+  h["cores_per_socket"] = cores_per_socket;
+  h["page_size"] = page_size;
+  h["knowledge"] = knowledge;
+  h["counter_bits"] = counter_bits;
+  h["phase_instructions"] = phase_instructions;
+  h["phase"] = phase;
+  h["in_initialisation"] = in_initialisation;
+  nlohmann::ordered_json n = nlohmann::ordered_json::array();
+  for (const NodeRecord& r : nodes) {
+    nlohmann::ordered_json e{{"name", r.name}};
+    if (r.socket >= 0) e["socket"] = r.socket;
+    else e["pool"] = true;
+    n.push_back(e);
+  }
+  h["nodes"] = n;
+  h["moves"] = moves.size();
+  h["scan_entries"] = scan_entries;
+  h["regions_scanned"] = regions_scanned;
+  h["decision"] = decision_json(decision);
+  return h;
+}
+
+std::string Checkpoint::serialise() const {
+  if (retired.size() != ops.size()) report_internal("checkpoint: positions of unequal lengths");
+  const std::string head = header().dump();
+  std::string payload;
+  for (size_t t = 0; t < ops.size(); ++t) {
+    put_varint(payload, ops[t]);
+    put_varint(payload, retired[t]);
+  }
+  for (const NodeRecord& r : nodes) {
+    put_varint(payload, r.frames.owners.size());
+    for (uint64_t v : r.frames.owners) put_varint(payload, v == PageMap::kNoPage ? 0 : v + 1);
+    put_varint(payload, r.frames.free.size());
+    for (uint64_t f : r.frames.free) put_varint(payload, f);
+  }
+  put_varint(payload, moves.size());
+  for (const PageMove& m : moves) {
+    put_varint(payload, m.vpage);
+    put_varint(payload, m.to);
+    payload.push_back(m.kind == MoveKind::Victim ? 1 : 0);
+  }
+  std::string out(kMagic, sizeof kMagic);
+  put_fixed<uint32_t>(out, kFormatVersion);
+  put_fixed<uint32_t>(out, static_cast<uint32_t>(head.size()));
+  out += head;
+  put_fixed<uint64_t>(out, payload.size());
+  out += payload;
+  put_fixed<uint32_t>(out, trace::crc32(out.data(), out.size()));
+  return out;
+}
+
+Checkpoint read_checkpoint(const std::string& path) {
+  const trace::InputFile file(path);
+  uint8_t fixed[kFixedBytes];
+  file.read_exact(0, fixed, kFixedBytes, "checkpoint header");
+  if (std::memcmp(fixed, kMagic, sizeof kMagic) != 0)
+    file.fail(0, "not a starnuma checkpoint (written by `starnuma checkpoint`)");
+  const uint32_t version = trace::get_u32(fixed + 8);
+  if (version != Checkpoint::kFormatVersion)
+    file.fail(8, "checkpoint format version " + std::to_string(version) + "; this starnuma reads version " +
+                     std::to_string(Checkpoint::kFormatVersion));
+  const uint32_t head_bytes = trace::get_u32(fixed + 12);
+  if (head_bytes > file.size()) file.fail(12, "header length " + std::to_string(head_bytes) + " exceeds the file");
+  std::string head(head_bytes, '\0');
+  file.read_exact(kFixedBytes, head.data(), head_bytes, "checkpoint header");
+  uint8_t len[8];
+  const uint64_t len_at = kFixedBytes + head_bytes;
+  file.read_exact(len_at, len, 8, "payload length");
+  const uint64_t payload_bytes = trace::get_u64(len);
+  if (payload_bytes > file.size()) file.fail(len_at, "payload length " + std::to_string(payload_bytes) + " exceeds the file");
+  std::vector<uint8_t> payload(payload_bytes);
+  file.read_exact(len_at + 8, payload.data(), payload_bytes, "payload");
+  uint8_t crc_bytes[4];
+  const uint64_t crc_at = len_at + 8 + payload_bytes;
+  file.read_exact(crc_at, crc_bytes, 4, "checksum");
+  if (file.size() != crc_at + 4) file.fail(crc_at + 4, "data after the checkpoint's end");
+  uint32_t crc = trace::crc32(fixed, kFixedBytes);
+  crc = trace::crc32(head.data(), head.size(), crc);
+  crc = trace::crc32(len, 8, crc);
+  crc = trace::crc32(payload.data(), payload.size(), crc);
+  if (crc != trace::get_u32(crc_bytes)) file.fail(crc_at, "checksum mismatch: the checkpoint is corrupt");
+
+  Checkpoint c;
+  try {
+    const nlohmann::json h = nlohmann::json::parse(head);
+    c.starnuma_version = h.at("starnuma").get<std::string>();
+    c.workload = h.at("workload").get<std::string>();
+    c.seed = h.at("seed").get<uint64_t>();
+    c.platform = h.at("platform").get<std::string>();
+    c.cores_per_socket = h.at("cores_per_socket").get<std::vector<unsigned>>();
+    c.page_size = h.at("page_size").get<uint64_t>();
+    c.knowledge = h.at("knowledge").get<std::string>();
+    c.counter_bits = h.at("counter_bits").get<unsigned>();
+    c.phase_instructions = h.at("phase_instructions").get<uint64_t>();
+    c.phase = h.at("phase").get<uint64_t>();
+    c.in_initialisation = h.at("in_initialisation").get<bool>();
+    const uint64_t threads = h.at("threads").get<uint64_t>();
+    if (threads > payload_bytes / 2) file.fail(kFixedBytes, "thread count " + std::to_string(threads) + " exceeds the payload");
+    c.ops.resize(threads);
+    for (const auto& n : h.at("nodes")) {
+      Checkpoint::NodeRecord r;
+      r.name = n.at("name").get<std::string>();
+      r.socket = n.contains("socket") ? n.at("socket").get<int>() : -1;
+      c.nodes.push_back(std::move(r));
+    }
+    c.scan_entries = h.at("scan_entries").get<uint64_t>();
+    c.regions_scanned = h.at("regions_scanned").get<uint64_t>();
+    const auto& d = h.at("decision");
+    c.decision.hi = d.at("hi").get<uint64_t>();
+    c.decision.lo = d.at("lo").get<uint64_t>();
+    c.decision.candidates = d.at("candidates").get<uint64_t>();
+    c.decision.home = d.at("already_home").get<uint64_t>();
+    c.decision.ping_pong = d.at("ping_pong").get<uint64_t>();
+    c.decision.no_victim = d.at("no_victim").get<uint64_t>();
+    c.decision.limit_reached = d.at("limit_reached").get<bool>();
+    c.decision.pages = d.at("pages_decided").get<uint64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    file.fail(kFixedBytes, std::string("bad checkpoint header: ") + e.what());
+  }
+  if (c.knowledge != "tracker" && c.knowledge != "perfect")
+    file.fail(kFixedBytes, "bad checkpoint header: knowledge '" + c.knowledge + "'");
+
+  PayloadReader in(path, payload, len_at + 8);
+  c.retired.resize(c.ops.size());
+  for (size_t t = 0; t < c.ops.size(); ++t) {
+    c.ops[t] = in.next("stream position");
+    c.retired[t] = in.next("instruction count");
+  }
+  for (Checkpoint::NodeRecord& r : c.nodes) {
+    const uint64_t frames = in.count("frame count", 1);
+    r.frames.owners.reserve(frames);
+    for (uint64_t i = 0; i < frames; ++i) {
+      const uint64_t o = in.next("frame owner");
+      r.frames.owners.push_back(o == 0 ? PageMap::kNoPage : o - 1);
+    }
+    const uint64_t free = in.count("free frame count", 1);
+    for (uint64_t i = 0; i < free; ++i) r.frames.free.push_back(in.next("free frame"));
+  }
+  const uint64_t moves = in.count("move count", 3);
+  for (uint64_t i = 0; i < moves; ++i) {
+    const uint64_t at = in.offset();
+    PageMove m{};
+    m.vpage = in.next("move's page");
+    m.to = in.next("move's node");
+    const uint8_t kind = in.byte("move's kind");
+    if (m.to >= c.nodes.size() || kind > 1) trace::fail_at(path, at, "move to an unknown node or of an unknown kind");
+    m.kind = kind ? MoveKind::Victim : MoveKind::Candidate;
+    c.moves.push_back(m);
+  }
+  if (!in.done()) trace::fail_at(path, in.offset(), "bytes after the moves in the payload");
+  return c;
+}
+
+}  // namespace starnuma

@@ -1,0 +1,63 @@
+// A sampled run's checkpoint (StarNUMA Fig. 6, step B's output): where every thread's stream stands
+// at one migration phase boundary, the page map there (the result of the earlier phases'
+// migrations), and the migrations the OS decided at that boundary. One timing window starts from
+// each. The file format is versioned and documented in docs/checkpoints.md; reading checks it
+// whole (every length, the CRC) and names the file and byte offset of the first problem.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "os/page_map.hpp"
+#include "os/region_scan.hpp"
+
+namespace starnuma {
+
+struct Checkpoint {
+  static constexpr uint32_t kFormatVersion = 1;
+
+  // What it was made from; a window refuses a checkpoint of another workload, seed, thread
+  // layout or starnuma version.
+  std::string starnuma_version = STARNUMA_VERSION;
+  std::string workload;
+  uint64_t seed = 1;
+  std::string platform;                 // the functional pass's platform file (for the record)
+  std::vector<unsigned> cores_per_socket;
+  uint64_t page_size = 4096;
+  std::string knowledge;                // "tracker" or "perfect"
+  unsigned counter_bits = 0;            // the trackers' (tracker knowledge)
+  uint64_t phase_instructions = 0;
+  uint64_t phase = 0;                   // the boundary: after `phase` phases of the functional pass
+  bool in_initialisation = false;       // some thread had not yet ended the workload's initialisation
+
+  // Per thread: stream operations consumed and instructions retired up to the boundary.
+  std::vector<uint64_t> ops, retired;
+
+  // The page map's nodes: each a socket (by index) or the pool; frames as PageMap::frames.
+  struct NodeRecord {
+    std::string name;
+    int socket = -1;  // -1: the pool
+    PageMap::NodeFrames frames;
+  };
+  std::vector<NodeRecord> nodes;
+
+  // The boundary's decision: the moves in order (`to`: index into `nodes`), what the scan read,
+  // and the decision's figures for the report.
+  std::vector<PageMove> moves;
+  uint64_t scan_entries = 0, regions_scanned = 0;
+  PhaseDecision decision;
+
+  // The header as JSON (everything but the per-thread positions, the frames and the moves).
+  nlohmann::ordered_json header() const;
+  // The file's bytes.
+  std::string serialise() const;
+};
+
+// Reads and checks a checkpoint; raises a starnuma/input error "PATH: offset N: ..." for a file
+// that is not a checkpoint, of another format version, truncated or corrupt.
+Checkpoint read_checkpoint(const std::string& path);
+
+}  // namespace starnuma

@@ -1,0 +1,45 @@
+// Step B of the StarNUMA paper's sampled evaluation (Fig. 6): a functional pass over the workload
+// that makes every migration phase's decisions and writes one checkpoint per phase boundary.
+//
+// No timing. The threads run their streams interleaved in small batches; barriers hold a thread
+// until every running thread has reached them, so at any boundary all threads stand between the
+// same two barriers (a timing window can resume them). Pages are placed by first touch through the
+// run's page map; every access goes through its socket's LLC (functional, the platform's size,
+// ways and replacement); what the OS learns is what the hardware would count: each socket's
+// LLC-missing loads per region folded into the tracker metadata as the annexes' flushes would
+// (tracker knowledge), or every LLC miss per page (the baseline's perfect knowledge). At each
+// boundary (the furthest thread has retired another os.phase_instructions, as in a continuous run)
+// the same scan and Algorithm 1 as the timed OS thread decide; the checkpoint records the map
+// before the moves and the moves; then every move is applied at once (the paper performs all of a
+// phase's migrations in this step) and the moved pages leave the LLCs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace starnuma {
+
+class Platform;
+
+struct FunctionalPassOptions {
+  std::string workload = "uniform";
+  uint64_t seed = 1;
+  unsigned checkpoints = 5;  // phase boundaries 1..N
+  std::string out;           // folder: manifest.json and checkpoint-K.ckpt, replaced whole
+  bool progress = false;     // a line per phase on stderr
+};
+
+struct FunctionalPassResult {
+  uint64_t accesses = 0, llc_misses = 0, instructions = 0;
+  double host_seconds = 0;  // the whole command's
+  double pass_seconds = 0;  // the pass itself, without building the workload (its speed)
+  nlohmann::ordered_json manifest;  // what manifest.json holds
+};
+
+// Runs the pass on `platform` (elaborated, not simulated) and writes the checkpoints. Raises a
+// starnuma/input error if the workload ends before the last boundary.
+FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPassOptions& options);
+
+}  // namespace starnuma

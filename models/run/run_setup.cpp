@@ -1,0 +1,60 @@
+#include "run/run_setup.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "common/diagnostics.hpp"
+#include "socket/socket.hpp"
+#include "tracking/platform_tracking.hpp"
+
+namespace starnuma {
+
+std::vector<ThreadPlace> place_threads(const Fabric& fabric) {
+  std::vector<ThreadPlace> threads;
+  for (size_t s = 0; s < fabric.requesters().size(); ++s)
+    for (const auto& c : fabric.requesters()[s]->core_list()) threads.push_back({s, c.get()});
+  return threads;
+}
+
+PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformTracking* tracking) {
+  std::vector<PageMap::Node> nodes;
+  for (size_t k = 0; k < fabric.address_map().size(); ++k) {
+    const Fabric::Range& r = fabric.address_map()[k];
+    const bool socket = dynamic_cast<const Socket*>(r.node) != nullptr;
+    const uint64_t size = tracking && tracking->home_range() == k ? r.size - tracking->reserved_bytes() : r.size;
+    nodes.push_back({r.node->basename(), r.base, socket ? size : std::min(size, pool_limit), socket});
+  }
+  std::vector<std::vector<size_t>> fallback;
+  for (size_t s = 0; s < fabric.requesters().size(); ++s) {
+    std::vector<size_t> order(nodes.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return fabric.unloaded_latency(s, a) < fabric.unloaded_latency(s, b);
+    });
+    fallback.push_back(order);
+  }
+  return PageMap(kRunPageSize, std::move(nodes), std::move(fallback));
+}
+
+uint64_t pool_limit_bytes(double pool_fraction, uint64_t footprint) {
+  return (static_cast<uint64_t>(pool_fraction * static_cast<double>(footprint)) + kRunPageSize - 1) / kRunPageSize *
+         kRunPageSize;
+}
+
+std::vector<size_t> socket_nodes(const Fabric& fabric) {
+  std::vector<size_t> nodes;
+  for (const Socket* sock : fabric.requesters())
+    for (size_t r = 0; r < fabric.address_map().size(); ++r)
+      if (fabric.address_map()[r].node == sock) nodes.push_back(r);
+  if (nodes.size() != fabric.requesters().size()) report_internal("a socket without memory in the address map");
+  return nodes;
+}
+
+size_t pool_node(const PageMap& pages) {
+  size_t pool = static_cast<size_t>(-1);
+  for (size_t r = 0; r < pages.nodes().size(); ++r)
+    if (!pages.nodes()[r].first_touch) pool = r;
+  return pool;
+}
+
+}  // namespace starnuma

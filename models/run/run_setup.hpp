@@ -1,0 +1,37 @@
+// What a timed run and the functional pass of a sampled run set up alike: threads on cores, the
+// OS's page map over the platform's memory, the pool's share of the footprint.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "os/page_map.hpp"
+
+namespace starnuma {
+
+class Core;
+class Fabric;
+class PlatformTracking;
+
+inline constexpr uint64_t kRunPageSize = 4096;
+
+struct ThreadPlace {
+  size_t socket;  // requester index
+  Core* core;
+};
+// Threads on cores in order: socket0's cores first.
+std::vector<ThreadPlace> place_threads(const Fabric& fabric);
+
+// The OS's view of memory: every node's range; first touch tries the socket's own node, then the
+// others by unloaded latency; the pool only takes what placement puts there, up to `pool_limit`
+// bytes. The tracking metadata's reserved range (at the top of its home) is never handed out.
+PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformTracking* tracking);
+
+// Bytes of a `footprint`-byte workload the pool may hold (whole pages).
+uint64_t pool_limit_bytes(double pool_fraction, uint64_t footprint);
+
+// The address-map index of each socket's memory and of the pool (npos: none), from `pages`.
+std::vector<size_t> socket_nodes(const Fabric& fabric);
+size_t pool_node(const PageMap& pages);
+
+}  // namespace starnuma

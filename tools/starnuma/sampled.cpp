@@ -1,0 +1,230 @@
+// The sampled evaluation of the StarNUMA paper (Fig. 6): `starnuma checkpoint` (step B, the
+// functional pass that decides every phase's migrations and writes checkpoints) and `starnuma
+// sample` (step C, one timing window per checkpoint, each its own `starnuma run --checkpoint`
+// process, several at once, then the aggregate).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "common/diagnostics.hpp"
+#include "common/output_file.hpp"
+#include "platform/platform.hpp"
+#include "run/functional_pass.hpp"
+#include "subprocess.hpp"
+
+namespace starnuma::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+nlohmann::ordered_json read_json(const fs::path& path, const std::string& what) {
+  std::ifstream in(path);
+  if (!in) report_error(msg::kInput, path.string() + ": cannot read " + what);
+  try {
+    return nlohmann::ordered_json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    report_error(msg::kInput, path.string() + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
+// The windows' results as one run, as the paper aggregates its checkpoints: every count summed,
+// IPC as instructions over the summed time (windows back to back), AMAT and its parts weighted by
+// each window's memory accesses, link utilisation by each window's simulated time.
+nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& windows) {
+  nlohmann::ordered_json a;
+  const nlohmann::ordered_json& first = windows.front();
+  a["platform"] = first["platform"];
+  a["workload"] = first["workload"];
+  a["placement"] = "sampled";
+  a["windows"] = windows.size();
+  double instructions = 0, cycles_weight = 0, accesses = 0, amat = 0, unloaded = 0, contention = 0, sim_ns = 0,
+         host = 0;
+  nlohmann::ordered_json counts = nlohmann::ordered_json::object(), util = nlohmann::ordered_json::object();
+  uint64_t moved = 0, to_pool = 0, from_pool = 0, s2s = 0, dropped = 0, shootdowns = 0, llc_misses = 0;
+  for (const auto& w : windows) {
+    const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
+    instructions += instr;
+    if (ipc > 0) cycles_weight += instr / ipc;
+    double n = 0;
+    for (const auto& [k, v] : w["memory_accesses"].items()) {
+      counts[k] = (counts.contains(k) ? counts[k].get<uint64_t>() : 0) + v.get<uint64_t>();
+      n += v.get<double>();
+    }
+    accesses += n;
+    amat += n * w["amat_ns"].get<double>();
+    unloaded += n * w["amat_unloaded_ns"].get<double>();
+    contention += n * w["amat_contention_ns"].get<double>();
+    const double t = w["sim_time_ns"].get<double>();
+    sim_ns += t;
+    host += w["host_seconds"].get<double>();
+    for (const auto& [k, v] : w["link_utilization"].items())
+      util[k] = (util.contains(k) ? util[k].get<double>() : 0.0) + t * v.get<double>();
+    llc_misses += w["llc_misses"].get<uint64_t>();
+    if (w.contains("migration")) {
+      const auto& m = w["migration"];
+      moved += m["pages_moved"].get<uint64_t>();
+      to_pool += m["to_pool"].get<uint64_t>();
+      from_pool += m["from_pool"].get<uint64_t>();
+      s2s += m["socket_to_socket"].get<uint64_t>();
+      dropped += m["dropped"].get<uint64_t>();
+      shootdowns += m["shootdowns_sent"].get<uint64_t>();
+    }
+  }
+  a["ipc"] = cycles_weight > 0 ? instructions / cycles_weight : 0.0;
+  a["amat_ns"] = accesses > 0 ? amat / accesses : 0.0;
+  a["amat_unloaded_ns"] = accesses > 0 ? unloaded / accesses : 0.0;
+  a["amat_contention_ns"] = accesses > 0 ? contention / accesses : 0.0;
+  nlohmann::ordered_json breakdown = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : counts.items()) breakdown[k] = accesses > 0 ? v.get<double>() / accesses : 0.0;
+  a["access_breakdown"] = breakdown;
+  a["memory_accesses"] = counts;
+  for (auto& [k, v] : util.items()) v = sim_ns > 0 ? v.get<double>() / sim_ns : 0.0;
+  a["link_utilization"] = util;
+  a["instructions"] = static_cast<uint64_t>(instructions);
+  a["llc_misses"] = llc_misses;
+  a["migration"] = {{"pages_moved", moved},
+                    {"socket_to_socket", s2s},
+                    {"to_pool", to_pool},
+                    {"from_pool", from_pool},
+                    {"to_pool_fraction", moved ? static_cast<double>(to_pool) / static_cast<double>(moved) : 0.0},
+                    {"dropped", dropped},
+                    {"shootdowns_sent", shootdowns}};
+  a["sim_time_ns"] = sim_ns;
+  a["host_seconds"] = host;
+  nlohmann::ordered_json per = nlohmann::ordered_json::array();
+  for (const auto& w : windows)
+    per.push_back({{"phase", w["checkpoint_phase"]},
+                   {"ipc", w["ipc"]},
+                   {"amat_ns", w["amat_ns"]},
+                   {"pages_moved", w.contains("migration") ? w["migration"]["pages_moved"] : nlohmann::ordered_json(0)},
+                   {"to_pool", w.contains("migration") ? w["migration"]["to_pool"] : nlohmann::ordered_json(0)}});
+  a["per_window"] = per;
+  return a;
+}
+
+}  // namespace
+
+int checkpoint(const PlatformArgs& args, const CheckpointArgs& ca, bool json) {
+  auto platform = Platform::build(args.platform, args.sets);
+  FunctionalPassOptions o;
+  o.workload = ca.workload;
+  o.seed = ca.seed;
+  o.checkpoints = ca.checkpoints;
+  o.out = ca.out;
+  o.progress = ca.progress && !json;
+  const FunctionalPassResult r = run_functional_pass(*platform, o);
+  if (json) {
+    std::cout << r.manifest.dump(2) << '\n';
+    return 0;
+  }
+  std::cout << r.manifest["workload"].get<std::string>() << " on " << r.manifest["platform"].get<std::string>() << ", "
+            << r.manifest["knowledge"].get<std::string>() << " knowledge, phases of " << r.manifest["phase_instructions"]
+            << " instructions per thread\n\n"
+            << "phase   HI        LO      candidates  pages moved  to pool  from pool  pool pages\n";
+  for (const auto& p : r.manifest["phases"])
+    std::cout << std::left << std::setw(8) << p["phase"].get<uint64_t>() << std::setw(10) << p["hi"].get<uint64_t>()
+              << std::setw(8) << p["lo"].get<uint64_t>() << std::setw(12) << p["candidates"].get<uint64_t>()
+              << std::setw(13) << p["pages_moved"].get<uint64_t>() << std::setw(9) << p["to_pool"].get<uint64_t>()
+              << std::setw(11) << p["from_pool"].get<uint64_t>() << p["pool_pages"].get<uint64_t>() << '\n';
+  std::cout << std::fixed << std::setprecision(1) << '\n'
+            << r.accesses << " accesses (" << r.llc_misses << " LLC misses) in " << std::setprecision(2)
+            << r.pass_seconds << " s: " << (r.pass_seconds > 0 ? r.accesses / r.pass_seconds / 1e6 : 0)
+            << " M accesses/s (" << r.host_seconds << " s with the workload's set-up); checkpoints in " << ca.out
+            << '\n';
+  return 0;
+}
+
+int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
+  const fs::path dir(sa.checkpoints);
+  const nlohmann::ordered_json manifest = read_json(dir / "manifest.json", "the checkpoints' manifest (not a folder "
+                                                                            "`starnuma checkpoint` wrote?)");
+  std::vector<std::string> files;
+  try {
+    for (const auto& p : manifest.at("phases")) files.push_back((dir / p.at("file").get<std::string>()).string());
+  } catch (const nlohmann::json::exception& e) {
+    report_error(msg::kInput, (dir / "manifest.json").string() + ": " + e.what());
+  }
+  if (files.empty()) report_error(msg::kInput, (dir / "manifest.json").string() + ": lists no checkpoints");
+  const bool keep = !sa.out.empty();
+  const fs::path out = keep ? fs::path(sa.out) : fs::temp_directory_path() / ("starnuma-sample-" + std::to_string(getpid()));
+  const unsigned jobs = sa.jobs ? sa.jobs : std::max(1u, std::thread::hardware_concurrency());
+
+  std::vector<std::string> window_out;
+  std::vector<pid_t> running;
+  std::vector<size_t> running_index;
+  int failed = 0;
+  size_t failed_index = 0;
+  const auto reap_one = [&] {
+    const int code = wait_for(running.front());
+    if (code && !failed) {
+      failed = code;
+      failed_index = running_index.front();
+    }
+    running.erase(running.begin());
+    running_index.erase(running_index.begin());
+  };
+  for (size_t k = 0; k < files.size() && !failed; ++k) {
+    window_out.push_back((out / ("window-" + std::to_string(k + 1))).string());
+    std::vector<std::string> a{"starnuma", "run", args.platform, "--checkpoint", files[k], "--instructions",
+                               std::to_string(sa.instructions), "--warmup", std::to_string(sa.warmup), "--out",
+                               window_out.back(), "--no-progress", "--json", "--detailed-sockets",
+                               std::to_string(sa.detailed_sockets)};
+    for (const auto& s : args.sets) a.insert(a.end(), {"--set", s});
+    while (running.size() >= jobs) reap_one();
+    running.push_back(spawn_self(a));
+    running_index.push_back(k);
+  }
+  while (!running.empty()) reap_one();
+  if (failed) {
+    std::error_code ec;
+    if (!keep) fs::remove_all(out, ec);
+    std::cerr << "sample: the window of " << files[failed_index] << " failed (above)\n";
+    return failed;
+  }
+  std::vector<nlohmann::ordered_json> windows;
+  for (const auto& w : window_out) {
+    nlohmann::ordered_json j = read_json(fs::path(w) / "stats.json", "a window's results");
+    j.erase("stats");
+    windows.push_back(std::move(j));
+  }
+  nlohmann::ordered_json result = aggregate(windows);
+  result["checkpoints"] = sa.checkpoints;
+  result["instructions_per_window"] = sa.instructions;
+  result["warmup_per_window"] = sa.warmup;
+  if (keep) {
+    write_file_atomically((out / "sampled.json").string(), result.dump(2) + "\n");
+  } else {
+    std::error_code ec;
+    fs::remove_all(out, ec);
+  }
+  if (json) {
+    std::cout << result.dump(2) << '\n';
+    return 0;
+  }
+  std::cout << std::fixed << result["workload"].get<std::string>() << " on " << result["platform"].get<std::string>()
+            << ": " << windows.size() << " windows of " << sa.instructions << " instructions per thread (after "
+            << sa.warmup << " of warm-up)\n\n"
+            << "window  IPC     AMAT (ns)  pages moved  to pool\n";
+  for (const auto& w : result["per_window"])
+    std::cout << std::left << std::setw(8) << w["phase"].get<uint64_t>() << std::setw(8) << std::setprecision(3)
+              << w["ipc"].get<double>() << std::setw(11) << std::setprecision(1) << w["amat_ns"].get<double>()
+              << std::setw(13) << w["pages_moved"].get<uint64_t>() << w["to_pool"].get<uint64_t>() << '\n';
+  std::cout << "\nIPC " << std::setprecision(3) << result["ipc"].get<double>() << ", AMAT " << std::setprecision(1)
+            << result["amat_ns"].get<double>() << " ns = " << result["amat_unloaded_ns"].get<double>() << " unloaded + "
+            << result["amat_contention_ns"].get<double>() << " contention; " << result["migration"]["pages_moved"]
+            << " pages moved, " << std::setprecision(0) << 100 * result["migration"]["to_pool_fraction"].get<double>()
+            << " % to the pool\n";
+  return 0;
+}
+
+}  // namespace starnuma::cli
