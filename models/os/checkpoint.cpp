@@ -1,5 +1,6 @@
 #include "os/checkpoint.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/diagnostics.hpp"
@@ -138,14 +139,17 @@ Checkpoint read_checkpoint(const std::string& path) {
     file.fail(8, "checkpoint format version " + std::to_string(version) + "; this starnuma reads version " +
                      std::to_string(Checkpoint::kFormatVersion));
   const uint32_t head_bytes = trace::get_u32(fixed + 12);
-  if (head_bytes > file.size()) file.fail(12, "header length " + std::to_string(head_bytes) + " exceeds the file");
+  if (head_bytes > file.size() - kFixedBytes)
+    file.fail(file.size(), "truncated checkpoint: its header of " + std::to_string(head_bytes) + " bytes starts at offset 16");
   std::string head(head_bytes, '\0');
   file.read_exact(kFixedBytes, head.data(), head_bytes, "checkpoint header");
   uint8_t len[8];
   const uint64_t len_at = kFixedBytes + head_bytes;
   file.read_exact(len_at, len, 8, "payload length");
   const uint64_t payload_bytes = trace::get_u64(len);
-  if (payload_bytes > file.size()) file.fail(len_at, "payload length " + std::to_string(payload_bytes) + " exceeds the file");
+  if (payload_bytes > file.size() - std::min(file.size(), len_at + 8))
+    file.fail(file.size(), "truncated checkpoint: its payload of " + std::to_string(payload_bytes) +
+                               " bytes starts at offset " + std::to_string(len_at + 8));
   std::vector<uint8_t> payload(payload_bytes);
   file.read_exact(len_at + 8, payload.data(), payload_bytes, "payload");
   uint8_t crc_bytes[4];

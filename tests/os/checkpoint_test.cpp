@@ -1,0 +1,153 @@
+// Sampled runs' checkpoints: the file format round trip, every kind of damage reported with the file
+// and offset, and a page map carried frame by frame into another map.
+#include "os/checkpoint.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+#include "harness/expect_report.hpp"
+
+namespace starnuma {
+namespace {
+
+constexpr uint64_t kPage = 4096;
+
+PageMap small_map() {
+  return PageMap(kPage,
+                 {{"socket0", 0, 4 * kPage, true}, {"socket1", 4 * kPage, 4 * kPage, true}, {"pool", 8 * kPage, 2 * kPage, false}},
+                 {{0, 1, 2}, {1, 0, 2}});
+}
+
+Checkpoint sample_checkpoint(const PageMap& m) {
+  Checkpoint c;
+  c.workload = "sharing:pages=4";
+  c.seed = 7;
+  c.platform = "p.yaml";
+  c.cores_per_socket = {2, 2};
+  c.knowledge = "tracker";
+  c.counter_bits = 16;
+  c.phase_instructions = 1000;
+  c.phase = 3;
+  c.ops = {10, 300000, 7, 0};
+  c.retired = {50, 1500000, 35, 0};
+  const int sockets[] = {0, 1, -1};
+  for (size_t n = 0; n < 3; ++n) c.nodes.push_back({m.nodes()[n].name, sockets[n], m.frames(n)});
+  c.moves = {{100, 2, MoveKind::Candidate}, {1ull << 40, 0, MoveKind::Victim}};
+  c.scan_entries = 5;
+  c.regions_scanned = 2;
+  c.decision.hi = 20;
+  c.decision.lo = 1;
+  c.decision.candidates = 1;
+  c.decision.pages = 2;
+  c.decision.limit_reached = true;
+  return c;
+}
+
+std::string temp_path(const std::string& name) { return "/tmp/starnuma-test-" + std::to_string(getpid()) + "-" + name; }
+
+void write(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+testing::Raised read_damaged(const std::string& bytes) {
+  const std::string path = temp_path("damaged.ckpt");
+  write(path, bytes);
+  testing::Raised r = testing::capture_report([&] { read_checkpoint(path); });
+  std::remove(path.c_str());
+  return r;
+}
+
+PageMap map_with_pages() {
+  PageMap m = small_map();
+  m.translate(0x10000, 0);
+  m.translate(0x20000, 1);
+  m.translate(0x30000, 0);
+  m.place(0x40, 2);
+  const PageMap::Moved mv = m.move(0x30, 1);  // frees a frame of socket0
+  m.release(mv.from);
+  return m;
+}
+
+TEST(Checkpoint, RoundTripsEveryField) {
+  const PageMap m = map_with_pages();
+  const Checkpoint c = sample_checkpoint(m);
+  const std::string path = temp_path("round.ckpt");
+  write(path, c.serialise());
+  const Checkpoint r = read_checkpoint(path);
+  std::remove(path.c_str());
+  EXPECT_EQ(r.header().dump(), c.header().dump());
+  EXPECT_EQ(r.ops, c.ops);
+  EXPECT_EQ(r.retired, c.retired);
+  ASSERT_EQ(r.nodes.size(), 3u);
+  for (size_t n = 0; n < 3; ++n) {
+    EXPECT_EQ(r.nodes[n].socket, c.nodes[n].socket);
+    EXPECT_EQ(r.nodes[n].frames.owners, c.nodes[n].frames.owners);
+    EXPECT_EQ(r.nodes[n].frames.free, c.nodes[n].frames.free);
+  }
+  ASSERT_EQ(r.moves.size(), 2u);
+  EXPECT_EQ(r.moves[1].vpage, 1ull << 40);
+  EXPECT_EQ(r.moves[1].kind, MoveKind::Victim);
+  EXPECT_TRUE(r.decision.limit_reached);
+}
+
+TEST(Checkpoint, EveryTruncationIsReportedWithItsOffset) {
+  const std::string bytes = sample_checkpoint(map_with_pages()).serialise();
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    const testing::Raised r = read_damaged(bytes.substr(0, len));
+    ASSERT_TRUE(r.raised) << "truncated to " << len << " bytes";
+    EXPECT_EQ(r.type, "starnuma/input");
+    EXPECT_NE(r.message.find("damaged.ckpt: offset "), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("truncated"), std::string::npos) << r.message;
+  }
+}
+
+TEST(Checkpoint, AnyFlippedByteIsCaught) {
+  const std::string bytes = sample_checkpoint(map_with_pages()).serialise();
+  for (size_t at = 0; at < bytes.size(); ++at) {
+    std::string bad = bytes;
+    bad[at] = static_cast<char>(bad[at] ^ 0x20);
+    const testing::Raised r = read_damaged(bad);
+    ASSERT_TRUE(r.raised) << "byte " << at;
+    EXPECT_EQ(r.type, "starnuma/input");
+  }
+}
+
+TEST(Checkpoint, OtherFilesAndFormatVersionsAreRefusedByName) {
+  EXPECT_NE(read_damaged("stats.json is not a checkpoint").message.find("not a starnuma checkpoint"), std::string::npos);
+  std::string other = sample_checkpoint(map_with_pages()).serialise();
+  other[8] = 2;  // format version 2
+  EXPECT_NE(read_damaged(other).message.find("offset 8: checkpoint format version 2; this starnuma reads version 1"),
+            std::string::npos);
+  EXPECT_NE(read_damaged(sample_checkpoint(map_with_pages()).serialise() + "x").message.find("data after"), std::string::npos);
+}
+
+TEST(Checkpoint, APageMapRestoresFrameByFrame) {
+  const PageMap m = map_with_pages();
+  PageMap r = small_map();
+  for (size_t n = 0; n < 3; ++n) ASSERT_EQ(r.restore(n, m.frames(n)), "");
+  EXPECT_EQ(r.check(), "");
+  for (uint64_t v : {0x10ull, 0x20ull, 0x30ull, 0x40ull}) {
+    EXPECT_EQ(r.node_of(v), m.node_of(v));
+    EXPECT_EQ(r.peek(v * kPage + 5), m.peek(v * kPage + 5));
+  }
+  for (size_t n = 0; n < 3; ++n) EXPECT_EQ(r.free_pages(n), m.free_pages(n));
+  // The freed frame is the next one handed out, as in the original.
+  PageMap copy = map_with_pages();
+  EXPECT_EQ(r.translate(0x50000, 0), copy.translate(0x50000, 0));
+}
+
+TEST(Checkpoint, AMapThatDoesNotFitIsRefused) {
+  PageMap::NodeFrames f;
+  for (uint64_t v = 0; v < 5; ++v) f.owners.push_back(v);
+  EXPECT_NE(small_map().restore(0, f).find("more than its 4"), std::string::npos);
+  PageMap::NodeFrames twice{{7, 7}, {}};
+  EXPECT_NE(small_map().restore(0, twice).find("in two frames"), std::string::npos);
+  PageMap::NodeFrames bad_free{{7, PageMap::kNoPage}, {0}};
+  EXPECT_NE(small_map().restore(0, bad_free).find("not an empty frame"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace starnuma
