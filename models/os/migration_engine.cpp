@@ -1,6 +1,7 @@
 #include "os/migration_engine.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include <systemc>
@@ -74,6 +75,17 @@ void MigrationEngine::run() {
       free_fs = std::max(free_fs, now) + scan_fs_;
       busy_fs_ += scan_fs_;
       rec.decided_ns = static_cast<double>(free_fs) / 1e6;
+      if (s_.progress) {
+        uint64_t to_pool = 0;
+        for (const PageMove& m : pending) to_pool += m.to == s_.pool;
+        // Over the run's progress line (a terminal's \r line), then on a line of its own.
+        std::fprintf(stderr, "\r%-100s\n", ("phase " + std::to_string(rec.phase) + " at " +
+                                            std::to_string(static_cast<uint64_t>(rec.start_ns / 1e3)) + " us: " +
+                                            std::to_string(pending.size()) + " pages to move (" +
+                                            std::to_string(to_pool) + " to the pool), HI " +
+                                            std::to_string(rec.decision.hi))
+                                               .c_str());
+      }
       continue;
     }
     if (next < pending.size() && free_fs <= now) {

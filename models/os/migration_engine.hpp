@@ -59,6 +59,7 @@ class MigrationEngine {
     std::vector<size_t> socket_node;              // node index of each socket's memory
     int64_t os_cycle_fs = 0;                      // one cycle of the OS core
     uint64_t seed = 1;
+    bool progress = false;                        // a line per phase on stderr
     // A sampled run's timing window (os/checkpoint.hpp): no scan of its own, no decision; the
     // checkpoint's phase starts when measurement does (after the window's warm-up): the OS core
     // spends the scan's time, resets the counts, then moves `moves` as a continuous run would.

@@ -170,6 +170,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     const size_t os_socket = std::min<size_t>(os.os_socket(), sockets - 1);
     m.os_cycle_fs = static_cast<int64_t>(std::llround(1e15 / fabric.requesters()[os_socket]->frequency().hz()));
     m.seed = o.seed;
+    m.progress = o.progress;
     if (checkpoint) m.replay = replay_of(*checkpoint, m.socket_node, pool);
     migration = std::make_unique<MigrationEngine>(std::move(m));
     migration->start();

@@ -7,7 +7,8 @@ namespace starnuma {
 FunctionalAnnexes::FunctionalAnnexes(const std::vector<Thread>& threads, bool annex_stlb, TrackerMetadata& metadata)
     : threads_(threads), annex_stlb_(annex_stlb), metadata_(metadata), max_count_(metadata.layout().max_count()) {
   for (const Thread& t : threads_) {
-    dtlb_.emplace_back(t.dtlb_entries, t.dtlb_ways, Replacement::Lru, 1, true);
+    // Only the annexed level keeps state in its payloads (nothing reads a translation's frame).
+    dtlb_.emplace_back(t.dtlb_entries, t.dtlb_ways, Replacement::Lru, 1, !annex_stlb_);
     stlb_.emplace_back(t.stlb_entries, t.stlb_ways, Replacement::Lru, 1, true);
   }
 }
@@ -37,7 +38,7 @@ void FunctionalAnnexes::access(size_t t, uint64_t vpage, uint64_t ppage) {
     uint64_t* p = annexed(t).peek_payload(vpage);
     if (p && ((*p >> kEpochShift) & kEpochMask) != epoch_) flush(t, p);
   };
-  if (l1.lookup_payload(vpage)) {
+  if (l1.access(vpage, false)) {
     check_mark();
     return;
   }

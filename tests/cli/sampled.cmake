@@ -47,6 +47,16 @@ if(moved EQUAL 0)
 endif()
 message(STATUS "AMAT sampled ${amat_s} ns, continuous ${amat_c} ns; ${moved} pages moved in the windows")
 
+# One functional pass serves other platforms of the same shape: the pool 90 ns further away.
+starnuma(0 run "${PLATFORM}" ${sets} --set topology.cxl.latency=50ns --checkpoint "${OUT}/ck/checkpoint-2.ckpt"
+         --warmup 8000 --instructions 32000 --no-progress --json)
+string(JSON far_amat GET "${out}" amat_unloaded_ns)
+file(READ "${OUT}/sampled/window-2/stats.json" near)
+string(JSON near_amat GET "${near}" amat_unloaded_ns)
+if(NOT far_amat GREATER near_amat)
+  message(FATAL_ERROR "a further pool did not raise the unloaded AMAT: ${far_amat} ns against ${near_amat} ns")
+endif()
+
 # A truncated checkpoint: exit 1 naming the file and offset, no --out folder.
 file(SIZE "${OUT}/ck/checkpoint-2.ckpt" size)
 math(EXPR keep "${size} / 2")
