@@ -7,8 +7,9 @@ namespace starnuma {
 FunctionalAnnexes::FunctionalAnnexes(const std::vector<Thread>& threads, bool annex_stlb, TrackerMetadata& metadata)
     : threads_(threads), annex_stlb_(annex_stlb), metadata_(metadata), max_count_(metadata.layout().max_count()) {
   for (const Thread& t : threads_) {
-    // Only the annexed level keeps state in its payloads (nothing reads a translation's frame).
-    dtlb_.emplace_back(t.dtlb_entries, t.dtlb_ways, Replacement::Lru, 1, !annex_stlb_);
+    // The annexed level's payloads hold the annex; an L1 DTLB in front of an annexed STLB keeps the
+    // epoch in which its entry last met the annex's marker (nothing reads a translation's frame).
+    dtlb_.emplace_back(t.dtlb_entries, t.dtlb_ways, Replacement::Lru, 1, true);
     stlb_.emplace_back(t.stlb_entries, t.stlb_ways, Replacement::Lru, 1, true);
   }
 }
@@ -38,8 +39,13 @@ void FunctionalAnnexes::access(size_t t, uint64_t vpage, uint64_t ppage) {
     uint64_t* p = annexed(t).peek_payload(vpage);
     if (p && ((*p >> kEpochShift) & kEpochMask) != epoch_) flush(t, p);
   };
-  if (l1.access(vpage, false)) {
-    check_mark();
+  if (uint64_t* p = l1.lookup_payload(vpage)) {
+    if (!annex_stlb_) {
+      check_mark();
+    } else if (*p != epoch_) {  // the first L1 hit since the mark: the STLB annex's marker
+      check_mark();
+      *p = epoch_;
+    }
     return;
   }
   if (l2.lookup_payload(vpage)) {
@@ -51,7 +57,7 @@ void FunctionalAnnexes::access(size_t t, uint64_t vpage, uint64_t ppage) {
       l1.invalidate(v.line);  // the annexed STLB is inclusive
     }
   }
-  const CacheArray::Victim v = l1.fill(vpage, false, annex_stlb_ ? ppage : annex_entry(ppage));
+  const CacheArray::Victim v = l1.fill(vpage, false, annex_stlb_ ? epoch_ : annex_entry(ppage));
   if (v.valid && !annex_stlb_) flush_evicted(t, v.payload);
 }
 
