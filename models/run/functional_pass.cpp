@@ -135,7 +135,8 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
   const size_t pool = pool_node(pages);
   const std::vector<size_t> socket_node = socket_nodes(fabric);
   MigrationPolicy policy(policy_config(os, knowledge, metadata, socket_node, pool), o.seed * 7919 + 17);
-  OutputFolder folder(o.out);
+  std::optional<OutputFolder> folder;
+  if (!o.streams_only) folder.emplace(o.out);
 
   std::vector<CacheArray> llcs;
   std::vector<unsigned> cores_per_socket;
@@ -208,7 +209,7 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
     c.scan_entries = scan.entries;
     c.regions_scanned = scan.regions.size();
     const std::string name = "checkpoint-" + std::to_string(phase) + ".ckpt";
-    write_whole(folder.file(name), c.serialise());
+    write_whole(folder->file(name), c.serialise());
 
     // Every move at once; its lines leave every LLC (a dirty one would be written home first).
     uint64_t moved = 0, to_pool = 0, from_pool = 0;
@@ -279,6 +280,7 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
         retired[t] += op->instructions + 1;
         ++result.accesses;
         readers[t].pop();
+        if (o.streams_only) continue;
         const uint64_t vline = op->address >> kLineShift;
         uint32_t& slot = lines[filter_slot(vline)];
         const auto tag = static_cast<uint32_t>(vline >> kFilterBits);
@@ -316,7 +318,8 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
       }
     }
     if (furthest >= (phase + 1) * per_phase) {
-      boundary(++phase);
+      if (o.streams_only) ++phase;
+      else boundary(++phase);
       std::fill(filter.begin(), filter.end(), kNoLine);
     }
   }
@@ -347,8 +350,10 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
   m["pass_seconds"] = result.pass_seconds;
   m["accesses_per_second"] = result.pass_seconds > 0 ? static_cast<double>(result.accesses) / result.pass_seconds : 0.0;
   m["phases"] = phases;
-  write_file_atomically(folder.file("manifest.json"), m.dump(2) + "\n");
-  folder.commit();
+  if (folder) {
+    write_file_atomically(folder->file("manifest.json"), m.dump(2) + "\n");
+    folder->commit();
+  }
   return result;
 }
 

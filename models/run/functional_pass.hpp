@@ -29,6 +29,9 @@ struct FunctionalPassOptions {
   unsigned checkpoints = 5;  // phase boundaries 1..N
   std::string out;           // folder: manifest.json and checkpoint-K.ckpt, replaced whole
   bool progress = false;     // a line per phase on stderr
+  // Benchmark: read the streams in the pass's turns and do nothing else (no counting, no decision,
+  // nothing written), which times their production as the pass meets it.
+  bool streams_only = false;
 };
 
 struct FunctionalPassResult {

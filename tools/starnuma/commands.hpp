@@ -53,6 +53,7 @@ struct CheckpointArgs {
   unsigned checkpoints = 5;
   std::string out;
   bool progress = true;
+  bool streams_only = false;
 };
 
 struct SampleArgs {

@@ -176,8 +176,12 @@ int run(int argc, char** argv) {
   checkpoint_cmd->add_option("--checkpoints", ck.checkpoints, "Phase boundaries to checkpoint (1 to N)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  checkpoint_cmd->add_option("--out", ck.out, "Folder for manifest.json and the checkpoints (replaced whole)")
-      ->required();
+  auto* checkpoint_out =
+      checkpoint_cmd->add_option("--out", ck.out, "Folder for manifest.json and the checkpoints (replaced whole)");
+  checkpoint_cmd->add_flag("--streams-only", ck.streams_only,
+                           "Benchmark: only read the workload's streams in the pass's turns, writing nothing (times "
+                           "their production as the pass meets it; starnuma benchmark uses it)")
+      ->excludes(checkpoint_out);
   checkpoint_cmd->add_flag("!--no-progress", ck.progress, "No line per phase on stderr");
   checkpoint_cmd->add_flag("--json", json, "Print the manifest as JSON");
   SampleArgs sa;
@@ -271,7 +275,13 @@ int run(int argc, char** argv) {
   ra.instructions_given = run_like->count("--instructions") > 0;
   ra.workload_given = run_like->count("--workload") > 0 || ra.checkpoint.empty();
   if (*run_cmd) return run(run_args, ra, json);
-  if (*checkpoint_cmd) return checkpoint(checkpoint_args, ck, json);
+  if (*checkpoint_cmd) {
+    if (ck.out.empty() && !ck.streams_only) {
+      std::cerr << "checkpoint: --out FOLDER is required\n";
+      return 1;
+    }
+    return checkpoint(checkpoint_args, ck, json);
+  }
   if (*sample_cmd) return sample(sample_args, sa, json);
   if (*record_cmd) return trace_record(record_args, rec);
   if (*info_cmd) return trace_info(info_file, json);

@@ -122,7 +122,13 @@ int checkpoint(const PlatformArgs& args, const CheckpointArgs& ca, bool json) {
   o.checkpoints = ca.checkpoints;
   o.out = ca.out;
   o.progress = ca.progress && !json;
+  o.streams_only = ca.streams_only;
   const FunctionalPassResult r = run_functional_pass(*platform, o);
+  if (ca.streams_only && !json) {
+    std::cout << std::fixed << std::setprecision(2) << r.accesses << " operations read in " << r.pass_seconds
+              << " s: " << r.accesses / r.pass_seconds / 1e6 << " M operations/s\n";
+    return 0;
+  }
   if (json) {
     std::cout << r.manifest.dump(2) << '\n';
     return 0;
