@@ -1,5 +1,6 @@
 #include "config_node.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -154,6 +155,12 @@ ConfigNode parse_documents(std::istream& in, const std::shared_ptr<const std::st
 
 ConfigNode load_yaml_file(const std::string& path) {
   auto file = std::make_shared<const std::string>(path);
+  // A folder or a device is refused before opening: reading a FIFO would block for ever.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) throw_config_error({Location{file, 0, 0}, "", "cannot open the file"});
+  if (!std::filesystem::is_regular_file(status))
+    throw_config_error({Location{file, 0, 0}, "", "not a regular file (a folder, device or pipe)"});
   std::ifstream in(path);
   if (!in) throw_config_error({Location{file, 0, 0}, "", "cannot open the file"});
   return parse_documents(in, file);

@@ -135,6 +135,14 @@ Range<T> at_least(T v) { return Range<T>{v, std::nullopt}; }
 template <class T>
 Range<T> between(T lo, T hi) { return Range<T>{lo, hi}; }
 
+// A hardware latency or timing: 0 to 10 us. Beyond, nothing the model describes is meant, and a
+// run would crawl through events a microsecond apart without saying why (issue 18).
+inline Range<Time> latency_range() { return between(Time::from_ps(0), Time::from_ps(10'000'000)); }
+// A link's or bus's bandwidth: 10 MB/s to 100 TB/s (below, a run crawls; above, no hardware).
+inline Range<Bandwidth> bandwidth_range() {
+  return between(Bandwidth::from_bytes_per_s(1e7), Bandwidth::from_bytes_per_s(1e14));
+}
+
 struct Required {};  // tag: the parameter has no default and must be given
 inline constexpr Required required{};
 

@@ -95,10 +95,11 @@ std::optional<int64_t> exact_integer(const Decimal& d, u128 multiplier, int extr
   return d.negative ? -r : r;
 }
 
+// The magnitude (the sign is `negative`'s).
 double to_double(const Decimal& d) {
   double v = 0;
   std::string_view t = d.text;
-  if (!t.empty() && t.front() == '+') t.remove_prefix(1);
+  if (!t.empty() && (t.front() == '+' || t.front() == '-')) t.remove_prefix(1);
   std::from_chars(t.data(), t.data() + t.size(), v);
   return v;
 }
@@ -225,14 +226,16 @@ Parsed<Bandwidth> parse_bandwidth(std::string_view text) {
   auto r = number_and_unit(text, "bandwidth", kBandwidth, kBandwidthUnits, "20.8GB/s");
   if (auto* e = std::get_if<std::string>(&r)) return Parsed<Bandwidth>::fail(*e);
   auto& [dec, u] = std::get<1>(r);
-  return Parsed<Bandwidth>::ok(Bandwidth::from_bytes_per_s(to_double(dec) * (dec.negative ? -1 : 1) * u->scale));
+  if (dec.negative && dec.digits != 0) return Parsed<Bandwidth>::fail(quoted(text) + ": a bandwidth cannot be negative");
+  return Parsed<Bandwidth>::ok(Bandwidth::from_bytes_per_s(to_double(dec) * u->scale));
 }
 
 Parsed<Frequency> parse_frequency(std::string_view text) {
   auto r = number_and_unit(text, "frequency", kFrequency, kFrequencyUnits, "2.4GHz");
   if (auto* e = std::get_if<std::string>(&r)) return Parsed<Frequency>::fail(*e);
   auto& [dec, u] = std::get<1>(r);
-  return Parsed<Frequency>::ok(Frequency::from_hz(to_double(dec) * (dec.negative ? -1 : 1) * u->scale));
+  if (dec.negative && dec.digits != 0) return Parsed<Frequency>::fail(quoted(text) + ": a frequency cannot be negative");
+  return Parsed<Frequency>::ok(Frequency::from_hz(to_double(dec) * u->scale));
 }
 
 Parsed<int64_t> parse_integer(std::string_view text) {

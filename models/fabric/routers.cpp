@@ -12,7 +12,7 @@ class Router : public FabricNode {
  public:
   Router(sc_core::sc_module_name n, const ScopeContext& c, Time default_latency)
       : FabricNode(n, c),
-        latency_(*this, "latency", default_latency, "Traversal latency per direction, port to port", at_least(0_ns)) {}
+        latency_(*this, "latency", default_latency, "Traversal latency per direction, port to port", latency_range()) {}
   bool forwards() const override { return true; }
   Time transit_latency() const override { return latency_; }
 

@@ -12,9 +12,9 @@ using namespace literals;
 CxlPool::CxlPool(sc_core::sc_module_name n, const ScopeContext& c)
     : FabricNode(n, c),
       port_latency_(*this, "port_latency", Time::from_ps(12500), "Device-side CXL port latency per direction",
-                    at_least(0_ns)),
+                    latency_range()),
       internal_latency_(*this, "internal_latency", 10_ns,
-                        "On-device network, arbitration and directory lookup, per direction", at_least(0_ns)),
+                        "On-device network, arbitration and directory lookup, per direction", latency_range()),
       heads_(*this, "heads", 16, "CXL ports (heads) of the device; each attached link takes one", between(1u, 64u)),
       memory_("memory", part("memory", "ddr5"), {16, 48_GiB}) {}
 

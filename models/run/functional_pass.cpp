@@ -13,6 +13,7 @@
 
 #include "cache/cache_array.hpp"
 #include "common/diagnostics.hpp"
+#include "common/json_text.hpp"
 #include "common/output_file.hpp"
 #include "os/checkpoint.hpp"
 #include "os/migration_policy.hpp"
@@ -70,43 +71,6 @@ class Reader {
   size_t have_ = 0, next_ = 0;
 };
 
-// The output folder is built beside its place and renamed over it at the end: a failed pass leaves
-// nothing, and a folder that is not a checkpoint folder is never replaced.
-class OutputFolder {
- public:
-  explicit OutputFolder(const std::string& out) : out_(out) {
-    if (out_.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
-    std::error_code ec;
-    if (fs::exists(out_, ec) && !fs::is_empty(out_, ec) && !fs::exists(out_ / "manifest.json", ec))
-      report_error(msg::kUsage, "--out " + out_.string() + ": exists and is not a checkpoint folder; not replacing it");
-    partial_ = out_;
-    partial_ += ".partial-" + std::to_string(getpid());
-    fs::remove_all(partial_, ec);
-    if (!fs::create_directories(partial_, ec) && ec)
-      report_error(msg::kInput, "cannot create " + partial_.string() + ": " + ec.message());
-  }
-  ~OutputFolder() {
-    std::error_code ec;
-    if (!committed_) fs::remove_all(partial_, ec);
-  }
-  std::string file(const std::string& name) const { return (partial_ / name).string(); }
-  void commit() {
-    std::error_code ec;
-    fs::path old = out_;
-    old += ".old-" + std::to_string(getpid());
-    const bool existed = fs::exists(out_, ec);
-    if (existed) fs::rename(out_, old, ec);
-    if (!ec) fs::rename(partial_, out_, ec);
-    if (ec) report_error(msg::kInput, "cannot write " + out_.string() + ": " + ec.message());
-    if (existed) fs::remove_all(old, ec);
-    committed_ = true;
-  }
-
- private:
-  fs::path out_, partial_;
-  bool committed_ = false;
-};
-
 void write_whole(const std::string& path, const std::string& bytes) {
   std::ofstream f(path, std::ios::binary);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -136,7 +100,10 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
   const std::vector<size_t> socket_node = socket_nodes(fabric);
   MigrationPolicy policy(policy_config(os, knowledge, metadata, socket_node, pool), o.seed * 7919 + 17);
   std::optional<OutputFolder> folder;
-  if (!o.streams_only) folder.emplace(o.out);
+  if (!o.streams_only) {
+    if (o.out.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
+    folder.emplace(o.out, "manifest.json");
+  }
 
   std::vector<CacheArray> llcs;
   std::vector<unsigned> cores_per_socket;
@@ -351,7 +318,7 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
   m["accesses_per_second"] = result.pass_seconds > 0 ? static_cast<double>(result.accesses) / result.pass_seconds : 0.0;
   m["phases"] = phases;
   if (folder) {
-    write_file_atomically(folder->file("manifest.json"), m.dump(2) + "\n");
+    write_file_atomically(folder->file("manifest.json"), json_text(m) + "\n");
     folder->commit();
   }
   return result;

@@ -55,6 +55,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   Fabric& fabric = platform.fabric();
   const std::vector<ThreadPlace> threads = place_threads(fabric);
   const size_t sockets = fabric.requesters().size();
+  if (threads.empty())
+    report_error(msg::kConfig, platform.source() + ": no socket has a core: there is nothing to run the workload on");
   RunOptions o = options;
   std::optional<Checkpoint> checkpoint;
   if (!o.checkpoint.empty()) {

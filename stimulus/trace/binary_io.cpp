@@ -39,7 +39,8 @@ void fail_at(const std::string& path, uint64_t offset, const std::string& messag
 }
 
 InputFile::InputFile(std::string path) : path_(std::move(path)) {
-  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  // Non-blocking: opening a FIFO must not wait for a writer (it is refused below).
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd_ < 0) report_error(msg::kInput, path_ + ": cannot open: " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -7,6 +7,8 @@
 #include <filesystem>
 
 #include "common/diagnostics.hpp"
+#include "common/interrupt_cleanup.hpp"
+#include "common/output_file.hpp"
 #include "stimulus/trace/binary_io.hpp"
 
 namespace starnuma::trace {
@@ -19,12 +21,15 @@ TraceWriter::TraceWriter(std::string path, TraceHeader header)
   if (header_.workload.size() > kMaxDescriptionBytes)
     report_error(msg::kInput, path_ + ": the workload description is longer than " +
                                   std::to_string(kMaxDescriptionBytes) + " bytes");
-  namespace fs = std::filesystem;
-  const fs::path target(path_);
-  std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  if (ec) report_error(msg::kInput, "cannot create the folder of " + path_ + ": " + ec.message());
+  check_output_path(path_);
+  {
+    std::error_code ec;
+    const std::filesystem::path target(path_);
+    if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+    if (ec) report_error(msg::kInput, "cannot create the folder of " + path_ + ": " + ec.message());
+  }
   temporary_ = path_ + ".tmp" + std::to_string(getpid());
+  guard_ = std::make_unique<TemporaryFileGuard>(temporary_);
   file_ = std::fopen(temporary_.c_str(), "wb");
   if (!file_) report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
 

@@ -4,11 +4,16 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "stimulus/stream.hpp"
 #include "stimulus/trace/trace_format.hpp"
+
+namespace starnuma {
+class TemporaryFileGuard;
+}
 
 namespace starnuma::trace {
 
@@ -40,6 +45,7 @@ class TraceWriter {
   void write(const void* data, size_t size);
 
   std::string path_, temporary_;
+  std::unique_ptr<TemporaryFileGuard> guard_;  // removes the temporary file if interrupted
   TraceHeader header_;
   std::FILE* file_ = nullptr;
   std::vector<ThreadBuffer> threads_;

@@ -63,6 +63,21 @@ TEST(Units, BandwidthAndFrequency) {
   EXPECT_FALSE(parse_frequency("2.4"));
 }
 
+// The sign used to be applied twice: -5GB/s read as +5 GB/s (issue 18).
+TEST(Units, NegativeBandwidthsAndFrequenciesAreRefusedAndRealsKeepTheirSign) {
+  const auto bw = parse_bandwidth("-5GB/s");
+  ASSERT_FALSE(bw);
+  EXPECT_NE(bw.error.find("a bandwidth cannot be negative"), std::string::npos);
+  const auto f = parse_frequency("-2.4GHz");
+  ASSERT_FALSE(f);
+  EXPECT_NE(f.error.find("a frequency cannot be negative"), std::string::npos);
+  EXPECT_DOUBLE_EQ(*parse_real("-0.5").value, -0.5);
+  EXPECT_DOUBLE_EQ(*parse_real("+0.5").value, 0.5);
+  EXPECT_DOUBLE_EQ(parse_bandwidth("+5GB/s").value->gb_per_s(), 5.0);
+  EXPECT_FALSE(parse_real("nan"));
+  EXPECT_FALSE(parse_real("inf"));
+}
+
 TEST(Units, PlainNumbersAndBooleans) {
   EXPECT_EQ(*parse_integer("28").value, 28);
   EXPECT_EQ(*parse_integer("-3").value, -3);

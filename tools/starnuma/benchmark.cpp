@@ -28,6 +28,7 @@
 
 #include "commands.hpp"
 #include "common/diagnostics.hpp"
+#include "common/json_text.hpp"
 
 namespace starnuma::cli {
 
@@ -247,7 +248,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   }
   report["functional_pass"] = passes;
   if (json) {
-    std::cout << report.dump(2) << '\n';
+    std::cout << json_text(report) << '\n';
   } else {
     std::cout << "\nhost time per simulated thread, relative to 16 sockets:";
     for (const auto& s : sockets)

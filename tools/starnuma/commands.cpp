@@ -1,4 +1,5 @@
 #include "commands.hpp"
+#include "common/json_text.hpp"
 
 #include <iomanip>
 #include <iostream>
@@ -17,7 +18,7 @@ namespace starnuma::cli {
 int list(bool json, bool markdown, bool workloads_only) {
   if (workloads_only && markdown) report_error(msg::kUsage, "--workloads and --markdown do not go together");
   if (json)
-    std::cout << (workloads_only ? catalog_json()["workloads"] : catalog_json()).dump(2) << '\n';
+    std::cout << json_text((workloads_only ? catalog_json()["workloads"] : catalog_json())) << '\n';
   else if (workloads_only)
     std::cout << workloads_text();
   else if (markdown)
@@ -37,7 +38,7 @@ int check(const PlatformArgs& args) {
 int describe(const PlatformArgs& args, bool json) {
   auto platform = Platform::build(args.platform, args.sets);
   if (json)
-    std::cout << describe_json(*platform).dump(2) << '\n';
+    std::cout << json_text(describe_json(*platform)) << '\n';
   else
     std::cout << describe_text(*platform);
   return 0;
@@ -68,7 +69,7 @@ int latency(const PlatformArgs& args, bool json, bool paths) {
         }
       j["paths"] = p;
     }
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return 0;
   }
   std::cout << "Unloaded read latency (ns), measured by probe transactions; rows: requesting socket, columns: memory node\n\n";
@@ -121,7 +122,7 @@ int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json) {
                            {"capacity_GBps", r.capacity_gbps},
                            {"requests", r.requests}};
   if (json) {
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return 0;
   }
   std::cout << bw.op << " " << bw.pattern << " from " << bw.from << " to " << bw.to << ", " << r.requests
@@ -145,7 +146,7 @@ int profile(const std::string& workload, unsigned sockets, unsigned cores, uint6
   o.seed = seed;
   SharingProfile p = profile_sharing(o);
   if (json)
-    std::cout << p.to_json().dump(2) << '\n';
+    std::cout << json_text(p.to_json()) << '\n';
   else
     std::cout << workload << " on " << sockets << " sockets x " << cores << " cores, after a 2 MiB-per-core LLC\n\n"
               << format_profile(p);
@@ -174,10 +175,13 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   o.dump_trackers = ra.dump_trackers;
   o.checkpoint = ra.checkpoint;
   o.workload_given = ra.workload_given;
+  // Output paths are checked before the run: a wrong one must not cost a simulation.
+  if (!ra.out.empty()) check_output_path(ra.out + "/stats.json");
+  if (!ra.dump_trackers.empty()) check_output_path(ra.dump_trackers);
   RunResult r = run_workload(*platform, o);
-  if (!ra.out.empty()) write_file_atomically(ra.out + "/stats.json", r.to_json().dump(2) + "\n");
+  if (!ra.out.empty()) write_file_atomically(ra.out + "/stats.json", json_text(r.to_json()) + "\n");
   if (json)
-    std::cout << r.summary_json().dump(2) << '\n';
+    std::cout << json_text(r.summary_json()) << '\n';
   else
     std::cout << format_summary(r);
   return 0;

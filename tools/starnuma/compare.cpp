@@ -7,11 +7,13 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "common/diagnostics.hpp"
+#include "common/json_text.hpp"
 #include "common/output_file.hpp"
 #include "subprocess.hpp"
 
@@ -59,7 +61,10 @@ int compare(const std::string& base, const std::string& other, const std::vector
             bool json) {
   namespace fs = std::filesystem;
   const bool keep = !ra.out.empty();
-  const fs::path dir = keep ? fs::path(ra.out) : fs::temp_directory_path() / ("starnuma-compare-" + std::to_string(getpid()));
+  // Kept outputs are all or nothing: built beside --out, renamed over it at the end.
+  std::optional<OutputFolder> folder;
+  if (keep) folder.emplace(ra.out, "compare.json");
+  const fs::path dir = keep ? fs::path(folder->file("")) : fs::temp_directory_path() / ("starnuma-compare-" + std::to_string(getpid()));
   const std::string base_out = (dir / "base").string(), other_out = (dir / "other").string();
   // Overrides of one platform come after the shared ones (the later wins).
   std::vector<std::string> for_base = sets, for_other = sets;
@@ -70,7 +75,7 @@ int compare(const std::string& base, const std::string& other, const std::vector
   const int ra_code = wait_for(a), rb_code = wait_for(b);
   if (ra_code || rb_code) {
     if (!keep) fs::remove_all(dir);
-    return std::max(ra_code, rb_code);  // the failing run printed why
+    return std::max(ra_code, rb_code);  // the failing run printed why (a kept folder is dropped whole)
   }
   nlohmann::ordered_json j;
   j["base"] = summary_of(base_out + "/stats.json");
@@ -82,12 +87,14 @@ int compare(const std::string& base, const std::string& other, const std::vector
   result["amat_reduction"] = reduction;
   result["base"] = j["base"];
   result["other"] = j["other"];
-  if (keep)
-    write_file_atomically((dir / "compare.json").string(), result.dump(2) + "\n");
-  else
+  if (keep) {
+    write_file_atomically((dir / "compare.json").string(), json_text(result) + "\n");
+    folder->commit();
+  } else {
     fs::remove_all(dir);
+  }
   if (json) {
-    std::cout << result.dump(2) << '\n';
+    std::cout << json_text(result) << '\n';
     return 0;
   }
   const auto& B = result["base"];

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "common/json_text.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma::cli {
@@ -53,7 +54,7 @@ int benchmark_generators(const std::vector<std::string>& workloads, double scale
       std::cout << std::left << std::setw(28) << name << std::right << std::fixed << std::setprecision(2)
                 << std::setw(12) << setup << std::setw(14) << operations << std::setw(18) << rate / 1e6 << std::endl;
   }
-  if (json) std::cout << report.dump(2) << '\n';
+  if (json) std::cout << json_text(report) << '\n';
   return 0;
 }
 

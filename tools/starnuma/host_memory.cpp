@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "common/json_text.hpp"
 
 namespace starnuma::cli {
 
@@ -50,7 +51,7 @@ int benchmark_host_memory(double scale, bool json) {
     out.push_back({{"MiB", mib}, {"ns_per_load", ns}});
     if (!json) std::cout << "  " << mib << " MiB: " << std::to_string(ns).substr(0, 5) << " ns\n" << std::flush;
   }
-  if (json) std::cout << out.dump(2) << '\n';
+  if (json) std::cout << json_text(out) << '\n';
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 
@@ -11,8 +12,26 @@
 
 #include "commands.hpp"
 #include "common/diagnostics.hpp"
+#include "common/interrupt_cleanup.hpp"
 
 namespace {
+
+// A seed: decimal digits only, at most 2^64 - 1 (CLI11 alone wraps "-1" and clamps larger values).
+const CLI::Validator kSeed(
+    [](std::string& s) -> std::string {
+      const bool digits = !s.empty() && s.size() <= 20 && s.find_first_not_of("0123456789") == std::string::npos;
+      if (digits && (s.size() < 20 || s <= "18446744073709551615")) return {};
+      return "'" + s + "' is not a seed: an integer from 0 to 18446744073709551615";
+    },
+    "SEED");
+// A real number that is one (CLI11's ranges let NaN through).
+const CLI::Validator kFinite(
+    [](std::string& s) -> std::string {
+      char* end = nullptr;
+      const double v = std::strtod(s.c_str(), &end);
+      return end != s.c_str() && *end == '\0' && std::isfinite(v) ? std::string() : "'" + s + "' is not a finite number";
+    },
+    "");
 
 void add_platform_args(CLI::App& cmd, starnuma::cli::PlatformArgs& args) {
   cmd.add_option("platform", args.platform, "Platform YAML file")->required()->check(CLI::ExistingFile);
@@ -58,13 +77,13 @@ int run(int argc, char** argv) {
   bandwidth_cmd->add_option("--to", bw.to, "Memory node, e.g. socket5 or pool")->required();
   bandwidth_cmd->add_option("--op", bw.op, "read or write")->check(CLI::IsMember({"read", "write"}));
   bandwidth_cmd->add_option("--load", bw.load, "Offered load as a fraction of the path capacity (Poisson); "
-                                               "without it the path is saturated")->check(CLI::Range(1e-6, 100.0));
+                                               "without it the path is saturated")->check(kFinite & CLI::Range(1e-6, 100.0));
   bandwidth_cmd->add_option("--pattern", bw.pattern, "sequential or random lines")
       ->check(CLI::IsMember({"sequential", "random"}));
   bandwidth_cmd->add_option("--requests", bw.requests, "Lines to move")->check(CLI::Range(1, 100000000));
   bandwidth_cmd->add_option("--outstanding", bw.outstanding, "Requests in flight when saturating")
       ->check(CLI::Range(1, 1000000));
-  bandwidth_cmd->add_option("--seed", bw.seed, "Random seed (Poisson arrivals, random pattern)");
+  bandwidth_cmd->add_option("--seed", bw.seed, "Random seed (Poisson arrivals, random pattern)")->check(kSeed);
   bandwidth_cmd->add_flag("--json", json, "Machine-readable output");
 
   PlatformArgs run_args;
@@ -79,10 +98,10 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"random", "sequential"}))
       ->capture_default_str();
   curve_cmd->add_option("--write-fraction", curve.write_fraction, "Share of the accesses that are writes")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(kFinite & CLI::Range(0.0, 1.0))
       ->capture_default_str();
   curve_cmd->add_option("--loads", curve.loads, "Offered loads, fractions of the controller's peak (Poisson)")
-      ->check(CLI::Range(0.001, 2.0))
+      ->check(kFinite & CLI::Range(0.001, 2.0))
       ->delimiter(',')
       ->capture_default_str();
   curve_cmd->add_option("--outstanding", curve.outstanding, "Accesses in flight at the closed-loop point (0: none)")
@@ -91,7 +110,9 @@ int run(int argc, char** argv) {
   curve_cmd->add_option("--requests", curve.requests, "Accesses per point")
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
-  curve_cmd->add_option("--seed", curve.seed, "Random seed (arrivals, addresses, reads or writes)")->capture_default_str();
+  curve_cmd->add_option("--seed", curve.seed, "Random seed (arrivals, addresses, reads or writes)")
+      ->check(kSeed)
+      ->capture_default_str();
   curve_cmd->add_flag("--json", json, "Machine-readable output");
 
   auto* run_cmd = app.add_subcommand("run", "Run a workload on a platform: IPC, AMAT (unloaded + contention), access breakdown");
@@ -129,12 +150,14 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"first-touch", "oracle", "dynamic"}));
   cmd->add_option("--pool-fraction", ra.pool_fraction,
                   "Share of the workload's footprint the pool may hold; default: the platform's os.pool_fraction (0.2)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(kFinite & CLI::Range(0.0, 1.0));
   cmd->add_option("--oracle-region", ra.oracle_region,
                   "Oracle placement: the region its profile of LLC misses counts by, a power of two from 4KiB (a "
                   "page) to 512KiB (the paper's tracking region); a region's pages move together")
       ->capture_default_str();
-  cmd->add_option("--seed", ra.seed, "Seed of the workload and of random replacement")->capture_default_str();
+  cmd->add_option("--seed", ra.seed, "Seed of the workload and of random replacement")
+      ->check(kSeed)
+      ->capture_default_str();
   cmd->add_option("--out", ra.out, cmd == run_cmd ? "Folder for stats.json (written atomically)"
                                                   : "Folder for base/stats.json, other/stats.json and compare.json");
   cmd->add_option("--detailed-sockets", ra.detailed_sockets,
@@ -172,6 +195,7 @@ int run(int argc, char** argv) {
   add_platform_args(*checkpoint_cmd, checkpoint_args);
   checkpoint_cmd->add_option("--workload", ck.workload, "Workload and parameters")->capture_default_str();
   checkpoint_cmd->add_option("--seed", ck.seed, "Seed of the workload and of the policy's random choices")
+      ->check(kSeed)
       ->capture_default_str();
   checkpoint_cmd->add_option("--checkpoints", ck.checkpoints, "Phase boundaries to checkpoint (1 to N)")
       ->check(CLI::Range(1, 100000))
@@ -216,7 +240,7 @@ int run(int argc, char** argv) {
   record_cmd->add_option("--instructions", rec.instructions, "Instructions per hardware thread the run will simulate")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
       ->capture_default_str();
-  record_cmd->add_option("--seed", rec.seed, "Seed of the workload")->capture_default_str();
+  record_cmd->add_option("--seed", rec.seed, "Seed of the workload")->check(kSeed)->capture_default_str();
   std::string info_file;
   auto* info_cmd = trace_cmd->add_subcommand("info", "Print a trace's header and per-thread counts, verifying every checksum");
   info_cmd->add_option("file", info_file, "Trace file (starnuma or ChampSim)")->required()->check(CLI::ExistingFile);
@@ -232,8 +256,10 @@ int run(int argc, char** argv) {
   profile_cmd->add_option("--cores-per-socket", profile_cores, "Cores (threads) per socket")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
-  profile_cmd->add_option("--instructions", profile_instructions, "Instructions per thread")->capture_default_str();
-  profile_cmd->add_option("--seed", profile_seed, "Seed of the workload")->capture_default_str();
+  profile_cmd->add_option("--instructions", profile_instructions, "Instructions per thread")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
+      ->capture_default_str();
+  profile_cmd->add_option("--seed", profile_seed, "Seed of the workload")->check(kSeed)->capture_default_str();
   profile_cmd->add_flag("--json", json, "Machine-readable output");
 
   auto* benchmark_cmd = app.add_subcommand(
@@ -302,6 +328,7 @@ int run(int argc, char** argv) {
 
 int sc_main(int argc, char** argv) {
   starnuma::install_report_handler();
+  starnuma::install_interrupt_cleanup();
   try {
     return run(argc, argv);
   } catch (const sc_core::sc_report& r) {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "common/json_text.hpp"
 #include "common/text.hpp"
 #include "memory/memory_curve.hpp"
 #include "platform/probes.hpp"
@@ -49,7 +50,7 @@ int memory_curve(const PlatformArgs& args, const MemoryCurveArgs& mc, bool json)
                     {"bus_utilization", p.bus_utilization}});
   j["points"] = rows;
   if (json) {
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return 0;
   }
   std::cout << mc.pattern << " accesses, " << format_real(100 * mc.write_fraction) << " % writes, on " << mc.node

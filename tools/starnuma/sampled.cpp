@@ -10,12 +10,14 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "common/diagnostics.hpp"
+#include "common/json_text.hpp"
 #include "common/output_file.hpp"
 #include "platform/platform.hpp"
 #include "run/functional_pass.hpp"
@@ -130,7 +132,7 @@ int checkpoint(const PlatformArgs& args, const CheckpointArgs& ca, bool json) {
     return 0;
   }
   if (json) {
-    std::cout << r.manifest.dump(2) << '\n';
+    std::cout << json_text(r.manifest) << '\n';
     return 0;
   }
   std::cout << r.manifest["workload"].get<std::string>() << " on " << r.manifest["platform"].get<std::string>() << ", "
@@ -162,7 +164,9 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
   }
   if (files.empty()) report_error(msg::kInput, (dir / "manifest.json").string() + ": lists no checkpoints");
   const bool keep = !sa.out.empty();
-  const fs::path out = keep ? fs::path(sa.out) : fs::temp_directory_path() / ("starnuma-sample-" + std::to_string(getpid()));
+  std::optional<OutputFolder> folder;  // all or nothing: built beside --out, renamed over it at the end
+  if (keep) folder.emplace(sa.out, "sampled.json");
+  const fs::path out = keep ? fs::path(folder->file("")) : fs::temp_directory_path() / ("starnuma-sample-" + std::to_string(getpid()));
   const unsigned jobs = sa.jobs ? sa.jobs : std::max(1u, std::thread::hardware_concurrency());
 
   std::vector<std::string> window_out;
@@ -208,13 +212,14 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
   result["instructions_per_window"] = sa.instructions;
   result["warmup_per_window"] = sa.warmup;
   if (keep) {
-    write_file_atomically((out / "sampled.json").string(), result.dump(2) + "\n");
+    write_file_atomically((out / "sampled.json").string(), json_text(result) + "\n");
+    folder->commit();
   } else {
     std::error_code ec;
     fs::remove_all(out, ec);
   }
   if (json) {
-    std::cout << result.dump(2) << '\n';
+    std::cout << json_text(result) << '\n';
     return 0;
   }
   std::cout << std::fixed << result["workload"].get<std::string>() << " on " << result["platform"].get<std::string>()

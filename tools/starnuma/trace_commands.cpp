@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "common/json_text.hpp"
 #include "platform/platform.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/trace/champsim.hpp"
@@ -55,7 +56,7 @@ int champsim_info(const std::string& path, trace::TraceKind kind, bool json) {
   if (json) {
     nlohmann::ordered_json j{{"file", path}, {"format", format}, {"records", stream.records()}, {"loads", loads},
                              {"stores", stores}, {"dependent_loads", dependent}};
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
   } else {
     std::cout << path << ": ChampSim trace" << (kind == trace::TraceKind::ChampSimXz ? " (xz)" : "") << "\n  records (instructions) "
               << stream.records() << "\n  loads                  " << loads << " (" << dependent << " dependent)\n"
@@ -84,7 +85,7 @@ int trace_info(const std::string& path, bool json) {
                              {"workload", h.workload}, {"seed", h.seed}, {"footprint", h.footprint},
                              {"instructions", h.instructions}, {"initialises", h.initialises}, {"bytes", file->file().size()},
                              {"blocks", blocks}, {"checksums", "ok"}, {"per_thread", per_thread}};
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return 0;
   }
   std::cout << path << ": starnuma trace, format version " << h.version << "\n"

@@ -1,0 +1,52 @@
+# Files that are not regular files, and interrupted commands (issue 18).
+#   -DSTARNUMA=exe -DPLATFORMS=folder -DOUT=folder
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+set(platform "${PLATFORMS}/starnuma16-scaled.yaml")
+
+function(expect_refusal pattern)
+  # A FIFO read would block for ever: the timeout turns a hang into a failure.
+  execute_process(COMMAND "${STARNUMA}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
+  if(NOT rc STREQUAL "1" OR NOT err MATCHES "${pattern}")
+    message(FATAL_ERROR "starnuma ${ARGN}: exit ${rc}, expected 1 matching '${pattern}'\n${err}")
+  endif()
+endfunction()
+
+execute_process(COMMAND mkfifo "${OUT}/fifo.yaml" "${OUT}/fifo.snt" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mkfifo failed")
+endif()
+file(MAKE_DIRECTORY "${OUT}/folder.yaml")
+expect_refusal("fifo.yaml: error: not a regular file" check "${OUT}/fifo.yaml")
+expect_refusal("fifo.yaml: error: not a regular file" run "${platform}" --workload "${OUT}/fifo.yaml")
+expect_refusal("folder.yaml: error: not a regular file" run "${platform}" --workload "${OUT}/folder.yaml")
+expect_refusal("fifo.snt: not a regular file" run "${platform}" --trace-in "${OUT}/fifo.snt" --no-progress)
+expect_refusal("fifo.snt: exists and is not a regular file" trace record "${platform}" --out "${OUT}/fifo.snt")
+# The FIFO is still a FIFO.
+execute_process(COMMAND test -p "${OUT}/fifo.snt" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "trace record replaced the FIFO")
+endif()
+
+# An interrupted trace record removes its temporary file.
+execute_process(COMMAND timeout -s TERM 2 "${STARNUMA}" trace record "${platform}" --workload uniform:footprint=64MiB
+                        --instructions 100000000 --out "${OUT}/big.snt" RESULT_VARIABLE rc)
+file(GLOB left "${OUT}/big.snt*")
+if(left)
+  message(FATAL_ERROR "an interrupted trace record left ${left} (exit ${rc})")
+endif()
+
+# An interrupted compare takes its two runs with it and leaves no --out folder.
+execute_process(COMMAND timeout -s TERM 3 "${STARNUMA}" compare "${PLATFORMS}/baseline16-scaled.yaml" "${platform}"
+                        --workload uniform:footprint=64MiB --instructions 100000000 --out "${OUT}/cmp"
+                RESULT_VARIABLE rc)
+execute_process(COMMAND sleep 1)
+execute_process(COMMAND pgrep -f "${OUT}/cmp" OUTPUT_VARIABLE running)
+if(running)
+  execute_process(COMMAND pkill -f "${OUT}/cmp")
+  message(FATAL_ERROR "an interrupted compare left its runs running: ${running}")
+endif()
+file(GLOB left "${OUT}/cmp*")
+if(left)
+  message(FATAL_ERROR "an interrupted compare left ${left}")
+endif()
