@@ -81,8 +81,20 @@ void apply_override(ConfigNode& document, const std::string& assignment) {
     start = dot + 1;
   }
   ConfigNode value = load_yaml_string(assignment.substr(eq + 1), *origin);
-  // load_yaml_string gives an empty map for empty text; an empty value means "remove".
-  if (assignment.size() == eq + 1) value = ConfigNode();
+  // load_yaml_string gives an empty map for empty text; an empty value means "remove", and only
+  // what the document holds can be removed (a generated component is not in it: silently doing
+  // nothing would let the user believe it gone).
+  if (assignment.size() == eq + 1) {
+    value = ConfigNode();
+    const ConfigNode* at = &document;
+    for (const std::string& k : keys) {
+      at = at->is_map() ? at->find(k) : nullptr;
+      if (!at)
+        throw_config_error({where, path,
+                            "nothing to remove: the platform file has no '" + path +
+                                "' (generated components are shaped through their generator's keys, e.g. topology.*)"});
+    }
+  }
   // Rebuild the value with the override's origin so errors point at the command line.
   struct Relocate {
     const Location& at;

@@ -5,6 +5,8 @@
 
 #include "common/text.hpp"
 #include "platform/document.hpp"
+#include "socket/socket.hpp"
+#include "tracking/socket_tracking.hpp"
 
 namespace starnuma {
 
@@ -94,6 +96,22 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
   if (elab.diagnostics().empty() && !nodes_.empty())
     fabric_ = std::make_unique<Fabric>("fabric", root.child_context("fabric", "fabric"), nodes_);
   if (fabric_) {
+    // The tracking metadata's home must name a node with memory: known only now, and checked now,
+    // so `check` reports it at the line that set it rather than `run` without a location.
+    for (const Socket* sock : fabric_->requesters()) {
+      const SocketTracking& t = sock->tracking();
+      if (t.impl() == TrackingImpl::None || t.metadata_home() == "auto") continue;
+      bool found = false;
+      for (const Fabric::Range& r : fabric_->address_map()) found = found || r.node->basename() == t.metadata_home();
+      if (!found) {
+        std::string names;
+        for (const Fabric::Range& r : fabric_->address_map()) names += (names.empty() ? "" : ", ") + std::string(r.node->basename());
+        const ParamBase* home = t.find_param("metadata_home");
+        elab.diagnostics().error(home->source(), t.path() + ".metadata_home",
+                                 "no node '" + t.metadata_home() + "' with memory (auto or one of " + names + ")");
+        break;  // every socket shares the setting: once is enough
+      }
+    }
     coherence_ = std::make_unique<Coherence>("coherence", root.child_context("coherence", "coherence"), fabric_.get());
   } else {  // not built for the errors above: their sections are not unknown keys
     root.accept("fabric");
