@@ -85,9 +85,19 @@ class YamlConverter {
  public:
   explicit YamlConverter(std::shared_ptr<const std::string> file) : file_(std::move(file)) {}
 
-  ConfigNode convert(const YAML::Node& y) {
+  // YAML aliases share nodes that conversion copies: a file of a few lines ("billion laughs")
+  // could expand without bound. No platform or workload file needs this many values.
+  static constexpr uint64_t kMaxValues = 1'000'000;
+  static constexpr unsigned kMaxDepth = 64;
+
+  ConfigNode convert(const YAML::Node& y, unsigned depth = 0) {
     ConfigNode n;
     n.loc_ = at(y.Mark());
+    if (++values_ > kMaxValues)
+      throw_config_error({n.loc_, "", "the file expands to more than " + std::to_string(kMaxValues) +
+                                          " values (YAML aliases repeating a large node?)"});
+    if (depth > kMaxDepth)
+      throw_config_error({n.loc_, "", "maps and lists nested more than " + std::to_string(kMaxDepth) + " deep"});
     switch (y.Type()) {
       case YAML::NodeType::Undefined:
       case YAML::NodeType::Null:
@@ -99,7 +109,7 @@ class YamlConverter {
         break;
       case YAML::NodeType::Sequence:
         n.kind_ = ConfigNode::Kind::Sequence;
-        for (const auto& item : y) n.items_.push_back(convert(item));
+        for (const auto& item : y) n.items_.push_back(convert(item, depth + 1));
         break;
       case YAML::NodeType::Map:
         n.kind_ = ConfigNode::Kind::Map;
@@ -114,7 +124,7 @@ class YamlConverter {
                                 "duplicate key '" + key + "' (first given at line " +
                                     std::to_string(prev->key_location.line) + ", column " +
                                     std::to_string(prev->key_location.column) + ")"});
-          n.entries_.push_back(MapEntry{key, key_loc, convert(kv.second)});
+          n.entries_.push_back(MapEntry{key, key_loc, convert(kv.second, depth + 1)});
         }
         break;
     }
@@ -128,6 +138,7 @@ class YamlConverter {
 
  private:
   std::shared_ptr<const std::string> file_;
+  uint64_t values_ = 0;
 };
 
 namespace {

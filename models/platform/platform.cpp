@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/host_memory_limit.hpp"
 #include "common/text.hpp"
 #include "platform/document.hpp"
 #include "socket/socket.hpp"
@@ -112,6 +113,7 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
         break;  // every socket shares the setting: once is enough
       }
     }
+    check_host_memory(elab);
     coherence_ = std::make_unique<Coherence>("coherence", root.child_context("coherence", "coherence"), fabric_.get());
   } else {  // not built for the errors above: their sections are not unknown keys
     root.accept("fabric");
@@ -122,6 +124,38 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
   if (nodes_.empty() && elab.diagnostics().empty())
     root.error(nullptr, "nodes", "the platform has no nodes: give a 'topology:' generator or a 'nodes:' map",
                msg::kTopology);
+}
+
+// The cache and TLB arrays are the platform's own host memory, known before anything is built: 4
+// bytes of tag per line, 12 per TLB entry. Refused up front when they alone exceed the host memory
+// limit, at the cache whose size weighs most.
+void Platform::check_host_memory(Elaboration& elab) {
+  struct Cost {
+    uint64_t bytes = 0;
+    const ParamBase* size = nullptr;
+    std::string what;
+  };
+  std::vector<Cost> costs;
+  uint64_t total = 0;
+  for (const Socket* sock : fabric_->requesters()) {
+    const CoreConfig& c = sock->core_config();
+    const uint64_t cores = sock->cores();
+    const auto add = [&](const CacheConfig& cache, uint64_t lines, uint64_t copies, const char* key, const char* path) {
+      const uint64_t bytes = lines * 4 * copies;
+      total += bytes;
+      costs.push_back({bytes, cache.find_param(key), sock->path() + path});
+    };
+    add(c.l1d, c.l1d.lines(), cores, "size", ".core.l1d.size");
+    add(c.l2, c.l2.lines(), cores, "size", ".core.l2.size");
+    add(sock->llc_config(), sock->llc_config().lines(sock->cores()), 1, "size_per_core", ".llc.size_per_core");
+    total += cores * (uint64_t{c.dtlb.entries()} + c.stlb.entries()) * 12;
+  }
+  if (total <= host_memory_limit()) return;
+  const auto worst = std::max_element(costs.begin(), costs.end(), [](const Cost& a, const Cost& b) { return a.bytes < b.bytes; });
+  elab.diagnostics().error(worst->size ? worst->size->source() : Location{}, worst->what,
+                           "the caches' tag arrays need " + approximate_size(total) + " of host memory, more than the " +
+                               approximate_size(host_memory_limit()) +
+                               " allowed (starnuma --max-host-memory); this cache's size weighs most");
 }
 
 void Platform::build_members(Container& container, const ConfigNode& members, Role role, const char* section) {

@@ -59,6 +59,7 @@ class Platform {
  private:
   Platform() = default;
   void elaborate(Elaboration& elab, const ConfigNode& document);
+  void check_host_memory(Elaboration& elab);
   void build_members(Container& container, const ConfigNode& members, Role role, const char* section);
   void resolve_links(Elaboration& elab);
   void check_connected(Elaboration& elab);

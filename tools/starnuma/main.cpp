@@ -12,7 +12,9 @@
 
 #include "commands.hpp"
 #include "common/diagnostics.hpp"
+#include "common/host_memory_limit.hpp"
 #include "common/interrupt_cleanup.hpp"
+#include "common/units.hpp"
 
 namespace {
 
@@ -45,6 +47,11 @@ int run(int argc, char** argv) {
   CLI::App app{"starnuma: SystemC/TLM model of large NUMA servers with a CXL memory pool"};
   app.set_version_flag("--version", std::string("starnuma ") + STARNUMA_VERSION);
   app.require_subcommand(1);
+  std::string max_host_memory;
+  app.add_option("--max-host-memory", max_host_memory,
+                 "Host memory this command may use (e.g. 8GiB; default 90 % of this host's): configurations that "
+                 "need more are refused with the parameter to change, instead of exhausting the host")
+      ->type_name("SIZE");
 
   bool json = false, markdown = false;
   auto* list_cmd = app.add_subcommand("list", "List every component type and generator with its parameters");
@@ -290,6 +297,16 @@ int run(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 1;
   }
+  uint64_t host_limit = 0;
+  if (!max_host_memory.empty()) {
+    const starnuma::Parsed<starnuma::Size> size = starnuma::parse_size(max_host_memory);
+    if (!size || size.value->bytes() < (uint64_t{64} << 20)) {
+      std::cerr << "--max-host-memory " << max_host_memory << ": " << (size ? "at least 64MiB" : size.error) << '\n';
+      return 1;
+    }
+    host_limit = size.value->bytes();
+  }
+  starnuma::set_host_memory_limit(host_limit);
   if (*list_cmd) return list(json, markdown, workloads_only);
   if (*check_cmd) return check(check_args);
   if (*describe_cmd) return describe(describe_args, json);
@@ -332,9 +349,17 @@ int sc_main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const sc_core::sc_report& r) {
+    // An allocation that failed inside a SystemC process reaches us as its report.
+    if (std::string(r.get_msg()).find("std::bad_alloc") != std::string::npos) {
+      std::cerr << starnuma::host_memory_exhausted_message() << '\n';
+      return 1;
+    }
     bool user = starnuma::is_user_error(r.get_msg_type());
     std::cerr << (user ? "" : "internal error: ") << r.get_msg() << '\n';
     return user ? 1 : 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << starnuma::host_memory_exhausted_message() << '\n';
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << '\n';
     return 2;
