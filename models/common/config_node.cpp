@@ -1,6 +1,8 @@
 #include "config_node.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <fstream>
 #include <sstream>
 
@@ -119,6 +121,9 @@ class YamlConverter {
             throw_config_error({key_loc, "", "a map key must be a plain name, not " +
                                                  std::string(kv.first.IsMap() ? "a map" : "a list")});
           std::string key = kv.first.Scalar();
+          if (key == "<<" && kv.first.Tag() != "tag:yaml.org,2002:str")
+            throw_config_error({key_loc, key, "YAML merge keys (<<) are not supported: write the keys out, or share "
+                                              "settings with 'extends:'"});
           if (const MapEntry* prev = n.find_entry(key))
             throw_config_error({key_loc, key,
                                 "duplicate key '" + key + "' (first given at line " +
@@ -146,8 +151,12 @@ namespace {
 ConfigNode parse_documents(std::istream& in, const std::shared_ptr<const std::string>& file) {
   YamlConverter conv(file);
   std::vector<YAML::Node> docs;
+  // Lines ended by CR alone (old Mac files) read as one line to YAML: make them LF.
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.find('\r') != std::string::npos && text.find('\n') == std::string::npos)
+    std::replace(text.begin(), text.end(), '\r', '\n');
   try {
-    docs = YAML::LoadAll(in);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::ParserException& e) {
     throw_config_error({conv.at(e.mark), "", "YAML syntax error: " + e.msg});
   } catch (const YAML::Exception& e) {

@@ -132,7 +132,7 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
 void Platform::check_host_memory(Elaboration& elab) {
   struct Cost {
     uint64_t bytes = 0;
-    const ParamBase* size = nullptr;
+    Location where;  // the size's, or the socket's when the size is the default
     std::string what;
   };
   std::vector<Cost> costs;
@@ -143,16 +143,39 @@ void Platform::check_host_memory(Elaboration& elab) {
     const auto add = [&](const CacheConfig& cache, uint64_t lines, uint64_t copies, const char* key, const char* path) {
       const uint64_t bytes = lines * 4 * copies;
       total += bytes;
-      costs.push_back({bytes, cache.find_param(key), sock->path() + path});
+      const ParamBase* size = cache.find_param(key);
+      costs.push_back({bytes, size && !size->is_default() ? size->source() : sock->location(), sock->path() + path});
     };
     add(c.l1d, c.l1d.lines(), cores, "size", ".core.l1d.size");
     add(c.l2, c.l2.lines(), cores, "size", ".core.l2.size");
     add(sock->llc_config(), sock->llc_config().lines(sock->cores()), 1, "size_per_core", ".llc.size_per_core");
     total += cores * (uint64_t{c.dtlb.entries()} + c.stlb.entries()) * 12;
   }
+  // Each array keeps a line's tag (its line number over the number of sets) in 31 bits: the
+  // highest physical line must fit, or a run fails at its first access there.
+  uint64_t end = 0;
+  for (const Fabric::Range& r : fabric_->address_map()) end = std::max(end, r.base + r.size);
+  for (const Socket* sock : fabric_->requesters()) {
+    const CoreConfig& c = sock->core_config();
+    const auto fits = [&](const CacheConfig& cache, uint64_t lines, const char* key, const char* path) {
+      const uint64_t sets = std::max<uint64_t>(1, lines / cache.ways());
+      const uint64_t reach = ((uint64_t{1} << 31) - 1) * sets * 64;  // bytes of address space it can name
+      if (end <= reach) return true;
+      const ParamBase* size = cache.find_param(key);
+      elab.diagnostics().error(size && !size->is_default() ? size->source() : sock->location(), sock->path() + path,
+                               "the platform's memory ends at " + approximate_size(end) +
+                                   ", beyond what this cache's tags can name (" + approximate_size(reach) + " with " +
+                                   std::to_string(sets) + " sets): give it more sets (a larger size or fewer ways) or "
+                                   "the platform less memory");
+      return false;
+    };
+    if (!fits(c.l1d, c.l1d.lines(), "size", ".core.l1d.size") || !fits(c.l2, c.l2.lines(), "size", ".core.l2.size") ||
+        !fits(sock->llc_config(), sock->llc_config().lines(sock->cores()), "size_per_core", ".llc.size_per_core"))
+      return;  // the same for every socket of a generated platform: once is enough
+  }
   if (total <= host_memory_limit()) return;
   const auto worst = std::max_element(costs.begin(), costs.end(), [](const Cost& a, const Cost& b) { return a.bytes < b.bytes; });
-  elab.diagnostics().error(worst->size ? worst->size->source() : Location{}, worst->what,
+  elab.diagnostics().error(worst->where, worst->what,
                            "the caches' tag arrays need " + approximate_size(total) + " of host memory, more than the " +
                                approximate_size(host_memory_limit()) +
                                " allowed (starnuma --max-host-memory); this cache's size weighs most");

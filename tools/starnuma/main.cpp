@@ -26,6 +26,17 @@ const CLI::Validator kSeed(
       return "'" + s + "' is not a seed: an integer from 0 to 18446744073709551615";
     },
     "SEED");
+// A count may be written as 1e6 or 2.5e5 when that is a whole number (CLI11 reads integers only in
+// digits, and said "out of range" for 1e3).
+const CLI::Validator kCount(
+    [](std::string& s) -> std::string {
+      if (s.find_first_of("eE") == std::string::npos) return {};
+      const starnuma::Parsed<int64_t> v = starnuma::parse_integer(s);
+      if (v && *v.value >= 0) s = std::to_string(*v.value);
+      return {};  // anything else: the option's own check reports it
+    },
+    "");
+
 // A real number that is one (CLI11's ranges let NaN through).
 const CLI::Validator kFinite(
     [](std::string& s) -> std::string {
@@ -87,7 +98,8 @@ int run(int argc, char** argv) {
                                                "without it the path is saturated")->check(kFinite & CLI::Range(1e-6, 100.0));
   bandwidth_cmd->add_option("--pattern", bw.pattern, "sequential or random lines")
       ->check(CLI::IsMember({"sequential", "random"}));
-  bandwidth_cmd->add_option("--requests", bw.requests, "Lines to move")->check(CLI::Range(1, 100000000));
+  bandwidth_cmd->add_option("--requests", bw.requests, "Lines to move")->transform(kCount)
+      ->check(CLI::Range(1, 100000000));
   bandwidth_cmd->add_option("--outstanding", bw.outstanding, "Requests in flight when saturating")
       ->check(CLI::Range(1, 1000000));
   bandwidth_cmd->add_option("--seed", bw.seed, "Random seed (Poisson arrivals, random pattern)")->check(kSeed);
@@ -115,6 +127,7 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0, 65536))
       ->capture_default_str();
   curve_cmd->add_option("--requests", curve.requests, "Accesses per point")
+      ->transform(kCount)
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
   curve_cmd->add_option("--seed", curve.seed, "Random seed (arrivals, addresses, reads or writes)")
@@ -144,11 +157,13 @@ int run(int argc, char** argv) {
   cmd->add_option("--workload", ra.workload, "Workload and parameters, e.g. uniform:footprint=64MiB")
       ->capture_default_str();
   cmd->add_option("--instructions", ra.instructions, "Instructions per hardware thread")
+      ->transform(kCount)
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
       ->capture_default_str();
   cmd->add_option("--warmup", ra.warmup,
                   "Instructions per hardware thread run (timed) before measurement; each core's statistics "
                   "restart at the end of its own, the shared ones at the end of the last (docs/cores.md)")
+      ->transform(kCount)
       ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50))
       ->capture_default_str();
   cmd->add_option("--placement", ra.placement,
@@ -223,9 +238,11 @@ int run(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingDirectory);
   sample_cmd->add_option("--instructions", sa.instructions, "Measured instructions per thread and window")
+      ->transform(kCount)
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
       ->capture_default_str();
   sample_cmd->add_option("--warmup", sa.warmup, "Instructions per thread warming the caches before each window")
+      ->transform(kCount)
       ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50))
       ->capture_default_str();
   sample_cmd->add_option("--jobs", sa.jobs, "Windows run at once (0: one per host core)")
@@ -245,6 +262,7 @@ int run(int argc, char** argv) {
   record_cmd->add_option("--workload", rec.workload, "Workload and parameters")->capture_default_str();
   record_cmd->add_option("--out", rec.out, "Trace file to write (atomically)")->required();
   record_cmd->add_option("--instructions", rec.instructions, "Instructions per hardware thread the run will simulate")
+      ->transform(kCount)
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
       ->capture_default_str();
   record_cmd->add_option("--seed", rec.seed, "Seed of the workload")->check(kSeed)->capture_default_str();
@@ -264,6 +282,7 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   profile_cmd->add_option("--instructions", profile_instructions, "Instructions per thread")
+      ->transform(kCount)
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
       ->capture_default_str();
   profile_cmd->add_option("--seed", profile_seed, "Seed of the workload")->check(kSeed)->capture_default_str();
@@ -294,6 +313,18 @@ int run(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A misspelt subcommand: CLI11 would only say that one is required.
+    if (app.get_subcommands().empty()) {
+      for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--max-host-memory") ++i;
+        if (a.empty() || a[0] == '-') continue;
+        std::string names;
+        for (const CLI::App* sub : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
+        std::cerr << "unknown subcommand '" << a << "'; one of: " << names << '\n';
+        return 1;
+      }
+    }
     int code = app.exit(e);
     return code == 0 ? 0 : 1;
   }
