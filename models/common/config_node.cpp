@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include "diagnostics.hpp"
@@ -157,6 +158,8 @@ ConfigNode parse_documents(std::istream& in, const std::shared_ptr<const std::st
     std::replace(text.begin(), text.end(), '\r', '\n');
   try {
     docs = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {
+    throw_config_error({conv.at(e.mark), "", "maps and lists nested deeper than the YAML parser allows"});
   } catch (const YAML::ParserException& e) {
     throw_config_error({conv.at(e.mark), "", "YAML syntax error: " + e.msg});
   } catch (const YAML::Exception& e) {

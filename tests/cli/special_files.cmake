@@ -50,3 +50,9 @@ file(GLOB left "${OUT}/cmp*")
 if(left)
   message(FATAL_ERROR "an interrupted compare left ${left}")
 endif()
+
+# Nesting beyond the YAML parser's depth: said so, with the place.
+string(REPEAT "[" 2000 open)
+string(REPEAT "]" 2000 close)
+file(WRITE "${OUT}/deep.yaml" "nodes: ${open}${close}\n")
+expect_refusal("deep.yaml:1:[0-9]+: error: maps and lists nested deeper than the YAML parser allows" check "${OUT}/deep.yaml")
