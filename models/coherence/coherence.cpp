@@ -68,8 +68,11 @@ Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabr
                                                     std::string(home) + " requests of type " + req));
     }
   if (!fabric_) return;
-  if (fabric_->requesters().size() > 64)
-    error(nullptr, "", "coherence tracks at most 64 sockets (a 64-bit sharer vector)", msg::kTopology);
+  if (enabled_ && fabric_->requesters().size() > 64)  // off, it tracks nothing
+    error(nullptr, "enabled",
+          "coherence tracks at most 64 sockets (a 64-bit sharer vector); this platform has " +
+              std::to_string(fabric_->requesters().size()),
+          msg::kTopology);
   caches_.resize(fabric_->requesters().size());
   versions_.resize(caches_.size());
   listeners_.resize(caches_.size(), nullptr);

@@ -40,18 +40,28 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
       base += h->memory_capacity().bytes();
     }
   }
+  // Unreachable memories are said once, with how many pairs and the first few: a chain of sockets
+  // (which forward nothing) has a number of them that grows with the square of its length.
+  uint64_t unreachable = 0;
+  std::string examples;
+  for (Socket* s : requesters_)
+    for (const Range& r : ranges_)
+      if (!routes_.route(*s, *r.node).reachable && unreachable++ < 3)
+        examples += std::string(examples.empty() ? "" : ", ") + s->basename() + " to the memory of " + r.node->basename();
+  if (unreachable > 0) {
+    error(nullptr, "",
+          std::to_string(unreachable) + " socket-to-memory pair" + (unreachable == 1 ? " has" : "s have") +
+              " no route (" + examples + (unreachable > 3 ? ", ..." : "") +
+              "): only routers and switches forward traffic, a socket does not",
+          msg::kTopology);
+    return;
+  }
   for (Socket* s : requesters_) {
     const Time half = Time::from_ps(s->uncore_latency().ps() / 2);
     uncore_.emplace_back(half, s->uncore_latency() - half);
     std::vector<const Route*> row;
     for (const Range& r : ranges_) {
-      const Route& route = routes_.route(*s, *r.node);
-      if (!route.reachable)
-        error(nullptr, "",
-              std::string("no route from ") + s->basename() + " to the memory of " + r.node->basename() +
-                  " (only routers and switches forward traffic)",
-              msg::kTopology);
-      row.push_back(&route);
+      row.push_back(&routes_.route(*s, *r.node));
     }
     std::vector<AccessClass> classes;
     std::vector<Path> paths;
