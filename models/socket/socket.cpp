@@ -45,4 +45,17 @@ Time Socket::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
 
 STARNUMA_REGISTER_COMPONENT(Socket, "socket", Role::Node, "Processor socket with its cores, caches and local DDR5 memory");
 
+void Socket::check_attachments() {
+  for (Link* l : links()) {
+    const auto* other = dynamic_cast<const Socket*>(l->other_end(*this));
+    // Reported once, by the link's first end.
+    if (l->protocol() == Protocol::Cxl && other && l->node_a() == this)
+      l->error(nullptr, "b",
+               std::string("a CXL link joins a socket to a pool or a switch, not to another socket (") +
+                   other->basename() + "); sockets connect with upi links, or through flex_asic routers",
+               msg::kTopology);
+  }
+}
+
 }  // namespace starnuma
+

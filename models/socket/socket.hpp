@@ -23,6 +23,8 @@ class Socket : public FabricNode, public MemoryHome {
   // without DRAM; half is spent on the way out, half on the way back.
   Time uncore_latency() const { return uncore_latency_; }
   Time port_latency(const Link& via) const override;
+  // A CXL link from a socket ends at a pool or a switch: a socket has no CXL device port.
+  void check_attachments() override;
   MemoryHome* memory_home() override { return this; }
   Size memory_capacity() const override { return memory_.capacity(); }
   Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) override;
