@@ -33,10 +33,18 @@ void CxlPool::check_attachments() {
           std::to_string(links().size()) + " links attach to the pool but it has " + std::to_string(heads_.get()) +
               " heads",
           msg::kTopology);
+  // One error for all of them, at the key that made this node a pool (a --set that changed a
+  // socket's type is where the mistake is, not the links the generator made for a socket).
+  std::string others;
+  size_t count = 0;
   for (const Link* l : links())
-    if (l->protocol() != Protocol::Cxl)
-      error(nullptr, "", std::string("the pool attaches only CXL links; ") + l->path() + " is " + l->type_name(),
-            msg::kTopology);
+    if (l->protocol() != Protocol::Cxl && count++ < 3)
+      others += (others.empty() ? "" : ", ") + l->path() + " is " + l->type_name();
+  if (count > 0)
+    error(config() ? config()->find("type") : nullptr, "type",
+          "the pool attaches only CXL links; " + std::to_string(count) + " are not (" + others +
+              (count > 3 ? ", ..." : "") + ")",
+          msg::kTopology);
 }
 
 STARNUMA_REGISTER_COMPONENT(CxlPool, "cxl_pool", Role::Node,
