@@ -1,6 +1,8 @@
 #include "config_node.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <iterator>
 #include <fstream>
@@ -90,7 +92,7 @@ class YamlConverter {
 
   // YAML aliases share nodes that conversion copies: a file of a few lines ("billion laughs")
   // could expand without bound. No platform or workload file needs this many values.
-  static constexpr uint64_t kMaxValues = 1'000'000;
+  static constexpr uint64_t kMaxValues = 100'000;
   static constexpr unsigned kMaxDepth = 64;
 
   ConfigNode convert(const YAML::Node& y, unsigned depth = 0) {
@@ -149,6 +151,60 @@ class YamlConverter {
 
 namespace {
 
+// yaml-cpp 0.7 loops for ever (allocating) on a ',' outside flow collections where it begins a
+// line's content (a document beginning with ',') or follows a quoted scalar ("a","b") (found by
+// fuzzing, tools/fuzz.sh). YAML never allows the token there (',' cannot start a plain scalar), so
+// it is refused before yaml-cpp sees it. Returns its 1-based line and column, or {0, 0}.
+std::pair<size_t, size_t> stray_comma(const std::string& text) {
+  int flow = 0;             // open [ and { outside quotes and comments
+  char quote = 0;           // the open quote, if a quoted scalar continues on the next line
+  long block_parent = -1;   // a block scalar's parent indentation: deeper (or blank) lines are its content
+  size_t line = 1, i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  for (; i < text.size(); ++line) {
+    const size_t eol = std::min(text.find('\n', i), text.size());
+    size_t first = i;
+    while (first < eol && (text[first] == ' ' || text[first] == '\t' || text[first] == '\r')) ++first;
+    const long indent = static_cast<long>(first - i);
+    const size_t begin = i;
+    i = eol + 1;
+    if (block_parent >= 0 && (first == eol || indent > block_parent)) continue;  // block scalar content
+    block_parent = -1;
+    if (quote == 0 && flow == 0 && first < eol && text[first] == ',') return {line, first - begin + 1};
+    size_t content_end = eol;  // before a comment
+    for (size_t k = first; k < eol; ++k) {
+      const char c = text[k];
+      if (quote) {
+        if (c == quote && !(quote == '"' && text[k - 1] == '\\')) {
+          quote = 0;
+          // A ',' right after a quoted scalar outside [ ] and { } is never YAML, and at a
+          // document's root it hangs yaml-cpp too ("a","b").
+          size_t j = k + 1;
+          while (j < eol && (text[j] == ' ' || text[j] == '\t')) ++j;
+          if (flow == 0 && j < eol && text[j] == ',') return {line, j - begin + 1};
+        }
+      } else if (c == '#' && (k == first || text[k - 1] == ' ' || text[k - 1] == '\t')) {
+        content_end = k;
+        break;
+      } else if ((c == '\'' || c == '"') &&
+                 (k == first || std::strchr(" \t[{,", text[k - 1]) != nullptr)) {  // inside a plain scalar it is a character
+        quote = c;
+      } else if (c == '[' || c == '{') {
+        ++flow;
+      } else if ((c == ']' || c == '}') && flow > 0) {
+        --flow;
+      }
+    }
+    // "key: |", "- >-", "|2": a block scalar follows (its indicators may trail the | or >).
+    if (quote != 0 || flow != 0) continue;
+    size_t e = content_end;
+    while (e > first && (text[e - 1] == ' ' || text[e - 1] == '\t' || text[e - 1] == '\r')) --e;
+    while (e > first && (std::isdigit(static_cast<unsigned char>(text[e - 1])) || text[e - 1] == '-' || text[e - 1] == '+')) --e;
+    if (e > first && (text[e - 1] == '|' || text[e - 1] == '>') && (e - 1 == first || text[e - 2] == ' '))
+      block_parent = indent;
+  }
+  return {0, 0};
+}
+
 ConfigNode parse_documents(std::istream& in, const std::shared_ptr<const std::string>& file) {
   YamlConverter conv(file);
   std::vector<YAML::Node> docs;
@@ -156,6 +212,9 @@ ConfigNode parse_documents(std::istream& in, const std::shared_ptr<const std::st
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (text.find('\r') != std::string::npos && text.find('\n') == std::string::npos)
     std::replace(text.begin(), text.end(), '\r', '\n');
+  if (const auto [line, column] = stray_comma(text); line > 0)
+    throw_config_error({Location{file, static_cast<int>(line), static_cast<int>(column)}, "",
+                        "YAML syntax error: ',' separates items only inside [ ] or { }"});
   try {
     docs = YAML::LoadAll(text);
   } catch (const YAML::DeepRecursion& e) {
