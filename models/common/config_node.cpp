@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iterator>
@@ -212,6 +213,17 @@ ConfigNode parse_documents(std::istream& in, const std::shared_ptr<const std::st
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (text.find('\r') != std::string::npos && text.find('\n') == std::string::npos)
     std::replace(text.begin(), text.end(), '\r', '\n');
+  // YAML allows no C0 control character but tab, LF and CR; yaml-cpp looped on some ("\0,\0").
+  for (size_t k = 0, line = 1, col = 1; k < text.size(); ++k, ++col) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    if (c == '\n') line += 1, col = 0;
+    else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", c);
+      throw_config_error({Location{file, static_cast<int>(line), static_cast<int>(col)}, "",
+                          std::string("YAML syntax error: control character ") + hex + " (YAML allows no such byte)"});
+    }
+  }
   if (const auto [line, column] = stray_comma(text); line > 0)
     throw_config_error({Location{file, static_cast<int>(line), static_cast<int>(column)}, "",
                         "YAML syntax error: ',' separates items only inside [ ] or { }"});
