@@ -1,13 +1,9 @@
 #include "run/functional_pass.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 
@@ -29,8 +25,6 @@
 namespace starnuma {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 // Operations a thread runs before the next thread's turn, and each round starts one thread later:
 // coarse or fixed turns would let the first threads first-touch (home) most shared pages, which a
@@ -71,11 +65,6 @@ class Reader {
   size_t have_ = 0, next_ = 0;
 };
 
-void write_whole(const std::string& path, const std::string& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!f.flush()) report_error(msg::kInput, "cannot write " + path);
-}
 
 }  // namespace
 
@@ -176,7 +165,7 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
     c.scan_entries = scan.entries;
     c.regions_scanned = scan.regions.size();
     const std::string name = "checkpoint-" + std::to_string(phase) + ".ckpt";
-    write_whole(folder->file(name), c.serialise());
+    write_file_atomically(folder->file(name), c.serialise());
 
     // Every move at once; its lines leave every LLC (a dirty one would be written home first).
     uint64_t moved = 0, to_pool = 0, from_pool = 0;
