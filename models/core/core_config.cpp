@@ -49,6 +49,19 @@ CoreConfig::CoreConfig(const ScopeContext& c)
       stlb(child_context("stlb")),
       page_walk(child_context("page_walk")) {}
 
+AddressLimit CoreConfig::virtual_address_limit(const std::string& path) const {
+  AddressLimit limit{uint64_t{1} << 48, "x86-64 four-level paging"};
+  for (const TlbConfig* tlb : {static_cast<const TlbConfig*>(&dtlb), static_cast<const TlbConfig*>(&stlb)}) {
+    // A TLB array keeps a page's number over its sets in 31 bits (CacheArray), below its empty mark.
+    const uint64_t sets = tlb->entries() / tlb->ways();
+    const uint64_t reach = ((uint64_t{1} << 31) - 1) * sets << 12;
+    if (reach < limit.bytes)
+      limit = {reach, path + "." + (tlb == &dtlb ? "dtlb" : "stlb") + " has " + std::to_string(sets) +
+                          (sets == 1 ? " set" : " sets") + ": more sets name more pages"};
+  }
+  return limit;
+}
+
 LlcConfig::LlcConfig(const ScopeContext& c)
     : CacheConfig(c, {2_MiB, 16, 30}, "shared LLC", true),
       mshrs_per_core_(*this, "mshrs_per_core", 32, "Outstanding LLC misses per core of the socket", between(1u, 4096u)) {}

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cache/cache_array.hpp"
+#include "stimulus/address_limit.hpp"
 #include "common/param.hpp"
 #include "common/scope.hpp"
 
@@ -99,6 +100,9 @@ class CoreConfig : public ParamScope {
   TlbConfig dtlb;
   StlbConfig stlb;
   PageWalkConfig page_walk;
+  // The virtual addresses this core translates: the 2^48 bytes of x86-64's four-level page tables,
+  // or less when a TLB has too few sets for its 31-bit tags to name them all. `path`: the core's.
+  AddressLimit virtual_address_limit(const std::string& path) const;
 };
 
 // Table I: LLC 2 MB per core, 16-way, 30 cycles, shared by the socket's cores, non-inclusive.

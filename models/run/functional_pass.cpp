@@ -76,7 +76,8 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
   if (threads.empty()) report_error(msg::kConfig, "checkpoint: the platform has no cores to run the workload");
   if (o.checkpoints == 0) report_error(msg::kUsage, "--checkpoints must be at least 1");
   std::unique_ptr<Workload> workload =
-      make_workload(o.workload, static_cast<unsigned>(threads.size()), static_cast<unsigned>(sockets), o.seed);
+      limit_addresses(make_workload(o.workload, static_cast<unsigned>(threads.size()), static_cast<unsigned>(sockets), o.seed),
+                      "workload " + o.workload, virtual_address_limit(fabric));
   std::unique_ptr<PlatformTracking> tracking = PlatformTracking::region_only(fabric);
   const OsSettings& os = platform.os();
   const MigrationKnowledge knowledge = os.knowledge(tracking != nullptr);

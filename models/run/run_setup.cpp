@@ -57,4 +57,13 @@ size_t pool_node(const PageMap& pages) {
   return pool;
 }
 
+AddressLimit virtual_address_limit(const Fabric& fabric) {
+  AddressLimit limit{~uint64_t{0}, ""};
+  for (const Socket* sock : fabric.requesters()) {
+    AddressLimit own = sock->core_config().virtual_address_limit(sock->path() + ".core");
+    if (own.bytes < limit.bytes) limit = std::move(own);
+  }
+  return limit;
+}
+
 }  // namespace starnuma

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "os/page_map.hpp"
+#include "stimulus/address_limit.hpp"
 
 namespace starnuma {
 
@@ -33,5 +34,8 @@ uint64_t pool_limit_bytes(double pool_fraction, uint64_t footprint);
 // The address-map index of each socket's memory and of the pool (npos: none), from `pages`.
 std::vector<size_t> socket_nodes(const Fabric& fabric);
 size_t pool_node(const PageMap& pages);
+
+// The virtual addresses every core of the platform translates (the smallest core's limit).
+AddressLimit virtual_address_limit(const Fabric& fabric);
 
 }  // namespace starnuma

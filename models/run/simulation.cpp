@@ -76,6 +76,9 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     if (!o.seed_given && input.seed) o.seed = *input.seed;
     if (!o.instructions_given && input.instructions) o.instructions = *input.instructions;
   }
+  std::string source = o.trace_in.empty() ? "workload " + o.workload : "trace";
+  for (const std::string& f : o.trace_in) source += (&f == &o.trace_in.front() ? " " : ",") + f;
+  workload = limit_addresses(std::move(workload), source, virtual_address_limit(fabric));
 
   // Before the cores start: they capture their socket's observer.
   std::unique_ptr<PlatformTracking> tracking = PlatformTracking::attach(fabric);

@@ -48,11 +48,12 @@ STARNUMA_REGISTER_COMPONENT(Socket, "socket", Role::Node, "Processor socket with
 void Socket::check_attachments() {
   for (Link* l : links()) {
     const auto* other = dynamic_cast<const Socket*>(l->other_end(*this));
-    // Reported once, by the link's first end.
+    // Reported once, by the link's first end, at its type: the ends of a generated link are the
+    // generator's, while its type may be the user's change (--set links.X.type=cxl).
     if (l->protocol() == Protocol::Cxl && other && l->node_a() == this)
-      l->error(nullptr, "b",
-               std::string("a CXL link joins a socket to a pool or a switch, not to another socket (") +
-                   other->basename() + "); sockets connect with upi links, or through flex_asic routers",
+      l->error(l->config() ? l->config()->find("type") : nullptr, "type",
+               std::string("a CXL link joins a socket to a pool or a switch, not two sockets (") + basename() +
+                   ", " + other->basename() + "); sockets connect with upi links, or through flex_asic routers",
                msg::kTopology);
   }
 }

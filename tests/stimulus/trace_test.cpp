@@ -166,6 +166,57 @@ TEST(Trace, ReadingPastTheRecordedBudgetIsAnError) {
   EXPECT_NE(r.message.find(file.string() + ": thread 1: the run reads past the"), std::string::npos) << r.message;
 }
 
+// A trace from a machine with wider virtual addresses than the cores translate (2^48 bytes:
+// x86-64's four-level paging, with TLBs of enough sets to name them all) is refused at the op that
+// goes beyond, naming the file and thread.
+TEST(TraceRun, AnAddressBeyondTheVirtualAddressSpaceIsTheTracesError) {
+  const fs::path dir = scratch();
+  auto platform = Platform::build(std::string(STARNUMA_SOURCE_DIR) + "/platforms/baseline16-scaled.yaml",
+                                  {"topology.socket.core.dtlb.entries=256"});
+  TraceHeader h;
+  h.threads = 64;
+  h.footprint = 1 << 20;
+  h.instructions = 100;
+  h.workload = "hand-made";
+  const fs::path file = dir / "wide.snt";
+  {
+    TraceWriter w(file.string(), h);
+    for (unsigned t = 0; t < h.threads; ++t) {
+      for (unsigned i = 0; i < 4; ++i) {
+        StreamOp op;
+        op.instructions = 10;
+        op.address = t == 5 && i == 2 ? uint64_t{1} << 48 : 0x10000 + 64 * i;
+        w.append(t, op);
+      }
+      w.end_thread(t, true);
+    }
+    w.commit();
+  }
+  RunOptions o;
+  o.trace_in = {file.string()};
+  o.instructions = 100;
+  auto r = capture_report([&] { run_workload(*platform, o); });
+  EXPECT_EQ(r.type, "starnuma/input");
+  EXPECT_NE(r.message.find("trace " + file.string() + ": thread 5, op 2: address 0x1000000000000 is beyond"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("x86-64 four-level paging"), std::string::npos) << r.message;
+}
+
+// A TLB with one set names only 2^43 bytes of pages with its 31-bit tags: kv's table at 2^43 is
+// then beyond it, and the error names the TLB instead of failing inside it.
+TEST(TraceRun, ATlbTooSmallToNameTheWorkloadsAddressesIsNamed) {
+  auto platform = Platform::build(std::string(STARNUMA_SOURCE_DIR) + "/platforms/baseline16-scaled.yaml",
+                                  {"topology.socket.core.dtlb.ways=64"});
+  RunOptions o;
+  o.workload = "kv";
+  o.instructions = 1000;
+  auto r = capture_report([&] { run_workload(*platform, o); });
+  EXPECT_EQ(r.type, "starnuma/input");
+  EXPECT_NE(r.message.find("workload kv: thread 0, op 0: address"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("core.dtlb has 1 set"), std::string::npos) << r.message;
+}
+
 // Damages a recorded trace with `damage` and expects opening and reading it to fail with `expected`.
 void expect_damage_reported(const std::function<void(std::vector<uint8_t>&)>& damage, const std::string& expected) {
   const fs::path dir = scratch();
