@@ -11,8 +11,6 @@ uint64_t thread_seed(uint64_t seed, unsigned thread) {
   return z ^ (z >> 31);
 }
 
-namespace {
-
 bool is_yaml_path(const std::string& name) {
   auto ends_with = [&](const char* suffix) {
     const std::string x(suffix);
@@ -20,6 +18,8 @@ bool is_yaml_path(const std::string& name) {
   };
   return ends_with(".yaml") || ends_with(".yml");
 }
+
+namespace {
 
 const WorkloadType& find_workload(const std::string& name, const Location& where) {
   const WorkloadType* type = WorkloadRegistry::instance().find(name);
@@ -32,9 +32,9 @@ const WorkloadType& find_workload(const std::string& name, const Location& where
   return *type;
 }
 
-}  // namespace
-
-std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed) {
+// Parses and checks "name:key=value,..." and hands the checked parameters to `use`.
+template <class Use>
+auto with_workload_spec(const std::string& text, Use use) {
   auto origin = std::make_shared<const std::string>("--workload " + text);
   const Location where{origin, 0, 0};
   const size_t colon = text.find(':');
@@ -70,7 +70,17 @@ std::unique_ptr<Workload> make_workload(const std::string& text, unsigned thread
   auto spec = type.create(ScopeContext{&elab, &params, name, params.location(), nullptr, name, false});
   spec->check_unused_keys();
   elab.diagnostics().raise_if_any();
-  return spec->create(threads, sockets, seed);
+  return use(*spec);
+}
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed) {
+  return with_workload_spec(text, [&](const WorkloadSpec& spec) { return spec.create(threads, sockets, seed); });
+}
+
+void check_workload(const std::string& text) {
+  with_workload_spec(text, [](const WorkloadSpec&) { return 0; });
 }
 
 }  // namespace starnuma

@@ -31,6 +31,10 @@ using WorkloadRegistry = Registry<WorkloadType>;
 // The name may be a workload file (ending .yaml or .yml): a map holding `workload: NAME` and the
 // parameters; key=value pairs after it override the file's.
 std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed);
+// Whether a workload's name is a workload file's path (it ends .yaml or .yml).
+bool is_yaml_path(const std::string& name);
+// The same checks without building the workload (a graph's generation): for checking a sweep.
+void check_workload(const std::string& text);
 
 // A per-thread random generator derived from the run's seed (splitmix64 of seed and thread).
 uint64_t thread_seed(uint64_t seed, unsigned thread);

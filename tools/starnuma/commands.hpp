@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sweep/sweep_executors.hpp"
+
 namespace starnuma::cli {
 
 struct PlatformArgs {
@@ -72,6 +74,19 @@ struct RecordArgs {
   uint64_t seed = 1;
 };
 
+struct SweepArgs {
+  std::string spec, out;
+  std::string executor = "local";
+  unsigned jobs = 1;       // local: runs at once
+  unsigned attempts = 3;   // a failed run is retried until it has failed this often
+  bool dry_run = false, progress = true;
+  SlurmOptions slurm;
+};
+
+struct ReportArgs {
+  std::string dir, format = "html", out;
+};
+
 int list(bool json, bool markdown, bool workloads_only);
 int profile(const std::string& workload, unsigned sockets, unsigned cores, uint64_t instructions, uint64_t seed, bool json);
 int check(const PlatformArgs& args);
@@ -93,6 +108,12 @@ int trace_info(const std::string& path, bool json);
 // The sampled evaluation: the functional pass writing checkpoints, then the timed windows.
 int checkpoint(const PlatformArgs& args, const CheckpointArgs& ca, bool json);
 int sample(const PlatformArgs& args, const SampleArgs& sa, bool json);
+// Experiments at scale (docs/sweeps.md): a sweep file's runs on this machine or a Slurm cluster,
+// their results in DIR/sweep.db; `sweep-task` is one run as the executors start it; `report`
+// draws a sweep's results (tools/report/report.py).
+int sweep(const SweepArgs& args);
+int sweep_task(const std::string& run_dir);
+int report(const ReportArgs& args);
 int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
             const std::vector<std::string>& base_sets, const std::vector<std::string>& other_sets,
             const RunArgs& run, bool json);

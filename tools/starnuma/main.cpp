@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -310,6 +311,42 @@ int run(int argc, char** argv) {
                           "Instead: this host's latency of a random load against the data's size (what bounds the "
                           "miss-heavy case)");
 
+  SweepArgs sw;
+  sw.jobs = std::max(1u, std::thread::hardware_concurrency());
+  auto* sweep_cmd = app.add_subcommand("sweep", "Run a sweep file's runs (here or on a Slurm cluster) into DIR/sweep.db, resuming what is not done (docs/sweeps.md)");
+  sweep_cmd->add_option("spec", sw.spec, "Sweep YAML file")->required()->check(CLI::ExistingFile);
+  sweep_cmd->add_option("--out", sw.out, "Sweep folder: sweep.db, runs/NAME/, platforms/")->required();
+  sweep_cmd->add_option("--executor", sw.executor, "local (child processes) or slurm (an sbatch job array)")
+      ->check(CLI::IsMember({"local", "slurm"}))
+      ->capture_default_str();
+  sweep_cmd->add_option("--jobs", sw.jobs, "local: runs at once (default: the host's cores)")->check(CLI::Range(1u, 4096u));
+  sweep_cmd->add_option("--attempts", sw.attempts, "Attempts a run gets before a failure is final")
+      ->check(CLI::Range(1u, 100u))
+      ->capture_default_str();
+  sweep_cmd->add_flag("--dry-run", sw.dry_run, "Check every run and list them with their status; run nothing");
+  sweep_cmd->add_flag("!--no-progress", sw.progress, "No progress display on stderr");
+  sweep_cmd->add_option("--partition", sw.slurm.partition, "slurm: partition (sbatch --partition)");
+  sweep_cmd->add_option("--time", sw.slurm.time, "slurm: time limit per run (sbatch --time)");
+  sweep_cmd->add_option("--mem", sw.slurm.memory, "slurm: memory per run (sbatch --mem)");
+  sweep_cmd->add_option("--account", sw.slurm.account, "slurm: account (sbatch --account)");
+  sweep_cmd->add_option("--cpus-per-task", sw.slurm.cpus_per_task, "slurm: CPUs per run")->check(CLI::Range(1u, 1024u));
+  sweep_cmd->add_option("--sbatch-option", sw.slurm.extra, "slurm: another sbatch option, passed through (repeatable)")
+      ->allow_extra_args(false);
+  sweep_cmd->add_option("--poll", sw.slurm.poll_seconds, "slurm: seconds between looks at the queue")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+  std::string task_dir;
+  auto* task_cmd = app.add_subcommand("sweep-task", "One run of a sweep, as its executor starts it (internal)");
+  task_cmd->group("");  // not for users: listed nowhere
+  task_cmd->add_option("run_dir", task_dir, "The run's folder")->required();
+  ReportArgs rep;
+  auto* report_cmd = app.add_subcommand("report", "Figures and tables of a sweep's results: HTML, Markdown or PNG (docs/reports.md)");
+  report_cmd->add_option("dir", rep.dir, "Sweep folder")->required();
+  report_cmd->add_option("--format", rep.format, "html (one self-contained page), md or png")
+      ->check(CLI::IsMember({"html", "md", "png"}))
+      ->capture_default_str();
+  report_cmd->add_option("--out", rep.out, "Report folder (default: DIR/report)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -368,6 +405,9 @@ int run(int argc, char** argv) {
   if (*benchmark_cmd) return benchmark(platforms_dir, scale, json);
   if (*profile_cmd)
     return profile(profile_workload, profile_sockets, profile_cores, profile_instructions, profile_seed, json);
+  if (*sweep_cmd) return sweep(sw);
+  if (*task_cmd) return sweep_task(task_dir);
+  if (*report_cmd) return report(rep);
   if (*compare_cmd) return compare(base_platform, other_platform, compare_sets, base_sets, other_sets, ra, json);
   return 1;
 }

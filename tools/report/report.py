@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""Figures and tables of a `starnuma sweep` results folder (docs/reports.md).
+
+    python3 tools/report/report.py DIR [--format html|md|png] [--out REPORT_DIR]
+
+Writes into REPORT_DIR (default DIR/report): every figure the sweep has runs for as FIGURE.png and
+FIGURE.svg, its plotted values as data/FIGURE.json, and index.html (self-contained) or report.md.
+Each file is written to a temporary name and renamed, so a reader never sees half a file.
+Exit status 0, or 1 with one line on stderr when DIR cannot be reported on.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _interpreter  # noqa: E402
+
+_interpreter.ensure()
+
+import figures as F  # noqa: E402
+import render  # noqa: E402
+import starnuma_results as sr  # noqa: E402
+import topology  # noqa: E402
+from render import Table  # noqa: E402
+
+MAX_TOPOLOGY_WORKLOADS = 3
+MAX_LATENCY_PLATFORMS = 6
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
+
+
+def skipped(reason: str):
+    """A draw function for a figure family with no member, so that the report lists why."""
+    def draw():
+        raise F.Skip(reason)
+    return draw
+
+
+def plan(sw: F.Sweep) -> list[F.Planned]:
+    """Every figure the report tries, in report order."""
+    base = sw.baseline or "the baseline"
+    items = [
+        F.Planned("fig2-sharing", "Sharing profile (Fig. 2)",
+                  "Pages and memory accesses (LLC misses) by the number of sockets sharing the page, per workload: "
+                  "pages_by_sharers and accesses_by_sharers of each done profile run's summary.",
+                  lambda: F.sharing_profile(sw)),
+        F.Planned("fig8a-speedup", "Speedup over the baseline (Fig. 8a)",
+                  f"ipc of each run over ipc of the {base} run with the same values on the other axes, per workload, "
+                  "with the geometric mean." + sw.default_note(), lambda: F.speedup(sw)),
+        F.Planned("fig8b-amat", "AMAT: unloaded latency and contention (Fig. 8b)",
+                  "amat_unloaded_ns (solid) stacked with amat_contention_ns (hatched) = amat_ns, per workload, "
+                  f"{base} beside each other platform." + sw.default_note(), lambda: F.amat_split(sw)),
+    ]
+    for axis in sw.free:
+        items.append(F.Planned(
+            f"axis-{slug(axis)}", f"Speedup by {F.short_axis(axis)} (Figs. 9-12)",
+            f"As Fig. 8a, one bar series per value of the axis {axis} (ipc over the {base} run with the same "
+            "values on every other axis)." + sw.default_note(but=axis), lambda axis=axis: F.axis_speedup(sw, axis)))
+    if not sw.free:
+        items.append(F.Planned("axes", "Speedup by axis (Figs. 9-12)", "",
+                               skipped("no axis other than platform and workload varies in this sweep")))
+    items.append(F.Planned(
+        "table4-to-pool", "Fraction of migrations to the pool (Table IV)",
+        "to_pool / pages_moved of each done run that moved pages, per workload and configuration.",
+        lambda: F.pool_migrations(sw)))
+    workloads = list(dict.fromkeys(r["workload"] for r in sw.done if r["kind"] == "run"))
+    for w in workloads[:MAX_TOPOLOGY_WORKLOADS]:
+        items.append(F.Planned(
+            f"links-{slug(w)}", f"Link utilisation on the topology: {w}",
+            "Each link coloured by max(ab_utilization, ba_utilization) of stats.links in one run's stats.json "
+            "(one run per platform); nodes and links from the platform's describe.json.",
+            lambda w=w: topology.link_utilisation(sw, w)))
+    if not workloads:
+        items.append(F.Planned("links", "Link utilisation on the topology", "",
+                               skipped("no done run of kind run (the only kind whose statistics hold links)")))
+    elif len(workloads) > MAX_TOPOLOGY_WORKLOADS:
+        items.append(F.Planned("links-more", "Link utilisation, further workloads", "", skipped(
+            f"drawn for the first {MAX_TOPOLOGY_WORKLOADS} workloads only; not for {', '.join(workloads[3:])}")))
+    keys = [k for k in dict.fromkeys(sw.runs["platform_key"].dropna()) if (sw.dir / "platforms" / k).is_dir()]
+    for k in keys[:MAX_LATENCY_PLATFORMS]:
+        items.append(F.Planned(f"latency-{slug(k)}", f"Unloaded latency matrix: {k}",
+                               "latency_ns of platforms/KEY/latency.json: every socket to every memory node.",
+                               lambda k=k: topology.latency_matrix(sw, k)))
+    if not keys:
+        items.append(F.Planned("latency", "Unloaded latency matrix", "",
+                               skipped("no platforms/KEY folder for the runs' platform_key")))
+    elif len(keys) > MAX_LATENCY_PLATFORMS:
+        items.append(F.Planned("latency-more", "Unloaded latency, further platforms", "", skipped(
+            f"drawn for the first {MAX_LATENCY_PLATFORMS} platforms only; not for {', '.join(keys[6:])}")))
+    items.append(F.Planned(
+        "migration-phases", "Migration per phase",
+        "pages_moved and to_pool of each phase: per_window of sampled runs, migration.per_phase of runs "
+        f"(statistics files; at most {F.MAX_PHASE_RUNS} runs).", lambda: F.migration_phases(sw)))
+    return items
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables
+
+
+def fmt(x, spec: str) -> str:
+    v = sr._num(x)
+    return "" if v is None else format(v, spec)
+
+
+def shown_value(axis: str, value) -> str:
+    if value is None:
+        return ""
+    return Path(str(value)).stem if axis == "platform" else str(value)
+
+
+def overview(sw: F.Sweep) -> Table:
+    counts = sw.runs["status"].value_counts()
+    status = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("done", "failed", "running", "pending") if counts.get(s, 0))
+    rows = [["sweep", sw.meta.get("sweep", "")], ["spec", sw.meta.get("spec", "")],
+            ["starnuma version", sw.meta.get("starnuma_version", "")], ["baseline", sw.baseline or ""],
+            ["axes", ", ".join(sw.axes)], ["runs", f"{len(sw.runs)}: {status}"]]
+    if sw.bound:
+        rows.append(["varying with the platform", ", ".join(sw.bound)])
+    return Table("Sweep", ["", ""], rows)
+
+
+def speedup_table(sw: F.Sweep) -> Table | None:
+    if not sw.baseline:
+        return None
+    sp = sr.speedups(sw.runs, sw.baseline)
+    if sp.empty:
+        return None
+    rows = [[r["name"], r["platform_name"], r["workload"], *[shown_value(a, r[a]) for a in sw.free],
+             fmt(r["speedup"], ".3f"), fmt(r["amat_ns"], ".1f"), fmt(r["baseline_amat_ns"], ".1f"),
+             fmt(100 * r["amat_reduction"] if sr._num(r["amat_reduction"]) is not None else None, ".1f")]
+            for r in sp.to_dict("records")]
+    return Table(f"Speedups over {sw.baseline}",
+                 ["run", "platform", "workload", *sw.free, "speedup", "AMAT (ns)", "baseline AMAT (ns)",
+                  "AMAT reduction (%)"], rows)
+
+
+def migration_table(sw: F.Sweep) -> Table | None:
+    rows = [[r["workload"], r["config"], r["name"], str(int(r["pages_moved"])), fmt(r["to_pool"], ".0f"),
+             fmt(100 * (sr._num(r["to_pool"]) or 0) / r["pages_moved"], ".1f")] for r in F.migrating_runs(sw)]
+    return Table("Migrations to the pool (Table IV)",
+                 ["workload", "configuration", "run", "pages moved", "to the pool", "to the pool (%)"], rows) if rows else None
+
+
+def runs_table(sw: F.Sweep) -> Table:
+    rows = [[r["name"], r["kind"], r["status"], *[shown_value(a, r["params"].get(a)) for a in sw.axes],
+             fmt(r["ipc"], ".4g"), fmt(r["amat_ns"], ".1f"), fmt(r["host_seconds"], ".1f")]
+            for r in sw.runs.to_dict("records")]
+    return Table("Runs", ["run", "kind", "status", *sw.axes, "IPC", "AMAT (ns)", "host (s)"], rows)
+
+
+def failures(sw: F.Sweep) -> list[tuple[str, str]]:
+    """(heading, last lines of stderr) of each failed run."""
+    out = []
+    for r in sw.runs.to_dict("records"):
+        if r["status"] == "failed":
+            code = "" if sr._num(r["exit_code"]) is None else f"exit code {int(r['exit_code'])}, "
+            tail = "\n".join((r["error"] or "(no error output recorded)").strip().splitlines()[-12:])
+            out.append((f"{r['name']} ({code}{int(r['attempts'])} attempt{'s' if r['attempts'] != 1 else ''})", tail))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Output
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write PATH whole or not at all: a temporary file beside it, renamed over it."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the report from other users
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def figure_bytes(fig, fmt: str) -> bytes:
+    buf = io.BytesIO()
+    # No date or software version in the files, so that the same sweep gives the same bytes.
+    metadata = {"Date": None} if fmt == "svg" else {"Software": None}
+    fig.savefig(buf, format=fmt, dpi=110, metadata=metadata)
+    return buf.getvalue()
+
+
+def finite(value):
+    """DATA with NaN and infinities as null: JSON has no such numbers."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
+
+
+def make_report(dir: Path, fmt: str, out: Path) -> Path:
+    sw = F.Sweep(dir)
+    if not sw.done:
+        counts = sw.runs["status"].value_counts().to_dict()
+        detail = ", ".join(f"{n} {s}" for s, n in counts.items()) or "no runs recorded"
+        raise sr.SweepError(f"{dir}: no done runs yet ({detail})")
+    try:
+        (out / "data").mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise sr.SweepError(f"{out}: cannot create the report folder ({e.strerror})") from None
+    shown, skips = [], []
+    for item in plan(sw):
+        try:
+            fig, data = item.draw()
+        except F.Skip as e:
+            skips.append([item.title, str(e)])
+            continue
+        except Exception as e:  # one unreadable statistics file must not cost the whole report
+            print(f"starnuma report: {item.id}: {type(e).__name__}: {e}", file=sys.stderr)
+            skips.append([item.title, f"failed: {type(e).__name__}: {e}"])
+            continue
+        png = figure_bytes(fig, "png")
+        write_atomic(out / f"{item.id}.png", png)
+        write_atomic(out / f"{item.id}.svg", figure_bytes(fig, "svg"))
+        write_atomic(out / "data" / f"{item.id}.json", (json.dumps(finite(data), indent=1) + "\n").encode())
+        shown.append((item, png))
+    tables = [t for t in (speedup_table(sw), migration_table(sw), runs_table(sw)) if t is not None]
+    doc = render.Document(title=f"Sweep {sw.meta.get('sweep', dir.name)}", overview=overview(sw), figures=shown,
+                          tables=tables, failures=failures(sw), skipped=Table("Figures not drawn", ["figure", "why"], skips))
+    if fmt == "html":
+        write_atomic(out / "index.html", render.html(doc).encode())
+        return out / "index.html"
+    if fmt == "md":
+        write_atomic(out / "report.md", render.markdown(doc).encode())
+        return out / "report.md"
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="starnuma report", description=__doc__.split("\n\n")[0])
+    parser.add_argument("dir", type=Path, help="the folder `starnuma sweep --out` wrote")
+    parser.add_argument("--format", choices=("html", "md", "png"), default="html",
+                        help="index.html (self-contained), report.md, or the figures only (default html)")
+    parser.add_argument("--out", type=Path, help="folder for the report (default DIR/report)")
+    args = parser.parse_args(argv)
+    try:
+        written = make_report(args.dir, args.format, args.out or args.dir / "report")
+    except sr.SweepError as e:
+        print(f"starnuma report: {e}", file=sys.stderr)
+        return 1
+    print(written)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,305 @@
+// `starnuma sweep SPEC.yaml --out DIR`: checks every run of the sweep file, then runs what is not
+// done yet (new, changed, or failed under the retry limit) on the chosen executor, recording each
+// run in DIR/sweep.db as it finishes (docs/sweeps.md).
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "commands.hpp"
+#include "common/diagnostics.hpp"
+#include "common/output_file.hpp"
+#include "stimulus/workload_registry.hpp"
+#include "subprocess.hpp"
+#include "sweep/results_db.hpp"
+#include "sweep/sweep_executors.hpp"
+#include "sweep/sweep_spec.hpp"
+#include "sweep/sweep_task.hpp"
+
+namespace starnuma::cli {
+namespace fs = std::filesystem;
+namespace {
+
+// FNV-1a over two lanes of different offsets: 128 bits, plenty to tell inputs apart (not a
+// defence against forgery, which a results cache does not need).
+class Digest {
+ public:
+  Digest& add(const void* data, size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) {
+      a_ = (a_ ^ p[i]) * 0x100000001b3ull;
+      b_ = (b_ ^ p[i]) * 0x100000001b3ull;
+    }
+    return *this;
+  }
+  Digest& add(const std::string& s) {
+    add(s.data(), s.size());
+    return add("\0", 1);  // "ab","c" differs from "a","bc"
+  }
+  Digest& add_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) report_error(msg::kInput, path + ": cannot read it to key the sweep's results");
+    std::vector<char> buf(1 << 20);
+    while (in) {
+      in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+      add(buf.data(), static_cast<size_t>(in.gcount()));
+    }
+    return add(std::string("<eof>"));
+  }
+  std::string hex() const {
+    char s[33];
+    std::snprintf(s, sizeof s, "%016llx%016llx", static_cast<unsigned long long>(a_), static_cast<unsigned long long>(b_));
+    return s;
+  }
+
+ private:
+  uint64_t a_ = 0xcbf29ce484222325ull, b_ = 0x84222325cbf29ce4ull;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A platform file and every file it extends, in order.
+void platform_files(const std::string& path, std::vector<std::string>& files) {
+  if (files.size() > 64 || std::find(files.begin(), files.end(), path) != files.end()) return;  // `check` reports cycles
+  files.push_back(path);
+  const ConfigNode doc = load_yaml_file(path);
+  if (const ConfigNode* base = doc.is_map() ? doc.find("extends") : nullptr; base && base->is_scalar())
+    platform_files((fs::path(path).parent_path() / base->value()).lexically_normal().string(), files);
+}
+
+struct PlatformConfig {
+  std::string key;    // folder under DIR/platforms
+  std::string error;  // `describe`'s complaint, if it refused the configuration
+};
+
+// Checks one platform configuration by describing it in a child process (a platform elaborates
+// once per process) and keeps its description and latency matrix for reports. Its key covers the
+// description, the text of every file it comes from, and the overrides.
+PlatformConfig check_platform(const SweepRun& run, const std::string& sweep_dir) {
+  std::vector<std::string> args{"starnuma", "describe", run.platform, "--json"};
+  for (const auto& [k, v] : run.sets) args.insert(args.end(), {"--set", k + "=" + v});
+  const std::string scratch = sweep_dir + "/platforms/.check-" + std::to_string(getpid());
+  fs::create_directories(scratch);
+  const std::string described = scratch + "/describe.json", errors = scratch + "/stderr.txt";
+  fs::remove(errors);
+  PlatformConfig config;
+  if (wait_for(spawn_self_to(args, described, errors)) != 0) {
+    config.error = read_text(errors);
+    fs::remove_all(scratch);
+    return config;
+  }
+  Digest d;
+  d.add(read_text(described));
+  std::vector<std::string> files;
+  platform_files(run.platform, files);
+  for (const std::string& f : files) d.add_file(f);
+  for (const auto& [k, v] : run.sets) d.add(k).add(v);
+  config.key = d.hex().substr(0, 16);
+  const std::string dir = sweep_dir + "/platforms/" + config.key;
+  if (!fs::exists(dir + "/latency.json")) {
+    args[1] = "latency";
+    const std::string latency = scratch + "/latency.json";
+    if (wait_for(spawn_self_to(args, latency, errors)) != 0) {
+      config.error = read_text(errors);
+      fs::remove_all(scratch);
+      return config;
+    }
+    write_file_atomically(dir + "/describe.json", read_text(described));
+    write_file_atomically(dir + "/latency.json", read_text(latency));
+  }
+  fs::remove_all(scratch);
+  return config;
+}
+
+std::string binary_digest() {
+  static const std::string digest = Digest().add_file("/proc/self/exe").hex();
+  return digest;
+}
+
+// What a run's result depends on: this starnuma, its platform configuration, its options and the
+// files it reads.
+std::string run_key(const SweepRun& run, const std::string& platform_key) {
+  Digest d;
+  d.add(STARNUMA_VERSION).add(binary_digest()).add(kind_name(run.kind)).add(platform_key);
+  for (const auto& [k, v] : run.options) d.add(k).add(v);
+  for (const auto& [k, v] : run.sets) d.add("set:" + k).add(v);
+  const std::string workload = run.option("workload");
+  const std::string workload_file = workload.substr(0, workload.find(':'));
+  if (is_yaml_path(workload_file)) d.add_file(workload_file);
+  if (run.options.count("trace")) d.add_file(run.option("trace"));
+  return d.hex();
+}
+
+nlohmann::json parameter_columns(const SweepRun& run, const std::string& platform_key) {
+  nlohmann::json c;
+  c["kind"] = kind_name(run.kind);
+  if (!run.platform.empty()) {
+    c["platform"] = run.platform_written;
+    c["platform_name"] = run.platform_name;
+    c["platform_key"] = platform_key;
+  }
+  c["workload"] = run.options.count("trace") ? "trace:" + run.option("trace") : run.option("workload");
+  if (run.kind == RunKind::Sampled) c["placement"] = "sampled";
+  else if (run.options.count("placement")) c["placement"] = run.option("placement");
+  for (const char* k : {"seed", "instructions", "warmup"})
+    if (run.options.count(k)) c[k] = std::stoll(run.option(k));
+  if (run.options.count("pool_fraction")) c["pool_fraction"] = std::stod(run.option("pool_fraction"));
+  nlohmann::ordered_json sets = nlohmann::ordered_json::object(), params = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : run.sets) sets[k] = v;
+  for (const auto& [k, v] : run.params) params[k] = v;
+  c["sets"] = sets.dump();
+  c["params"] = params.dump();
+  return c;
+}
+
+// A sweep folder is DIR/sweep.db and its runs; an existing folder of anything else is refused.
+void prepare_folder(const std::string& dir) {
+  if (fs::exists(dir)) {
+    if (!fs::is_directory(dir)) report_error(msg::kInput, "--out " + dir + ": exists and is not a folder");
+    if (!fs::exists(dir + "/sweep.db") && !fs::is_empty(dir))
+      report_error(msg::kInput, "--out " + dir + ": a folder of other files (a sweep folder holds sweep.db); give a new or empty one");
+  }
+  fs::create_directories(dir + "/runs");
+  fs::create_directories(dir + "/platforms");
+  if (access(dir.c_str(), W_OK) != 0) report_error(msg::kInput, "--out " + dir + ": cannot write there");
+}
+
+}  // namespace
+
+int sweep(const SweepArgs& args) {
+  const SweepSpec spec = load_sweep_spec(args.spec);
+  if (args.out.empty()) report_error(msg::kUsage, "sweep: --out DIR is required");
+  const std::string dir = fs::absolute(args.out).lexically_normal().string();
+  prepare_folder(dir);
+
+  // Every platform configuration is checked (and described) before any run starts.
+  std::map<std::string, PlatformConfig> configs;  // by platform path and overrides
+  std::vector<std::string> platform_keys(spec.runs.size());
+  std::string errors;
+  for (size_t i = 0; i < spec.runs.size(); ++i) {
+    const SweepRun& run = spec.runs[i];
+    if (run.platform.empty()) continue;
+    std::string id = run.platform;
+    for (const auto& [k, v] : run.sets) id += "\n" + k + "=" + v;
+    auto it = configs.find(id);
+    if (it == configs.end()) {
+      it = configs.emplace(id, check_platform(run, dir)).first;
+      if (!it->second.error.empty())
+        errors += run.where.str() + ": error: run " + run.name + ": its platform is refused:\n" + it->second.error;
+    }
+    platform_keys[i] = it->second.key;
+  }
+  if (!errors.empty()) report_error(msg::kConfig, "sweep " + spec.path + ": nothing was run.\n" + errors);
+
+  std::vector<std::string> keys(spec.runs.size());
+  for (size_t i = 0; i < spec.runs.size(); ++i) keys[i] = run_key(spec.runs[i], platform_keys[i]);
+
+  const std::string db_path = dir + "/sweep.db";
+  if (args.dry_run) {
+    std::map<std::string, RunRow> rows;
+    if (fs::exists(db_path)) rows = ResultsDb(db_path).runs();
+    std::printf("%-40s %-28s %s\n", "run", "status", "command");
+    for (size_t i = 0; i < spec.runs.size(); ++i) {
+      const SweepRun& run = spec.runs[i];
+      auto row = rows.find(run.name);
+      std::string status = "to run";
+      if (row != rows.end() && row->second.key == keys[i]) {
+        if (row->second.status == "done") status = "done";
+        else if (row->second.status == "failed")
+          status = row->second.attempts >= static_cast<int>(args.attempts) ? "failed, no retries left" : "failed, to rerun";
+      } else if (row != rows.end()) {
+        status = "changed, to run";
+      }
+      std::string command;
+      for (const auto& argv : run.commands(dir + "/runs/" + run.name)) {
+        if (!command.empty()) command += " && ";
+        for (size_t a = 0; a < argv.size(); ++a) command += (a ? " " : "") + argv[a];
+      }
+      std::printf("%-40s %-28s %s\n", run.name.c_str(), status.c_str(), command.c_str());
+    }
+    return 0;
+  }
+
+  ResultsDb db(db_path);
+  db.set_meta("sweep", spec.name);
+  db.set_meta("spec", spec.path);
+  db.set_meta("description", spec.description);
+  db.set_meta("starnuma_version", STARNUMA_VERSION);
+  db.set_meta("baseline", spec.baseline);
+  db.set_meta("axes", nlohmann::json(spec.axes).dump());
+  std::vector<std::string> names;
+  for (size_t i = 0; i < spec.runs.size(); ++i) {
+    db.upsert_run(spec.runs[i].name, keys[i], parameter_columns(spec.runs[i], platform_keys[i]));
+    names.push_back(spec.runs[i].name);
+  }
+  db.remove_except(names);
+
+  std::vector<PendingRun> todo;
+  unsigned already = 0, exhausted = 0;
+  std::map<std::string, RunRow> rows = db.runs();
+  for (size_t i = 0; i < spec.runs.size(); ++i) {
+    const SweepRun& run = spec.runs[i];
+    PendingRun p{run.name, keys[i], dir + "/runs/" + run.name, "runs/" + run.name + "/stats.json"};
+    RunRow& row = rows[run.name];
+    if (row.status != "done") {
+      // A result that finished after an earlier sweep stopped following it (interrupted, or a Slurm
+      // job still running then) is collected rather than run again.
+      const Ingested in = ingest_run(db, p.dir, p.name, p.key, p.stats_path, "");
+      if (in.finished) row.status = in.done ? "done" : "failed";
+    }
+    if (row.status == "done") {
+      ++already;
+    } else if (row.status == "failed" && row.attempts >= static_cast<int>(args.attempts)) {
+      ++exhausted;
+    } else {
+      write_task(p.dir, run, p.key);
+      todo.push_back(std::move(p));
+    }
+  }
+  if (args.progress)
+    std::fprintf(stderr, "sweep %s: %zu runs, %u done already, %u failed %u times (not retried), %zu to run (%s)\n",
+                 spec.name.c_str(), spec.runs.size(), already, exhausted, args.attempts, todo.size(),
+                 args.executor == "slurm" ? "Slurm" : ("local, " + std::to_string(args.jobs) + " at once").c_str());
+  if (args.executor == "slurm") run_slurm(db, todo, dir, spec.name, args.slurm, args.progress);
+  else run_local(db, todo, args.jobs, args.progress);
+
+  // The verdict from the database: every run of the sweep, whoever ran it.
+  unsigned done = 0;
+  std::vector<RunRow> failed;
+  for (const auto& [name, row] : db.runs()) {
+    if (row.status == "done") ++done;
+    else failed.push_back(row);
+  }
+  std::printf("sweep %s: %u of %zu runs done, %zu failed; results in %s\n", spec.name.c_str(), done, spec.runs.size(),
+              failed.size(), db_path.c_str());
+  for (const RunRow& row : failed) {
+    std::string error = row.error;
+    for (size_t at = 0; (at = error.find('\n', at)) != std::string::npos; at += 5) error.replace(at, 1, "\n    ");
+    std::printf("  FAILED %s (attempt %d of %u): %s\n", row.name.c_str(), row.attempts, args.attempts, error.c_str());
+  }
+  return failed.empty() ? 0 : 1;
+}
+
+int report(const ReportArgs& args) {
+  const std::string script = std::string(STARNUMA_SOURCE_DIR) + "/tools/report/report.py";
+  std::vector<std::string> argv{"python3", script, args.dir, "--format", args.format};
+  if (!args.out.empty()) argv.insert(argv.end(), {"--out", args.out});
+  std::vector<char*> raw;
+  for (std::string& a : argv) raw.push_back(a.data());
+  raw.push_back(nullptr);
+  std::fflush(stdout);
+  execvp("python3", raw.data());
+  report_error(msg::kInput, "report: cannot start python3 (install Debian's python3-matplotlib and python3-pandas)");
+}
+
+}  // namespace starnuma::cli

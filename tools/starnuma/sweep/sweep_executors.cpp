@@ -1,0 +1,201 @@
+#include "sweep/sweep_executors.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "common/diagnostics.hpp"
+#include "common/output_file.hpp"
+#include "subprocess.hpp"
+#include "sweep/sweep_task.hpp"
+
+namespace starnuma::cli {
+namespace fs = std::filesystem;
+namespace {
+
+std::string duration(double seconds) {
+  const long s = static_cast<long>(seconds + 0.5);
+  char b[32];
+  if (s >= 3600) std::snprintf(b, sizeof b, "%ldh%02ldm", s / 3600, s / 60 % 60);
+  else if (s >= 60) std::snprintf(b, sizeof b, "%ldm%02lds", s / 60, s % 60);
+  else std::snprintf(b, sizeof b, "%lds", s);
+  return b;
+}
+
+// One line on stderr: runs done, failed, running, and the time left at the pace so far. On a
+// terminal it is redrawn in place; otherwise a line per finished run.
+class Progress {
+ public:
+  Progress(size_t total, bool enabled)
+      : total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO)),
+        start_(std::chrono::steady_clock::now()) {}
+  ~Progress() {
+    if (enabled_ && tty_ && drawn_) std::fputc('\n', stderr);
+  }
+  void running(size_t n, bool redraw = false) {
+    running_ = n;
+    if (redraw && tty_) draw("");
+  }
+  void finished(const std::string& name, const Ingested& r) {
+    (r.done ? done_ : failed_) += 1;
+    draw(name + (r.done ? "" : " FAILED") + " (" + duration(r.host_seconds) + ")");
+  }
+  ExecutorOutcome outcome() const { return {static_cast<unsigned>(done_), static_cast<unsigned>(failed_)}; }
+
+ private:
+  void draw(const std::string& last) {
+    if (!enabled_) return;
+    const size_t finished = done_ + failed_;
+    std::string eta = "-";
+    if (finished > 0 && finished < total_) {
+      // The pace so far (wall time per finished run) over the runs left.
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      eta = duration(elapsed / static_cast<double>(finished) * static_cast<double>(total_ - finished));
+    } else if (finished == total_) {
+      eta = "0s";
+    }
+    std::fprintf(stderr, "%s[%zu/%zu] done %zu, failed %zu, running %zu, ETA %s%s%s", tty_ ? "\r\033[K" : "", finished,
+                 total_, done_, failed_, running_, eta.c_str(), last.empty() ? "" : "  last: ", last.c_str());
+    if (!tty_) std::fputc('\n', stderr);
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+  size_t total_;
+  bool enabled_, tty_, drawn_ = false;
+  std::chrono::steady_clock::time_point start_;
+  size_t done_ = 0, failed_ = 0, running_ = 0;
+};
+
+}  // namespace
+
+ExecutorOutcome run_local(ResultsDb& db, const std::vector<PendingRun>& runs, unsigned jobs, bool progress) {
+  Progress shown(runs.size(), progress);
+  std::map<pid_t, const PendingRun*> running;
+  size_t next = 0;
+  while (next < runs.size() || !running.empty()) {
+    while (running.size() < jobs && next < runs.size()) {
+      const PendingRun& r = runs[next++];
+      db.mark_running(r.name, "local");
+      running[spawn_self_to({"starnuma", "sweep-task", r.dir}, "/dev/null", r.dir + "/task.log")] = &r;
+    }
+    shown.running(running.size(), true);
+    int code = 0;
+    const pid_t pid = wait_any(code);
+    auto it = running.find(pid);
+    if (it == running.end()) {
+      if (pid < 0) report_internal("sweep: lost track of its runs");
+      continue;
+    }
+    const PendingRun& r = *it->second;
+    running.erase(it);
+    shown.running(running.size());
+    const std::string missing = "the task ended (exit code " + std::to_string(code) + ") without a result; its log: " + r.dir + "/task.log";
+    shown.finished(r.name, ingest_run(db, r.dir, r.name, r.key, r.stats_path, missing));
+  }
+  return shown.outcome();
+}
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// The array's task ids still known to squeue (pending or running).
+std::set<size_t> queued_tasks(const std::string& job) {
+  std::string out, err;
+  std::set<size_t> ids;
+  if (run_program({"squeue", "-h", "-r", "-j", job, "-o", "%K"}, out, err) != 0) return {~size_t{0}};  // unknown: assume all
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos) ids.insert(std::stoul(line));
+  return ids;
+}
+
+// Slurm's word on a task that left the queue without a result (sacct needs accounting; without it, nothing).
+std::string slurm_state(const std::string& job, size_t task) {
+  std::string out, err;
+  if (run_program({"sacct", "-n", "-P", "-X", "-j", job + "_" + std::to_string(task), "-o", "State,ExitCode"}, out, err) != 0)
+    return "";
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out.empty() ? "" : " (sacct: " + out + ")";
+}
+
+}  // namespace
+
+ExecutorOutcome run_slurm(ResultsDb& db, const std::vector<PendingRun>& runs, const std::string& sweep_dir,
+                          const std::string& sweep_name, const SlurmOptions& slurm, bool progress) {
+  if (runs.empty()) return {};
+  const std::string slurm_dir = sweep_dir + "/slurm";
+  fs::create_directories(slurm_dir);
+  const std::string stamp = std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                               std::chrono::system_clock::now().time_since_epoch())
+                                               .count());
+  // The binary must be reachable from the compute nodes at this path (a shared file system).
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  std::string tasks;
+  for (const PendingRun& r : runs) tasks += r.dir + "\n";
+  write_file_atomically(slurm_dir + "/" + stamp + ".tasks", tasks);
+  std::string script = "#!/bin/bash\n# starnuma sweep " + sweep_name + ": one array task per run (docs/cluster.md)\n";
+  script += "#SBATCH --job-name=starnuma-" + sweep_name + "\n";
+  script += "#SBATCH --array=0-" + std::to_string(runs.size() - 1) + "\n";
+  script += "#SBATCH --output=" + slurm_dir + "/%A_%a.out\n";
+  script += "#SBATCH --cpus-per-task=" + std::to_string(slurm.cpus_per_task) + "\n";
+  if (!slurm.partition.empty()) script += "#SBATCH --partition=" + slurm.partition + "\n";
+  if (!slurm.time.empty()) script += "#SBATCH --time=" + slurm.time + "\n";
+  if (!slurm.memory.empty()) script += "#SBATCH --mem=" + slurm.memory + "\n";
+  if (!slurm.account.empty()) script += "#SBATCH --account=" + slurm.account + "\n";
+  script += "set -eu\nrun=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + shell_quote(slurm_dir + "/" + stamp + ".tasks") + ")\n";
+  script += "exec " + shell_quote(self) + " sweep-task \"$run\"\n";
+  const std::string script_path = slurm_dir + "/" + stamp + ".sh";
+  write_file_atomically(script_path, script);
+
+  std::vector<std::string> sbatch{"sbatch", "--parsable"};
+  sbatch.insert(sbatch.end(), slurm.extra.begin(), slurm.extra.end());
+  sbatch.push_back(script_path);
+  std::string out, err;
+  const int rc = run_program(sbatch, out, err);
+  if (rc != 0)
+    report_error(msg::kInput, "sweep: sbatch " + std::string(rc == 127 ? "could not be started (is Slurm installed and on PATH?)"
+                                                                       : "failed (exit code " + std::to_string(rc) + ")") +
+                                  (err.empty() ? "" : ": " + err));
+  const std::string job = out.substr(0, out.find_first_of(";\n"));
+  if (progress) std::fprintf(stderr, "sweep: Slurm job %s, %zu array tasks (script %s)\n", job.c_str(), runs.size(), script_path.c_str());
+  for (const PendingRun& r : runs) db.mark_running(r.name, "slurm:" + job);
+
+  Progress shown(runs.size(), progress);
+  std::vector<bool> open(runs.size(), true);
+  std::vector<int> absent(runs.size(), 0);  // polls a task has been out of the queue without a result
+  for (size_t left = runs.size(); left > 0;) {
+    const std::set<size_t> queued = queued_tasks(job);
+    const bool known = !queued.count(~size_t{0});
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (!open[i]) continue;
+      const PendingRun& r = runs[i];
+      Ingested in = ingest_run(db, r.dir, r.name, r.key, r.stats_path, "");
+      // Out of the queue for two polls in a row and still no result: the task died (time limit,
+      // memory, node failure) before writing one.
+      if (!in.finished && known && !queued.count(i) && ++absent[i] >= 2)
+        in = ingest_run(db, r.dir, r.name, r.key, r.stats_path,
+                        "Slurm task " + job + "_" + std::to_string(i) + " left the queue without a result" +
+                            slurm_state(job, i) + "; its log: " + slurm_dir + "/" + job + "_" + std::to_string(i) + ".out");
+      if (!in.finished) continue;
+      open[i] = false;
+      --left;
+      shown.finished(r.name, in);
+    }
+    shown.running(known ? queued.size() : 0, true);
+    if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(slurm.poll_seconds));
+  }
+  return shown.outcome();
+}
+
+}  // namespace starnuma::cli

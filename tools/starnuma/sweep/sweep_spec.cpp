@@ -1,0 +1,450 @@
+#include "sweep/sweep_spec.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include <systemc>
+
+#include "common/diagnostics.hpp"
+#include "common/text.hpp"
+#include "common/units.hpp"
+#include "stimulus/workload_registry.hpp"
+
+namespace starnuma::cli {
+namespace fs = std::filesystem;
+
+const char* kind_name(RunKind k) {
+  switch (k) {
+    case RunKind::Run: return "run";
+    case RunKind::Sampled: return "sampled";
+    case RunKind::Profile: return "profile";
+  }
+  return "?";
+}
+
+namespace {
+
+enum class ValueType { Text, Count, Fraction, Path, Placement, Kind };
+constexpr unsigned kRun = 1, kSampled = 2, kProfile = 4, kAll = 7;
+
+// Every option a run may take: its value's type, the kinds it applies to, and the command-line flag
+// it becomes (empty: handled by SweepRun::commands itself).
+struct OptionInfo {
+  const char* name;
+  ValueType type;
+  unsigned kinds;
+  const char* flag;
+  const char* help;
+};
+constexpr OptionInfo kOptions[] = {
+    {"kind", ValueType::Kind, kAll, "", "run (starnuma run), sampled (checkpoint + sample) or profile"},
+    {"platform", ValueType::Path, kRun | kSampled, "", "platform file, relative to the sweep file"},
+    {"workload", ValueType::Text, kAll, "--workload", "workload and parameters"},
+    {"placement", ValueType::Placement, kRun, "--placement", "first-touch, oracle or dynamic"},
+    {"pool_fraction", ValueType::Fraction, kRun, "--pool-fraction", "share of the footprint the pool may hold"},
+    {"oracle_region", ValueType::Text, kRun, "--oracle-region", "oracle placement's region"},
+    {"seed", ValueType::Count, kAll, "--seed", "seed"},
+    {"instructions", ValueType::Count, kAll, "--instructions", "instructions per thread (sampled: per window)"},
+    {"warmup", ValueType::Count, kRun | kSampled, "--warmup", "warm-up instructions per thread"},
+    {"detailed_sockets", ValueType::Count, kRun | kSampled, "--detailed-sockets", "mixed modality"},
+    {"trace", ValueType::Path, kRun, "--trace-in", "trace file instead of the workload"},
+    {"checkpoints", ValueType::Count, kSampled, "", "phase boundaries of the functional pass"},
+    {"jobs", ValueType::Count, kSampled, "", "windows at once inside the run (default 1)"},
+    {"sockets", ValueType::Count, kProfile, "--sockets", "sockets of the profile"},
+    {"cores_per_socket", ValueType::Count, kProfile, "--cores-per-socket", "cores per socket of the profile"},
+};
+constexpr const char* kSetPrefix = "set:";
+
+const OptionInfo* find_option(const std::string& name) {
+  for (const OptionInfo& o : kOptions)
+    if (name == o.name) return &o;
+  return nullptr;
+}
+std::vector<std::string> option_names() {
+  std::vector<std::string> names;
+  for (const OptionInfo& o : kOptions) names.push_back(o.name);
+  names.push_back("set:KEY");
+  return names;
+}
+
+// One value an axis or `fixed:` gives an option, with where it was written.
+struct Value {
+  std::string text;
+  Location where;
+};
+
+class SpecReader {
+ public:
+  explicit SpecReader(const std::string& path) : path_(path), dir_(fs::absolute(path).parent_path()) {}
+
+  SweepSpec read() {
+    const ConfigNode doc = load_yaml_file(path_);
+    SweepSpec spec;
+    spec.path = path_;
+    if (!doc.is_map()) {
+      issue(doc.location(), "", "a sweep file is a map with 'sweep:', 'fixed:', 'axes:' and 'name:' keys");
+      diagnostics_.raise_if_any();
+    }
+    static const std::vector<std::string> top{"sweep", "description", "baseline", "fixed", "axes", "name"};
+    for (const MapEntry& e : doc.entries())
+      if (std::find(top.begin(), top.end(), e.key) == top.end()) unknown(e, "", top);
+    spec.name = scalar(doc, "sweep", true);
+    if (!spec.name.empty() && !is_name(spec.name))
+      issue(doc.find("sweep")->location(), "sweep", "'" + spec.name + "' is not a name (letters, digits, '_', '-', '.')");
+    spec.description = scalar(doc, "description", false);
+    spec.baseline = scalar(doc, "baseline", false);
+    const std::string name_template = scalar(doc, "name", false);
+    const Location name_where = doc.find("name") ? doc.find("name")->location() : doc.location();
+
+    std::map<std::string, Value> fixed;
+    if (const ConfigNode* f = doc.find("fixed")) read_fixed(*f, fixed);
+    std::vector<Group> groups;
+    if (const ConfigNode* a = doc.find("axes")) read_axes(*a, fixed, groups);
+    for (const Group& g : groups)
+      for (const auto& [axis, values] : g.axes) spec.axes.push_back(axis);
+    diagnostics_.raise_if_any();
+
+    // The cross product, the first axis varying slowest.
+    std::vector<size_t> at(groups.size(), 0);
+    std::set<std::string> names;
+    for (bool more = true; more;) {
+      std::map<std::string, Value> chosen = fixed;
+      std::vector<std::pair<std::string, std::string>> params;
+      Location where = groups.empty() ? doc.location() : Location{};
+      for (size_t g = 0; g < groups.size(); ++g)
+        for (const auto& [axis, values] : groups[g].axes) {
+          chosen[axis] = values[at[g]];
+          params.emplace_back(axis, values[at[g]].text);
+          if (!where.known()) where = values[at[g]].where;
+        }
+      SweepRun run = make_run(chosen, params, where);
+      run.name = name_template.empty() ? default_name(run) : expand_name(name_template, run, name_where);
+      if (!run.name.empty() && !names.insert(run.name).second)
+        issue(name_template.empty() ? where : name_where, "name",
+              "two runs are both named '" + run.name + "': give 'name:' a template with every varying axis, e.g. {" +
+                  (spec.axes.empty() ? std::string("workload") : spec.axes.front()) + "}");
+      spec.runs.push_back(std::move(run));
+      more = false;
+      for (size_t g = groups.size(); g-- > 0;) {
+        if (++at[g] < groups[g].size) {
+          more = true;
+          break;
+        }
+        at[g] = 0;
+      }
+      if (diagnostics_.count() > 20) break;  // enough to fix first
+    }
+    if (spec.baseline.empty())
+      for (const SweepRun& r : spec.runs)
+        if (!r.platform_name.empty()) {
+          spec.baseline = r.platform_name;
+          break;
+        }
+    diagnostics_.raise_if_any();
+    return spec;
+  }
+
+ private:
+  struct Group {
+    std::vector<std::pair<std::string, std::vector<Value>>> axes;  // zipped: equal lengths
+    size_t size = 0;
+  };
+
+  void issue(const Location& where, const std::string& key, const std::string& message) {
+    diagnostics_.error(where, key, message);
+  }
+  void unknown(const MapEntry& e, const std::string& section, const std::vector<std::string>& valid) {
+    const std::string near = nearest_word(e.key, valid);
+    issue(e.key_location, section.empty() ? e.key : section + "." + e.key,
+          "unknown key '" + e.key + "'" + (near.empty() ? " (valid keys: " + join(valid) + ")" : " (did you mean '" + near + "'?)"));
+  }
+  static bool is_name(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; });
+  }
+  std::string scalar(const ConfigNode& doc, const char* key, bool required) {
+    const ConfigNode* n = doc.find(key);
+    if (!n) {
+      if (required) issue(doc.location(), key, std::string("missing '") + key + "': the sweep's name");
+      return "";
+    }
+    if (!n->is_scalar()) {
+      issue(n->location(), key, std::string("expected a single value, got ") + ConfigNode::kind_name(n->kind()));
+      return "";
+    }
+    return n->value();
+  }
+
+  // Checks an option's name and value; false after reporting a problem.
+  bool check_option(const std::string& key, const ConfigNode& value, const Location& key_where, const std::string& path) {
+    if (key.rfind(kSetPrefix, 0) == 0) {
+      if (key.size() == std::string(kSetPrefix).size()) {
+        issue(key_where, path, "'set:' needs a parameter's key, e.g. set:topology.cxl.latency");
+        return false;
+      }
+    } else if (!find_option(key)) {
+      const std::vector<std::string> valid = option_names();
+      const std::string near = nearest_word(key, valid);
+      issue(key_where, path,
+            "unknown option '" + key + "'" + (near.empty() ? " (options: " + join(valid) + ")" : " (did you mean '" + near + "'?)"));
+      return false;
+    }
+    if (!value.is_scalar()) {
+      issue(value.location(), path, std::string("expected a single value, got ") + ConfigNode::kind_name(value.kind()));
+      return false;
+    }
+    const OptionInfo* info = find_option(key);
+    if (!info) return true;
+    const std::string& v = value.value();
+    std::string problem;
+    switch (info->type) {
+      case ValueType::Count: {
+        const Parsed<int64_t> n = parse_integer(v);
+        if (!n || *n.value < 0) problem = "'" + v + "' is not a count (a whole number from 0)";
+        break;
+      }
+      case ValueType::Fraction: {
+        const Parsed<double> x = parse_real(v);
+        if (!x || !(*x.value >= 0 && *x.value <= 1)) problem = "'" + v + "' is not a fraction from 0 to 1";
+        break;
+      }
+      case ValueType::Placement:
+        if (v != "first-touch" && v != "oracle" && v != "dynamic") problem = "'" + v + "' is not first-touch, oracle or dynamic";
+        break;
+      case ValueType::Kind:
+        if (v != "run" && v != "sampled" && v != "profile") problem = "'" + v + "' is not run, sampled or profile";
+        break;
+      case ValueType::Path:
+        if (!fs::is_regular_file(resolve(v))) problem = "no file '" + resolve(v) + "' (paths are relative to the sweep file)";
+        break;
+      case ValueType::Text:
+        if (key == "workload") problem = workload_problem(v);
+        break;
+    }
+    if (!problem.empty()) issue(value.location(), path, problem);
+    return problem.empty();
+  }
+
+  std::string workload_problem(const std::string& text) {
+    if (auto it = workloads_checked_.find(text); it != workloads_checked_.end()) return it->second;
+    std::string problem;
+    try {
+      check_workload(resolve_workload(text));
+    } catch (const sc_core::sc_report& r) {
+      problem = r.get_msg();
+    }
+    return workloads_checked_[text] = problem;
+  }
+
+  void read_fixed(const ConfigNode& f, std::map<std::string, Value>& fixed) {
+    if (!f.is_map()) {
+      issue(f.location(), "fixed", "expected a map of options to values");
+      return;
+    }
+    for (const MapEntry& e : f.entries()) {
+      if (e.key == "set" && e.value.is_map()) {
+        for (const MapEntry& s : e.value.entries())
+          if (check_option(kSetPrefix + s.key, s.value, s.key_location, "fixed.set." + s.key))
+            fixed[kSetPrefix + s.key] = {s.value.value(), s.value.location()};
+        continue;
+      }
+      if (check_option(e.key, e.value, e.key_location, "fixed." + e.key)) fixed[e.key] = {e.value.value(), e.value.location()};
+    }
+  }
+
+  bool read_axis(const std::string& key, const ConfigNode& list, const Location& key_where, const std::string& path,
+                 const std::map<std::string, Value>& fixed, std::vector<Value>& values) {
+    if (fixed.count(key)) {
+      issue(key_where, path, "'" + key + "' is both in 'fixed:' and an axis");
+      return false;
+    }
+    if (list.kind() != ConfigNode::Kind::Sequence || list.items().empty()) {
+      issue(list.location(), path, "an axis is a non-empty list of values, e.g. [a, b]");
+      return false;
+    }
+    bool ok = true;
+    for (const ConfigNode& item : list.items()) {
+      if (check_option(key, item, key_where, path)) values.push_back({item.value(), item.location()});
+      else ok = false;
+    }
+    return ok;
+  }
+
+  void read_axes(const ConfigNode& a, const std::map<std::string, Value>& fixed, std::vector<Group>& groups) {
+    if (!a.is_map()) {
+      issue(a.location(), "axes", "expected a map of axes: OPTION: [values], or GROUP: {OPTION: [values], ...} zipped");
+      return;
+    }
+    std::set<std::string> seen;
+    for (const MapEntry& e : a.entries()) {
+      Group g;
+      if (e.value.is_map()) {  // a zipped group: its lists vary together
+        for (const MapEntry& z : e.value.entries()) {
+          std::vector<Value> values;
+          if (!seen.insert(z.key).second) issue(z.key_location, "axes." + e.key + "." + z.key, "'" + z.key + "' is already an axis");
+          if (!read_axis(z.key, z.value, z.key_location, "axes." + e.key + "." + z.key, fixed, values)) continue;
+          if (!g.axes.empty() && values.size() != g.size) {
+            issue(z.value.location(), "axes." + e.key + "." + z.key,
+                  "a zipped group's lists vary together and need the same length: " + std::to_string(values.size()) +
+                      " values here, " + std::to_string(g.size) + " in '" + g.axes.front().first + "'");
+            continue;
+          }
+          g.size = values.size();
+          g.axes.emplace_back(z.key, std::move(values));
+        }
+      } else {
+        std::vector<Value> values;
+        if (!seen.insert(e.key).second) issue(e.key_location, "axes." + e.key, "'" + e.key + "' is already an axis");
+        if (!read_axis(e.key, e.value, e.key_location, "axes." + e.key, fixed, values)) continue;
+        g.size = values.size();
+        g.axes.emplace_back(e.key, std::move(values));
+      }
+      if (!g.axes.empty()) groups.push_back(std::move(g));
+    }
+  }
+
+  std::string resolve(const std::string& p) const {
+    return fs::path(p).is_absolute() || dir_.empty() ? p : (dir_ / p).lexically_normal().string();
+  }
+  // A workload file (name ending .yaml) is relative to the sweep file too.
+  std::string resolve_workload(const std::string& text) const {
+    const size_t colon = text.find(':');
+    const std::string name = text.substr(0, colon);
+    if (is_yaml_path(name))
+      return resolve(name) + (colon == std::string::npos ? "" : text.substr(colon));
+    return text;
+  }
+
+  SweepRun make_run(const std::map<std::string, Value>& chosen, std::vector<std::pair<std::string, std::string>> params,
+                    const Location& where) {
+    SweepRun run;
+    run.where = where;
+    run.params = std::move(params);
+    if (auto k = chosen.find("kind"); k != chosen.end())
+      run.kind = k->second.text == "sampled" ? RunKind::Sampled : k->second.text == "profile" ? RunKind::Profile : RunKind::Run;
+    const unsigned kind_bit = run.kind == RunKind::Run ? kRun : run.kind == RunKind::Sampled ? kSampled : kProfile;
+    for (const auto& [key, value] : chosen) {
+      if (key.rfind(kSetPrefix, 0) == 0) {
+        if (run.kind == RunKind::Profile) issue(value.where, key, "a profile run has no platform to --set");
+        run.sets.emplace_back(key.substr(std::string(kSetPrefix).size()), value.text);
+        continue;
+      }
+      const OptionInfo* info = find_option(key);
+      if (!(info->kinds & kind_bit)) {
+        issue(value.where, key, "'" + key + "' does not apply to a " + kind_name(run.kind) + " run");
+        continue;
+      }
+      if (key == "platform") {
+        run.platform = resolve(value.text);
+        run.platform_written = value.text;
+        run.platform_name = fs::path(value.text).stem().string();
+      } else if (key == "trace") {
+        run.options[key] = resolve(value.text);
+      } else if (key == "workload") {
+        run.options[key] = resolve_workload(value.text);
+      } else if (key != "kind") {
+        run.options[key] = value.text;
+      }
+    }
+    if (run.kind != RunKind::Profile && run.platform.empty()) issue(where, "platform", "this run has no 'platform'");
+    if (!run.options.count("workload") && !run.options.count("trace"))
+      issue(where, "workload", "this run has no 'workload' (or 'trace')");
+    return run;
+  }
+
+  static std::string sanitize(const std::string& text) {
+    std::string out;
+    for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ? c : '_';
+    return out;
+  }
+  static std::string shown(const SweepRun& r, const std::string& axis, const std::string& text) {
+    if (axis == "platform" || axis == "trace") return fs::path(text).stem().string();
+    (void)r;
+    return text;
+  }
+  std::string default_name(const SweepRun& r) const {
+    std::string name;
+    for (const auto& [axis, text] : r.params) name += (name.empty() ? "" : "-") + sanitize(shown(r, axis, text));
+    return name.empty() ? "run" : name;
+  }
+  std::string expand_name(const std::string& tmpl, const SweepRun& r, const Location& where) {
+    std::string out;
+    for (size_t i = 0; i < tmpl.size();) {
+      if (tmpl[i] != '{') {
+        out += tmpl[i++];
+        continue;
+      }
+      const size_t close = tmpl.find('}', i);
+      if (close == std::string::npos) {
+        issue(where, "name", "'{' without '}' in the name template");
+        return "";
+      }
+      const std::string axis = tmpl.substr(i + 1, close - i - 1);
+      auto it = std::find_if(r.params.begin(), r.params.end(), [&](const auto& p) { return p.first == axis; });
+      if (it == r.params.end()) {
+        issue(where, "name", "'{" + axis + "}' is not an axis of this sweep");
+        return "";
+      }
+      out += shown(r, axis, it->second);
+      i = close + 1;
+    }
+    return sanitize(out);
+  }
+
+  std::string path_;
+  fs::path dir_;
+  Diagnostics diagnostics_;
+  std::map<std::string, std::string> workloads_checked_;
+};
+
+}  // namespace
+
+std::vector<std::vector<std::string>> SweepRun::commands(const std::string& dir) const {
+  const auto add_flags = [&](std::vector<std::string>& argv, unsigned kinds) {
+    for (const OptionInfo& o : kOptions)
+      if (*o.flag && (o.kinds & kinds))
+        if (auto it = options.find(o.name); it != options.end()) {
+          argv.push_back(o.flag);
+          argv.push_back(it->second);
+        }
+  };
+  const auto add_sets = [&](std::vector<std::string>& argv) {
+    for (const auto& [key, value] : sets) argv.insert(argv.end(), {"--set", key + "=" + value});
+  };
+  switch (kind) {
+    case RunKind::Run: {
+      std::vector<std::string> argv{"starnuma", "run", platform};
+      add_flags(argv, kRun);
+      add_sets(argv);
+      argv.insert(argv.end(), {"--out", dir + "/out", "--json", "--no-progress"});
+      return {argv};
+    }
+    case RunKind::Sampled: {
+      std::vector<std::string> pass{"starnuma", "checkpoint", platform, "--workload", option("workload"),
+                                    "--checkpoints", option("checkpoints", "5"), "--out", dir + "/checkpoints", "--no-progress"};
+      if (options.count("seed")) pass.insert(pass.end(), {"--seed", option("seed")});
+      add_sets(pass);
+      std::vector<std::string> windows{"starnuma", "sample", platform, "--checkpoints", dir + "/checkpoints",
+                                       "--jobs", option("jobs", "1"), "--out", dir + "/sampled", "--json"};
+      for (const char* key : {"instructions", "warmup", "detailed_sockets"})
+        if (options.count(key)) windows.insert(windows.end(), {find_option(key)->flag, option(key)});
+      add_sets(windows);
+      return {pass, windows};
+    }
+    case RunKind::Profile: {
+      std::vector<std::string> argv{"starnuma", "profile"};
+      add_flags(argv, kProfile);
+      argv.push_back("--json");
+      return {argv};
+    }
+  }
+  return {};
+}
+
+std::string SweepRun::stats_file() const {
+  return kind == RunKind::Run ? "out/stats.json" : kind == RunKind::Sampled ? "sampled/sampled.json" : "summary.json";
+}
+
+SweepSpec load_sweep_spec(const std::string& path) { return SpecReader(path).read(); }
+
+}  // namespace starnuma::cli
