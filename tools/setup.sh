@@ -18,8 +18,11 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-2}
 
+# Sweeps keep results in SQLite, reports draw with matplotlib and pandas, and the test suite starts a
+# single-node Slurm cluster (slurmctld, slurmd, munge) to run a sweep through sbatch.
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev verilator libyaml-cpp-dev libboost-dev
-          nlohmann-json3-dev libcli11-dev libgtest-dev liblzma-dev python3)
+          nlohmann-json3-dev libcli11-dev libgtest-dev liblzma-dev libsqlite3-dev python3
+          python3-matplotlib python3-pandas python3-numpy slurmctld slurmd slurm-client munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -6,7 +6,7 @@ stderr.txt, platforms/KEY/{latency,describe}.json and sweep.db, filled per the d
 (docs/reports.md). It deliberately shares no code with tools/report, so that the tests compare the
 report against an independent reading of the same files.
 
-    python3 tests/report/make_fixture.py OUT      # builds OUT/main, OUT/sampled, OUT/profile
+    python3 tests/report/make_fixture.py OUT      # builds OUT/main and OUT/parts
 
 The binary is $STARNUMA, default build/starnuma (relative to the repository root).
 """
@@ -107,7 +107,7 @@ class Sweep:
             stats_file = work / "sampled" / "sampled.json"
         else:
             commands = [[binary(), "profile", "--workload", workload, "--instructions", str(instructions), "--json"]]
-            stats_file = folder / "summary.json"
+            stats_file = None  # the summary is the statistics
         started = time.time()
         stdout, stderr, code = "", "", 0
         for argv in commands:
@@ -121,8 +121,7 @@ class Sweep:
         if code == 0:
             (folder / "summary.json").write_text(stdout)
             summary = json.loads(stdout)
-            if stats_file != folder / "summary.json":
-                shutil.copyfile(stats_file, folder / "stats.json")
+            shutil.copyfile(stats_file or folder / "summary.json", folder / "stats.json")
         access, util = summary.get("access_breakdown", {}), summary.get("link_utilization", {})
         migration = summary.get("migration", {})
         row = {
@@ -130,10 +129,11 @@ class Sweep:
             "kind": kind, "platform": platform, "platform_name": Path(platform).stem if platform else None,
             "platform_key": self.platform_key(platform, sets) if platform else None,
             "workload": workload, "placement": placement if kind == "run" else ("sampled" if kind == "sampled" else None),
-            "seed": 1, "instructions": instructions, "warmup": options.get("warmup"), "pool_fraction": None,
+            "seed": 1, "instructions": instructions, "warmup": options.get("warmup"),
+            "pool_fraction": options.get("pool_fraction"),
             "sets": json.dumps(sets), "params": json.dumps(params),
             "status": "done" if code == 0 else "failed", "attempts": 1,
-            "exit_code": code if code else None, "error": stderr[-2000:] if code else None,
+            "exit_code": code, "error": stderr[-2000:] if code else None,
             "executor": "local", "host": socket.gethostname(), "started": started, "finished": finished,
             "host_seconds": summary.get("host_seconds", finished - started),
             "ipc": summary.get("ipc"), "amat_ns": summary.get("amat_ns"),
@@ -143,7 +143,7 @@ class Sweep:
             "util_upi": util.get("upi"), "util_numalink": util.get("numalink"), "util_cxl": util.get("cxl"),
             "llc_misses": summary.get("llc_misses"), "sim_time_ns": summary.get("sim_time_ns"),
             "pages_moved": migration.get("pages_moved"), "to_pool": migration.get("to_pool"),
-            "stats_path": f"runs/{name}/{'summary' if kind == 'profile' else 'stats'}.json",
+            "stats_path": f"runs/{name}/stats.json" if code == 0 else None,
         }
         self.db.execute(f"INSERT INTO runs ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values()))
         shutil.rmtree(work)  # checkpoints and windows are not part of the contract
@@ -166,30 +166,31 @@ def build_main(out: Path):
     s.close()
 
 
-def build_sampled(out: Path):
-    """kind sampled; the tracking --set is zipped with the platform (bound to it), as in experiments/sampled.sh."""
-    s = Sweep(out, "fixture-sampled", ["platform", "set:topology.socket.tracking.impl"], "baseline16-scaled")
+def build_parts(out: Path):
+    """A sweep of parts, like experiments/quick.yaml: `pool` (platform x pool_fraction, kind run),
+    `sampled` (the tracking --set zipped with the platform, as in experiments/sampled.sh) and
+    `profile` (Fig. 2). A run's params hold only its own part's axes."""
+    s = Sweep(out, "fixture-parts", ["part", "platform", "pool_fraction", "set:topology.socket.tracking.impl", "workload"],
+              "baseline16-scaled")
+    for platform, fraction in itertools.product([BASELINE, STARNUMA], ["0.05", "0.2"]):
+        s.run(f"pool-{Path(platform).stem}-{fraction}", "run", {"part": "pool", "platform": platform, "pool_fraction": fraction},
+              "sharing", 5000, platform=platform, placement="oracle", extra=["--pool-fraction", fraction],
+              pool_fraction=float(fraction))
     for platform, impl in [(BASELINE, "none"), (STARNUMA, "model")]:
         sets = {"os.phase_instructions": "2000", "topology.socket.tracking.impl": impl}
-        params = {"platform": platform, "set:topology.socket.tracking.impl": impl}
-        s.run(Path(platform).stem, "sampled", params, "sharing", 2000, platform=platform, sets=sets,
+        params = {"part": "sampled", "platform": platform, "set:topology.socket.tracking.impl": impl}
+        s.run(f"sampled-{Path(platform).stem}", "sampled", params, "sharing", 2000, platform=platform, sets=sets,
               checkpoints=2, warmup=500)
-    s.close()
-
-
-def build_profile(out: Path):
-    s = Sweep(out, "fixture-profile", ["workload"], "")
     for workload in ["bfs:scale=12", "sharing"]:
-        s.run(workload.split(":")[0], "profile", {"workload": workload}, workload, 20000)
+        s.run(f"profile-{workload.split(':')[0]}", "profile", {"part": "profile", "workload": workload}, workload, 20000)
     s.close()
 
 
 def build(out: Path) -> dict[str, Path]:
-    """Builds the three sweeps under OUT; returns their folders by name."""
-    dirs = {"main": out / "main", "sampled": out / "sampled", "profile": out / "profile"}
+    """Builds the sweeps under OUT; returns their folders by name."""
+    dirs = {"main": out / "main", "parts": out / "parts"}
     build_main(dirs["main"])
-    build_sampled(dirs["sampled"])
-    build_profile(dirs["profile"])
+    build_parts(dirs["parts"])
     return dirs
 
 

@@ -22,6 +22,7 @@ import starnuma_results as sr  # noqa: E402
 
 # Reproducible SVGs: fixed ids instead of random ones (the dates are dropped when saving).
 matplotlib.rcParams["svg.hashsalt"] = "starnuma-report"
+matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: smaller files, faster to write
 matplotlib.rcParams["font.size"] = 9
 
 BASELINE_COLOR = "#8c8c8c"
@@ -36,24 +37,45 @@ class Skip(Exception):
 
 class Sweep:
     """A results folder loaded once for all figures: the runs, which axes are free to plot, and a
-    cache of the runs' statistics files."""
+    cache of the runs' statistics files. A sweep of several parts (the axis "part") is best read
+    part by part: parts() gives each as a Sweep of its own runs."""
 
-    def __init__(self, dir: str | Path):
+    def __init__(self, dir: str | Path, runs=None, part: str | None = None):
         self.dir = Path(dir)
-        self.runs = sr.load(dir)
-        self.meta = self.runs.attrs["meta"]
+        self.all_runs = sr.load(dir) if runs is None else runs
+        self.meta = self.all_runs.attrs["meta"]
+        self.part = part
+        if part is None:
+            self.runs = self.all_runs
+        else:
+            self.runs = self.all_runs[[p.get("part") == part for p in self.all_runs["params"]]]
+            self.runs.attrs = dict(self.all_runs.attrs)
         self.baseline = self.meta.get("baseline") or None
-        self.axes = sr.axes(self.runs)
+        # the axes these runs have (each part has its own)
+        self.axes = [a for a in sr.axes(self.all_runs) if any(a in p for p in self.runs["params"])]
         self.bound = sr.platform_bound_axes(self.runs)
         # Axes a figure holds at their first value unless it is the figure's own axis.
-        self.free = [a for a in self.axes if a not in ("platform", "workload") and a not in self.bound]
+        self.free = [a for a in self.axes if a not in ("platform", "workload") and a not in self.bound
+                     and not (part is not None and a == "part")]
         self.values = {a: list(dict.fromkeys(_text(p.get(a)) for p in self.runs["params"])) for a in self.axes}
         self.done = [r for r in self.runs.to_dict("records") if r["status"] == "done"]
         self._stats: dict = {}
 
+    def parts(self) -> list[Sweep]:
+        """One Sweep per part, sharing this one's statistics cache; [self] without parts."""
+        if "part" not in self.axes or self.part is not None:
+            return [self]
+        subs = [Sweep(self.dir, self.all_runs, part=p) for p in self.values["part"] if p is not None]
+        for sub in subs:
+            sub._stats = self._stats
+        return subs
+
     def at_default(self, params: dict, but: str | None = None) -> bool:
         """Whether a run has every free axis (but BUT) at the axis's first value."""
         return all(_text(params.get(a)) == self.values[a][0] for a in self.free if a != but)
+
+    def titled(self, title: str) -> str:
+        return f"{title}\npart {self.part}" if self.part else title
 
     def default_note(self, but: str | None = None) -> str:
         held = [f"{a} = {self.values[a][0]}" for a in self.free if a != but]
@@ -178,6 +200,8 @@ def sharing_profile(sw: Sweep):
 
 
 def _speedups(sw: Sweep):
+    if not any(r["platform_name"] and _num(r["ipc"]) for r in sw.done):
+        raise Skip("no done run on a platform with an IPC (kind run or sampled)")
     if not sw.baseline:
         raise Skip("the sweep names no baseline platform")
     if not any(r["platform_name"] == sw.baseline for r in sw.done):
@@ -216,7 +240,7 @@ def speedup(sw: Sweep):
     if sp.empty:
         raise Skip("no pair of runs at the other axes' first values")
     names = list(dict.fromkeys(sp["platform_name"]))
-    return _speedup_bars(sw, sp, lambda r: r["platform_name"], sw.colors(names), "Speedup over the baseline")
+    return _speedup_bars(sw, sp, lambda r: r["platform_name"], sw.colors(names), sw.titled("Speedup over the baseline"))
 
 
 def axis_speedup(sw: Sweep, axis: str):
@@ -230,7 +254,7 @@ def axis_speedup(sw: Sweep, axis: str):
     label = lambda r: (f"{r['platform_name']}, " if several else "") + f"{short_axis(axis)} = {r[axis]}"
     names = list(dict.fromkeys(label(r) for r in sp.to_dict("records")))
     colors = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
-    return _speedup_bars(sw, sp, label, colors, f"Speedup over the baseline by {short_axis(axis)}")
+    return _speedup_bars(sw, sp, label, colors, sw.titled(f"Speedup over the baseline by {short_axis(axis)}"))
 
 
 def _params(sp, i) -> dict:
@@ -264,7 +288,7 @@ def amat_split(sw: Sweep):
     data = grouped_bars(ax, workloads, series, colors, bottoms=bottoms, styles=style)
     ax.set_ylabel("AMAT (ns)")
     ax.set_xlabel("workload")
-    ax.set_title("AMAT: unloaded latency (solid) + contention delay (hatched)")
+    ax.set_title(sw.titled("AMAT: unloaded latency (solid) + contention (hatched)"))
     ax.legend(fontsize=7, ncols=2)
     return fig, data
 
@@ -278,7 +302,8 @@ def migrating_runs(sw: Sweep) -> list[dict]:
     among these runs."""
     rows = [r for r in sw.done if (_num(r["pages_moved"]) or 0) > 0 and r["platform_name"]]
     varying = [a for a in sw.free if len({_text(r["params"].get(a)) for r in rows}) > 1]
-    config = lambda r: ", ".join([r["platform_name"]] + [f"{short_axis(a)} = {r['params'].get(a)}" for a in varying])
+    config = lambda r: ", ".join([r["platform_name"]] + [f"{short_axis(a)} = {r['params'][a]}" for a in varying
+                                                          if a in r["params"]])
     return [dict(r, config=config(r)) for r in rows]
 
 
@@ -299,7 +324,9 @@ def pool_migrations(sw: Sweep):
     workloads = _workloads(rows)
     fig, (ax,) = new_figure(max(6.0, 1.2 * len(workloads) + 3), 4)
     data = grouped_bars(ax, workloads, series, colors)
-    ax.set_ylim(0, 105)
+    for bars in ax.containers:
+        ax.bar_label(bars, fmt="%.0f %%", fontsize=7)
+    ax.set_ylim(0, 110)
     ax.set_ylabel("migrations to the pool (% of pages moved)")
     ax.set_xlabel("workload")
     ax.set_title("Fraction of migrations to the pool")
@@ -341,6 +368,7 @@ def migration_phases(sw: Sweep):
         ax.set_ylabel(f"{what} (pages)")
         ax.set_title(what.capitalize() + " per phase")
         ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.yaxis.get_major_locator().set_params(integer=True)
     moved.legend(fontsize=7)
     if len(runs) > len(shown):
         fig.suptitle(f"first {len(shown)} of {len(runs)} runs with migration phases")

@@ -47,28 +47,32 @@ def skipped(reason: str):
 
 
 def plan(sw: F.Sweep) -> list[F.Planned]:
-    """Every figure the report tries, in report order."""
+    """Every figure the report tries, in report order. Speedups are drawn part by part (a sweep
+    without parts is one part); the other figures take the whole sweep."""
     base = sw.baseline or "the baseline"
-    items = [
-        F.Planned("fig2-sharing", "Sharing profile (Fig. 2)",
-                  "Pages and memory accesses (LLC misses) by the number of sockets sharing the page, per workload: "
-                  "pages_by_sharers and accesses_by_sharers of each done profile run's summary.",
-                  lambda: F.sharing_profile(sw)),
-        F.Planned("fig8a-speedup", "Speedup over the baseline (Fig. 8a)",
-                  f"ipc of each run over ipc of the {base} run with the same values on the other axes, per workload, "
-                  "with the geometric mean." + sw.default_note(), lambda: F.speedup(sw)),
-        F.Planned("fig8b-amat", "AMAT: unloaded latency and contention (Fig. 8b)",
-                  "amat_unloaded_ns (solid) stacked with amat_contention_ns (hatched) = amat_ns, per workload, "
-                  f"{base} beside each other platform." + sw.default_note(), lambda: F.amat_split(sw)),
-    ]
-    for axis in sw.free:
-        items.append(F.Planned(
-            f"axis-{slug(axis)}", f"Speedup by {F.short_axis(axis)} (Figs. 9-12)",
-            f"As Fig. 8a, one bar series per value of the axis {axis} (ipc over the {base} run with the same "
-            "values on every other axis)." + sw.default_note(but=axis), lambda axis=axis: F.axis_speedup(sw, axis)))
-    if not sw.free:
-        items.append(F.Planned("axes", "Speedup by axis (Figs. 9-12)", "",
-                               skipped("no axis other than platform and workload varies in this sweep")))
+    items = [F.Planned("fig2-sharing", "Sharing profile (Fig. 2)",
+                       "Pages and memory accesses (LLC misses) by the number of sockets sharing the page, per "
+                       "workload: pages_by_sharers and accesses_by_sharers of each done profile run's statistics.",
+                       lambda: F.sharing_profile(sw))]
+    parts = [ps for ps in sw.parts() if ps.part is None or (ps.runs["kind"] != "profile").any()]
+    for ps in parts:
+        tag, of = (f"-{slug(ps.part)}", f", part {ps.part}") if ps.part else ("", "")
+        items += [
+            F.Planned(f"fig8a-speedup{tag}", f"Speedup over the baseline (Fig. 8a){of}",
+                      f"ipc of each run over ipc of the {base} run with the same values on the other axes, per "
+                      "workload, with the geometric mean." + ps.default_note(), lambda ps=ps: F.speedup(ps)),
+            F.Planned(f"fig8b-amat{tag}", f"AMAT: unloaded latency and contention (Fig. 8b){of}",
+                      "amat_unloaded_ns (solid) stacked with amat_contention_ns (hatched) = amat_ns, per workload, "
+                      f"{base} beside each other platform." + ps.default_note(), lambda ps=ps: F.amat_split(ps)),
+        ]
+        for axis in ps.free:
+            items.append(F.Planned(
+                f"axis-{slug(axis)}{tag}", f"Speedup by {F.short_axis(axis)} (Figs. 9-12){of}",
+                f"As Fig. 8a, one bar series per value of the axis {axis} (ipc over the {base} run with the same "
+                "values on every other axis)." + ps.default_note(but=axis), lambda ps=ps, axis=axis: F.axis_speedup(ps, axis)))
+    if not any(ps.free for ps in parts):
+        items.append(F.Planned("axes", "Speedup by axis (Figs. 9-12)", "", skipped(
+            "no axis other than platform and workload (and those varying with the platform) varies in this sweep")))
     items.append(F.Planned(
         "table4-to-pool", "Fraction of migrations to the pool (Table IV)",
         "to_pool / pages_moved of each done run that moved pages, per workload and configuration.",
@@ -85,10 +89,11 @@ def plan(sw: F.Sweep) -> list[F.Planned]:
                                skipped("no done run of kind run (the only kind whose statistics hold links)")))
     elif len(workloads) > MAX_TOPOLOGY_WORKLOADS:
         items.append(F.Planned("links-more", "Link utilisation, further workloads", "", skipped(
-            f"drawn for the first {MAX_TOPOLOGY_WORKLOADS} workloads only; not for {', '.join(workloads[3:])}")))
+            f"drawn for the first {MAX_TOPOLOGY_WORKLOADS} workloads only; not for {', '.join(workloads[MAX_TOPOLOGY_WORKLOADS:])}")))
     keys = [k for k in dict.fromkeys(sw.runs["platform_key"].dropna()) if (sw.dir / "platforms" / k).is_dir()]
     for k in keys[:MAX_LATENCY_PLATFORMS]:
-        items.append(F.Planned(f"latency-{slug(k)}", f"Unloaded latency matrix: {k}",
+        names = ", ".join(dict.fromkeys(sw.runs.loc[sw.runs["platform_key"] == k, "platform_name"]))
+        items.append(F.Planned(f"latency-{slug(k)}", f"Unloaded latency matrix: {names} ({k})",
                                "latency_ns of platforms/KEY/latency.json: every socket to every memory node.",
                                lambda k=k: topology.latency_matrix(sw, k)))
     if not keys:
@@ -96,7 +101,7 @@ def plan(sw: F.Sweep) -> list[F.Planned]:
                                skipped("no platforms/KEY folder for the runs' platform_key")))
     elif len(keys) > MAX_LATENCY_PLATFORMS:
         items.append(F.Planned("latency-more", "Unloaded latency, further platforms", "", skipped(
-            f"drawn for the first {MAX_LATENCY_PLATFORMS} platforms only; not for {', '.join(keys[6:])}")))
+            f"drawn for the first {MAX_LATENCY_PLATFORMS} platforms only; not for {', '.join(keys[MAX_LATENCY_PLATFORMS:])}")))
     items.append(F.Planned(
         "migration-phases", "Migration per phase",
         "pages_moved and to_pool of each phase: per_window of sampled runs, migration.per_phase of runs "
@@ -117,6 +122,16 @@ def shown_value(axis: str, value) -> str:
     if value is None:
         return ""
     return Path(str(value)).stem if axis == "platform" else str(value)
+
+
+def axis_value(run: dict, axis: str) -> str:
+    """A run's value of AXIS as the spec wrote it; for an axis its part of the sweep lacks but the
+    schema has as a column (workload, placement, ...), the column's value."""
+    value = run["params"].get(axis)
+    if value is None:
+        column = run.get(axis)  # NULL arrives as None or NaN
+        value = column if isinstance(column, str) or sr._num(column) is not None else None
+    return shown_value(axis, value)
 
 
 def overview(sw: F.Sweep) -> Table:
@@ -153,8 +168,8 @@ def migration_table(sw: F.Sweep) -> Table | None:
 
 
 def runs_table(sw: F.Sweep) -> Table:
-    rows = [[r["name"], r["kind"], r["status"], *[shown_value(a, r["params"].get(a)) for a in sw.axes],
-             fmt(r["ipc"], ".4g"), fmt(r["amat_ns"], ".1f"), fmt(r["host_seconds"], ".1f")]
+    rows = [[r["name"], r["kind"], r["status"], *[axis_value(r, a) for a in sw.axes],
+             fmt(r["ipc"], ".4g"), fmt(r["amat_ns"], ".1f"), fmt(r["host_seconds"], ".2f")]
             for r in sw.runs.to_dict("records")]
     return Table("Runs", ["run", "kind", "status", *sw.axes, "IPC", "AMAT (ns)", "host (s)"], rows)
 
@@ -209,6 +224,12 @@ def finite(value):
     return value
 
 
+def data_json(data: dict) -> str:
+    """A figure's data as JSON, one series a line."""
+    lines = [f" {json.dumps(k)}: {json.dumps(finite(v))}" for k, v in data.items()]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
 def make_report(dir: Path, fmt: str, out: Path) -> Path:
     sw = F.Sweep(dir)
     if not sw.done:
@@ -231,9 +252,10 @@ def make_report(dir: Path, fmt: str, out: Path) -> Path:
             skips.append([item.title, f"failed: {type(e).__name__}: {e}"])
             continue
         png = figure_bytes(fig, "png")
+        fig.set_layout_engine("none")  # laid out once for the PNG; the SVG keeps that layout
         write_atomic(out / f"{item.id}.png", png)
         write_atomic(out / f"{item.id}.svg", figure_bytes(fig, "svg"))
-        write_atomic(out / "data" / f"{item.id}.json", (json.dumps(finite(data), indent=1) + "\n").encode())
+        write_atomic(out / "data" / f"{item.id}.json", data_json(data).encode())
         shown.append((item, png))
     tables = [t for t in (speedup_table(sw), migration_table(sw), runs_table(sw)) if t is not None]
     doc = render.Document(title=f"Sweep {sw.meta.get('sweep', dir.name)}", overview=overview(sw), figures=shown,

@@ -118,21 +118,30 @@ def axes(df: pd.DataFrame) -> list[str]:
 
 def platform_bound_axes(df: pd.DataFrame) -> list[str]:
     """Axes that vary together with the platform (a zipped group in the spec, e.g. a --set that only
-    the StarNUMA runs get): each platform has exactly one value of them and each value one platform.
-    Pairing a run with its baseline must ignore these, or no pair would ever match."""
-    runs = [p for p in df["params"] if "platform" in p]
+    the StarNUMA runs get): within each part of the sweep, among the runs that have the axis, each
+    platform has exactly one value of it and each value one platform. Pairing a run with its
+    baseline must ignore these, or no pair would ever match."""
+    by_part: dict = {}
+    for p in df["params"]:
+        if "platform" in p:
+            by_part.setdefault(_text(p.get("part")), []).append(p)
     bound = []
     for axis in axes(df):
-        if axis in ("platform", "workload"):
+        if axis in ("platform", "workload", "part"):
             continue
-        pairs = {(_text(p.get("platform")), _text(p.get(axis))) for p in runs}
-        if pairs and len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs}):
+        verdicts = []
+        for runs in by_part.values():
+            pairs = {(_text(p["platform"]), _text(p[axis])) for p in runs if axis in p}
+            if pairs:
+                verdicts.append(len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs}))
+        if verdicts and all(verdicts):
             bound.append(axis)
     return bound
 
 
 def match_axes(df: pd.DataFrame) -> list[str]:
-    """The axes on which a run and its baseline twin agree: all but the platform and those bound to it."""
+    """The axes on which a run and its baseline twin agree: all but the platform and those bound to
+    it. A run lacking an axis (another part of the sweep has it) matches only runs lacking it too."""
     bound = set(platform_bound_axes(df))
     return [a for a in axes(df) if a != "platform" and a not in bound]
 

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # A real single-node Slurm cluster on this machine, for the Slurm integration test and for trying
 # `starnuma sweep --executor slurm` without a cluster (docs/cluster.md). Debian 12's slurmctld,
-# slurmd, slurm-client and munge are installed if missing. Everything lives in STATE_DIR: slurm.conf,
-# its own munge key and munged socket, state and spool, logs, pid files. No systemd, no /etc files:
+# slurmd, slurm-client and munge are installed if missing. Everything lives in STATE_DIR:
+# slurm.conf, its own munge key and munged socket, state and spool, logs, pid files (a STATE_DIR
+# with a long path also gets a short link in /tmp for its sockets). No systemd, no /etc files:
 # munged, slurmctld and slurmd run as background daemons on free TCP ports, one node (this host's
 # short name, at 127.0.0.1) in one partition `starnuma` with all CPUs and most of the memory.
 # Root only.
 #
-#   bash tools/slurm/local_cluster.sh start STATE_DIR   # prints: export SLURM_CONF=STATE_DIR/slurm.conf
-#   bash tools/slurm/local_cluster.sh status STATE_DIR  # sinfo and squeue of that cluster
-#   bash tools/slurm/local_cluster.sh stop STATE_DIR    # cancels its jobs, stops its daemons; keeps logs
+#   bash tools/slurm/local_cluster.sh start STATE_DIR   # prints export SLURM_CONF=.../slurm.conf
+#   bash tools/slurm/local_cluster.sh status STATE_DIR  # its daemons, sinfo and squeue
+#   bash tools/slurm/local_cluster.sh stop STATE_DIR    # cancels jobs, stops daemons; keeps logs
 #
 #   eval "$(bash tools/slurm/local_cluster.sh start /tmp/slurm)" && sbatch --wrap hostname
 #
@@ -22,7 +23,7 @@ cmd=$1
 case "$cmd" in start|stop|status) ;; *) usage ;; esac
 [ -n "$2" ] || usage
 if [ "$(id -u)" -ne 0 ]; then
-  echo "error: local_cluster.sh supports only root (it runs slurmctld, slurmd and munged as root)" >&2
+  echo "error: local_cluster.sh supports only root (it runs slurmctld, slurmd, munged as root)" >&2
   exit 1
 fi
 
@@ -34,8 +35,8 @@ daemons=(slurmd slurmctld munged)   # stop order
 
 log() { echo "local_cluster: $*" >&2; }
 
-# Alive: the process exists, is not a zombie, is the named program and was started for this STATE_DIR
-# (an argument names its slurm.conf or munge key), so a reused pid is never taken for ours.
+# Alive: the process exists, is not a zombie, is the named program and was started for this
+# STATE_DIR (an argument names its slurm.conf or munge key), so a reused pid is not taken for ours.
 alive() {
   local name=$1 pid=$2 stat arg=$conf
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
@@ -140,7 +141,12 @@ fi
 if [ "$cmd" = status ]; then
   status=0
   for d in munged slurmctld slurmd; do
-    if running "$d"; then echo "$d: running (pid $(pid_of "$d"))"; else echo "$d: not running"; status=1; fi
+    if running "$d"; then
+      echo "$d: running (pid $(pid_of "$d"))"
+    else
+      echo "$d: not running"
+      status=1
+    fi
   done
   if running slurmctld; then
     echo "SLURM_CONF=$conf"
@@ -299,7 +305,7 @@ wait_for() {
   done
 }
 
-log "starting munged, slurmctld (port $ctld_port), slurmd (port $slurmd_port) for node $host in $state"
+log "starting munged, slurmctld (port $ctld_port), slurmd (port $slurmd_port), node $host: $state"
 launch munged "$state/log/munged.log" munged -F --socket="$socket" \
   --key-file="$state/munge/munge.key" --pid-file="$state/run/munged.pid" \
   --seed-file="$state/munge/munged.seed" --origin=127.0.0.1
@@ -318,7 +324,8 @@ until [ "$(node_state)" = idle ]; do
     running "$d" || fail "$d exited before node $host became idle" \
       "$state/log/$d.log" "$state/log/$d.out"
   done
-  ((SECONDS < deadline)) || fail "node $host not idle after ${START_TIMEOUT:-60} s (state: $(node_state))" \
+  ((SECONDS < deadline)) ||
+    fail "node $host not idle after ${START_TIMEOUT:-60} s (state: $(node_state))" \
     "$state/log/slurmd.log" "$state/log/slurmd.out" "$state/log/slurmctld.log"
   sleep 0.2
 done

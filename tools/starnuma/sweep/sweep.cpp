@@ -3,6 +3,7 @@
 // run in DIR/sweep.db as it finishes (docs/sweeps.md).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -208,7 +209,9 @@ int sweep(const SweepArgs& args) {
   if (args.dry_run) {
     std::map<std::string, RunRow> rows;
     if (fs::exists(db_path)) rows = ResultsDb(db_path).runs();
-    std::printf("%-40s %-28s %s\n", "run", "status", "command");
+    int width = 3;
+    for (const SweepRun& run : spec.runs) width = std::max(width, static_cast<int>(run.name.size()));
+    std::printf("%-*s  %-24s %s\n", width, "run", "status", "command");
     for (size_t i = 0; i < spec.runs.size(); ++i) {
       const SweepRun& run = spec.runs[i];
       auto row = rows.find(run.name);
@@ -225,7 +228,7 @@ int sweep(const SweepArgs& args) {
         if (!command.empty()) command += " && ";
         for (size_t a = 0; a < argv.size(); ++a) command += (a ? " " : "") + argv[a];
       }
-      std::printf("%-40s %-28s %s\n", run.name.c_str(), status.c_str(), command.c_str());
+      std::printf("%-*s  %-24s %s\n", width, run.name.c_str(), status.c_str(), command.c_str());
     }
     return 0;
   }

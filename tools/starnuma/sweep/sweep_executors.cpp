@@ -33,43 +33,42 @@ std::string duration(double seconds) {
 class Progress {
  public:
   Progress(size_t total, bool enabled)
-      : total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO)),
-        start_(std::chrono::steady_clock::now()) {}
+      : total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()) {}
   ~Progress() {
     if (enabled_ && tty_ && drawn_) std::fputc('\n', stderr);
   }
-  void running(size_t n, bool redraw = false) {
-    running_ = n;
-    if (redraw && tty_) draw("");
-  }
   void finished(const std::string& name, const Ingested& r) {
     (r.done ? done_ : failed_) += 1;
-    draw(name + (r.done ? "" : " FAILED") + " (" + duration(r.host_seconds) + ")");
+    last_ = name + (r.done ? "" : " FAILED") + " (" + duration(r.host_seconds) + ")";
+    changed_ = true;
   }
-  ExecutorOutcome outcome() const { return {static_cast<unsigned>(done_), static_cast<unsigned>(failed_)}; }
-
- private:
-  void draw(const std::string& last) {
-    if (!enabled_) return;
+  // Shows the state with `running` runs going: redrawn in place on a terminal; otherwise a line
+  // when a run has finished since the last one.
+  void show(size_t running) {
+    if (!enabled_ || (!tty_ && !changed_) || (tty_ && !changed_ && running == running_ && drawn_)) return;
+    running_ = running;
+    changed_ = false;
     const size_t finished = done_ + failed_;
-    std::string eta = "-";
+    std::string eta = finished == total_ ? "0s" : "-";
     if (finished > 0 && finished < total_) {
       // The pace so far (wall time per finished run) over the runs left.
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
       eta = duration(elapsed / static_cast<double>(finished) * static_cast<double>(total_ - finished));
-    } else if (finished == total_) {
-      eta = "0s";
     }
     std::fprintf(stderr, "%s[%zu/%zu] done %zu, failed %zu, running %zu, ETA %s%s%s", tty_ ? "\r\033[K" : "", finished,
-                 total_, done_, failed_, running_, eta.c_str(), last.empty() ? "" : "  last: ", last.c_str());
+                 total_, done_, failed_, running_, eta.c_str(), last_.empty() ? "" : "  last: ", last_.c_str());
     if (!tty_) std::fputc('\n', stderr);
     std::fflush(stderr);
     drawn_ = true;
   }
+  ExecutorOutcome outcome() const { return {static_cast<unsigned>(done_), static_cast<unsigned>(failed_)}; }
+
+ private:
   size_t total_;
-  bool enabled_, tty_, drawn_ = false;
+  bool enabled_, tty_, drawn_ = false, changed_ = false;
   std::chrono::steady_clock::time_point start_;
-  size_t done_ = 0, failed_ = 0, running_ = 0;
+  size_t done_ = 0, failed_ = 0, running_ = ~size_t{0};
+  std::string last_;
 };
 
 }  // namespace
@@ -84,7 +83,7 @@ ExecutorOutcome run_local(ResultsDb& db, const std::vector<PendingRun>& runs, un
       db.mark_running(r.name, "local");
       running[spawn_self_to({"starnuma", "sweep-task", r.dir}, "/dev/null", r.dir + "/task.log")] = &r;
     }
-    shown.running(running.size(), true);
+    shown.show(running.size());
     int code = 0;
     const pid_t pid = wait_any(code);
     auto it = running.find(pid);
@@ -94,10 +93,10 @@ ExecutorOutcome run_local(ResultsDb& db, const std::vector<PendingRun>& runs, un
     }
     const PendingRun& r = *it->second;
     running.erase(it);
-    shown.running(running.size());
     const std::string missing = "the task ended (exit code " + std::to_string(code) + ") without a result; its log: " + r.dir + "/task.log";
     shown.finished(r.name, ingest_run(db, r.dir, r.name, r.key, r.stats_path, missing));
   }
+  shown.show(0);
   return shown.outcome();
 }
 
@@ -192,7 +191,7 @@ ExecutorOutcome run_slurm(ResultsDb& db, const std::vector<PendingRun>& runs, co
       --left;
       shown.finished(r.name, in);
     }
-    shown.running(known ? queued.size() : 0, true);
+    shown.show(known ? queued.size() : 0);
     if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(slurm.poll_seconds));
   }
   return shown.outcome();

@@ -86,54 +86,83 @@ class SpecReader {
       issue(doc.location(), "", "a sweep file is a map with 'sweep:', 'fixed:', 'axes:' and 'name:' keys");
       diagnostics_.raise_if_any();
     }
-    static const std::vector<std::string> top{"sweep", "description", "baseline", "fixed", "axes", "name"};
+    static const std::vector<std::string> top{"sweep", "description", "baseline", "fixed", "axes", "name", "parts"};
     for (const MapEntry& e : doc.entries())
       if (std::find(top.begin(), top.end(), e.key) == top.end()) unknown(e, "", top);
-    spec.name = scalar(doc, "sweep", true);
+    spec.name = scalar(doc, "sweep", "", true);
     if (!spec.name.empty() && !is_name(spec.name))
       issue(doc.find("sweep")->location(), "sweep", "'" + spec.name + "' is not a name (letters, digits, '_', '-', '.')");
-    spec.description = scalar(doc, "description", false);
-    spec.baseline = scalar(doc, "baseline", false);
-    const std::string name_template = scalar(doc, "name", false);
-    const Location name_where = doc.find("name") ? doc.find("name")->location() : doc.location();
+    spec.description = scalar(doc, "description", "", false);
+    spec.baseline = scalar(doc, "baseline", "", false);
 
-    std::map<std::string, Value> fixed;
-    if (const ConfigNode* f = doc.find("fixed")) read_fixed(*f, fixed);
-    std::vector<Group> groups;
-    if (const ConfigNode* a = doc.find("axes")) read_axes(*a, fixed, groups);
-    for (const Group& g : groups)
-      for (const auto& [axis, values] : g.axes) spec.axes.push_back(axis);
+    // The whole file is one part, or each of `parts:` is one, on top of the file's own fixed
+    // options and axes: the runs are the union of the parts' cross products.
+    Part shared = read_part(doc, "", {}, {});
+    std::vector<Part> parts;
+    if (const ConfigNode* list = doc.find("parts")) {
+      if (list->kind() != ConfigNode::Kind::Sequence || list->items().empty()) {
+        issue(list->location(), "parts", "expected a list of parts, each a map with 'part:', 'fixed:', 'axes:', 'name:'");
+      } else {
+        for (size_t i = 0; i < list->items().size(); ++i) {
+          const ConfigNode& p = list->items()[i];
+          const std::string path = "parts[" + std::to_string(i) + "]";
+          if (!p.is_map()) {
+            issue(p.location(), path, "expected a map with 'part:', 'fixed:', 'axes:', 'name:'");
+            continue;
+          }
+          static const std::vector<std::string> keys{"part", "fixed", "axes", "name"};
+          for (const MapEntry& e : p.entries())
+            if (std::find(keys.begin(), keys.end(), e.key) == keys.end()) unknown(e, path, keys);
+          parts.push_back(read_part(p, path, shared.fixed, shared.groups));
+          parts.back().name = scalar(p, "part", path, true);
+          if (!parts.back().name.empty() && !is_name(parts.back().name))
+            issue(p.find("part")->location(), path + ".part", "'" + parts.back().name + "' is not a name (letters, digits, '_', '-', '.')");
+          if (parts.back().name_template.empty()) parts.back().name_template = shared.name_template;
+        }
+      }
+    } else {
+      parts.push_back(shared);
+    }
+    const bool named_parts = doc.find("parts") != nullptr;
+    if (named_parts) spec.axes.push_back("part");
+    for (const Part& part : parts)
+      for (const Group& g : part.groups)
+        for (const auto& [axis, values] : g.axes)
+          if (std::find(spec.axes.begin(), spec.axes.end(), axis) == spec.axes.end()) spec.axes.push_back(axis);
     diagnostics_.raise_if_any();
 
-    // The cross product, the first axis varying slowest.
-    std::vector<size_t> at(groups.size(), 0);
     std::set<std::string> names;
-    for (bool more = true; more;) {
-      std::map<std::string, Value> chosen = fixed;
-      std::vector<std::pair<std::string, std::string>> params;
-      Location where = groups.empty() ? doc.location() : Location{};
-      for (size_t g = 0; g < groups.size(); ++g)
-        for (const auto& [axis, values] : groups[g].axes) {
-          chosen[axis] = values[at[g]];
-          params.emplace_back(axis, values[at[g]].text);
-          if (!where.known()) where = values[at[g]].where;
+    for (const Part& part : parts) {
+      // The cross product, the first axis varying slowest.
+      std::vector<size_t> at(part.groups.size(), 0);
+      for (bool more = true; more;) {
+        std::map<std::string, Value> chosen = part.fixed;
+        std::vector<std::pair<std::string, std::string>> params;
+        if (named_parts) params.emplace_back("part", part.name);
+        Location where = part.groups.empty() ? part.where : Location{};
+        for (size_t g = 0; g < part.groups.size(); ++g)
+          for (const auto& [axis, values] : part.groups[g].axes) {
+            chosen[axis] = values[at[g]];
+            params.emplace_back(axis, values[at[g]].text);
+            if (!where.known()) where = values[at[g]].where;
+          }
+        SweepRun run = make_run(chosen, params, where);
+        run.name = part.name_template.empty() ? default_name(run) : expand_name(part.name_template, run, part.name_where);
+        if (!run.name.empty() && !names.insert(run.name).second)
+          issue(part.name_template.empty() ? where : part.name_where, "name",
+                "two runs are both named '" + run.name + "': give 'name:' a template with every varying axis, e.g. {" +
+                    (spec.axes.empty() ? std::string("workload") : spec.axes.back()) + "}");
+        spec.runs.push_back(std::move(run));
+        more = false;
+        for (size_t g = part.groups.size(); g-- > 0;) {
+          if (++at[g] < part.groups[g].size) {
+            more = true;
+            break;
+          }
+          at[g] = 0;
         }
-      SweepRun run = make_run(chosen, params, where);
-      run.name = name_template.empty() ? default_name(run) : expand_name(name_template, run, name_where);
-      if (!run.name.empty() && !names.insert(run.name).second)
-        issue(name_template.empty() ? where : name_where, "name",
-              "two runs are both named '" + run.name + "': give 'name:' a template with every varying axis, e.g. {" +
-                  (spec.axes.empty() ? std::string("workload") : spec.axes.front()) + "}");
-      spec.runs.push_back(std::move(run));
-      more = false;
-      for (size_t g = groups.size(); g-- > 0;) {
-        if (++at[g] < groups[g].size) {
-          more = true;
-          break;
-        }
-        at[g] = 0;
+        if (diagnostics_.count() > 20) break;  // enough to fix first
       }
-      if (diagnostics_.count() > 20) break;  // enough to fix first
     }
     if (spec.baseline.empty())
       for (const SweepRun& r : spec.runs)
@@ -150,6 +179,28 @@ class SpecReader {
     std::vector<std::pair<std::string, std::vector<Value>>> axes;  // zipped: equal lengths
     size_t size = 0;
   };
+  struct Part {
+    std::string name;  // empty: the file is one part
+    std::map<std::string, Value> fixed;
+    std::vector<Group> groups;
+    std::string name_template;
+    Location name_where, where;
+  };
+
+  // A part's fixed options over `fixed` (the file's), its axes after `groups` (the file's).
+  Part read_part(const ConfigNode& node, const std::string& path, std::map<std::string, Value> fixed,
+                 std::vector<Group> groups) {
+    Part part;
+    const std::string prefix = path.empty() ? "" : path + ".";
+    if (const ConfigNode* f = node.find("fixed")) read_fixed(*f, fixed, prefix);
+    if (const ConfigNode* a = node.find("axes")) read_axes(*a, fixed, groups, prefix);
+    part.fixed = std::move(fixed);
+    part.groups = std::move(groups);
+    part.name_template = scalar(node, "name", path, false);
+    part.name_where = node.find("name") ? node.find("name")->location() : node.location();
+    part.where = node.location();
+    return part;
+  }
 
   void issue(const Location& where, const std::string& key, const std::string& message) {
     diagnostics_.error(where, key, message);
@@ -162,14 +213,15 @@ class SpecReader {
   static bool is_name(const std::string& s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; });
   }
-  std::string scalar(const ConfigNode& doc, const char* key, bool required) {
+  std::string scalar(const ConfigNode& doc, const char* key, const std::string& path, bool required) {
     const ConfigNode* n = doc.find(key);
+    const std::string full = path.empty() ? key : path + "." + key;
     if (!n) {
-      if (required) issue(doc.location(), key, std::string("missing '") + key + "': the sweep's name");
+      if (required) issue(doc.location(), full, std::string("missing '") + key + "': a name");
       return "";
     }
     if (!n->is_scalar()) {
-      issue(n->location(), key, std::string("expected a single value, got ") + ConfigNode::kind_name(n->kind()));
+      issue(n->location(), full, std::string("expected a single value, got ") + ConfigNode::kind_name(n->kind()));
       return "";
     }
     return n->value();
@@ -236,19 +288,19 @@ class SpecReader {
     return workloads_checked_[text] = problem;
   }
 
-  void read_fixed(const ConfigNode& f, std::map<std::string, Value>& fixed) {
+  void read_fixed(const ConfigNode& f, std::map<std::string, Value>& fixed, const std::string& prefix) {
     if (!f.is_map()) {
-      issue(f.location(), "fixed", "expected a map of options to values");
+      issue(f.location(), prefix + "fixed", "expected a map of options to values");
       return;
     }
     for (const MapEntry& e : f.entries()) {
       if (e.key == "set" && e.value.is_map()) {
         for (const MapEntry& s : e.value.entries())
-          if (check_option(kSetPrefix + s.key, s.value, s.key_location, "fixed.set." + s.key))
+          if (check_option(kSetPrefix + s.key, s.value, s.key_location, prefix + "fixed.set." + s.key))
             fixed[kSetPrefix + s.key] = {s.value.value(), s.value.location()};
         continue;
       }
-      if (check_option(e.key, e.value, e.key_location, "fixed." + e.key)) fixed[e.key] = {e.value.value(), e.value.location()};
+      if (check_option(e.key, e.value, e.key_location, prefix + "fixed." + e.key)) fixed[e.key] = {e.value.value(), e.value.location()};
     }
   }
 
@@ -270,21 +322,25 @@ class SpecReader {
     return ok;
   }
 
-  void read_axes(const ConfigNode& a, const std::map<std::string, Value>& fixed, std::vector<Group>& groups) {
+  void read_axes(const ConfigNode& a, const std::map<std::string, Value>& fixed, std::vector<Group>& groups,
+                 const std::string& prefix) {
     if (!a.is_map()) {
-      issue(a.location(), "axes", "expected a map of axes: OPTION: [values], or GROUP: {OPTION: [values], ...} zipped");
+      issue(a.location(), prefix + "axes", "expected a map of axes: OPTION: [values], or GROUP: {OPTION: [values], ...} zipped");
       return;
     }
     std::set<std::string> seen;
+    for (const Group& g : groups)
+      for (const auto& [axis, values] : g.axes) seen.insert(axis);
+    const std::string axes = prefix + "axes.";
     for (const MapEntry& e : a.entries()) {
       Group g;
       if (e.value.is_map()) {  // a zipped group: its lists vary together
         for (const MapEntry& z : e.value.entries()) {
           std::vector<Value> values;
-          if (!seen.insert(z.key).second) issue(z.key_location, "axes." + e.key + "." + z.key, "'" + z.key + "' is already an axis");
-          if (!read_axis(z.key, z.value, z.key_location, "axes." + e.key + "." + z.key, fixed, values)) continue;
+          if (!seen.insert(z.key).second) issue(z.key_location, axes + e.key + "." + z.key, "'" + z.key + "' is already an axis");
+          if (!read_axis(z.key, z.value, z.key_location, axes + e.key + "." + z.key, fixed, values)) continue;
           if (!g.axes.empty() && values.size() != g.size) {
-            issue(z.value.location(), "axes." + e.key + "." + z.key,
+            issue(z.value.location(), axes + e.key + "." + z.key,
                   "a zipped group's lists vary together and need the same length: " + std::to_string(values.size()) +
                       " values here, " + std::to_string(g.size) + " in '" + g.axes.front().first + "'");
             continue;
@@ -294,8 +350,8 @@ class SpecReader {
         }
       } else {
         std::vector<Value> values;
-        if (!seen.insert(e.key).second) issue(e.key_location, "axes." + e.key, "'" + e.key + "' is already an axis");
-        if (!read_axis(e.key, e.value, e.key_location, "axes." + e.key, fixed, values)) continue;
+        if (!seen.insert(e.key).second) issue(e.key_location, axes + e.key, "'" + e.key + "' is already an axis");
+        if (!read_axis(e.key, e.value, e.key_location, axes + e.key, fixed, values)) continue;
         g.size = values.size();
         g.axes.emplace_back(e.key, std::move(values));
       }
@@ -352,9 +408,14 @@ class SpecReader {
     return run;
   }
 
+  // A folder name: "bfs:scale=18,trials=100" becomes "bfs-scale18-trials100".
   static std::string sanitize(const std::string& text) {
     std::string out;
-    for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ? c : '_';
+    for (char c : text) {
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') out += c;
+      else if (c == ':' || c == ',') out += '-';
+      else if (c != '=') out += '_';
+    }
     return out;
   }
   static std::string shown(const SweepRun& r, const std::string& axis, const std::string& text) {

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# starnuma sweep as a user meets it, one case per ctest entry:
+#   bash sweep_test.sh STARNUMA CASE
+set -euo pipefail
+starnuma=$1
+case_name=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+query() { python3 -c 'import sqlite3, sys; print("\n".join("|".join(map(str, r)) for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])))' "$@"; }
+
+case "$case_name" in
+  runs_and_resumes)
+    "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" --jobs 2 > "$work/first.txt" 2> "$work/first.err"
+    grep -q "sweep tiny: 4 of 4 runs done, 0 failed" "$work/first.txt" || fail "first sweep: $(cat "$work/first.txt")"
+    [ "$(query "$work/s/sweep.db" "select count(*) from runs where status = 'done' and ipc > 0 and stats_path is not null")" = 4 ] \
+      || fail "database: $(query "$work/s/sweep.db" 'select name, status, ipc from runs')"
+    for r in "$work"/s/runs/*; do [ -s "$r/stats.json" ] && [ -s "$r/result.json" ] || fail "$r: no stats.json or result.json"; done
+    ls "$work"/s/platforms/*/latency.json > /dev/null || fail "no latency matrix kept"
+    # Again: nothing runs, nothing changes.
+    before=$(query "$work/s/sweep.db" "select name, finished from runs order by name")
+    "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" 2> "$work/second.err" > /dev/null
+    grep -q "4 done already, 0 failed 3 times (not retried), 0 to run" "$work/second.err" || fail "second sweep: $(cat "$work/second.err")"
+    [ "$before" = "$(query "$work/s/sweep.db" "select name, finished from runs order by name")" ] || fail "a done run ran again"
+    # An edited platform file invalidates the runs on it, and only those.
+    mkdir -p "$work/platforms" "$work/tests/sweep"  # tiny.yaml names ../../platforms
+    cp -r "$here/../../platforms/." "$work/platforms/"
+    cp "$here/tiny.yaml" "$work/tests/sweep/"
+    "$starnuma" sweep "$work/tests/sweep/tiny.yaml" --out "$work/p" > /dev/null 2>&1
+    echo "# edited" >> "$work/platforms/starnuma16-scaled.yaml"
+    "$starnuma" sweep "$work/tests/sweep/tiny.yaml" --out "$work/p" 2> "$work/third.err" > /dev/null
+    grep -q "2 done already, 0 failed 3 times (not retried), 2 to run" "$work/third.err" || fail "after an edit: $(cat "$work/third.err")"
+    ;;
+  dry_run)
+    "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" --dry-run > "$work/out.txt"
+    [ "$(grep -c ' to run ' "$work/out.txt")" = 4 ] || fail "$(cat "$work/out.txt")"
+    grep -q "starnuma16-scaled-uniform-footprint64MiB .*starnuma run .*starnuma16-scaled.yaml --workload uniform:footprint=64MiB" "$work/out.txt" \
+      || fail "$(cat "$work/out.txt")"
+    [ ! -e "$work/s/sweep.db" ] || fail "a dry run wrote the database"
+    ;;
+  failure_reported_and_retried)
+    set +e
+    "$starnuma" sweep "$here/failing.yaml" --out "$work/s" --attempts 2 > "$work/out.txt" 2>&1
+    rc=$?
+    set -e
+    [ "$rc" = 1 ] || fail "exit code $rc, expected 1"
+    grep -q "FAILED ways64 (attempt 1 of 2): exit code 1:" "$work/out.txt" || fail "$(cat "$work/out.txt")"
+    grep -q "beyond the 8.0 TiB of virtual address space" "$work/out.txt" || fail "no stderr tail: $(cat "$work/out.txt")"
+    [ "$(query "$work/s/sweep.db" "select status from runs where name = 'ways4'")" = done ] || fail "the good run did not stand"
+    "$starnuma" sweep "$here/failing.yaml" --out "$work/s" --attempts 2 > /dev/null 2>&1 || true
+    "$starnuma" sweep "$here/failing.yaml" --out "$work/s" --attempts 2 > /dev/null 2> "$work/third.err" || true
+    grep -q "1 failed 2 times (not retried), 0 to run" "$work/third.err" || fail "retry limit: $(cat "$work/third.err")"
+    [ "$(query "$work/s/sweep.db" "select attempts from runs where name = 'ways64'")" = 2 ] || fail "attempts not counted"
+    ;;
+  spec_errors)
+    set +e
+    "$starnuma" sweep "$here/bad.yaml" --out "$work/s" 2> "$work/err.txt"
+    rc=$?
+    set -e
+    [ "$rc" = 1 ] || fail "exit code $rc"
+    for expected in \
+      "bad.yaml:2:8: error: sweep: 'bad sweep' is not a name" \
+      "bad.yaml:3:1: error: fixd: unknown key 'fixd' (did you mean 'fixed'?)" \
+      "bad.yaml:5:17: error: fixed.instructions: 'many' is not a count" \
+      "bad.yaml:6:3: error: fixed.placment: unknown option 'placment' (did you mean 'placement'?)" \
+      "bad.yaml:7:13: error: fixed.platform: no file" \
+      "bad.yaml:9:14: error: axes.workload: --workload bfs:scal=3: error: bfs.scal: unknown key 'scal'" \
+      "bad.yaml:12:13: error: axes.zipped.warmup: a zipped group's lists vary together and need the same length"; do
+      grep -qF "$expected" "$work/err.txt" || fail "missing: $expected
+$(cat "$work/err.txt")"
+    done
+    [ ! -e "$work/s" ] || fail "a refused sweep made its folder"
+    ;;
+  platform_refused_before_any_run)
+    set +e
+    "$starnuma" sweep "$here/bad_platform.yaml" --out "$work/s" > "$work/out.txt" 2> "$work/err.txt"
+    rc=$?
+    set -e
+    [ "$rc" = 1 ] || fail "exit code $rc"
+    grep -q "nothing was run" "$work/err.txt" || fail "$(cat "$work/err.txt")"
+    grep -q "bad_platform.yaml:8:36: error: run -3ns: its platform is refused" "$work/err.txt" || fail "$(cat "$work/err.txt")"
+    [ ! -e "$work/s/sweep.db" ] && [ -z "$(ls "$work/s/runs")" ] || fail "something ran"
+    ;;
+  *) fail "unknown case $case_name" ;;
+esac
+echo "ok: $case_name"
