@@ -5,7 +5,8 @@
 #   bash tools/setup.sh run     # install, build, run the main job
 #   bash tools/setup.sh test    # install, build, run every test (what CI runs)
 #
-# Environment: BUILD_DIR (default: build), BUILD_TYPE (default: Release), JOBS (default: 2).
+# Environment: BUILD_DIR (default: build), BUILD_TYPE (default: Release), JOBS (default: 2),
+# SANITIZE (test: 0 skips the second, sanitized build and run of the suite in BUILD_DIR-asan).
 set -euo pipefail
 
 mode=${1:-}
@@ -52,5 +53,16 @@ case "$mode" in
     ;;
   test)
     ctest --test-dir "$build" -j "$jobs" --output-on-failure
+    # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer (docs/testing.md).
+    # Leak checking is off: a user's error raised inside a SystemC thread ends the process without
+    # unwinding the other threads' stacks, whose objects LeakSanitizer would report.
+    if [ "${SANITIZE:-1}" != 0 ]; then
+      asan=${build}-asan
+      if [ ! -f "$asan/CMakeCache.txt" ]; then
+        cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARNUMA_SANITIZE=ON
+      fi
+      cmake --build "$asan" -j "$jobs"
+      ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir "$asan" -j "$jobs" --output-on-failure
+    fi
     ;;
 esac

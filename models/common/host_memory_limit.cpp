@@ -17,9 +17,16 @@ uint64_t host_physical_memory() {
   return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
 }
 
+// AddressSanitizer reserves its shadow memory as address space, far beyond any physical limit.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 void set_host_memory_limit(uint64_t bytes) {
   limit_bytes = bytes ? bytes : host_physical_memory() / 10 * 9;
-  if (limit_bytes == 0) return;
+  if (limit_bytes == 0 || kAddressSanitizer) return;  // ASan maps terabytes of shadow: no cap fits it
   struct rlimit r {};
   if (::getrlimit(RLIMIT_AS, &r) != 0) return;
   // Never above a cap the environment already set.

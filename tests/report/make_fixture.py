@@ -51,7 +51,10 @@ FAILING = "starnuma16-scaled-sharing-dynamic"
 
 def binary() -> str:
     path = Path(os.environ.get("STARNUMA", "build/starnuma"))
-    return str(path if path.is_absolute() else ROOT / path)
+    path = path if path.is_absolute() else ROOT / path
+    if not os.access(path, os.X_OK):
+        raise FileNotFoundError(f"{path}: no starnuma binary (build it, or set STARNUMA)")
+    return str(path)
 
 
 class Sweep:
@@ -77,7 +80,8 @@ class Sweep:
             flags = [a for k, v in sets.items() for a in ("--set", f"{k}={v}")]
             outputs = {}
             for what in ("latency", "describe"):
-                p = subprocess.run([binary(), what, platform, *flags, "--json"], cwd=ROOT, capture_output=True, text=True)
+                p = subprocess.run([binary(), what, platform, *flags, "--json"], cwd=ROOT,
+                                   capture_output=True, text=True)
                 if p.returncode != 0:  # a configuration the binary refuses has no folder
                     return key
                 outputs[what] = p.stdout
@@ -87,15 +91,16 @@ class Sweep:
         return key
 
     def run(self, name: str, kind: str, params: dict, workload: str, instructions: int, platform: str | None = None,
-            placement: str | None = None, sets: dict | None = None, extra: list[str] | None = None, **options):
+            placement: str | None = None, pool_fraction: str | None = None, sets: dict | None = None, **options):
         sets = dict(sets or {})
         folder = self.dir / "runs" / name
         work = folder / "work"
         work.mkdir(parents=True)
-        flags = [a for k, v in sets.items() for a in ("--set", f"{k}={v}")] + (extra or [])
+        flags = [a for k, v in sets.items() for a in ("--set", f"{k}={v}")]
         if kind == "run":
             commands = [[binary(), "run", platform, "--workload", workload, "--instructions", str(instructions),
-                         *(["--placement", placement] if placement else []), *flags,
+                         *(["--placement", placement] if placement else []),
+                         *(["--pool-fraction", pool_fraction] if pool_fraction else []), *flags,
                          "--out", str(work), "--json", "--no-progress"]]
             stats_file = work / "stats.json"
         elif kind == "sampled":
@@ -128,16 +133,17 @@ class Sweep:
             "name": name, "key": hashlib.sha256(json.dumps([self.version, commands]).encode()).hexdigest(),
             "kind": kind, "platform": platform, "platform_name": Path(platform).stem if platform else None,
             "platform_key": self.platform_key(platform, sets) if platform else None,
-            "workload": workload, "placement": placement if kind == "run" else ("sampled" if kind == "sampled" else None),
+            "workload": workload, "placement": "sampled" if kind == "sampled" else placement,
             "seed": 1, "instructions": instructions, "warmup": options.get("warmup"),
-            "pool_fraction": options.get("pool_fraction"),
+            "pool_fraction": float(pool_fraction) if pool_fraction else None,
             "sets": json.dumps(sets), "params": json.dumps(params),
             "status": "done" if code == 0 else "failed", "attempts": 1,
             "exit_code": code, "error": stderr[-2000:] if code else None,
             "executor": "local", "host": socket.gethostname(), "started": started, "finished": finished,
             "host_seconds": summary.get("host_seconds", finished - started),
             "ipc": summary.get("ipc"), "amat_ns": summary.get("amat_ns"),
-            "amat_unloaded_ns": summary.get("amat_unloaded_ns"), "amat_contention_ns": summary.get("amat_contention_ns"),
+            "amat_unloaded_ns": summary.get("amat_unloaded_ns"),
+            "amat_contention_ns": summary.get("amat_contention_ns"),
             "access_local": access.get("local"), "access_1hop": access.get("1-hop"),
             "access_2hop": access.get("2-hop"), "access_pool": access.get("pool"),
             "util_upi": util.get("upi"), "util_numalink": util.get("numalink"), "util_cxl": util.get("cxl"),
@@ -170,19 +176,20 @@ def build_parts(out: Path):
     """A sweep of parts, like experiments/quick.yaml: `pool` (platform x pool_fraction, kind run),
     `sampled` (the tracking --set zipped with the platform, as in experiments/sampled.sh) and
     `profile` (Fig. 2). A run's params hold only its own part's axes."""
-    s = Sweep(out, "fixture-parts", ["part", "platform", "pool_fraction", "set:topology.socket.tracking.impl", "workload"],
-              "baseline16-scaled")
+    axes = ["part", "platform", "pool_fraction", "set:topology.socket.tracking.impl", "workload"]
+    s = Sweep(out, "fixture-parts", axes, "baseline16-scaled")
     for platform, fraction in itertools.product([BASELINE, STARNUMA], ["0.05", "0.2"]):
-        s.run(f"pool-{Path(platform).stem}-{fraction}", "run", {"part": "pool", "platform": platform, "pool_fraction": fraction},
-              "sharing", 5000, platform=platform, placement="oracle", extra=["--pool-fraction", fraction],
-              pool_fraction=float(fraction))
+        params = {"part": "pool", "platform": platform, "pool_fraction": fraction}
+        s.run(f"pool-{Path(platform).stem}-{fraction}", "run", params, "sharing", 5000, platform=platform,
+              placement="oracle", pool_fraction=fraction)
     for platform, impl in [(BASELINE, "none"), (STARNUMA, "model")]:
         sets = {"os.phase_instructions": "2000", "topology.socket.tracking.impl": impl}
         params = {"part": "sampled", "platform": platform, "set:topology.socket.tracking.impl": impl}
         s.run(f"sampled-{Path(platform).stem}", "sampled", params, "sharing", 2000, platform=platform, sets=sets,
               checkpoints=2, warmup=500)
     for workload in ["bfs:scale=12", "sharing"]:
-        s.run(f"profile-{workload.split(':')[0]}", "profile", {"part": "profile", "workload": workload}, workload, 20000)
+        params = {"part": "profile", "workload": workload}
+        s.run(f"profile-{workload.split(':')[0]}", "profile", params, workload, 20000)
     s.close()
 
 

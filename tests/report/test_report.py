@@ -8,6 +8,7 @@ build/starnuma) in a temporary folder; set STARNUMA_REPORT_FIXTURE=DIR to build 
 on later runs. Every expected value is computed here by SQL over sweep.db or read from the run's own
 files, never through tools/report.
 """
+import html
 import io
 import json
 import math
@@ -43,12 +44,16 @@ _TMP = None
 def setUpModule():
     global _TMP
     keep = os.environ.get("STARNUMA_REPORT_FIXTURE")
-    if keep and all((Path(keep) / d / "sweep.db").is_file() for d in ("main", "sampled", "profile")):
-        SWEEPS.update({d: Path(keep) / d for d in ("main", "sampled", "profile")})
+    if keep and all((Path(keep) / d / "sweep.db").is_file() for d in ("main", "parts")):
+        SWEEPS.update({d: Path(keep) / d for d in ("main", "parts")})
         return
     base = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="starnuma-report-test-"))
     _TMP = None if keep else base
-    SWEEPS.update(make_fixture.build(base))
+    try:
+        SWEEPS.update(make_fixture.build(base))
+    except BaseException:
+        tearDownModule()  # not called when setUpModule fails
+        raise
 
 
 def tearDownModule():
@@ -116,6 +121,7 @@ class FigureData(Case):
     @classmethod
     def setUpClass(cls):
         cls.sw = {name: F.Sweep(path) for name, path in SWEEPS.items()}
+        cls.part = {ps.part: ps for ps in cls.sw["parts"].parts()}
 
     def test_fig8a_speedup(self):
         fig, data = F.speedup(self.sw["main"])
@@ -138,10 +144,23 @@ class FigureData(Case):
         self.assertClose(heights(fig.axes[0]), expected)
 
     def test_fig8a_pairs_across_axes_bound_to_the_platform(self):
-        fig, _ = F.speedup(self.sw["sampled"])
-        (ratio,), = sql("sampled", """SELECT o.ipc / b.ipc FROM runs o, runs b
-            WHERE o.platform_name = 'starnuma16-scaled' AND b.platform_name = 'baseline16-scaled'""")
+        fig, _ = F.speedup(self.part["sampled"])
+        (ratio,), = sql("parts", """SELECT o.ipc / b.ipc FROM runs o, runs b
+            WHERE o.kind = 'sampled' AND b.kind = 'sampled'
+              AND o.platform_name = 'starnuma16-scaled' AND b.platform_name = 'baseline16-scaled'""")
         self.assertClose(heights(fig.axes[0]), {"starnuma16-scaled": {"sharing": ratio, "geomean": ratio}})
+
+    def test_axis_speedup_within_a_part(self):
+        rows = sql("parts", """SELECT json_extract(o.params, '$.pool_fraction'), o.ipc / b.ipc FROM runs o JOIN runs b
+            ON b.pool_fraction = o.pool_fraction AND b.platform_name = 'baseline16-scaled'
+            WHERE o.platform_name = 'starnuma16-scaled' AND json_extract(o.params, '$.part') = 'pool'
+            ORDER BY o.rowid""")
+        self.assertEqual(len(rows), 2)
+        fig, _ = F.axis_speedup(self.part["pool"], "pool_fraction")
+        self.assertClose(heights(fig.axes[0]), {f"pool_fraction = {f}": {"sharing": s, "geomean": s} for f, s in rows})
+        # Fig. 8a of the part holds pool_fraction at its first value
+        fig, _ = F.speedup(self.part["pool"])
+        self.assertClose(heights(fig.axes[0]), {"starnuma16-scaled": {"sharing": rows[0][1], "geomean": rows[0][1]}})
 
     def test_fig8b_amat_split(self):
         fig, _ = F.amat_split(self.sw["main"])
@@ -167,13 +186,13 @@ class FigureData(Case):
         self.assertClose(heights(fig.axes[0]), expected)
 
     def test_fig2_sharing_profile(self):
-        fig, _ = F.sharing_profile(self.sw["profile"])
-        rows = sql("profile", "SELECT workload, stats_path FROM runs WHERE kind = 'profile' AND status = 'done'")
+        fig, _ = F.sharing_profile(self.sw["parts"])
+        rows = sql("parts", "SELECT workload, stats_path FROM runs WHERE kind = 'profile' AND status = 'done'")
         self.assertEqual(len(rows), 2)
         for ax, key in zip(fig.axes, ("pages_by_sharers", "accesses_by_sharers")):
             expected = {}
             for workload, path in rows:
-                summary = json.loads((SWEEPS["profile"] / path).read_text())
+                summary = json.loads((SWEEPS["parts"] / path).read_text())
                 expected[workload] = {k: 100 * v for k, v in summary[key].items() if v is not None}
             self.assertClose(heights(ax), expected)
 
@@ -196,7 +215,7 @@ class FigureData(Case):
     def test_latency_heat_map(self):
         for key in [k for (k,) in sql("main", "SELECT DISTINCT platform_key FROM runs")
                     if (SWEEPS["main"] / "platforms" / k).is_dir()]:
-            fig, _ = topology.latency_matrix(self.sw["main"], key)
+            fig, _ = topology.latency_matrix(self.sw["main"], [key])
             latency = json.loads((SWEEPS["main"] / "platforms" / key / "latency.json").read_text())
             ax = fig.axes[0]
             expected = [[latency["latency_ns"][r][c] for c in latency["nodes"]] for r in latency["sockets"]]
@@ -208,7 +227,8 @@ class FigureData(Case):
 
     def check_phase_lines(self, sweep: str, phases_of):
         fig, _ = F.migration_phases(self.sw[sweep])
-        rows = sql(sweep, "SELECT name, stats_path FROM runs WHERE status = 'done' AND pages_moved IS NOT NULL ORDER BY rowid")
+        rows = sql(sweep, """SELECT name, stats_path FROM runs WHERE status = 'done' AND pages_moved IS NOT NULL
+                             ORDER BY rowid""")
         self.assertTrue(rows)
         for ax, key in zip(fig.axes, ("pages_moved", "to_pool")):
             drawn = {line.get_label(): (list(line.get_xdata()), list(line.get_ydata())) for line in ax.get_lines()}
@@ -222,13 +242,15 @@ class FigureData(Case):
         self.check_phase_lines("main", lambda stats: stats["migration"]["per_phase"])
 
     def test_migration_phases_of_sampled_windows(self):
-        self.check_phase_lines("sampled", lambda stats: stats["per_window"])
+        self.check_phase_lines("parts", lambda stats: stats["per_window"])
 
     def test_skips_say_why(self):
         with self.assertRaisesRegex(F.Skip, "profile"):
             F.sharing_profile(self.sw["main"])
         with self.assertRaisesRegex(F.Skip, "platform"):
-            F.speedup(self.sw["profile"])
+            F.speedup(self.part["profile"])
+        with self.assertRaisesRegex(F.Skip, "pages_moved"):
+            F.pool_migrations(self.part["pool"])
 
     def test_svg_is_reproducible(self):
         svgs = [report.figure_bytes(F.speedup(self.sw["main"])[0], "svg") for _ in range(2)]
@@ -240,12 +262,18 @@ class ResultsModule(Case):
     """tools/report/starnuma_results.py, the notebook API."""
 
     def test_load(self):
-        df = sr.load(SWEEPS["sampled"])
-        self.assertEqual(list(df["name"]), [n for (n,) in sql("sampled", "SELECT name FROM runs ORDER BY rowid")])
-        self.assertEqual(df.attrs["axes"], ["platform", "set:topology.socket.tracking.impl"])
-        self.assertEqual(list(df["set:topology.socket.tracking.impl"]), ["none", "model"])
+        df = sr.load(SWEEPS["parts"])
+        self.assertEqual(list(df["name"]), [n for (n,) in sql("parts", "SELECT name FROM runs ORDER BY rowid")])
+        (axes,), = sql("parts", "SELECT value FROM meta WHERE key = 'axes'")
+        self.assertEqual(df.attrs["axes"], json.loads(axes))
+        params = [json.loads(p) for (p,) in sql("parts", "SELECT params FROM runs ORDER BY rowid")]
+        expected = [p.get("set:topology.socket.tracking.impl") for p in params]
+        self.assertEqual(list(df["set:topology.socket.tracking.impl"]), expected)
+        self.assertIn("model", expected)
+        self.assertEqual(list(df["part"]), [p["part"] for p in params])
+        self.assertEqual(df["pool_fraction"].dtype.kind, "f")  # an axis that is a column keeps the column
         self.assertIsInstance(df["params"][0], dict)
-        self.assertEqual(df["sets"][1]["topology.socket.tracking.impl"], "model")
+        self.assertIsInstance(df["sets"][0], dict)
         self.assertEqual(sr.platform_bound_axes(df), ["set:topology.socket.tracking.impl"])
 
     def test_speedups(self):
@@ -286,7 +314,7 @@ class Command(Case):
     def test_html_is_self_contained(self):
         out = self.tmp / "html"
         p = run_report(SWEEPS["main"], "--format", "html", "--out", out)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))  # no figure failed on the way
         page = (out / "index.html").read_text()
         self.assertEqual(re.findall(r'src="(?!data:image/png;base64,)', page), [])
         self.assertNotIn("http", page)
@@ -299,10 +327,11 @@ class Command(Case):
             self.assertIn(fig, pngs)
             self.assertTrue((out / f"{fig}.svg").is_file())
             self.assertTrue((out / "data" / f"{fig}.json").is_file())
-        self.assertEqual(len([p for p in pngs if p.startswith("latency-")]), 2)
+        self.assertEqual(len([p for p in pngs if p.startswith("latency-")]), 2)  # two platforms, two matrices
         # the failed run, with its exit code and error, and the figure without runs, with why
-        self.assertIn("starnuma16-scaled-sharing-dynamic (exit code 1", page)
-        self.assertIn("out of range", page)
+        (code, error), = sql("main", "SELECT exit_code, error FROM runs WHERE status = 'failed'")
+        self.assertIn(f"starnuma16-scaled-sharing-dynamic (exit code {code}", page)
+        self.assertIn(html.escape(error.strip().splitlines()[-1]), page)
         self.assertIn("no done profile run", page)
         self.assertNoTempFiles(out)
         data = json.loads((out / "data" / "fig8a-speedup.json").read_text())
@@ -312,24 +341,34 @@ class Command(Case):
     def test_markdown_references_existing_pngs(self):
         out = self.tmp / "md"
         p = run_report(SWEEPS["main"], "--format", "md", "--out", out)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
         text = (out / "report.md").read_text()
         images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
         self.assertGreaterEqual(len(images), 8)
         for image in images:
             self.assertTrue(image.endswith(".png") and (out / image).is_file(), image)
         self.assertIn("| starnuma16-scaled-sharing-dynamic | run | failed |", text)
-        self.assertIn("out of range", text)
+        (error,), = sql("main", "SELECT error FROM runs WHERE status = 'failed'")
+        self.assertIn(error.strip().splitlines()[-1], text)
         self.assertNoTempFiles(out)
 
     def test_png_only_and_default_folder(self):
-        work = self.tmp / "profile-copy"
-        shutil.copytree(SWEEPS["profile"], work)
+        work = self.tmp / "parts-copy"
+        shutil.copytree(SWEEPS["parts"], work)
         p = run_report(work, "--format", "png")
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
         out = work / "report"
-        self.assertEqual(sorted(f.name for f in out.iterdir() if f.is_file()), ["fig2-sharing.png", "fig2-sharing.svg"])
-        self.assertTrue((out / "data" / "fig2-sharing.json").is_file())
+        files = [f for f in out.iterdir() if f.is_file()]
+        self.assertEqual({f.suffix for f in files}, {".png", ".svg"})
+        # a sweep of parts: speedups part by part, the rest over the whole sweep
+        for fig in ("fig2-sharing", "fig8a-speedup-pool", "fig8a-speedup-sampled", "fig8b-amat-sampled",
+                    "axis-pool_fraction-pool", "table4-to-pool", "migration-phases", "links-sharing"):
+            self.assertTrue((out / f"{fig}.png").is_file(), fig)
+            self.assertTrue((out / "data" / f"{fig}.json").is_file(), fig)
+        self.assertFalse((out / "fig8a-speedup-profile.png").exists())
+        # four platform configurations (the sampled part's --set differ), two distinct matrices
+        self.assertEqual(len(list(out.glob("latency-*.png"))), 2)
+        self.assertNoTempFiles(out)
 
     def test_folder_without_sweep_db(self):
         empty = self.tmp / "empty"
@@ -363,7 +402,8 @@ class Command(Case):
         (garbage / "sweep.db").write_bytes(b"not a database at all" * 100)
         cases = {
             "no such folder": self.tmp / "missing",
-            "schema version '99' is unknown": self.broken_copy("v99", "UPDATE meta SET value = '99' WHERE key = 'schema_version'"),
+            "schema version '99' is unknown":
+                self.broken_copy("v99", "UPDATE meta SET value = '99' WHERE key = 'schema_version'"),
             "no done runs yet": self.broken_copy("pending", "UPDATE runs SET status = 'pending'"),
             "not a sweep database": garbage,
         }

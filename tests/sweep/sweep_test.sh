@@ -82,6 +82,21 @@ $(cat "$work/err.txt")"
     grep -q "bad_platform.yaml:8:36: error: run -3ns: its platform is refused" "$work/err.txt" || fail "$(cat "$work/err.txt")"
     [ ! -e "$work/s/sweep.db" ] && [ -z "$(ls "$work/s/runs")" ] || fail "something ran"
     ;;
+  one_sweep_per_folder)
+    mkdir -p "$work/s"
+    "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" --dry-run > /dev/null  # makes it a sweep folder
+    touch "$work/s/sweep.db"
+    flock "$work/s/.lock" sleep 30 &  # another sweep holding the folder
+    holder=$!
+    sleep 0.5
+    set +e
+    "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" > /dev/null 2> "$work/err.txt"
+    rc=$?
+    set -e
+    kill "$holder" 2> /dev/null || true
+    [ "$rc" = 1 ] || fail "exit code $rc"
+    grep -q "another starnuma sweep is running in this folder" "$work/err.txt" || fail "$(cat "$work/err.txt")"
+    ;;
   *) fail "unknown case $case_name" ;;
 esac
 echo "ok: $case_name"

@@ -7,7 +7,6 @@ reason when the sweep holds no runs for it.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -28,6 +27,7 @@ matplotlib.rcParams["font.size"] = 9
 BASELINE_COLOR = "#8c8c8c"
 # tab10 without its grey, which is the baseline's
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf"]
+PAIRED = matplotlib.colormaps["tab20"].colors  # pairs of one hue: dark, light
 MAX_PHASE_RUNS = 8
 
 
@@ -57,7 +57,7 @@ class Sweep:
         # Axes a figure holds at their first value unless it is the figure's own axis.
         self.free = [a for a in self.axes if a not in ("platform", "workload") and a not in self.bound
                      and not (part is not None and a == "part")]
-        self.values = {a: list(dict.fromkeys(_text(p.get(a)) for p in self.runs["params"])) for a in self.axes}
+        self.values = {a: list(dict.fromkeys(sr.text(p.get(a)) for p in self.runs["params"])) for a in self.axes}
         self.done = [r for r in self.runs.to_dict("records") if r["status"] == "done"]
         self._stats: dict = {}
 
@@ -72,7 +72,7 @@ class Sweep:
 
     def at_default(self, params: dict, but: str | None = None) -> bool:
         """Whether a run has every free axis (but BUT) at the axis's first value."""
-        return all(_text(params.get(a)) == self.values[a][0] for a in self.free if a != but)
+        return all(sr.text(params.get(a)) == self.values[a][0] for a in self.free if a != but)
 
     def titled(self, title: str) -> str:
         return f"{title}\npart {self.part}" if self.part else title
@@ -116,14 +116,6 @@ class Planned:
 # Drawing helpers
 
 
-def _text(value) -> str | None:
-    return None if value is None else str(value)
-
-
-def _num(value) -> float | None:
-    return sr._num(value)
-
-
 def geomean(values) -> float:
     return float(np.exp(np.mean(np.log(values))))
 
@@ -162,6 +154,11 @@ def grouped_bars(ax, categories: list[str], series: dict[str, dict], colors: dic
     return data
 
 
+def legend(ax, **kw):
+    """The legend beside the axes, where it hides no bar."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, **kw)
+
+
 def _workloads(rows) -> list[str]:
     return list(dict.fromkeys(r["workload"] for r in rows))
 
@@ -178,7 +175,7 @@ def sharing_profile(sw: Sweep):
             if s and "pages_by_sharers" in s and "accesses_by_sharers" in s:
                 runs[r["workload"]] = s
     if not runs:
-        raise Skip("no done profile run (kind: profile) with a readable summary")
+        raise Skip("no done profile run (kind: profile) with readable statistics")
     fig, (pages, accesses) = new_figure(10, 4, ncols=2)
     counts = sorted({int(k) for s in runs.values() for k in s["pages_by_sharers"]})
     categories = [str(c) for c in counts]
@@ -191,7 +188,7 @@ def sharing_profile(sw: Sweep):
         ax.set_xlabel("sharers (sockets accessing the page)")
         ax.set_ylabel(f"{what} (%)")
         ax.set_title(f"{what.capitalize()} by sharer count")
-        ax.legend(title="workload")
+    legend(accesses, title="workload")
     return fig, data
 
 
@@ -200,7 +197,7 @@ def sharing_profile(sw: Sweep):
 
 
 def _speedups(sw: Sweep):
-    if not any(r["platform_name"] and _num(r["ipc"]) for r in sw.done):
+    if not any(r["platform_name"] and sr.number(r["ipc"]) for r in sw.done):
         raise Skip("no done run on a platform with an IPC (kind run or sampled)")
     if not sw.baseline:
         raise Skip("the sweep names no baseline platform")
@@ -229,7 +226,7 @@ def _speedup_bars(sw: Sweep, sp, series_of: Callable[[dict], str], colors: dict,
     ax.set_ylabel(f"speedup over {sw.baseline} (IPC ratio)")
     ax.set_xlabel("workload")
     ax.set_title(title)
-    ax.legend()
+    legend(ax)
     return fig, data
 
 
@@ -248,12 +245,17 @@ def axis_speedup(sw: Sweep, axis: str):
     platform when there are several), the other free axes at their first value."""
     sp = _speedups(sw)
     sp = sp.loc[[sw.at_default(_params(sp, i), but=axis) for i in range(len(sp))]]
-    if sp[axis].map(_text).nunique() < 2:
+    if sp[axis].map(sr.text).nunique() < 2:
         raise Skip(f"fewer than two values of {axis} have a run paired with a baseline run")
-    several = sp["platform_name"].nunique() > 1
-    label = lambda r: (f"{r['platform_name']}, " if several else "") + f"{short_axis(axis)} = {r[axis]}"
-    names = list(dict.fromkeys(label(r) for r in sp.to_dict("records")))
-    colors = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
+    rows = sp.to_dict("records")
+    platforms = list(dict.fromkeys(r["platform_name"] for r in rows))
+    values = list(dict.fromkeys(sr.text(r[axis]) for r in rows))
+    label = lambda r: (f"{r['platform_name']}, " if len(platforms) > 1 else "") + f"{short_axis(axis)} = {r[axis]}"
+    if len(platforms) > 1 and len(values) == 2:  # a platform's two bars in one hue, dark and light
+        colors = {label(r): PAIRED[(2 * platforms.index(r["platform_name"]) + values.index(sr.text(r[axis]))) % 20]
+                  for r in rows}
+    else:
+        colors = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(dict.fromkeys(map(label, rows)))}
     return _speedup_bars(sw, sp, label, colors, sw.titled(f"Speedup over the baseline by {short_axis(axis)}"))
 
 
@@ -270,7 +272,7 @@ def short_axis(axis: str) -> str:
 def amat_split(sw: Sweep):
     """Fig. 8b: AMAT as unloaded latency plus contention delay, per workload, each platform side by side."""
     rows = [r for r in sw.done if r["kind"] != "profile" and sw.at_default(r["params"])
-            and _num(r["amat_unloaded_ns"]) is not None and _num(r["amat_contention_ns"]) is not None]
+            and sr.number(r["amat_unloaded_ns"]) is not None and sr.number(r["amat_contention_ns"]) is not None]
     if not rows:
         raise Skip("no done run with amat_unloaded_ns and amat_contention_ns")
     workloads, platforms = _workloads(rows), sw.platforms(rows)
@@ -289,7 +291,7 @@ def amat_split(sw: Sweep):
     ax.set_ylabel("AMAT (ns)")
     ax.set_xlabel("workload")
     ax.set_title(sw.titled("AMAT: unloaded latency (solid) + contention (hatched)"))
-    ax.legend(fontsize=7, ncols=2)
+    legend(ax)
     return fig, data
 
 
@@ -300,8 +302,8 @@ def amat_split(sw: Sweep):
 def migrating_runs(sw: Sweep) -> list[dict]:
     """Done runs that moved pages, each with "config": its platform plus the free axes that differ
     among these runs."""
-    rows = [r for r in sw.done if (_num(r["pages_moved"]) or 0) > 0 and r["platform_name"]]
-    varying = [a for a in sw.free if len({_text(r["params"].get(a)) for r in rows}) > 1]
+    rows = [r for r in sw.done if (sr.number(r["pages_moved"]) or 0) > 0 and r["platform_name"]]
+    varying = [a for a in sw.free if len({sr.text(r["params"].get(a)) for r in rows}) > 1]
     config = lambda r: ", ".join([r["platform_name"]] + [f"{short_axis(a)} = {r['params'][a]}" for a in varying
                                                           if a in r["params"]])
     return [dict(r, config=config(r)) for r in rows]
@@ -314,7 +316,8 @@ def pool_migrations(sw: Sweep):
         raise Skip("no done run moved pages (pages_moved > 0)")
     series: dict[str, dict] = {}
     for r in rows:
-        series.setdefault(r["config"], {}).setdefault(r["workload"], 100 * (_num(r["to_pool"]) or 0) / r["pages_moved"])
+        share = 100 * (sr.number(r["to_pool"]) or 0) / r["pages_moved"]
+        series.setdefault(r["config"], {}).setdefault(r["workload"], share)
     configs = list(series)
     platform_of = {r["config"]: r["platform_name"] for r in rows}
     base = sw.colors(sw.platforms(rows))
@@ -325,12 +328,12 @@ def pool_migrations(sw: Sweep):
     fig, (ax,) = new_figure(max(6.0, 1.2 * len(workloads) + 3), 4)
     data = grouped_bars(ax, workloads, series, colors)
     for bars in ax.containers:
-        ax.bar_label(bars, fmt="%.0f %%", fontsize=7)
+        ax.bar_label(bars, fmt="%.0f", fontsize=6)
     ax.set_ylim(0, 110)
     ax.set_ylabel("migrations to the pool (% of pages moved)")
     ax.set_xlabel("workload")
     ax.set_title("Fraction of migrations to the pool")
-    ax.legend(fontsize=7)
+    legend(ax)
     return fig, data
 
 
@@ -339,7 +342,7 @@ def phase_series(sw: Sweep) -> list[tuple[str, list[dict]]]:
     a run's migration.per_phase; each phase a dict with phase, pages_moved, to_pool."""
     out = []
     for r in sw.done:
-        if _num(r["pages_moved"]) is None:
+        if sr.number(r["pages_moved"]) is None:
             continue
         s = sw.stats(r["name"]) or {}
         phases = s.get("per_window") or (s.get("migration") or {}).get("per_phase") or []
@@ -369,7 +372,7 @@ def migration_phases(sw: Sweep):
         ax.set_title(what.capitalize() + " per phase")
         ax.xaxis.get_major_locator().set_params(integer=True)
         ax.yaxis.get_major_locator().set_params(integer=True)
-    moved.legend(fontsize=7)
+    legend(pool)
     if len(runs) > len(shown):
         fig.suptitle(f"first {len(shown)} of {len(runs)} runs with migration phases")
     return fig, data

@@ -65,7 +65,8 @@ def html(doc: Document) -> str:
     for item, png in doc.figures:
         data = base64.b64encode(png).decode("ascii")
         parts.append(f"<h2>{H.escape(item.title)}</h2>\n<figure>\n<img alt=\"{H.escape(item.title)}\" "
-                     f"src=\"data:image/png;base64,{data}\">\n<figcaption>{H.escape(item.caption)}</figcaption>\n</figure>\n")
+                     f"src=\"data:image/png;base64,{data}\">\n"
+                     f"<figcaption>{H.escape(item.caption)}</figcaption>\n</figure>\n")
     parts += [html_table(t) for t in doc.tables]
     if doc.skipped and doc.skipped.rows:
         parts.append(html_table(doc.skipped))
@@ -77,12 +78,15 @@ def _md_cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
+def _numeric(rows: list[list[str]], i: int) -> bool:
+    cells = [r[i] for r in rows if r[i]]
+    return bool(cells) and all(map(_is_number, cells))
+
+
 def md_table(t: Table, heading: bool = True) -> str:
     head = f"## {t.title}\n\n" if heading else ""
-    cols = t.columns if any(t.columns) else [""] * len(t.columns)
-    lines = ["| " + " | ".join(_md_cell(c) for c in cols) + " |",
-             "|" + "|".join("---:" if t.rows and all(_is_number(r[i]) for r in t.rows if r[i]) and any(r[i] for r in t.rows)
-                            else "---" for i in range(len(cols))) + "|"]
+    lines = ["| " + " | ".join(_md_cell(c) for c in t.columns) + " |",
+             "|" + "|".join("---:" if _numeric(t.rows, i) else "---" for i in range(len(t.columns))) + "|"]
     lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in t.rows]
     return head + "\n".join(lines) + "\n\n"
 

@@ -65,12 +65,13 @@ def plan(sw: F.Sweep) -> list[F.Planned]:
                       "amat_unloaded_ns (solid) stacked with amat_contention_ns (hatched) = amat_ns, per workload, "
                       f"{base} beside each other platform." + ps.default_note(), lambda ps=ps: F.amat_split(ps)),
         ]
-        for axis in ps.free:
+        for axis in [a for a in ps.free if len(ps.values[a]) > 1]:
             items.append(F.Planned(
                 f"axis-{slug(axis)}{tag}", f"Speedup by {F.short_axis(axis)} (Figs. 9-12){of}",
                 f"As Fig. 8a, one bar series per value of the axis {axis} (ipc over the {base} run with the same "
-                "values on every other axis)." + ps.default_note(but=axis), lambda ps=ps, axis=axis: F.axis_speedup(ps, axis)))
-    if not any(ps.free for ps in parts):
+                "values on every other axis)." + ps.default_note(but=axis),
+                lambda ps=ps, axis=axis: F.axis_speedup(ps, axis)))
+    if not any(len(ps.values[a]) > 1 for ps in parts for a in ps.free):
         items.append(F.Planned("axes", "Speedup by axis (Figs. 9-12)", "", skipped(
             "no axis other than platform and workload (and those varying with the platform) varies in this sweep")))
     items.append(F.Planned(
@@ -89,19 +90,22 @@ def plan(sw: F.Sweep) -> list[F.Planned]:
                                skipped("no done run of kind run (the only kind whose statistics hold links)")))
     elif len(workloads) > MAX_TOPOLOGY_WORKLOADS:
         items.append(F.Planned("links-more", "Link utilisation, further workloads", "", skipped(
-            f"drawn for the first {MAX_TOPOLOGY_WORKLOADS} workloads only; not for {', '.join(workloads[MAX_TOPOLOGY_WORKLOADS:])}")))
-    keys = [k for k in dict.fromkeys(sw.runs["platform_key"].dropna()) if (sw.dir / "platforms" / k).is_dir()]
-    for k in keys[:MAX_LATENCY_PLATFORMS]:
-        names = ", ".join(dict.fromkeys(sw.runs.loc[sw.runs["platform_key"] == k, "platform_name"]))
-        items.append(F.Planned(f"latency-{slug(k)}", f"Unloaded latency matrix: {names} ({k})",
-                               "latency_ns of platforms/KEY/latency.json: every socket to every memory node.",
-                               lambda k=k: topology.latency_matrix(sw, k)))
-    if not keys:
+            f"drawn for the first {MAX_TOPOLOGY_WORKLOADS} workloads only; "
+            f"not for {', '.join(workloads[MAX_TOPOLOGY_WORKLOADS:])}")))
+    groups = topology.latency_groups(sw)
+    for keys in groups[:MAX_LATENCY_PLATFORMS]:
+        names = ", ".join(dict.fromkeys(sw.runs.loc[sw.runs["platform_key"].isin(keys), "platform_name"]))
+        items.append(F.Planned(
+            f"latency-{slug(keys[0])}", f"Unloaded latency matrix: {names} ({', '.join(keys)})",
+            "latency_ns of platforms/KEY/latency.json: every socket to every memory node (configurations with "
+            "the same matrix drawn once).", lambda keys=keys: topology.latency_matrix(sw, keys)))
+    if not groups:
         items.append(F.Planned("latency", "Unloaded latency matrix", "",
-                               skipped("no platforms/KEY folder for the runs' platform_key")))
-    elif len(keys) > MAX_LATENCY_PLATFORMS:
+                               skipped("no platforms/KEY/latency.json for the runs' platform_key")))
+    elif len(groups) > MAX_LATENCY_PLATFORMS:
+        rest = [k for keys in groups[MAX_LATENCY_PLATFORMS:] for k in keys]
         items.append(F.Planned("latency-more", "Unloaded latency, further platforms", "", skipped(
-            f"drawn for the first {MAX_LATENCY_PLATFORMS} platforms only; not for {', '.join(keys[MAX_LATENCY_PLATFORMS:])}")))
+            f"drawn for the first {MAX_LATENCY_PLATFORMS} matrices only; not for {', '.join(rest)}")))
     items.append(F.Planned(
         "migration-phases", "Migration per phase",
         "pages_moved and to_pool of each phase: per_window of sampled runs, migration.per_phase of runs "
@@ -114,7 +118,7 @@ def plan(sw: F.Sweep) -> list[F.Planned]:
 
 
 def fmt(x, spec: str) -> str:
-    v = sr._num(x)
+    v = sr.number(x)
     return "" if v is None else format(v, spec)
 
 
@@ -130,7 +134,7 @@ def axis_value(run: dict, axis: str) -> str:
     value = run["params"].get(axis)
     if value is None:
         column = run.get(axis)  # NULL arrives as None or NaN
-        value = column if isinstance(column, str) or sr._num(column) is not None else None
+        value = column if isinstance(column, str) or sr.number(column) is not None else None
     return shown_value(axis, value)
 
 
@@ -153,7 +157,7 @@ def speedup_table(sw: F.Sweep) -> Table | None:
         return None
     rows = [[r["name"], r["platform_name"], r["workload"], *[shown_value(a, r[a]) for a in sw.free],
              fmt(r["speedup"], ".3f"), fmt(r["amat_ns"], ".1f"), fmt(r["baseline_amat_ns"], ".1f"),
-             fmt(100 * r["amat_reduction"] if sr._num(r["amat_reduction"]) is not None else None, ".1f")]
+             fmt(100 * r["amat_reduction"] if sr.number(r["amat_reduction"]) is not None else None, ".1f")]
             for r in sp.to_dict("records")]
     return Table(f"Speedups over {sw.baseline}",
                  ["run", "platform", "workload", *sw.free, "speedup", "AMAT (ns)", "baseline AMAT (ns)",
@@ -162,9 +166,9 @@ def speedup_table(sw: F.Sweep) -> Table | None:
 
 def migration_table(sw: F.Sweep) -> Table | None:
     rows = [[r["workload"], r["config"], r["name"], str(int(r["pages_moved"])), fmt(r["to_pool"], ".0f"),
-             fmt(100 * (sr._num(r["to_pool"]) or 0) / r["pages_moved"], ".1f")] for r in F.migrating_runs(sw)]
-    return Table("Migrations to the pool (Table IV)",
-                 ["workload", "configuration", "run", "pages moved", "to the pool", "to the pool (%)"], rows) if rows else None
+             fmt(100 * (sr.number(r["to_pool"]) or 0) / r["pages_moved"], ".1f")] for r in F.migrating_runs(sw)]
+    columns = ["workload", "configuration", "run", "pages moved", "to the pool", "to the pool (%)"]
+    return Table("Migrations to the pool (Table IV)", columns, rows) if rows else None
 
 
 def runs_table(sw: F.Sweep) -> Table:
@@ -179,7 +183,7 @@ def failures(sw: F.Sweep) -> list[tuple[str, str]]:
     out = []
     for r in sw.runs.to_dict("records"):
         if r["status"] == "failed":
-            code = "" if sr._num(r["exit_code"]) is None else f"exit code {int(r['exit_code'])}, "
+            code = "" if sr.number(r["exit_code"]) is None else f"exit code {int(r['exit_code'])}, "
             tail = "\n".join((r["error"] or "(no error output recorded)").strip().splitlines()[-12:])
             out.append((f"{r['name']} ({code}{int(r['attempts'])} attempt{'s' if r['attempts'] != 1 else ''})", tail))
     return out
@@ -259,7 +263,8 @@ def make_report(dir: Path, fmt: str, out: Path) -> Path:
         shown.append((item, png))
     tables = [t for t in (speedup_table(sw), migration_table(sw), runs_table(sw)) if t is not None]
     doc = render.Document(title=f"Sweep {sw.meta.get('sweep', dir.name)}", overview=overview(sw), figures=shown,
-                          tables=tables, failures=failures(sw), skipped=Table("Figures not drawn", ["figure", "why"], skips))
+                          tables=tables, failures=failures(sw),
+                          skipped=Table("Figures not drawn", ["figure", "why"], skips))
     if fmt == "html":
         write_atomic(out / "index.html", render.html(doc).encode())
         return out / "index.html"

@@ -13,6 +13,7 @@ still writing it.
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from pathlib import Path
 
@@ -44,7 +45,8 @@ def connect(dir: str | Path) -> sqlite3.Connection:
     version = rows[0][0] if rows else None
     if version != SCHEMA_VERSION:
         con.close()
-        raise SweepError(f"{db}: schema version {version!r} is unknown to this reader (it reads version {SCHEMA_VERSION})")
+        raise SweepError(f"{db}: schema version {version!r} is unknown to this reader "
+                         f"(it reads version {SCHEMA_VERSION})")
     return con
 
 
@@ -64,10 +66,11 @@ def load(dir: str | Path) -> pd.DataFrame:
     """The runs table, in the order the sweep recorded the runs.
 
     Columns are those of the schema (docs/reports.md), with `params` and `sets` parsed into dicts, plus
-    one column per axis named by the axis (e.g. "set:topology.cxl.latency") holding the run's value as
-    the spec wrote it. An axis that is also a schema column (platform, workload, placement,
-    pool_fraction, seed, instructions, warmup, kind) keeps the schema column and its type; its text as
-    written stays in `params`. `df.attrs` holds "meta" (see meta()), "axes", "baseline" and "dir".
+    one column per axis named by the axis (e.g. "set:topology.cxl.latency", "part") holding the run's
+    value as the spec wrote it, None for a run whose part of the sweep lacks the axis. An axis that
+    is also a schema column (platform, workload, placement, pool_fraction, seed, instructions, warmup,
+    kind) keeps the schema column and its type; its text as written stays in `params`. `df.attrs`
+    holds "meta" (see meta()), "axes", "baseline" and "dir".
     """
     m = meta(dir)
     con = connect(dir)
@@ -77,10 +80,12 @@ def load(dir: str | Path) -> pd.DataFrame:
         con.close()
     df["params"] = [_json(p, {}) for p in df["params"]]
     df["sets"] = [_json(s, {}) for s in df["sets"]]
-    for axis in m["axes"]:
+    # Without the meta key, the axes are those the runs' params name.
+    axes = m["axes"] or list(dict.fromkeys(k for p in df["params"] for k in p))
+    for axis in axes:
         if axis not in df.columns:
             df[axis] = [p.get(axis) for p in df["params"]]
-    df.attrs.update(meta=m, axes=list(m["axes"]), baseline=m.get("baseline"), dir=str(dir))
+    df.attrs.update(meta=m, axes=axes, baseline=m.get("baseline"), dir=str(dir))
     return df
 
 
@@ -110,8 +115,9 @@ def platform(dir: str | Path, key: str) -> dict:
 
 
 def axes(df: pd.DataFrame) -> list[str]:
-    """The sweep's axes: df.attrs["axes"], else every key of the runs' params, in first-seen order."""
-    if df.attrs.get("axes") is not None:
+    """The sweep's axes: df.attrs["axes"] (set by load()), else every key of the runs' params, in
+    first-seen order."""
+    if df.attrs.get("axes"):
         return list(df.attrs["axes"])
     return list(dict.fromkeys(k for p in df["params"] for k in p))
 
@@ -124,14 +130,14 @@ def platform_bound_axes(df: pd.DataFrame) -> list[str]:
     by_part: dict = {}
     for p in df["params"]:
         if "platform" in p:
-            by_part.setdefault(_text(p.get("part")), []).append(p)
+            by_part.setdefault(text(p.get("part")), []).append(p)
     bound = []
     for axis in axes(df):
         if axis in ("platform", "workload", "part"):
             continue
         verdicts = []
         for runs in by_part.values():
-            pairs = {(_text(p["platform"]), _text(p[axis])) for p in runs if axis in p}
+            pairs = {(text(p["platform"]), text(p[axis])) for p in runs if axis in p}
             if pairs:
                 verdicts.append(len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs}))
         if verdicts and all(verdicts):
@@ -158,8 +164,10 @@ def speedups(df: pd.DataFrame, baseline: str | None = None) -> pd.DataFrame:
     if not baseline:
         raise ValueError("no baseline: pass baseline= (a platform_name) or a frame from load()")
     match = match_axes(df)
-    done = [r for r in df.to_dict("records") if r["status"] == "done" and r["kind"] != "profile" and _num(r["ipc"])]
-    key = lambda r: tuple(_text(r["params"].get(a)) for a in match)
+    extra = [a for a in match if a not in ("workload", "kind")]  # axes that are not columns here already
+    done = [r for r in df.to_dict("records") if r["status"] == "done" and r["kind"] != "profile" and number(r["ipc"])]
+    # the workload column too: a part may fix the workload rather than vary it
+    key = lambda r: (r["workload"], *(text(r["params"].get(a)) for a in match))
     twins: dict = {}
     for r in done:
         if r["platform_name"] == baseline:
@@ -169,36 +177,37 @@ def speedups(df: pd.DataFrame, baseline: str | None = None) -> pd.DataFrame:
         b = twins.get(key(r))
         if r["platform_name"] == baseline or b is None:
             continue
-        amat, base_amat = _num(r["amat_ns"]), _num(b["amat_ns"])
+        amat, base_amat = number(r["amat_ns"]), number(b["amat_ns"])
         rows.append({
             "name": r["name"], "baseline_name": b["name"], "platform_name": r["platform_name"],
             "workload": r["workload"], "kind": r["kind"],
-            **{a: r["params"].get(a) for a in match if a != "workload"},
+            **{a: r["params"].get(a) for a in extra},
             "ipc": r["ipc"], "baseline_ipc": b["ipc"], "speedup": r["ipc"] / b["ipc"],
             "amat_ns": amat, "baseline_amat_ns": base_amat,
             "amat_reduction": 1 - amat / base_amat if amat is not None and base_amat else None,
         })
-    columns = ["name", "baseline_name", "platform_name", "workload", "kind", *[a for a in match if a != "workload"],
+    columns = ["name", "baseline_name", "platform_name", "workload", "kind", *extra,
                "ipc", "baseline_ipc", "speedup", "amat_ns", "baseline_amat_ns", "amat_reduction"]
     return pd.DataFrame(rows, columns=columns)
 
 
-def _json(text, default):
-    if text is None:
+def _json(raw, default):
+    """RAW parsed as JSON when it is of DEFAULT's type, else DEFAULT."""
+    if raw is None:
         return default
     try:
-        value = json.loads(text)
+        value = json.loads(raw)
     except (TypeError, ValueError):
         return default
     return value if isinstance(value, type(default)) else default
 
 
-def _text(value) -> str | None:
+def text(value) -> str | None:
     """An axis value as text, so that 0.2 and "0.2" compare equal."""
     return None if value is None else str(value)
 
 
-def _num(value) -> float | None:
+def number(value) -> float | None:
     """A finite number or None (SQL NULL arrives as None or NaN)."""
     if value is None:
         return None
@@ -206,4 +215,4 @@ def _num(value) -> float | None:
         x = float(value)
     except (TypeError, ValueError):
         return None
-    return x if x == x and abs(x) != float("inf") else None
+    return x if math.isfinite(x) else None

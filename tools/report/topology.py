@@ -2,6 +2,7 @@
 run's stats.json) and the unloaded latency matrix (latency.json). Same conventions as figures.py."""
 from __future__ import annotations
 
+import json
 import math
 
 import matplotlib
@@ -9,11 +10,13 @@ import numpy as np
 from matplotlib.cm import ScalarMappable
 from matplotlib.collections import LineCollection
 from matplotlib.colors import ListedColormap, Normalize
+from matplotlib.lines import Line2D
 
 import starnuma_results as sr
 from figures import Skip, Sweep, new_figure
 
-MAX_PANELS = 4  # platforms drawn side by side per workload
+MAX_PANELS = 6  # platforms drawn per workload
+PANEL_COLUMNS = 3
 # plasma without its palest yellows, which vanish on white
 LINK_CMAP = ListedColormap(matplotlib.colormaps["plasma"](np.linspace(0.0, 0.85, 256)))
 NODE_STYLE = {  # kind -> marker, size, colour
@@ -55,8 +58,10 @@ def positions(describe: dict) -> dict[str, tuple[float, float]]:
             unplaced.append(name)
             continue
         a = math.atan2(y, x)
-        while any(math.hypot(0.62 * math.cos(a) - px, 0.62 * math.sin(a) - py) < 0.08 for px, py in pos.values()):
-            a += math.radians(6)  # routers serving the same sockets side by side
+        for _ in range(60):  # routers serving the same sockets side by side (overlapping when crowded)
+            if all(math.hypot(0.62 * math.cos(a) - px, 0.62 * math.sin(a) - py) >= 0.08 for px, py in pos.values()):
+                break
+            a += math.radians(6)
         pos[name] = (0.62 * math.cos(a), 0.62 * math.sin(a))
     for i, name in enumerate(unplaced):
         a = math.pi / 2 + 2 * math.pi * i / len(unplaced) + 0.3
@@ -67,7 +72,7 @@ def positions(describe: dict) -> dict[str, tuple[float, float]]:
 def utilisation(stats: dict) -> dict[str, float]:
     """Each link's utilisation in its busier direction: max(ab_utilization, ba_utilization)."""
     links = (stats.get("stats") or {}).get("links") or {}
-    return {name: max(float(s.get("ab_utilization", 0.0)), float(s.get("ba_utilization", 0.0)))
+    return {name: max(float(s.get("ab_utilization") or 0.0), float(s.get("ba_utilization") or 0.0))
             for name, s in links.items() if isinstance(s, dict)}
 
 
@@ -94,7 +99,11 @@ def link_utilisation(sw: Sweep, workload: str):
         raise Skip(f"{workload}: no done run with link statistics and a describe.json")
     utils = [utilisation(stats) for _, _, stats in runs]
     norm = Normalize(0.0, max([0.01] + [u for d in utils for u in d.values()]))
-    fig, axes = new_figure(4.2 * len(runs) + 1.2, 4.6, ncols=len(runs))
+    ncols = min(PANEL_COLUMNS, len(runs))
+    nrows = math.ceil(len(runs) / ncols)
+    fig, axes = new_figure(4.2 * ncols + 1.2, 4.6 * nrows, ncols=ncols, nrows=nrows)
+    for ax in axes[len(runs):]:
+        ax.set_axis_off()
     data = {}
     for ax, (run, describe, _), util in zip(axes, runs, utils):
         pos = positions(describe)
@@ -122,19 +131,33 @@ def link_utilisation(sw: Sweep, workload: str):
         ax.set_axis_off()
         ax.set_title(f"{run['platform_name']}\n{run['name']}", fontsize=8)
         data[run["name"]] = [[l["name"], util[l["name"]]] for l, _ in measured]
-    nodes = [c for c in axes[0].collections if c.get_label() in NODE_STYLE]
-    axes[0].legend(handles=nodes, loc="lower left", fontsize=6, markerscale=0.6, frameon=False)
+    kinds = {node_kind(n) for _, describe, _ in runs for n in describe.get("nodes", [])}
+    handles = [Line2D([], [], linestyle="", marker=m, markersize=6, color=c, label=k)
+               for k, (m, _, c) in NODE_STYLE.items() if k in kinds]
+    axes[0].legend(handles=handles, loc="lower left", fontsize=6, frameon=False)
     fig.colorbar(ScalarMappable(norm, LINK_CMAP), ax=list(axes), shrink=0.8,
                  label="link utilisation, busier direction (fraction of bandwidth)")
     fig.suptitle(f"Link utilisation: {workload}")
     return fig, data
 
 
-def latency_matrix(sw: Sweep, key: str):
-    """The unloaded latency from every socket to every memory node, as a heat map with values in ns."""
-    latency = sr.platform(sw.dir, key)["latency"]
+def latency_groups(sw: Sweep) -> list[list[str]]:
+    """The runs' platform keys that have a latency.json, in run order, grouped by identical matrices
+    (configurations differing only in, say, os.* overrides)."""
+    groups: dict[str, list[str]] = {}
+    for key in dict.fromkeys(sw.runs["platform_key"].dropna()):
+        latency = sr.platform(sw.dir, key)["latency"]
+        if latency and latency.get("latency_ns"):
+            groups.setdefault(json.dumps(latency, sort_keys=True), []).append(key)
+    return list(groups.values())
+
+
+def latency_matrix(sw: Sweep, keys: list[str]):
+    """The unloaded latency from every socket to every memory node of platforms/KEYS[0], as a heat
+    map with values in ns; KEYS: the configurations sharing this matrix, named in the title."""
+    latency = sr.platform(sw.dir, keys[0])["latency"]
     if not latency or not latency.get("latency_ns"):
-        raise Skip(f"no platforms/{key}/latency.json")
+        raise Skip(f"no platforms/{keys[0]}/latency.json")
     table = latency["latency_ns"]
     rows = latency.get("sockets") or list(table)
     cols = latency.get("nodes") or list(dict.fromkeys(c for r in table.values() for c in r))
@@ -152,8 +175,8 @@ def latency_matrix(sw: Sweep, key: str):
     ax.set_yticks(range(len(rows)), rows, fontsize=7)
     ax.set_xlabel("memory node")
     ax.set_ylabel("requesting socket")
-    names = sorted({r["platform_name"] for r in sw.runs.to_dict("records") if r["platform_key"] == key} - {None})
-    ax.set_title(f"Unloaded latency (ns): {', '.join(names) or key}\n({key})", fontsize=9)
+    names = dict.fromkeys(r["platform_name"] for r in sw.runs.to_dict("records") if r["platform_key"] in keys)
+    ax.set_title(f"Unloaded latency (ns): {', '.join(n for n in names if n)}\n({', '.join(keys)})", fontsize=9)
     fig.colorbar(image, ax=ax, label="unloaded latency (ns)")
     data = {r: [[c, _value(table.get(r, {}).get(c))] for c in cols] for r in rows}
     return fig, data

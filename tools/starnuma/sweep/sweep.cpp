@@ -1,6 +1,8 @@
 // `starnuma sweep SPEC.yaml --out DIR`: checks every run of the sweep file, then runs what is not
 // done yet (new, changed, or failed under the retry limit) on the chosen executor, recording each
 // run in DIR/sweep.db as it finishes (docs/sweeps.md).
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -175,6 +177,15 @@ void prepare_folder(const std::string& dir) {
   if (access(dir.c_str(), W_OK) != 0) report_error(msg::kInput, "--out " + dir + ": cannot write there");
 }
 
+// One sweep at a time per folder: a second would run the same runs and race on their files. The
+// lock goes with the process, however it ends.
+void lock_folder(const std::string& dir) {
+  const int fd = open((dir + "/.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) report_error(msg::kInput, "--out " + dir + ": cannot create its lock file");
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+    report_error(msg::kInput, "--out " + dir + ": another starnuma sweep is running in this folder");
+}
+
 }  // namespace
 
 int sweep(const SweepArgs& args) {
@@ -233,6 +244,7 @@ int sweep(const SweepArgs& args) {
     return 0;
   }
 
+  lock_folder(dir);
   ResultsDb db(db_path);
   db.set_meta("sweep", spec.name);
   db.set_meta("spec", spec.path);
@@ -294,7 +306,11 @@ int sweep(const SweepArgs& args) {
 }
 
 int report(const ReportArgs& args) {
-  const std::string script = std::string(STARNUMA_SOURCE_DIR) + "/tools/report/report.py";
+  // The scripts of the source tree this starnuma was built from, or STARNUMA_REPORT_SCRIPT's.
+  const char* given = std::getenv("STARNUMA_REPORT_SCRIPT");
+  const std::string script = given ? given : std::string(STARNUMA_SOURCE_DIR) + "/tools/report/report.py";
+  if (!fs::is_regular_file(script))
+    report_error(msg::kUsage, "report: no " + script + " (set STARNUMA_REPORT_SCRIPT to tools/report/report.py of a starnuma source tree)");
   std::vector<std::string> argv{"python3", script, args.dir, "--format", args.format};
   if (!args.out.empty()) argv.insert(argv.end(), {"--out", args.out});
   std::vector<char*> raw;

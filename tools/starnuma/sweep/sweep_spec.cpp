@@ -405,6 +405,8 @@ class SpecReader {
     if (run.kind != RunKind::Profile && run.platform.empty()) issue(where, "platform", "this run has no 'platform'");
     if (!run.options.count("workload") && !run.options.count("trace"))
       issue(where, "workload", "this run has no 'workload' (or 'trace')");
+    if (run.options.count("workload") && run.options.count("trace"))
+      issue(where, "trace", "a run reads its 'trace' or runs its 'workload', not both");
     return run;
   }
 
