@@ -6,7 +6,11 @@ workload and kind of run (work: instructions per thread; a functional pass: phas
 instructions), lists paper.yaml's runs with `starnuma sweep --dry-run`, and adds them up: core
 hours, the longest run, and the wall time here and on a 64-node cluster.
 
-    python3 experiments/paper_cost.py COST_DIR [--starnuma build/starnuma] [--spec experiments/paper.yaml]
+    python3 experiments/paper_cost.py COST_DIR [--starnuma build/starnuma] [--spec experiments/paper.yaml] [--paper-sizes]
+
+--paper-sizes prices the same runs at the paper's own lengths (its section IV-A: 10 phases of 1 B
+instructions per thread, a 100 M window after 20 M of warm-up each; static runs of 100 M after
+20 M; profiles of 1 B), extrapolating the per-instruction costs measured at small sizes.
 """
 import argparse
 import json
@@ -57,28 +61,36 @@ def paper_runs(starnuma, spec):
         yield name, [shlex.split(c) for c in command.split(" && ")]
 
 
-def cost(commands, fitted):
+# The paper's lengths (per thread), for --paper-sizes.
+PAPER = {"checkpoints": 10, "phase": 1_000_000_000, "window": 100_000_000, "warmup": 20_000_000,
+         "profile": 1_000_000_000}
+
+
+def cost(commands, fitted, paper_sizes=False):
     first = commands[0]
     kind = first[1]
     workload = option(first, "--workload")
     if kind == "profile":
         fixed, slope = fitted[("profile", workload)]
-        return fixed + slope * int(option(first, "--instructions", "10000000"))
+        return fixed + slope * (PAPER["profile"] if paper_sizes else int(option(first, "--instructions", "10000000")))
+    run_fixed, run_slope = fitted[("run", workload)]
     if kind == "run":
-        fixed, slope = fitted[("run", workload)]
-        return fixed + slope * (int(option(first, "--instructions")) + int(option(first, "--warmup", "0")))
+        work = PAPER["window"] + PAPER["warmup"] if paper_sizes else \
+            int(option(first, "--instructions")) + int(option(first, "--warmup", "0"))
+        return run_fixed + run_slope * work
     # sampled: the functional pass, then one window per checkpoint (each its own process).
+    windows = commands[1]
     checkpoints = int(option(first, "--checkpoints"))
     phase = next(int(a.split("=", 1)[1]) for a in first if a.startswith("os.phase_instructions="))
+    window = int(option(windows, "--instructions")) + int(option(windows, "--warmup", "0"))
+    if paper_sizes:
+        checkpoints, phase, window = PAPER["checkpoints"], PAPER["phase"], PAPER["window"] + PAPER["warmup"]
     fixed, slope = fitted[("pass", workload)]
-    windows = commands[1]
-    run_fixed, run_slope = fitted[("run", workload)]
-    window = run_fixed + run_slope * (int(option(windows, "--instructions")) + int(option(windows, "--warmup", "0")))
-    return fixed + slope * checkpoints * phase + checkpoints * window
+    return fixed + slope * checkpoints * phase + checkpoints * (run_fixed + run_slope * window)
 
 
 def hours(seconds):
-    return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
 
 
 def main():
@@ -86,9 +98,10 @@ def main():
     parser.add_argument("cost_dir")
     parser.add_argument("--starnuma", default=os.path.join(ROOT, "build", "starnuma"))
     parser.add_argument("--spec", default=os.path.join(ROOT, "experiments", "paper.yaml"))
+    parser.add_argument("--paper-sizes", action="store_true", help="price the runs at the paper's own lengths")
     args = parser.parse_args()
     fitted = models(args.cost_dir)
-    runs = [(name, cost(commands, fitted)) for name, commands in paper_runs(args.starnuma, args.spec)]
+    runs = [(name, cost(commands, fitted, args.paper_sizes)) for name, commands in paper_runs(args.starnuma, args.spec)]
     total = sum(c for _, c in runs)
     longest = max(runs, key=lambda r: r[1])
     cores = os.cpu_count() or 1
