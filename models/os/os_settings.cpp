@@ -8,6 +8,14 @@ Placement OsSettings::placement() const {
   return Placement::FirstTouch;
 }
 
+Allocation OsSettings::allocation() const {
+  const std::string& v = allocation_.get();
+  if (v == "interleave") return Allocation::Interleave;
+  if (v == "hybrid") return Allocation::Hybrid;
+  if (v == "usage-aware") return Allocation::UsageAware;
+  return Allocation::FirstTouch;
+}
+
 MigrationKnowledge OsSettings::knowledge(bool tracking_on) const {
   if (policy_.get() == "tracker") return MigrationKnowledge::Tracker;
   if (policy_.get() == "perfect") return MigrationKnowledge::Perfect;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/component.hpp"
+#include "os/page_map.hpp"
 
 namespace starnuma {
 
@@ -19,6 +20,7 @@ class OsSettings : public Component {
   OsSettings(sc_core::sc_module_name name, const ScopeContext& ctx) : Component(name, ctx) {}
 
   Placement placement() const;
+  Allocation allocation() const;
   double pool_fraction() const { return pool_fraction_; }
   // More sharers than this send a region to the pool; 0 in the file means half the sockets.
   unsigned pool_sharers(size_t sockets) const { return pool_sharers_ ? pool_sharers_.get() : static_cast<unsigned>(sockets / 2); }
@@ -43,6 +45,12 @@ class OsSettings : public Component {
                                 "Page placement: first-touch, oracle (static, from a profile of the run's LLC misses) or "
                                 "dynamic (first touch, then migration phases; docs/os.md)",
                                 std::vector<std::string>{"first-touch", "oracle", "dynamic"}};
+  Param<std::string> allocation_{*this, "allocation", "first-touch",
+                                 "Where a page's first touch puts it: first-touch (the toucher's node, then the "
+                                 "nearest with room), interleave (round-robin over the nodes), hybrid (the toucher's "
+                                 "node, then round-robin over the others once it is full) or usage-aware (the "
+                                 "toucher's node, then the least used) (docs/os.md)",
+                                 std::vector<std::string>{"first-touch", "interleave", "hybrid", "usage-aware"}};
   Param<double> pool_fraction_{*this, "pool_fraction", 0.2, "Share of the workload's footprint the pool may hold",
                                between(0.0, 1.0)};
   Param<unsigned> pool_sharers_{*this, "pool_sharers", 0,

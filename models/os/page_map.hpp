@@ -14,6 +14,12 @@
 
 namespace starnuma {
 
+// Where a page's first touch puts it (the multi-chip placement paper's policies): FT the
+// toucher's node, then the nearest with room (Linux's fallback list); PI round-robin over every
+// node first touch may use; HY the toucher's node, then round-robin over the others once it is
+// full; UA the toucher's node, then the least used (by share of capacity) once it is full.
+enum class Allocation { FirstTouch, Interleave, Hybrid, UsageAware };
+
 class PageMap {
  public:
   struct Node {
@@ -28,6 +34,10 @@ class PageMap {
   PageMap(uint64_t page_size, std::vector<Node> nodes, std::vector<std::vector<size_t>> fallback);
 
   uint64_t page_size() const { return page_size_; }
+  // The first-touch policy (default FirstTouch). Page-table frames always take the toucher's
+  // nearest node with room, as Linux allocates them.
+  void set_allocation(Allocation a) { allocation_ = a; }
+  Allocation allocation() const { return allocation_; }
   // Physical address of `vaddr`; places the page by first touch from `socket` if it is new.
   uint64_t translate(uint64_t vaddr, size_t socket) {
     const uint64_t vpage = vaddr >> page_shift_, key = vpage >> kChunkBits;
@@ -131,11 +141,19 @@ class PageMap {
   // The first node of `socket`'s fallback that first touch may use and that has room; npos when
   // none has.
   size_t first_touch_node(size_t socket) const;
+  // The node the allocation policy gives `socket`'s next new page; npos when none has room.
+  size_t allocation_node(size_t socket);
+  // Round-robin from `socket`'s cursor over the nodes first touch may use, with room, other than
+  // `except` (npos: none excepted).
+  size_t next_interleaved(size_t socket, size_t except);
+  bool may_take(size_t node) const { return nodes_[node].first_touch && !full(node); }
 
   uint64_t page_size_;
   unsigned page_shift_;
   std::vector<Node> nodes_;
   std::vector<std::vector<size_t>> fallback_;
+  Allocation allocation_ = Allocation::FirstTouch;
+  std::vector<size_t> interleave_next_;  // per socket: the node interleaving tries next
   std::vector<uint64_t> used_;  // pages placed per node (data pages and frames)
   std::vector<uint64_t> next_;  // frames handed out per node (the next never-used frame)
   std::vector<std::vector<uint64_t>> free_;     // per node: freed frames, the last freed first

@@ -1,5 +1,7 @@
 #include "os/page_map.hpp"
 
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "harness/expect_report.hpp"
@@ -37,6 +39,59 @@ TEST(PageMap, AFullNodeFallsBackInOrderButNeverToThePool) {
   ASSERT_TRUE(r.raised);
   EXPECT_EQ(r.type, "starnuma/input");
   EXPECT_NE(r.message.find("out of memory"), std::string::npos);
+}
+
+// Three sockets of 4 pages and a pool; socket s falls back to the next sockets in order.
+PageMap three_sockets(Allocation a) {
+  PageMap m(kPage,
+            {{"s0", 0, 4 * kPage, true}, {"s1", 4 * kPage, 4 * kPage, true}, {"s2", 8 * kPage, 4 * kPage, true},
+             {"pool", 12 * kPage, 4 * kPage, false}},
+            {{0, 1, 2, 3}, {1, 2, 0, 3}, {2, 0, 1, 3}});
+  m.set_allocation(a);
+  return m;
+}
+
+// The nodes socket `s` gets for `n` new pages, from virtual page `first` on.
+std::vector<size_t> touch_new(PageMap& m, size_t s, uint64_t first, uint64_t n) {
+  std::vector<size_t> nodes;
+  for (uint64_t p = first; p < first + n; ++p) {
+    m.translate(p * kPage, s);
+    nodes.push_back(m.node_of(p));
+  }
+  return nodes;
+}
+
+TEST(Allocation, FirstTouchFillsTheTouchersNodeThenFallsBackInOrder) {
+  PageMap m = three_sockets(Allocation::FirstTouch);
+  EXPECT_EQ(touch_new(m, 0, 0, 7), (std::vector<size_t>{0, 0, 0, 0, 1, 1, 1}));
+}
+
+TEST(Allocation, InterleaveGoesRoundRobinSkippingFullNodesAndNeverThePool) {
+  PageMap m = three_sockets(Allocation::Interleave);
+  touch_new(m, 2, 100, 4);  // socket 2's own cursor: 0, 1, 2, 0
+  EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 1, 2, 0, 1, 2, 1, 2}));  // node 0 is full after 2 + 2
+  EXPECT_EQ(m.pages_on(3), 0u);
+  auto r = testing::capture_report([&] { m.translate(50 * kPage, 1); });
+  EXPECT_EQ(r.type, "starnuma/input") << "every socket node is full: " << r.message;
+}
+
+TEST(Allocation, HybridKeepsToTheTouchersNodeThenInterleavesOverTheOthers) {
+  PageMap m = three_sockets(Allocation::Hybrid);
+  EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 0, 0, 0, 1, 2, 1, 2}));
+}
+
+TEST(Allocation, UsageAwareSpillsToTheLeastUsedNodeNearestFirstOnTies) {
+  PageMap m = three_sockets(Allocation::UsageAware);
+  touch_new(m, 1, 100, 3);  // s1 holds 3 of 4
+  touch_new(m, 2, 200, 1);  // s2 holds 1 of 4
+  // s0 fills itself, then s2 (1/4) twice, then s1 and s2 tie at 3/4: s1 is nearer to s0.
+  EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 0, 0, 0, 2, 2, 1, 2}));
+}
+
+TEST(Allocation, PageTablesStayNearTheToucherWhateverThePolicy) {
+  PageMap m = three_sockets(Allocation::Interleave);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(m.node_at(m.allocate_frame(1) / kPage), 1u);
+  EXPECT_TRUE(m.check().empty()) << m.check();
 }
 
 TEST(PageMap, OraclePutsWidelySharedPagesInThePoolHottestFirst) {

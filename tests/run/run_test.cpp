@@ -54,6 +54,17 @@ TEST(Run, LocalWorkloadStaysLocal) {
   EXPECT_EQ(r.instructions, 64u * 200000u + 0);  // 64 threads; no stream ended early
 }
 
+// os.allocation=interleave spreads each thread's pages over the 16 sockets' memory: of every 16
+// pages one is local, three are a hop away (its chassis) and twelve two hops.
+TEST(Run, InterleavedAllocationSpreadsEveryThreadsPagesOverTheSockets) {
+  RunResult r = run("starnuma16-scaled.yaml", "local:footprint=8MiB", 50000, Placement::FirstTouch,
+                    {"os.allocation=interleave"});
+  EXPECT_NEAR(r.breakdown[0], 1.0 / 16, 0.01);
+  EXPECT_NEAR(r.breakdown[1], 3.0 / 16, 0.02);
+  EXPECT_NEAR(r.breakdown[2], 12.0 / 16, 0.02);
+  EXPECT_DOUBLE_EQ(r.breakdown[3], 0.0);  // never the pool: only placement puts pages there
+}
+
 TEST(Run, TheBudgetCountsFromTheEndOfInitialisation) {
   // Each thread first touches 4096 pages (1 GiB / 64 threads), more operations than its budget of
   // 1000 instructions: the run must still reach measurement and retire exactly 1000 after it.
