@@ -34,8 +34,11 @@ class RunControl {
   // runs the cores at equal times, and with it the results (which core first touches a page).
   void set_progress(std::function<void()> report) { progress_ = std::move(report); }
   void tick() {
+    if (sampler_) sampler_();
     if (progress_ && (++ticks_ & 63) == 0) progress_();
   }
+  // Called at every quantum boundary of every core (a run's timeline); it only reads, as above.
+  void set_sampler(std::function<void()> sample) { sampler_ = std::move(sample); }
   // Mixed modality: detailed cores report their progress; light cores run at their measured IPC.
   void report_detailed(uint64_t instructions, uint64_t cycles) {
     detailed_instructions_ += instructions;
@@ -60,6 +63,7 @@ class RunControl {
   uint64_t current_id_ = 0;
   bool current_starts_measurement_ = false;
   std::function<void()> progress_;
+  std::function<void()> sampler_;
   uint64_t ticks_ = 0;
   sc_core::sc_time end_;
   sc_core::sc_time measurement_start_;

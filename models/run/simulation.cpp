@@ -16,6 +16,7 @@
 #include "run/profile.hpp"
 #include "run/run_setup.hpp"
 #include "run/sampled_window.hpp"
+#include "run/timeline.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/trace/trace_input.hpp"
 #include "stimulus/workload_registry.hpp"
@@ -202,6 +203,15 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
                    tty ? "   " : "\n");
     });
   }
+  std::optional<Timeline> timeline;
+  if (o.timeline > sc_core::SC_ZERO_TIME) {
+    const sc_core::sc_time quantum(static_cast<double>(platform.settings().quantum().ps()), sc_core::SC_PS);
+    if (o.timeline < quantum)
+      report_error(msg::kUsage, "--timeline " + o.timeline.to_string() + " is finer than the platform's quantum (" +
+                                    quantum.to_string() + "), the resolution the cores are sampled at");
+    timeline.emplace(fabric, pages, o.timeline);
+    control.set_sampler([&timeline] { timeline->poll(); });
+  }
   sc_core::sc_start();
   if (o.progress && tty) std::fprintf(stderr, "\r%80s\r", "");
   const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
@@ -209,6 +219,10 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   fabric.check_conservation();
 
   RunResult r;
+  if (timeline) {
+    timeline->finish(control.end());
+    r.timeline = timeline->to_json();
+  }
   r.platform = platform.source();
   r.workload = o.workload;
   r.placement = placement == Placement::Oracle ? "oracle" : placement == Placement::Dynamic ? "dynamic" : "first-touch";
@@ -328,6 +342,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
 nlohmann::ordered_json RunResult::to_json() const {
   nlohmann::ordered_json j = summary_json();
   j["stats"] = stats;
+  if (!timeline.is_null()) j["timeline"] = timeline;
   return j;
 }
 

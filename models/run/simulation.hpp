@@ -50,6 +50,9 @@ struct RunOptions {
   std::string checkpoint;
   // Write the tracking metadata here after the run (CSV, atomically); needs tracking.impl != none.
   std::string dump_trackers;
+  // Every this much simulated time, each memory node's bandwidth and pages (run/timeline.hpp);
+  // zero: no timeline.
+  sc_core::sc_time timeline = sc_core::SC_ZERO_TIME;
 };
 
 struct RunResult {
@@ -77,6 +80,7 @@ struct RunResult {
   std::string migration_policy;
   nlohmann::ordered_json migration;
   nlohmann::json stats;                    // the whole statistics tree
+  nlohmann::ordered_json timeline;         // RunOptions::timeline's samples (null without)
   std::shared_ptr<const TrackerMetadata> trackers;  // the tracking metadata; null with impl: none
 
   // Everything but the statistics tree, for printing and comparing.

@@ -65,6 +65,50 @@ TEST(Run, InterleavedAllocationSpreadsEveryThreadsPagesOverTheSockets) {
   EXPECT_DOUBLE_EQ(r.breakdown[3], 0.0);  // never the pool: only placement puts pages there
 }
 
+// A timeline reads the memory nodes at the cores' quantum boundaries and leaves the run alone: the
+// same results with and without it; its bandwidths times their intervals add up to every line the
+// node served; its pages are the placement's.
+TEST(Timeline, SeriesAddUpToTheRunAndLeaveItsResultsAlone) {
+  const auto one_run = [](bool with_timeline) {
+    auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
+    RunOptions o;
+    o.workload = "sharing";
+    o.instructions = 20000;
+    o.placement = Placement::Oracle;
+    if (with_timeline) o.timeline = sc_core::sc_time(1, sc_core::SC_US);
+    RunResult r = run_workload(*p, o);
+    std::ostringstream text;
+    text.precision(17);
+    text << r.ipc << " " << r.amat_ns;
+    return std::make_pair(text.str(), r);
+  };
+  const std::string without = testing::in_child([&] { return one_run(false).first; });
+  const auto [with, r] = one_run(true);
+  EXPECT_EQ(with, without);
+
+  const nlohmann::ordered_json& t = r.timeline;
+  ASSERT_FALSE(t.is_null());
+  EXPECT_FALSE(t["truncated"].get<bool>());
+  const auto& times = t["time_ns"];
+  ASSERT_GT(times.size(), 2u);
+  EXPECT_DOUBLE_EQ(times[0].get<double>(), 1000.0);
+  for (const char* node : {"socket0", "socket5", "pool"}) {
+    const auto& bw = t["nodes"][node]["bandwidth_GBps"];
+    ASSERT_EQ(bw.size(), times.size()) << node;
+    double lines = 0, start = 0;
+    for (size_t i = 0; i < bw.size(); ++i) {
+      const double end = times[i].get<double>();
+      lines += bw[i].get<double>() * (end - start) / 64;  // GB/s x ns = bytes
+      start = end;
+    }
+    const auto& memory = r.stats["nodes"][node]["memory"];
+    EXPECT_NEAR(lines, memory["reads"].get<double>() + memory["writes"].get<double>(), 1e-6 * lines + 1e-9) << node;
+    EXPECT_EQ(t["nodes"][node]["pages"].back().get<uint64_t>(), t["nodes"][node]["pages"].front().get<uint64_t>())
+        << node << ": oracle placement is done before the run";
+  }
+  EXPECT_GT(t["nodes"]["pool"]["pages"].back().get<uint64_t>(), 0u);
+}
+
 TEST(Run, TheBudgetCountsFromTheEndOfInitialisation) {
   // Each thread first touches 4096 pages (1 GiB / 64 threads), more operations than its budget of
   // 1000 instructions: the run must still reach measurement and retire exactly 1000 after it.

@@ -175,6 +175,13 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   o.dump_trackers = ra.dump_trackers;
   o.checkpoint = ra.checkpoint;
   o.workload_given = ra.workload_given;
+  if (!ra.timeline.empty()) {
+    const Parsed<Time> interval = parse_time(ra.timeline);
+    if (!interval || interval.value->ps() <= 0)
+      report_error(msg::kUsage, "--timeline " + ra.timeline + ": " + (interval ? "give a positive time" : interval.error));
+    if (ra.out.empty()) report_error(msg::kUsage, "--timeline: the timeline goes into stats.json; give --out");
+    o.timeline = sc_core::sc_time(static_cast<double>(interval.value->ps()), sc_core::SC_PS);
+  }
   // Output paths are checked before the run: a wrong one must not cost a simulation.
   if (!ra.out.empty()) check_output_path(ra.out + "/stats.json");
   if (!ra.dump_trackers.empty()) check_output_path(ra.dump_trackers);

@@ -46,6 +46,7 @@ struct RunArgs {
   bool seed_given = true, instructions_given = true;
   std::string dump_trackers;          // tracking metadata CSV
   std::string checkpoint;             // a sampled window's checkpoint
+  std::string timeline;               // interval of the per-node timeline (empty: none)
   bool workload_given = true;         // else the checkpoint's
 };
 

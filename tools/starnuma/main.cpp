@@ -198,6 +198,10 @@ int run(int argc, char** argv) {
       ->excludes(cmd->get_option("--workload"));
   }
   run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
+  run_cmd->add_option("--timeline", ra.timeline,
+                      "Every INTERVAL of simulated time (e.g. 1us, at least the platform's quantum), each memory "
+                      "node's bandwidth and pages, as a time series in stats.json (needs --out)")
+      ->type_name("INTERVAL");
   run_cmd->add_option("--dump-trackers", ra.dump_trackers,
                       "After the run, write the tracking metadata (region,address,sharers,sharer_count,count per "
                       "tracked region) to this CSV file, atomically; needs topology.socket.tracking.impl model or rtl")
