@@ -9,14 +9,20 @@
 
 namespace starnuma::testing {
 
+// The run `options` describe, on platforms/NAME with `sets`.
+inline RunResult run_platform(const std::string& platform, const RunOptions& options,
+                              const std::vector<std::string>& sets = {}) {
+  auto p = Platform::build(std::string(STARNUMA_SOURCE_DIR) + "/platforms/" + platform, sets);
+  return run_workload(*p, options);
+}
+
 inline RunResult run_platform(const std::string& platform, const std::string& workload, uint64_t instructions,
                               Placement placement, const std::vector<std::string>& sets = {}) {
-  auto p = Platform::build(std::string(STARNUMA_SOURCE_DIR) + "/platforms/" + platform, sets);
   RunOptions o;
   o.workload = workload;
   o.instructions = instructions;
   o.placement = placement;
-  return run_workload(*p, o);
+  return run_platform(platform, o, sets);
 }
 
 }  // namespace starnuma::testing

@@ -70,13 +70,12 @@ TEST(Run, InterleavedAllocationSpreadsEveryThreadsPagesOverTheSockets) {
 // node served; its pages are the placement's.
 TEST(Timeline, SeriesAddUpToTheRunAndLeaveItsResultsAlone) {
   const auto one_run = [](bool with_timeline) {
-    auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
     RunOptions o;
     o.workload = "sharing";
     o.instructions = 20000;
     o.placement = Placement::Oracle;
     if (with_timeline) o.timeline = sc_core::sc_time(1, sc_core::SC_US);
-    RunResult r = run_workload(*p, o);
+    RunResult r = testing::run_platform("starnuma16-scaled.yaml", o);
     std::ostringstream text;
     text.precision(17);
     text << r.ipc << " " << r.amat_ns;
@@ -123,12 +122,11 @@ TEST(Run, TheBudgetCountsFromTheEndOfInitialisation) {
 // when the last core ends its warm-up).
 TEST(Warmup, OnlyWhatFollowsTheWarmUpIsMeasured) {
   const auto with_warmup = [](uint64_t warmup) {
-    auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
     RunOptions o;
     o.workload = "local:footprint=64KiB";
     o.instructions = 20000;
     o.warmup = warmup;
-    return run_workload(*p, o);
+    return testing::run_platform("starnuma16-scaled.yaml", o);
   };
   const std::string cold = testing::in_child([&] {
     const RunResult r = with_warmup(0);
