@@ -13,6 +13,26 @@ namespace starnuma {
 
 namespace {
 
+// A generated component the user gives another type (`nodes: {socket3: {type: cxl_pool}}`, or by
+// --set) starts from the new type's defaults: its generator's template was written for the old
+// type, and its keys would each be an error at the template's line, never at the change. A link
+// keeps the ends its generator gave it.
+void forget_template_of_retyped(ConfigNode& generated, const ConfigNode& written) {
+  if (!written.is_map()) return;
+  for (const MapEntry& e : written.entries()) {
+    ConfigNode* old = generated.find(e.key);
+    const ConfigNode* new_type = e.value.is_map() ? e.value.find("type") : nullptr;
+    const ConfigNode* old_type = old && old->is_map() ? old->find("type") : nullptr;
+    if (!new_type || !old_type || !new_type->is_scalar() || !old_type->is_scalar() ||
+        new_type->value() == old_type->value())
+      continue;
+    ConfigNode fresh = ConfigNode::map(old->location());
+    for (const char* end : {"a", "b"})
+      if (const MapEntry* kept = old->find_entry(end)) fresh.set(end, kept->key_location, kept->value);
+    *old = std::move(fresh);
+  }
+}
+
 // The document root: accepts the top-level keys and reports the unknown ones.
 class DocumentScope : public ParamScope {
  public:
@@ -131,26 +151,6 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
 // The cache and TLB arrays are the platform's own host memory, known before anything is built: 4
 // bytes of tag per line, 12 per TLB entry. Refused up front when they alone exceed the host memory
 // limit, at the cache whose size weighs most.
-// A generated component the user gives another type (`nodes: {socket3: {type: cxl_pool}}`, or by
-// --set) starts from the new type's defaults: its generator's template was written for the old
-// type, and its keys would each be an error at the template's line, never at the change. A link
-// keeps the ends its generator gave it.
-void Platform::forget_template_of_retyped(ConfigNode& generated, const ConfigNode& written) {
-  if (!written.is_map()) return;
-  for (const MapEntry& e : written.entries()) {
-    ConfigNode* old = generated.find(e.key);
-    const ConfigNode* new_type = e.value.is_map() ? e.value.find("type") : nullptr;
-    const ConfigNode* old_type = old && old->is_map() ? old->find("type") : nullptr;
-    if (!new_type || !old_type || !new_type->is_scalar() || !old_type->is_scalar() ||
-        new_type->value() == old_type->value())
-      continue;
-    ConfigNode fresh = ConfigNode::map(old->location());
-    for (const char* end : {"a", "b"})
-      if (const MapEntry* kept = old->find_entry(end)) fresh.set(end, kept->key_location, kept->value);
-    *old = std::move(fresh);
-  }
-}
-
 void Platform::check_host_memory(Elaboration& elab) {
   struct Cost {
     uint64_t bytes = 0;

@@ -60,7 +60,6 @@ class Platform {
   Platform() = default;
   void elaborate(Elaboration& elab, const ConfigNode& document);
   void check_host_memory(Elaboration& elab);
-  static void forget_template_of_retyped(ConfigNode& generated, const ConfigNode& written);
   void build_members(Container& container, const ConfigNode& members, Role role, const char* section);
   void resolve_links(Elaboration& elab);
   void check_connected(Elaboration& elab);

@@ -9,10 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <map>
-#include <set>
-#include <sstream>
 
 #include "commands.hpp"
 #include "common/diagnostics.hpp"
@@ -63,13 +60,6 @@ class Digest {
  private:
   uint64_t a_ = 0xcbf29ce484222325ull, b_ = 0x84222325cbf29ce4ull;
 };
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // A platform file and every file it extends, in order.
 void platform_files(const std::string& path, std::vector<std::string>& files) {

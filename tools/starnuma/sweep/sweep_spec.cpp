@@ -28,31 +28,30 @@ namespace {
 enum class ValueType { Text, Count, Fraction, Path, Placement, Kind };
 constexpr unsigned kRun = 1, kSampled = 2, kProfile = 4, kAll = 7;
 
-// Every option a run may take: its value's type, the kinds it applies to, and the command-line flag
-// it becomes (empty: handled by SweepRun::commands itself).
+// Every option a run may take (docs/sweeps.md): its value's type, the kinds it applies to, and the
+// command-line flag it becomes (empty: handled by SweepRun::commands itself).
 struct OptionInfo {
   const char* name;
   ValueType type;
   unsigned kinds;
   const char* flag;
-  const char* help;
 };
 constexpr OptionInfo kOptions[] = {
-    {"kind", ValueType::Kind, kAll, "", "run (starnuma run), sampled (checkpoint + sample) or profile"},
-    {"platform", ValueType::Path, kRun | kSampled, "", "platform file, relative to the sweep file"},
-    {"workload", ValueType::Text, kAll, "--workload", "workload and parameters"},
-    {"placement", ValueType::Placement, kRun, "--placement", "first-touch, oracle or dynamic"},
-    {"pool_fraction", ValueType::Fraction, kRun, "--pool-fraction", "share of the footprint the pool may hold"},
-    {"oracle_region", ValueType::Text, kRun, "--oracle-region", "oracle placement's region"},
-    {"seed", ValueType::Count, kAll, "--seed", "seed"},
-    {"instructions", ValueType::Count, kAll, "--instructions", "instructions per thread (sampled: per window)"},
-    {"warmup", ValueType::Count, kRun | kSampled, "--warmup", "warm-up instructions per thread"},
-    {"detailed_sockets", ValueType::Count, kRun | kSampled, "--detailed-sockets", "mixed modality"},
-    {"trace", ValueType::Path, kRun, "--trace-in", "trace file instead of the workload"},
-    {"checkpoints", ValueType::Count, kSampled, "", "phase boundaries of the functional pass"},
-    {"jobs", ValueType::Count, kSampled, "", "windows at once inside the run (default 1)"},
-    {"sockets", ValueType::Count, kProfile, "--sockets", "sockets of the profile"},
-    {"cores_per_socket", ValueType::Count, kProfile, "--cores-per-socket", "cores per socket of the profile"},
+    {"kind", ValueType::Kind, kAll, ""},
+    {"platform", ValueType::Path, kRun | kSampled, ""},
+    {"workload", ValueType::Text, kAll, "--workload"},
+    {"placement", ValueType::Placement, kRun, "--placement"},
+    {"pool_fraction", ValueType::Fraction, kRun, "--pool-fraction"},
+    {"oracle_region", ValueType::Text, kRun, "--oracle-region"},
+    {"seed", ValueType::Count, kAll, "--seed"},
+    {"instructions", ValueType::Count, kAll, "--instructions"},
+    {"warmup", ValueType::Count, kRun | kSampled, "--warmup"},
+    {"detailed_sockets", ValueType::Count, kRun | kSampled, "--detailed-sockets"},
+    {"trace", ValueType::Path, kRun, "--trace-in"},
+    {"checkpoints", ValueType::Count, kSampled, ""},
+    {"jobs", ValueType::Count, kSampled, ""},
+    {"sockets", ValueType::Count, kProfile, "--sockets"},
+    {"cores_per_socket", ValueType::Count, kProfile, "--cores-per-socket"},
 };
 constexpr const char* kSetPrefix = "set:";
 
@@ -420,14 +419,13 @@ class SpecReader {
     }
     return out;
   }
-  static std::string shown(const SweepRun& r, const std::string& axis, const std::string& text) {
-    if (axis == "platform" || axis == "trace") return fs::path(text).stem().string();
-    (void)r;
-    return text;
+  // An axis value as a name shows it: a file by its stem.
+  static std::string shown(const std::string& axis, const std::string& text) {
+    return axis == "platform" || axis == "trace" ? fs::path(text).stem().string() : text;
   }
   std::string default_name(const SweepRun& r) const {
     std::string name;
-    for (const auto& [axis, text] : r.params) name += (name.empty() ? "" : "-") + sanitize(shown(r, axis, text));
+    for (const auto& [axis, text] : r.params) name += (name.empty() ? "" : "-") + sanitize(shown(axis, text));
     return name.empty() ? "run" : name;
   }
   std::string expand_name(const std::string& tmpl, const SweepRun& r, const Location& where) {
@@ -448,7 +446,7 @@ class SpecReader {
         issue(where, "name", "'{" + axis + "}' is not an axis of this sweep");
         return "";
       }
-      out += shown(r, axis, it->second);
+      out += shown(axis, it->second);
       i = close + 1;
     }
     return sanitize(out);

@@ -19,11 +19,10 @@ double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// A failure's message followed by the last lines the run wrote on stderr.
+std::string with_stderr_tail(const std::string& what, const std::string& run_dir) {
+  const std::string tail = file_tail(run_dir + "/stderr.txt", 15);
+  return tail.empty() ? what : what + "\n" + tail;
 }
 
 std::string host_name() {
@@ -32,6 +31,13 @@ std::string host_name() {
 }
 
 }  // namespace
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 std::string file_tail(const std::string& path, size_t lines) {
   const std::string text = read_text(path);
@@ -108,9 +114,7 @@ Ingested ingest_run(ResultsDb& db, const std::string& run_dir, const std::string
   if (result.is_discarded() || !result.is_object() || result.value("key", std::string()) != key) {
     if (missing.empty()) return in;  // not finished (yet)
     in.finished = true;
-    in.error = missing;
-    const std::string tail = file_tail(run_dir + "/stderr.txt", 15);
-    if (!tail.empty()) in.error += "\n" + tail;
+    in.error = with_stderr_tail(missing, run_dir);
     db.record(name, nlohmann::json::object(), nullptr, in.error, "");
     return in;
   }
@@ -122,11 +126,7 @@ Ingested ingest_run(ResultsDb& db, const std::string& run_dir, const std::string
     if (summary.is_discarded()) summary = nullptr;
   }
   in.done = !summary.is_null();
-  if (!in.done) {
-    in.error = "exit code " + std::to_string(result.value("exit_code", -1));
-    const std::string tail = file_tail(run_dir + "/stderr.txt", 15);
-    if (!tail.empty()) in.error += ":\n" + tail;
-  }
+  if (!in.done) in.error = with_stderr_tail("exit code " + std::to_string(result.value("exit_code", -1)) + ":", run_dir);
   db.record(name, result, summary, in.error, stats_path);
   return in;
 }

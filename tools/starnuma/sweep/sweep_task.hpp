@@ -31,5 +31,7 @@ Ingested ingest_run(ResultsDb& db, const std::string& run_dir, const std::string
 
 // The last `lines` lines of a text file (empty if none).
 std::string file_tail(const std::string& path, size_t lines);
+// The whole file (empty if it cannot be read).
+std::string read_text(const std::string& path);
 
 }  // namespace starnuma::cli
