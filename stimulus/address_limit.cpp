@@ -48,6 +48,7 @@ class LimitedWorkload : public Workload {
   unsigned threads() const override { return inner_->threads(); }
   uint64_t footprint() const override { return inner_->footprint(); }
   bool initialises() const override { return inner_->initialises(); }
+  bool thread_initialises(unsigned thread) const override { return inner_->thread_initialises(thread); }
   std::unique_ptr<ThreadStream> stream(unsigned thread) const override {
     return std::make_unique<LimitedStream>(inner_->stream(thread), shared_, thread);
   }

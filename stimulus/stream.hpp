@@ -46,6 +46,8 @@ class Workload {
   virtual std::unique_ptr<ThreadStream> stream(unsigned thread) const = 0;
   // Whether every stream begins with an initialisation that a barrier starting measurement ends.
   virtual bool initialises() const { return false; }
+  // The same for one thread (programs of a mix may differ).
+  virtual bool thread_initialises(unsigned) const { return initialises(); }
 };
 
 }  // namespace starnuma

@@ -63,7 +63,8 @@ class StreamReader {
 
 int64_t Core::pass_barrier(const StreamOp& op, int64_t now) {
   wait_until_fs(now);
-  job_->control->barrier(op.address, op.starts_measurement);
+  // In a mix, a program's measurement starts at its own barrier: its cores restart their own statistics.
+  if (job_->control->barrier(op.address, op.starts_measurement, job_->group)) reset_stats();
   ++barriers_;
   return std::max(now, sim_now_fs());
 }
@@ -199,7 +200,7 @@ void Core::run() {
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
   wait_until_fs(now);
-  job.control->finished();
+  job.control->finished(job.group);
 }
 
 void Core::run_light() {
@@ -248,7 +249,7 @@ void Core::run_light() {
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
   wait_until_fs(now);
-  job.control->finished();
+  job.control->finished(job.group);
 }
 
 }  // namespace starnuma

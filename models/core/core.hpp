@@ -41,6 +41,8 @@ class Core : public Component {
     // Instructions run first (timed, after any initialisation) whose statistics are then
     // discarded: the core restarts its own account and tells `control` (RunControl::warmed_up).
     uint64_t warmup = 0;
+    // The thread's program in a mix: its barriers are its program's (RunControl's groups).
+    size_t group = 0;
   };
   // Starts the core's thread on `job` (before sc_start).
   void start(Job job);

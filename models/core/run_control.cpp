@@ -1,5 +1,6 @@
 #include "core/run_control.hpp"
 
+#include <numeric>
 #include <string>
 
 #include "common/diagnostics.hpp"
@@ -8,44 +9,65 @@
 
 namespace starnuma {
 
-void RunControl::release() {
-  if (current_starts_measurement_) {
-    measurement_start_ = sc_core::sc_time_stamp();
-    reset_all_stats();
-  }
-  arrived_ = 0;
-  ++generation_;
-  released_.notify(sc_core::SC_ZERO_TIME);
+namespace {
+bool is_core(const sc_core::sc_object& o) { return dynamic_cast<const Core*>(&o) != nullptr; }
+}  // namespace
+
+RunControl::RunControl(const std::vector<unsigned>& group_threads, unsigned initialising_groups, bool warming_up)
+    : active_(std::accumulate(group_threads.begin(), group_threads.end(), 0u)),
+      warming_(warming_up ? active_ : 0),
+      initialising_groups_(initialising_groups) {
+  for (unsigned n : group_threads) groups_.emplace_back().active = n;
 }
 
-void RunControl::barrier(uint64_t id, bool starts_measurement) {
-  if (arrived_ == 0) {
-    current_id_ = id;
-    current_starts_measurement_ = starts_measurement;
-  } else if (id != current_id_) {
-    report_error(msg::kInput, "threads reached different barriers at once (" + std::to_string(current_id_) + " and " +
+void RunControl::release(Group& g) {
+  if (g.current_starts_measurement) {
+    if (groups_.size() == 1) {
+      measurement_start_ = sc_core::sc_time_stamp();
+      reset_all_stats();
+    } else if (initialising_groups_ > 0 && --initialising_groups_ == 0) {
+      // The group's own cores restart as they leave the barrier (Core::pass_barrier).
+      measurement_start_ = sc_core::sc_time_stamp();
+      reset_all_stats(is_core);
+    }
+  }
+  g.arrived = 0;
+  ++g.generation;
+  ++generation_;
+  g.released.notify(sc_core::SC_ZERO_TIME);
+}
+
+bool RunControl::barrier(uint64_t id, bool starts_measurement, size_t group) {
+  Group& g = groups_.at(group);
+  if (g.arrived == 0) {
+    g.current_id = id;
+    g.current_starts_measurement = starts_measurement;
+  } else if (id != g.current_id) {
+    report_error(msg::kInput, "threads reached different barriers at once (" + std::to_string(g.current_id) + " and " +
                                   std::to_string(id) + "): every thread must pass the barriers in the same order");
   }
-  const uint64_t generation = generation_;
-  if (++arrived_ == active_) {
-    release();
-    return;
+  const uint64_t generation = g.generation;
+  if (++g.arrived == g.active) {
+    release(g);
+  } else {
+    while (g.generation == generation) sc_core::wait(g.released);
   }
-  while (generation_ == generation) sc_core::wait(released_);
+  return starts_measurement && groups_.size() > 1;
 }
 
 void RunControl::warmed_up() {
   if (warming_ == 0) return;
   if (--warming_ == 0) {
     measurement_start_ = sc_core::sc_time_stamp();
-    reset_all_stats([](const sc_core::sc_object& o) { return dynamic_cast<const Core*>(&o) != nullptr; });
+    reset_all_stats(is_core);
   }
 }
 
-void RunControl::finished() {
-  --active_;
-  if (active_ == 0) end_ = sc_core::sc_time_stamp();
-  if (arrived_ > 0 && arrived_ == active_) release();
+void RunControl::finished(size_t group) {
+  Group& g = groups_.at(group);
+  --g.active;
+  if (--active_ == 0) end_ = sc_core::sc_time_stamp();
+  if (g.arrived > 0 && g.arrived == g.active) release(g);
 }
 
 }  // namespace starnuma

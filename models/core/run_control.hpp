@@ -1,9 +1,13 @@
-// What the cores of one run share: barriers (a thread waits until every thread still running
-// has arrived) and the count of threads still running. Used from the cores' SystemC threads.
+// What the cores of one run share: barriers (a thread waits until every thread of its program
+// still running has arrived) and the count of threads still running. Used from the cores' SystemC
+// threads. The threads form groups, one per program of a mix (one for a single workload): each
+// group's barriers are its own.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <vector>
 
 #include <systemc>
 
@@ -12,14 +16,19 @@ namespace starnuma {
 class RunControl {
  public:
   // `warming_up`: every thread first runs a warm-up (Core::Job::warmup) and reports its end.
-  explicit RunControl(unsigned threads, bool warming_up = false) : active_(threads), warming_(warming_up ? threads : 0) {}
+  explicit RunControl(unsigned threads, bool warming_up = false) : RunControl(std::vector<unsigned>{threads}, 0, warming_up) {}
+  // `group_threads[g]`: the threads of group g. `initialising_groups`: how many groups begin with
+  // an initialisation ended by a barrier that starts measurement.
+  RunControl(const std::vector<unsigned>& group_threads, unsigned initialising_groups, bool warming_up);
 
-  // Called by a thread whose local time is synchronised with simulated time; returns when every
-  // running thread has reached the barrier (at the time the last one arrived).
-  // `starts_measurement`: when all have arrived, statistics restart and the measured interval begins.
-  void barrier(uint64_t id, bool starts_measurement = false);
-  // The calling thread has finished; barriers stop waiting for it.
-  void finished();
+  // Called by a thread of `group` whose local time is synchronised with simulated time; returns
+  // when every running thread of the group has reached the barrier (at the time the last one
+  // arrived). `starts_measurement`: when all have arrived, statistics restart and the measured
+  // interval begins; with several groups, only that group's cores restart (the caller's returns
+  // true: it restarts its own) and everything else once the last initialising group has passed.
+  bool barrier(uint64_t id, bool starts_measurement = false, size_t group = 0);
+  // The calling thread of `group` has finished; the group's barriers stop waiting for it.
+  void finished(size_t group = 0);
   // The calling thread (synchronised with simulated time) has ended its warm-up and restarted its
   // own statistics. When the last one has, every other statistic (links, memories, the
   // directory, trackers) restarts and the measured interval begins: no global barrier, which
@@ -55,13 +64,20 @@ class RunControl {
   sc_core::sc_time end() const { return end_; }
 
  private:
-  void release();
+  struct Group {
+    unsigned active;
+    unsigned arrived = 0;
+    uint64_t current_id = 0;
+    bool current_starts_measurement = false;
+    uint64_t generation = 0;
+    sc_core::sc_event released;
+  };
+  void release(Group& g);
 
   unsigned active_;
   unsigned warming_;
-  unsigned arrived_ = 0;
-  uint64_t current_id_ = 0;
-  bool current_starts_measurement_ = false;
+  unsigned initialising_groups_;
+  std::deque<Group> groups_;  // sc_event neither copies nor moves
   std::function<void()> progress_;
   std::function<void()> sampler_;
   uint64_t ticks_ = 0;
@@ -69,7 +85,6 @@ class RunControl {
   sc_core::sc_time measurement_start_;
   uint64_t detailed_instructions_ = 0, detailed_cycles_ = 0;
   uint64_t generation_ = 0;
-  sc_core::sc_event released_;
 };
 
 }  // namespace starnuma

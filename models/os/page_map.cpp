@@ -156,6 +156,14 @@ std::string PageMap::restore(size_t node, const NodeFrames& f) {
   return {};
 }
 
+std::string PageMap::occupancy() const {
+  std::string s;
+  for (size_t n = 0; n < nodes_.size(); ++n)
+    s += (n ? ", " : "") + nodes_[n].name + " " + std::to_string(used_[n]) + " of " +
+         std::to_string(nodes_[n].capacity / page_size_) + " pages";
+  return s;
+}
+
 size_t PageMap::first_touch_node(size_t socket) const {
   for (size_t node : fallback_.at(socket))
     if (may_take(node)) return node;
@@ -200,7 +208,8 @@ uint64_t PageMap::translate_slow(uint64_t vaddr, size_t socket) {
     const size_t node = allocation_node(socket);
     if (node == static_cast<size_t>(-1))
       report_error(msg::kInput, "out of memory: no node can hold virtual page " + hex(vpage << page_shift_) +
-                                    " touched by socket " + std::to_string(socket));
+                                    " touched by socket " + std::to_string(socket) + " (" + occupancy() +
+                                    "; a pool takes only what placement puts there)");
     allocate(vpage, node);
     e = slot(vpage);
   }
@@ -210,7 +219,8 @@ uint64_t PageMap::translate_slow(uint64_t vaddr, size_t socket) {
 uint64_t PageMap::allocate_frame(size_t socket) {
   const size_t node = first_touch_node(socket);
   if (node == static_cast<size_t>(-1))
-    report_error(msg::kInput, "out of memory: no node can hold a page-table page for socket " + std::to_string(socket));
+    report_error(msg::kInput, "out of memory: no node can hold a page-table page for socket " + std::to_string(socket) +
+                                  " (" + occupancy() + ")");
   ++frames_;
   return take_frame(node) << page_shift_;
 }

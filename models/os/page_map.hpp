@@ -147,6 +147,8 @@ class PageMap {
   // `except` (npos: none excepted).
   size_t next_interleaved(size_t socket, size_t except);
   bool may_take(size_t node) const { return nodes_[node].first_touch && !full(node); }
+  // "socket0 12 of 16 pages, ..." for out-of-memory errors.
+  std::string occupancy() const;
 
   uint64_t page_size_;
   unsigned page_shift_;

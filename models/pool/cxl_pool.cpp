@@ -16,6 +16,11 @@ CxlPool::CxlPool(sc_core::sc_module_name n, const ScopeContext& c)
       internal_latency_(*this, "internal_latency", 10_ns,
                         "On-device network, arbitration and directory lookup, per direction", latency_range()),
       heads_(*this, "heads", 16, "CXL ports (heads) of the device; each attached link takes one", between(1u, 64u)),
+      numa_node_(*this, "numa_node", false,
+                 "How the OS sees the device: false, StarNUMA's pool (only placement and migration put pages here, "
+                 "up to os.pool_fraction of the footprint); true, a CPU-less NUMA node in every socket's fallback "
+                 "list, which first touch fills once nearer nodes are full and interleaving uses (Linux's view of a "
+                 "CXL memory expander; docs/os.md)"),
       memory_("memory", part("memory", "ddr5"), {16, 48_GiB}) {}
 
 Time CxlPool::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {

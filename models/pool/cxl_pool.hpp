@@ -25,11 +25,15 @@ class CxlPool : public FabricNode, public MemoryHome {
   Ddr5Controller& memory() { return memory_; }
   // Crossing the device between its port and the memory controller or directory, per direction.
   Time internal_latency() const { return internal_latency_; }
+  // How the OS sees the device: a CPU-less NUMA node that first touch may fill (Linux's view of a
+  // CXL memory expander), or StarNUMA's pool, which only placement policies fill.
+  bool numa_node() const { return numa_node_; }
 
  private:
   Param<Time> port_latency_;
   Param<Time> internal_latency_;
   Param<unsigned> heads_;
+  Param<bool> numa_node_;
   Ddr5Controller memory_;
 };
 

@@ -33,7 +33,8 @@ void for_each_llc_miss(const Workload& workload, const std::vector<unsigned>& so
   std::vector<CacheArray> llcs;
   for (uint64_t lines : llc_lines) llcs.emplace_back(std::max<uint64_t>(16, lines / 16 * 16), 16, Replacement::Lru);
   std::vector<uint64_t> retired(threads, 0);
-  std::vector<bool> measuring(threads, !workload.initialises()), finished(threads, false);
+  std::vector<bool> measuring(threads), finished(threads, false);
+  for (unsigned t = 0; t < threads; ++t) measuring[t] = !workload.thread_initialises(t);
   std::array<StreamOp, kBatch> batch;
   for (unsigned live = threads; live > 0;) {
     for (unsigned t = 0; t < threads; ++t) {

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "common/diagnostics.hpp"
+#include "pool/cxl_pool.hpp"
 #include "socket/socket.hpp"
 #include "tracking/platform_tracking.hpp"
 
@@ -20,9 +21,10 @@ PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformT
   std::vector<PageMap::Node> nodes;
   for (size_t k = 0; k < fabric.address_map().size(); ++k) {
     const Fabric::Range& r = fabric.address_map()[k];
-    const bool socket = dynamic_cast<const Socket*>(r.node) != nullptr;
+    const auto* pool = dynamic_cast<const CxlPool*>(r.node);
+    const bool first_touch = !pool || pool->numa_node();
     const uint64_t size = tracking && tracking->home_range() == k ? r.size - tracking->reserved_bytes() : r.size;
-    nodes.push_back({r.node->basename(), r.base, socket ? size : std::min(size, pool_limit), socket});
+    nodes.push_back({r.node->basename(), r.base, first_touch ? size : std::min(size, pool_limit), first_touch});
   }
   std::vector<std::vector<size_t>> fallback;
   for (size_t s = 0; s < fabric.requesters().size(); ++s) {

@@ -14,10 +14,12 @@
 #include "os/migration_engine.hpp"
 #include "os/page_map.hpp"
 #include "run/profile.hpp"
+#include "run/run_programs.hpp"
 #include "run/run_setup.hpp"
 #include "run/sampled_window.hpp"
 #include "run/timeline.hpp"
 #include "socket/socket.hpp"
+#include "stimulus/program_mix.hpp"
 #include "stimulus/trace/trace_input.hpp"
 #include "stimulus/workload_registry.hpp"
 #include "tracking/platform_tracking.hpp"
@@ -50,13 +52,41 @@ std::string format_duration(double seconds) {
   return b;
 }
 
+// Each program's figures over its own cores.
+std::vector<ProgramResult> program_results(const RunStimulus& stimulus) {
+  std::vector<ProgramResult> results;
+  for (const RunProgram& prog : stimulus.programs) {
+    ProgramResult p;
+    p.name = prog.name;
+    p.workload = prog.description;
+    p.place = prog.place;
+    p.threads = prog.threads;
+    double ipc = 0, latency_ps = 0;
+    uint64_t accesses = 0;
+    for (unsigned t = prog.first_thread; t < prog.first_thread + prog.threads; ++t) {
+      const Core& c = *stimulus.threads[t].core;
+      ipc += c.ipc();
+      p.instructions += c.instructions();
+      p.llc_misses += c.memory().llc_misses.value();
+      p.time_ns = std::max(p.time_ns, static_cast<double>(c.cycles()) * static_cast<double>(c.cycle_fs()) / 1e6);
+      for (size_t k = 0; k < kMissClasses; ++k) {
+        accesses += c.memory().memory_accesses[k].value();
+        latency_ps += static_cast<double>(c.memory().memory_latency_ps[k].value());
+      }
+    }
+    p.ipc = prog.threads ? ipc / prog.threads : 0;
+    p.amat_ns = accesses ? latency_ps / 1e3 / static_cast<double>(accesses) : 0;
+    results.push_back(std::move(p));
+  }
+  return results;
+}
+
 }  // namespace
 
 RunResult run_workload(Platform& platform, const RunOptions& options) {
   Fabric& fabric = platform.fabric();
-  const std::vector<ThreadPlace> threads = place_threads(fabric);
   const size_t sockets = fabric.requesters().size();
-  if (threads.empty())
+  if (place_threads(fabric).empty())
     report_error(msg::kConfig, platform.source() + ": no socket has a core: there is nothing to run the workload on");
   RunOptions o = options;
   std::optional<Checkpoint> checkpoint;
@@ -67,16 +97,26 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     if (!o.seed_given) o.seed = checkpoint->seed;
     check_checkpoint(*checkpoint, o.checkpoint, fabric, o.workload, o.seed);
   }
-  std::unique_ptr<Workload> workload;
-  if (o.trace_in.empty()) {
-    workload = make_workload(o.workload, static_cast<unsigned>(threads.size()), static_cast<unsigned>(sockets), o.seed);
+  RunStimulus stimulus;
+  if (o.trace_in.empty() && is_program_mix(o.workload)) {
+    if (checkpoint) report_error(msg::kUsage, "--checkpoint: sampled windows run one workload, not a mix of programs");
+    stimulus = make_mix_stimulus(o.workload, fabric, o.seed, o.instructions);
   } else {
-    trace::TraceInput input = trace::open_trace_input(o.trace_in, static_cast<unsigned>(threads.size()));
-    workload = std::move(input.workload);
-    o.workload = input.description;  // a recorded workload reports as the workload it records
-    if (!o.seed_given && input.seed) o.seed = *input.seed;
-    if (!o.instructions_given && input.instructions) o.instructions = *input.instructions;
+    std::vector<ThreadPlace> all = place_threads(fabric);
+    std::unique_ptr<Workload> w;
+    if (o.trace_in.empty()) {
+      w = make_workload(o.workload, static_cast<unsigned>(all.size()), static_cast<unsigned>(sockets), o.seed);
+    } else {
+      trace::TraceInput input = trace::open_trace_input(o.trace_in, static_cast<unsigned>(all.size()));
+      w = std::move(input.workload);
+      o.workload = input.description;  // a recorded workload reports as the workload it records
+      if (!o.seed_given && input.seed) o.seed = *input.seed;
+      if (!o.instructions_given && input.instructions) o.instructions = *input.instructions;
+    }
+    stimulus = single_program(std::move(w), std::move(all), o.workload, o.instructions);
   }
+  const std::vector<ThreadPlace>& threads = stimulus.threads;
+  std::unique_ptr<Workload>& workload = stimulus.workload;
   std::string source = o.trace_in.empty() ? "workload " + o.workload : "trace";
   for (const std::string& f : o.trace_in) source += (&f == &o.trace_in.front() ? " " : ",") + f;
   workload = limit_addresses(std::move(workload), source, virtual_address_limit(fabric));
@@ -138,9 +178,19 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   } detach{coherence};
   if (coherence)
     for (size_t s = 0; s < sockets; ++s) coherence->attach(s, llcs[s].get());
-  RunControl control(static_cast<unsigned>(threads.size()), o.warmup > 0);
+  std::vector<unsigned> program_threads;
+  std::vector<size_t> program_of;
+  unsigned initialising_programs = 0;
+  for (size_t p = 0; p < stimulus.programs.size(); ++p) {
+    const RunProgram& prog = stimulus.programs[p];
+    program_threads.push_back(prog.threads);
+    program_of.insert(program_of.end(), prog.threads, p);
+    initialising_programs += prog.threads && workload->thread_initialises(prog.first_thread) && !checkpoint;
+  }
+  RunControl control(program_threads, initialising_programs, o.warmup > 0);
   for (unsigned t = 0; t < threads.size(); ++t) {
     const size_t s = threads[t].socket;
+    const RunProgram& prog = stimulus.programs[program_of[t]];
     Socket& sock = *fabric.requesters()[s];
     std::unique_ptr<ThreadStream> stream = workload->stream(t);
     if (checkpoint) stream = resume_stream(std::move(stream), checkpoint->ops[t], o.checkpoint);
@@ -149,8 +199,9 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
                                                          coherence, platform.settings().quantum().ps() * 1000,
                                                          sock.stlb_inclusive(), &page_table,
                                                          perfect ? &page_counts : nullptr},
-                                     o.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
-                                     s >= detailed, workload->initialises() && !checkpoint, o.warmup});
+                                     prog.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
+                                     s >= detailed, workload->thread_initialises(t) && !checkpoint, o.warmup,
+                                     program_of[t]});
   }
 
   std::unique_ptr<MigrationEngine> migration;
@@ -186,7 +237,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   const auto host_start = std::chrono::steady_clock::now();
   const bool tty = isatty(2) != 0;
   if (o.progress) {
-    const uint64_t total = (o.warmup + o.instructions) * threads.size();
+    uint64_t total = 0;
+    for (const RunProgram& prog : stimulus.programs) total += (o.warmup + prog.instructions) * prog.threads;
     auto last = host_start;
     control.set_progress([&, total, last]() mutable {
       const auto now = std::chrono::steady_clock::now();
@@ -271,6 +323,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     r.socket_ipc.push_back(sock.cores() ? sum / sock.cores() : 0);
   }
   r.ipc = detailed_cores ? ipc_sum / static_cast<double>(detailed_cores) : 0;
+  if (stimulus.mix) r.programs = program_results(stimulus);
   if (r.page_walks) r.walk_ns = walk_ps / 1e3 / static_cast<double>(r.page_walks);
   const uint64_t total = std::accumulate(r.accesses.begin(), r.accesses.end(), uint64_t{0});
   if (total) {
@@ -312,6 +365,14 @@ nlohmann::ordered_json RunResult::summary_json() const {
   nlohmann::ordered_json per_socket = nlohmann::ordered_json::object();
   for (size_t s = 0; s < sockets.size(); ++s) per_socket[sockets[s]] = socket_ipc[s];
   j["ipc_per_socket"] = per_socket;
+  if (!programs.empty()) {
+    nlohmann::ordered_json per_program = nlohmann::ordered_json::object();
+    for (const ProgramResult& p : programs)
+      per_program[p.name] = {{"workload", p.workload}, {"place", p.place},   {"threads", p.threads},
+                             {"ipc", p.ipc},           {"time_ns", p.time_ns}, {"amat_ns", p.amat_ns},
+                             {"instructions", p.instructions}, {"llc_misses", p.llc_misses}};
+    j["programs"] = per_program;
+  }
   j["amat_ns"] = amat_ns;
   j["amat_unloaded_ns"] = amat_unloaded_ns;
   j["amat_contention_ns"] = amat_contention_ns;
@@ -353,6 +414,12 @@ std::string format_summary(const RunResult& r) {
   os << "IPC            " << std::setprecision(3) << r.ipc << " per core\n";
   os << "  per socket  ";
   for (size_t s = 0; s < r.sockets.size(); ++s) os << (s % 8 == 0 && s ? "\n              " : "") << " " << r.socket_ipc[s];
+  if (!r.programs.empty()) {
+    os << "\nprograms       name (place): IPC per core, time, AMAT";
+    for (const ProgramResult& p : r.programs)
+      os << "\n  " << p.name << " (" << p.place << ", " << p.threads << " threads): " << std::setprecision(3) << p.ipc
+         << ", " << std::setprecision(1) << p.time_ns / 1e3 << " us, " << p.amat_ns << " ns";
+  }
   os << "\nAMAT           " << std::setprecision(1) << r.amat_ns << " ns = " << r.amat_unloaded_ns << " unloaded + "
      << r.amat_contention_ns << " contention\n";
   os << "accesses      ";

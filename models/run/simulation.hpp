@@ -55,6 +55,16 @@ struct RunOptions {
   sc_core::sc_time timeline = sc_core::SC_ZERO_TIME;
 };
 
+// One program of a mix, measured over its own cores.
+struct ProgramResult {
+  std::string name, workload, place;
+  unsigned threads = 0;
+  double ipc = 0;                 // mean over its cores
+  double time_ns = 0;             // until its last thread's last instruction (from its measurement start)
+  double amat_ns = 0;
+  uint64_t instructions = 0, llc_misses = 0;
+};
+
 struct RunResult {
   std::string platform, workload, placement;
   uint64_t checkpoint_phase = 0;           // a sampled window's phase boundary (0: not a window)
@@ -62,6 +72,7 @@ struct RunResult {
   unsigned detailed_sockets = 0;           // all of them unless mixed modality
   std::vector<std::string> sockets;
   std::vector<double> socket_ipc;          // mean over each socket's cores
+  std::vector<ProgramResult> programs;     // a mix's programs (empty for a single workload)
   double amat_ns = 0, amat_unloaded_ns = 0, amat_contention_ns = 0;
   bool coherence = false;                  // coherence.enabled: misses may be block transfers
   std::array<uint64_t, kMissClasses> accesses{};  // LLC misses by MissClass

@@ -1,0 +1,112 @@
+// Several programs at once (stimulus/program_mix.hpp): placement on cores, per-program results,
+// barriers per program, capacity running out onto other nodes.
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "harness/expect_report.hpp"
+#include "harness/in_child.hpp"
+#include "harness/run_platform.hpp"
+
+namespace starnuma {
+namespace {
+
+RunResult run_mix(const std::string& platform, const std::string& mix, uint64_t instructions,
+                  const std::vector<std::string>& sets = {}, sc_core::sc_time timeline = sc_core::SC_ZERO_TIME) {
+  RunOptions o;
+  o.workload = mix;
+  o.instructions = instructions;
+  o.placement = Placement::FirstTouch;
+  o.timeline = timeline;
+  return testing::run_platform(platform, o, sets);
+}
+
+TEST(Mix, EachProgramRunsOnItsOwnCoresWithItsOwnBudget) {
+  const std::string file = ::testing::TempDir() + "mix.yaml";
+  std::ofstream(file) << "programs:\n"
+                         "  - {name: small, workload: 'uniform:footprint=1MiB', sockets: 0, cores: 1-2}\n"
+                         "  - {name: long, workload: 'local:footprint=1MiB', sockets: 1-2, instructions: 30000}\n";
+  const RunResult r = run_mix("multichip4-scaled.yaml", file, 10000);
+  ASSERT_EQ(r.programs.size(), 2u);
+  EXPECT_EQ(r.programs[0].name, "small");
+  EXPECT_EQ(r.programs[0].threads, 2u);
+  EXPECT_EQ(r.programs[0].instructions, 2u * 10000u);
+  EXPECT_EQ(r.programs[1].threads, 8u);
+  EXPECT_EQ(r.programs[1].instructions, 8u * 30000u);
+  EXPECT_EQ(r.instructions, 20000u + 240000u);
+  EXPECT_GT(r.programs[0].ipc, 0.0);
+  EXPECT_GT(r.programs[1].time_ns, r.programs[0].time_ns);  // three times the instructions
+  EXPECT_EQ(r.socket_ipc[3], 0.0);                          // no program on socket3
+  // socket0 has two busy cores of four: its mean IPC is half the program's.
+  EXPECT_NEAR(r.socket_ipc[0], r.programs[0].ipc / 2, 1e-9);
+  const auto j = r.summary_json();
+  EXPECT_EQ(j["programs"]["long"]["place"], "socket1-2");
+  EXPECT_EQ(j["programs"]["long"]["threads"], 8);
+}
+
+// bfs meets barriers (and starts measurement at one) while gups, on other cores, never does: each
+// program's barriers wait only for its own threads.
+TEST(Mix, BarriersWaitOnlyForTheirOwnProgram) {
+  const std::string mix = "bfs:scale=10,degree=8@socket0-1,gups:log2_size=16@socket2";
+  const auto summary = [](const RunResult& r) {
+    return std::to_string(r.programs[0].time_ns) + " " + std::to_string(r.programs[1].ipc);
+  };
+  const std::string again = testing::in_child([&] { return summary(run_mix("multichip4-scaled.yaml", mix, 20000)); });
+  const RunResult r = run_mix("multichip4-scaled.yaml", mix, 20000);
+  ASSERT_EQ(r.programs.size(), 2u);
+  EXPECT_EQ(r.programs[0].threads, 8u);
+  EXPECT_GT(r.programs[0].instructions, 0u);
+  EXPECT_EQ(r.programs[1].instructions, 4u * 20000u);
+  EXPECT_EQ(summary(r), again);  // deterministic
+}
+
+TEST(Mix, PlacementsThePlatformCannotHonourAreErrors) {
+  auto r = testing::capture_report([] { run_mix("multichip4-scaled.yaml", "gups@socket0-1,stream@socket1", 1000); });
+  EXPECT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("program 'stream': core"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("already program 'gups''s"), std::string::npos) << r.message;
+  r = testing::capture_report([] { run_mix("multichip4-scaled.yaml", "gups@socket4", 1000); });
+  EXPECT_NE(r.message.find("the platform has 4 sockets"), std::string::npos) << r.message;
+  r = testing::capture_report([] { run_mix("multichip4-scaled.yaml", "gups@socket0.core2-5", 1000); });
+  EXPECT_NE(r.message.find("socket0 has 4 cores"), std::string::npos) << r.message;
+}
+
+// The multi-chip paper's situation: a program too large for its node spills. First touch puts the
+// overflow on the nodes of its fallback list in turn; hybrid spreads it over all three.
+TEST(Mix, HybridSpreadsTheOverflowFirstTouchPilesOnOneNode) {
+  const std::string mix = "gups:log2_size=24,updates_per_word=1@socket0";
+  // Pages on socket0..3 at the end, as "a b c d".
+  const auto final_pages = [&](const std::string& allocation) {
+    const RunResult r = run_mix("multichip4-scaled.yaml", mix, 40000, {"os.allocation=" + allocation},
+                                sc_core::sc_time(20, sc_core::SC_US));
+    std::vector<uint64_t> pages;
+    for (const char* node : {"socket0", "socket1", "socket2", "socket3"})
+      pages.push_back(r.timeline["nodes"][node]["pages"].back().get<uint64_t>());
+    return pages;
+  };
+  std::istringstream ft_text(testing::in_child([&] {
+    std::string s;
+    for (uint64_t p : final_pages("first-touch")) s += std::to_string(p) + " ";
+    return s;
+  }));
+  std::vector<uint64_t> ft(4);
+  for (uint64_t& p : ft) ft_text >> p;
+  const std::vector<uint64_t> hy = final_pages("hybrid");
+  EXPECT_EQ(ft[0], 16384u);  // socket0's 64 MiB is full
+  EXPECT_EQ(hy[0], 16384u);
+  // First touch: the overflow fills socket1, then the rest (128 MiB and the page tables are more
+  // than two nodes hold) goes to socket2, the next in the fallback list; socket3 gets nothing.
+  EXPECT_EQ(ft[1], 16384u);
+  EXPECT_GT(ft[2], 0u);
+  EXPECT_EQ(ft[3], 0u);
+  // Hybrid: in equal thirds, to within the round-robin's last turn; socket1 also holds the page
+  // tables' frames once socket0 is full (they are always allocated first-touch).
+  EXPECT_GT(hy[2], 1500u);
+  EXPECT_LE(std::max(hy[2], hy[3]) - std::min(hy[2], hy[3]), 1u);
+  EXPECT_GE(hy[1], hy[2]);
+  EXPECT_LE(hy[1], hy[2] + 100);
+}
+
+}  // namespace
+}  // namespace starnuma
