@@ -8,6 +8,7 @@
 #include "common/diagnostics.hpp"
 #include "common/local_time.hpp"
 #include "fabric/fabric.hpp"
+#include "os/balance_policy.hpp"
 #include "tracking/socket_tracking.hpp"
 
 namespace starnuma {
@@ -122,7 +123,61 @@ int64_t MigrationEngine::tracker_scan_fs(uint64_t entries) const {
          s_.os_cycle_fs;
 }
 
+std::vector<PageMove> MigrationEngine::balance(PhaseRecord& rec) {
+  // The counts in a deterministic order (the table's order depends on its history).
+  struct Count {
+    uint64_t vpage;
+    size_t socket;
+    uint32_t n;
+  };
+  std::vector<Count> counts;
+  s_.counts->for_each([&](uint64_t vpage, size_t socket, uint32_t n) { counts.push_back({vpage, socket, n}); });
+  s_.counts->clear();
+  std::sort(counts.begin(), counts.end(),
+            [](const Count& a, const Count& b) { return a.vpage != b.vpage ? a.vpage < b.vpage : a.socket < b.socket; });
+  BalanceInput in;
+  const PageMap& pages = *s_.pages;
+  for (size_t i = 0; i < counts.size();) {
+    PageHeat h;
+    h.vpage = counts[i].vpage;
+    uint32_t top = 0;
+    for (; i < counts.size() && counts[i].vpage == h.vpage; ++i) {
+      h.accesses += counts[i].n;
+      if (counts[i].n > top) {
+        top = counts[i].n;
+        h.top_socket = counts[i].socket;
+      }
+    }
+    if (!pages.placed(h.vpage)) continue;
+    h.node = pages.node_of(h.vpage);
+    in.pages.push_back(h);
+  }
+  in.node_socket.assign(pages.nodes().size(), -1);
+  for (size_t s = 0; s < s_.socket_node.size(); ++s) in.node_socket[s_.socket_node[s]] = static_cast<long>(s);
+  for (size_t n = 0; n < pages.nodes().size(); ++n) {
+    in.free_pages.push_back(pages.free_pages(n));
+    in.eligible.push_back(pages.nodes()[n].first_touch);
+  }
+  in.limit = s_.os->migration_limit();
+  const BalanceDecision d = decide_balance(in);
+  rec.busiest = d.busiest;
+  rec.least = d.least;
+  if (d.busiest != static_cast<size_t>(-1)) rec.busiest_traffic = d.traffic[d.busiest];
+  if (d.least != static_cast<size_t>(-1)) rec.least_traffic = d.traffic[d.least];
+  rec.traffic_moved = d.traffic_moved;
+  rec.decision.candidates = rec.decision.pages = d.moves.size();
+  rec.decision.limit_reached = d.moves.size() >= in.limit;
+  return d.moves;
+}
+
 std::vector<PageMove> MigrationEngine::decide(uint64_t phase, PhaseRecord& rec) {
+  if (s_.rule == MigrationRule::Balance) {
+    scan_fs_ = 0;  // the fault statistics are kept as the faults happen
+    rec.regions_scanned = 0;
+    if (const std::string bad = s_.pages->check(); !bad.empty())
+      report_internal("page map at phase " + std::to_string(phase) + ": " + bad);
+    return balance(rec);
+  }
   RegionScan scan;
   if (s_.knowledge == MigrationKnowledge::Tracker) {
     scan = scan_tracker_metadata(*s_.pages, *s_.metadata);
@@ -264,6 +319,17 @@ nlohmann::ordered_json MigrationEngine::report() const {
                       {"dropped", r.dropped_pages},
                       {"skipped", r.skipped_pages},
                       {"pool_pages", r.pool_pages}});
+    if (s_.rule == MigrationRule::Balance) {
+      const auto name = [&](size_t n) {
+        return n == static_cast<size_t>(-1) ? std::string() : s_.pages->nodes()[n].name;
+      };
+      auto& p = phases.back();
+      p["busiest_node"] = name(r.busiest);
+      p["least_busy_node"] = name(r.least);
+      p["busiest_accesses"] = r.busiest_traffic;
+      p["least_busy_accesses"] = r.least_traffic;
+      p["accesses_moved"] = r.traffic_moved;
+    }
   }
   j["phases"] = records_.size();
   j["pages_moved"] = moved;

@@ -55,6 +55,7 @@ class MigrationEngine {
     RunControl* control = nullptr;
     const OsSettings* os = nullptr;
     MigrationKnowledge knowledge = MigrationKnowledge::Tracker;
+    MigrationRule rule = MigrationRule::Algorithm1;  // Balance needs `counts`
     size_t pool = static_cast<size_t>(-1);        // the pool's node index, npos: none
     std::vector<size_t> socket_node;              // node index of each socket's memory
     int64_t os_cycle_fs = 0;                      // one cycle of the OS core
@@ -89,6 +90,9 @@ class MigrationEngine {
     uint64_t moved_pages = 0, dropped_pages = 0, skipped_pages = 0;
     uint64_t socket_to_socket = 0, to_pool = 0, from_pool = 0;  // pages, by class
     uint64_t pool_pages = 0;                                     // pool occupancy at the decision
+    // Balance: the nodes it moved between (npos: balanced already) and its view of the traffic.
+    size_t busiest = static_cast<size_t>(-1), least = static_cast<size_t>(-1);
+    uint64_t busiest_traffic = 0, least_traffic = 0, traffic_moved = 0;
   };
 
   void run();
@@ -97,6 +101,8 @@ class MigrationEngine {
   uint64_t retired() const;
   // The phase's scan and decision; returns the pages to move, in order.
   std::vector<PageMove> decide(uint64_t phase, PhaseRecord& record);
+  // The balance rule's decision from the phase's per-page counts.
+  std::vector<PageMove> balance(PhaseRecord& record);
   // The window's phase from its checkpoint.
   std::vector<PageMove> replay(PhaseRecord& record);
   // The OS core's time to scan `entries` tracker entries.

@@ -19,7 +19,7 @@ Allocation OsSettings::allocation() const {
 MigrationKnowledge OsSettings::knowledge(bool tracking_on) const {
   if (policy_.get() == "tracker") return MigrationKnowledge::Tracker;
   if (policy_.get() == "perfect") return MigrationKnowledge::Perfect;
-  return tracking_on ? MigrationKnowledge::Tracker : MigrationKnowledge::Perfect;
+  return tracking_on && rule() == MigrationRule::Algorithm1 ? MigrationKnowledge::Tracker : MigrationKnowledge::Perfect;
 }
 
 }  // namespace starnuma

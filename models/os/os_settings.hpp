@@ -14,6 +14,9 @@ enum class Placement { FirstTouch, Oracle, Dynamic };
 // Whose knowledge drives dynamic migration: the tracking hardware's metadata (Algorithm 1 on
 // regions, StarNUMA) or exact per-socket counts of every page (the paper's favoured baseline).
 enum class MigrationKnowledge { Tracker, Perfect };
+// What each phase decides: StarNUMA's Algorithm 1, or the multi-chip placement paper's dynamic
+// migration (DM: from the busiest node to the least busy; os/balance_policy.hpp).
+enum class MigrationRule { Algorithm1, Balance };
 
 class OsSettings : public Component {
  public:
@@ -26,6 +29,7 @@ class OsSettings : public Component {
   unsigned pool_sharers(size_t sockets) const { return pool_sharers_ ? pool_sharers_.get() : static_cast<unsigned>(sockets / 2); }
   // `tracking_on`: whether the sockets' tracking hardware is on (policy auto follows it).
   MigrationKnowledge knowledge(bool tracking_on) const;
+  MigrationRule rule() const { return migration_.get() == "balance" ? MigrationRule::Balance : MigrationRule::Algorithm1; }
   const std::string& policy_text() const { return policy_.get(); }
   uint64_t phase_instructions() const { return phase_instructions_; }
   uint64_t hi_start() const { return hi_start_; }
@@ -57,10 +61,16 @@ class OsSettings : public Component {
                                 "A region (oracle: a page) shared by more sockets than this goes to the pool; 0: half "
                                 "the platform's sockets (the paper's 8 of 16)",
                                 between(0u, 64u)};
+  Param<std::string> migration_{*this, "migration", "algorithm1",
+                                "What dynamic placement's phases decide: algorithm1 (StarNUMA's Algorithm 1) or "
+                                "balance (the multi-chip placement paper's DM: pages other sockets access move from the "
+                                "busiest node to the least busy, up to migration_limit per phase; docs/os.md)",
+                                std::vector<std::string>{"algorithm1", "balance"}};
   Param<std::string> policy_{*this, "policy", "auto",
                              "Dynamic placement's knowledge: tracker (Algorithm 1 on the tracking hardware's "
                              "metadata regions), perfect (exact per-socket counts of every 4 KiB page at no cost, "
-                             "the paper's baseline) or auto (tracker when tracking.impl is not none)",
+                             "the paper's baseline) or auto (tracker when tracking.impl is not none; perfect for "
+                             "migration: balance, which reads per-page counts)",
                              std::vector<std::string>{"auto", "tracker", "perfect"}};
   Param<uint64_t> phase_instructions_{*this, "phase_instructions", 500000,
                                       "Instructions per thread in one migration phase (the paper's 1 B, scaled to "

@@ -80,6 +80,8 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
                       "workload " + o.workload, virtual_address_limit(fabric));
   std::unique_ptr<PlatformTracking> tracking = PlatformTracking::region_only(fabric);
   const OsSettings& os = platform.os();
+  if (os.rule() != MigrationRule::Algorithm1)
+    report_error(msg::kConfig, "os.migration: sampled runs decide with algorithm1; run balance continuously (starnuma run)");
   const MigrationKnowledge knowledge = os.knowledge(tracking != nullptr);
   if (knowledge == MigrationKnowledge::Tracker && !tracking)
     report_error(msg::kConfig, "os.policy: tracker needs the tracking hardware (topology.socket.tracking.impl: model or rtl)");

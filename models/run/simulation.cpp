@@ -154,6 +154,9 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   if (checkpoint && knowledge == MigrationKnowledge::Tracker && !tracking)
     report_error(msg::kInput, o.checkpoint + ": decided on the trackers' counts; this platform has no tracking hardware "
                                              "(topology.socket.tracking.impl: model or rtl)");
+  if (placement == Placement::Dynamic && os.rule() == MigrationRule::Balance && knowledge == MigrationKnowledge::Tracker)
+    report_error(msg::kConfig, "os.migration: balance decides from per-page counts (os.policy: perfect or auto), not "
+                               "from the trackers' regions");
   PageCounter page_counts;
   const bool perfect = placement == Placement::Dynamic && knowledge == MigrationKnowledge::Perfect;
 
@@ -224,6 +227,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     m.control = &control;
     m.os = &os;
     m.knowledge = knowledge;
+    m.rule = os.rule();
     m.pool = pool;
     const size_t os_socket = std::min<size_t>(os.os_socket(), sockets - 1);
     m.os_cycle_fs = static_cast<int64_t>(std::llround(1e15 / fabric.requesters()[os_socket]->frequency().hz()));
@@ -283,7 +287,9 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     r.checkpoint_phase = checkpoint->phase;
   }
   if (migration) {
-    if (knowledge == MigrationKnowledge::Perfect) {
+    if (os.rule() == MigrationRule::Balance) {
+      r.migration_policy = "balance (DM) on per-page counts";
+    } else if (knowledge == MigrationKnowledge::Perfect) {
       r.migration_policy = "perfect per-page knowledge";
     } else {
       r.migration_policy = "Algorithm 1 on T" + std::to_string(tracking->metadata()->layout().config().counter_bits) + " trackers";

@@ -108,5 +108,29 @@ TEST(Mix, HybridSpreadsTheOverflowFirstTouchPilesOnOneNode) {
   EXPECT_LE(hy[1], hy[2] + 100);
 }
 
+// DM (os.migration: balance): socket0's program overflows onto socket1, whose node then serves
+// only remote traffic; the phases move those pages to the idle nodes, never socket0's own.
+TEST(Mix, DynamicMigrationMovesTheOverflowOffTheBusiestNode) {
+  RunOptions o;
+  o.workload = "uniform:footprint=24MiB@socket0";
+  o.instructions = 400000;
+  o.placement = Placement::Dynamic;
+  const RunResult r = testing::run_platform("multichip4-scaled.yaml", o,
+                                            {"os.migration=balance", "os.phase_instructions=50000"});
+  const auto& m = r.migration;
+  ASSERT_FALSE(m.is_null());
+  EXPECT_GT(m["pages_moved"].get<uint64_t>(), 100u);
+  EXPECT_EQ(m["pages_moved"].get<uint64_t>(), m["socket_to_socket"].get<uint64_t>());
+  for (const auto& p : m["per_phase"]) {
+    if (p["pages_moved"].get<uint64_t>() == 0) continue;
+    EXPECT_EQ(p["busiest_node"], "socket1");
+    EXPECT_NE(p["least_busy_node"], "socket0");
+    EXPECT_NE(p["least_busy_node"], "socket1");
+    EXPECT_LT(p["accesses_moved"].get<uint64_t>(),
+              p["busiest_accesses"].get<uint64_t>() - p["least_busy_accesses"].get<uint64_t>());
+  }
+  EXPECT_EQ(r.migration_policy, "balance (DM) on per-page counts");
+}
+
 }  // namespace
 }  // namespace starnuma
