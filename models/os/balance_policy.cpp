@@ -25,7 +25,7 @@ BalanceDecision decide_balance(const BalanceInput& in) {
     const long owner = in.node_socket[busiest];
     std::vector<const PageHeat*> movable;
     for (const PageHeat& p : in.pages)
-      if (p.node == busiest && static_cast<long>(p.top_socket) != owner) movable.push_back(&p);
+      if (p.node == busiest && static_cast<long>(p.top_socket) != owner && p.moves == 0) movable.push_back(&p);
     if (movable.empty()) continue;
     std::sort(movable.begin(), movable.end(), [](const PageHeat* a, const PageHeat* b) {
       return a->accesses != b->accesses ? a->accesses > b->accesses : a->vpage < b->vpage;

@@ -11,6 +11,8 @@
 //   cannot be helped by moving pages);
 // - the destination is the least busy node first touch may use (not StarNUMA's pool) with free
 //   pages, and less busy than the source;
+// - a page moves once: one DM moved stays (without this, the relieved node's traffic lands on the
+//   destination, which becomes the busiest, and the same pages go back and forth);
 // - hottest first (ties: lower page), until half the gap between the two nodes' traffic has
 //   moved, the destination is full, or `limit` pages have been chosen.
 #pragma once
@@ -27,6 +29,7 @@ struct PageHeat {
   size_t node = 0;         // where it lives
   uint64_t accesses = 0;   // in the phase, from every socket
   size_t top_socket = 0;   // the socket that accessed it most (ties: the lowest)
+  uint64_t moves = 0;      // times it has migrated before
 };
 
 struct BalanceInput {

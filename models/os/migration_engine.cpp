@@ -54,6 +54,7 @@ uint64_t MigrationEngine::retired() const {
 void MigrationEngine::run() {
   const uint64_t per_phase = s_.os->phase_instructions();
   const int64_t poll_fs = s_.os->poll().ps() * 1000;
+  const int64_t period_fs = s_.os->phase_period().ps() * 1000;
   std::vector<PageMove> pending;
   size_t next = 0;
   int64_t free_fs = 0;  // the OS core is busy until then
@@ -63,7 +64,8 @@ void MigrationEngine::run() {
     // A sampled run's window replays its one phase when measurement starts; a continuous run
     // starts a phase whenever the furthest thread crosses a boundary.
     const bool phase_starts = s_.replay ? records_.empty() && s_.control->measuring()
-                                        : retired() >= (records_.size() + 1) * per_phase;
+                              : period_fs ? now >= static_cast<int64_t>(records_.size() + 1) * period_fs
+                                          : retired() >= (records_.size() + 1) * per_phase;
     if (phase_starts) {
       if (!records_.empty()) records_.back().dropped_pages += pending.size() - next;
       records_.emplace_back();
@@ -150,6 +152,7 @@ std::vector<PageMove> MigrationEngine::balance(PhaseRecord& rec) {
     }
     if (!pages.placed(h.vpage)) continue;
     h.node = pages.node_of(h.vpage);
+    h.moves = pages.moves(h.vpage);
     in.pages.push_back(h);
   }
   in.node_socket.assign(pages.nodes().size(), -1);

@@ -32,6 +32,8 @@ class OsSettings : public Component {
   MigrationRule rule() const { return migration_.get() == "balance" ? MigrationRule::Balance : MigrationRule::Algorithm1; }
   const std::string& policy_text() const { return policy_.get(); }
   uint64_t phase_instructions() const { return phase_instructions_; }
+  // Nonzero: phases start every this much simulated time instead (phase_instructions ignored).
+  Time phase_period() const { return phase_period_; }
   uint64_t hi_start() const { return hi_start_; }
   uint64_t lo_start() const { return lo_start_; }
   uint64_t lo_max() const { return lo_max_; }
@@ -76,6 +78,11 @@ class OsSettings : public Component {
                                       "Instructions per thread in one migration phase (the paper's 1 B, scaled to "
                                       "the scaled runs; docs/os.md)",
                                       between(uint64_t{1000}, uint64_t{1} << 40)};
+  Param<Time> phase_period_{*this, "phase_period", Time(),
+                            "Nonzero: a phase every this much simulated time instead of every phase_instructions "
+                            "(the OS's periodic work, e.g. DM's; in a mix the programs' instruction counts part, so "
+                            "time is their common clock)",
+                            between(Time(), Time::from_ns(1000000000))};
   Param<uint64_t> hi_start_{*this, "hi_start", 20000,
                             "Algorithm 1's HI threshold at the first phase, in region accesses per phase of 1 B "
                             "instructions per thread (the paper's; scaled to phase_instructions, and per page with "

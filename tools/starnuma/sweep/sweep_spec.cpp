@@ -9,6 +9,7 @@
 #include "common/diagnostics.hpp"
 #include "common/text.hpp"
 #include "common/units.hpp"
+#include "stimulus/program_mix.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma::cli {
@@ -280,7 +281,9 @@ class SpecReader {
     if (auto it = workloads_checked_.find(text); it != workloads_checked_.end()) return it->second;
     std::string problem;
     try {
-      check_workload(resolve_workload(text));
+      const std::string resolved = resolve_workload(text);
+      if (is_program_mix(resolved)) parse_program_mix(resolved);  // checks every program's workload
+      else check_workload(resolved);
     } catch (const sc_core::sc_report& r) {
       problem = r.get_msg();
     }
