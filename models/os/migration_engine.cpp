@@ -14,19 +14,20 @@
 namespace starnuma {
 
 namespace {
-constexpr uint64_t kCopyLine = 64;  // bytes the copy and the cache flush move per access
+constexpr uint64_t kMetadataLine = 64;  // bytes of tracker metadata the scan reads per access
 }
 
 uint64_t scan_cycles(uint64_t entries, uint64_t entry_bytes, Time line_latency, int64_t cycle_fs,
                      unsigned cycles_per_entry, unsigned lines_in_flight) {
   const uint64_t work = entries * cycles_per_entry;
-  const uint64_t lines = (entries * entry_bytes + kCopyLine - 1) / kCopyLine;
+  const uint64_t lines = (entries * entry_bytes + kMetadataLine - 1) / kMetadataLine;
   const uint64_t latency_cycles = static_cast<uint64_t>(line_latency.ps() * 1000 / cycle_fs);
   return std::max(work, lines * latency_cycles / lines_in_flight);
 }
 
 MigrationEngine::MigrationEngine(Setup setup)
     : s_(std::move(setup)),
+      mover_(*s_.fabric, *s_.pages, s_.coherence, s_.llcs),
       policy_(policy_config(*s_.os, s_.knowledge, s_.metadata, s_.socket_node, s_.pool), s_.seed * 7919 + 17) {
   if (s_.socket_node.empty() || s_.os->os_socket() >= s_.socket_node.size())
     report_error(msg::kConfig, "os.os_socket: " + std::to_string(s_.os->os_socket()) + " is not a socket of the platform (0 to " +
@@ -60,7 +61,7 @@ void MigrationEngine::run() {
   int64_t free_fs = 0;  // the OS core is busy until then
   while (s_.control->active() > 0) {
     const int64_t now = sim_now_fs();
-    land(now);
+    mover_.land(now);
     // A sampled run's window replays its one phase when measurement starts; a continuous run
     // starts a phase whenever the furthest thread crosses a boundary.
     const bool phase_starts = s_.replay ? records_.empty() && s_.control->measuring()
@@ -99,23 +100,10 @@ void MigrationEngine::run() {
     // picoseconds (SystemC's resolution), so that time does reach it.
     int64_t until = now + poll_fs;
     if (next < pending.size()) until = std::min(until, free_fs);
-    for (const Copy& c : copies_) until = std::min(until, c.done_fs);
+    until = std::min(until, mover_.next_landing());
     wait_until_fs((std::max(until, now + 1) + 999) / 1000 * 1000);
   }
   if (!records_.empty()) records_.back().dropped_pages += pending.size() - next;
-}
-
-void MigrationEngine::land(int64_t now) {
-  for (size_t k = 0; k < copies_.size();) {
-    if (copies_[k].done_fs > now) {
-      ++k;
-      continue;
-    }
-    s_.pages->clear_in_flight(copies_[k].vpage);
-    s_.pages->release(copies_[k].old_frame);
-    copies_[k] = copies_.back();
-    copies_.pop_back();
-  }
 }
 
 int64_t MigrationEngine::tracker_scan_fs(uint64_t entries) const {
@@ -221,33 +209,6 @@ std::vector<PageMove> MigrationEngine::replay(PhaseRecord& rec) {
   return r.moves;
 }
 
-void MigrationEngine::flush_page(uint64_t ppage, Time at) {
-  Fabric& fabric = *s_.fabric;
-  const uint64_t lines = s_.pages->page_size() / kCopyLine;
-  for (size_t s = 0; s < s_.llcs.size(); ++s) {
-    SocketLlc& llc = *s_.llcs[s];
-    for (uint64_t line = ppage * lines; line < (ppage + 1) * lines; ++line) {
-      const uint64_t addr = line * kCopyLine;
-      if (s_.coherence) {
-        if (s_.coherence->state(s, addr) == MesiState::I) continue;
-        ++lines_flushed_;
-        llc.array.invalidate(line);
-        llc.purge_private(line);
-        if (s_.coherence->evict(s, addr, at)) ++dirty_lines_;
-        continue;
-      }
-      const CacheArray::Victim v = llc.array.invalidate(line);
-      bool dirty = v.dirty;
-      for (CacheHierarchy* m : llc.members) dirty = m->invalidate_private(line) || dirty;
-      if (v.valid || dirty) ++lines_flushed_;
-      if (dirty) {
-        ++dirty_lines_;
-        fabric.access(s, MemAccess{MemOp::Write, addr, nullptr}, at);
-      }
-    }
-  }
-}
-
 int64_t MigrationEngine::migrate(const PageMove& m, int64_t start_fs, PhaseRecord& rec) {
   PageMap& pages = *s_.pages;
   if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0 ||
@@ -256,32 +217,13 @@ int64_t MigrationEngine::migrate(const PageMove& m, int64_t start_fs, PhaseRecor
     return start_fs;
   }
   const size_t from = pages.node_of(m.vpage);
-  const PageMap::Moved moved = pages.move(m.vpage, m.to);
-  // The shared TLB directory knows exactly which cores hold the translation.
-  for (SocketLlc* llc : s_.llcs)
-    for (CacheHierarchy* h : llc->members)
-      if (h->holds_translation(m.vpage)) {
-        h->shoot_down(m.vpage);
-        ++shootdowns_sent_;
-      }
-  flush_page(moved.from, Time::from_ps(start_fs / 1000));
   // The OS core's work (shootdown, page-table update); then the copy, line by line from the old
   // home to the new one, proceeds on its own while the OS core goes on to the next page. A core of
   // the destination socket copies (the pool's pages are copied in by the source socket), as Linux
   // migrates on the node that wants the page: the data crosses the fabric once, old home to new.
   const int64_t os_done_fs = start_fs + static_cast<int64_t>(s_.os->page_cycles()) * s_.os_cycle_fs;
   const size_t copier = socket_of_node(m.to != s_.pool ? m.to : from);
-  const Time copy = Time::from_ps((os_done_fs + 999) / 1000);
-  Time done = copy;
-  Fabric& fabric = *s_.fabric;
-  const uint64_t page = pages.page_size();
-  for (uint64_t off = 0; off < page; off += kCopyLine) {
-    const Time read = fabric.access(copier, MemAccess{MemOp::Read, moved.from * page + off, nullptr}, copy);
-    done = std::max(done, fabric.access(copier, MemAccess{MemOp::Write, moved.to * page + off, nullptr}, read));
-  }
-  const int64_t done_fs = done.ps() * 1000;
-  pages.set_in_flight(m.vpage, done_fs);
-  copies_.push_back({done_fs, m.vpage, moved.from});
+  const int64_t done_fs = mover_.move(m.vpage, m.to, start_fs, os_done_fs, copier);
   copy_fs_ += done_fs - start_fs;
   ++rec.moved_pages;
   const bool pool = s_.pool != static_cast<size_t>(-1);
@@ -343,14 +285,10 @@ nlohmann::ordered_json MigrationEngine::report() const {
   j["to_pool_fraction"] = moved ? static_cast<double>(to_pool) / static_cast<double>(moved) : 0.0;
   j["dropped"] = dropped;
   j["skipped"] = skipped;
-  j["shootdowns_sent"] = shootdowns_sent_;
-  // Sent to cores that made no access after them (their threads had finished).
-  size_t unprocessed = 0;
-  for (SocketLlc* llc : s_.llcs)
-    for (const CacheHierarchy* h : llc->members) unprocessed += h->pending_shootdowns();
-  j["shootdowns_unprocessed"] = unprocessed;
-  j["lines_flushed"] = lines_flushed_;
-  j["dirty_lines_written"] = dirty_lines_;
+  j["shootdowns_sent"] = mover_.shootdowns_sent();
+  j["shootdowns_unprocessed"] = mover_.shootdowns_unprocessed();
+  j["lines_flushed"] = mover_.lines_flushed();
+  j["dirty_lines_written"] = mover_.dirty_lines();
   j["os_core_busy_ns"] = static_cast<double>(busy_fs_) / 1e6;
   j["mean_page_migration_ns"] = moved ? static_cast<double>(copy_fs_) / 1e6 / static_cast<double>(moved) : 0.0;
   j["per_phase"] = phases;

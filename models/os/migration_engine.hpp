@@ -27,6 +27,7 @@
 #include "os/os_settings.hpp"
 #include "os/page_counter.hpp"
 #include "os/page_map.hpp"
+#include "os/page_mover.hpp"
 #include "os/region_scan.hpp"
 #include "tracking/tracker_metadata.hpp"
 
@@ -109,20 +110,11 @@ class MigrationEngine {
   int64_t tracker_scan_fs(uint64_t entries) const;
   // Moves one page starting at the OS core's time; returns when the OS core is free again (fs).
   int64_t migrate(const PageMove& m, int64_t start_fs, PhaseRecord& record);
-  // Ends the copies done by `now`: their pages are no longer in flight, their old frames free.
-  void land(int64_t now);
-  // Takes every copy of the lines of physical page `ppage` out of every socket's caches at `at`.
-  void flush_page(uint64_t ppage, Time at);
 
   Setup s_;
+  PageMover mover_;
   MigrationPolicy policy_;
   std::vector<PhaseRecord> records_;
-  struct Copy {
-    int64_t done_fs;
-    uint64_t vpage, old_frame;
-  };
-  std::vector<Copy> copies_;  // in flight
-  uint64_t shootdowns_sent_ = 0, lines_flushed_ = 0, dirty_lines_ = 0;
   int64_t scan_fs_ = 0, busy_fs_ = 0, copy_fs_ = 0;
 };
 

@@ -1,0 +1,93 @@
+#include "os/page_mover.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "coherence/coherence.hpp"
+#include "fabric/fabric.hpp"
+
+namespace starnuma {
+
+namespace {
+constexpr uint64_t kCopyLine = 64;  // bytes the copy and the cache flush move per access
+}
+
+void PageMover::shoot_down(uint64_t vpage) {
+  for (SocketLlc* llc : llcs_)
+    for (CacheHierarchy* h : llc->members)
+      if (h->holds_translation(vpage)) {
+        h->shoot_down(vpage);
+        ++shootdowns_sent_;
+      }
+}
+
+int64_t PageMover::move(uint64_t vpage, size_t to, int64_t flush_fs, int64_t copy_fs, size_t copier) {
+  const PageMap::Moved moved = pages_.move(vpage, to);
+  shoot_down(vpage);
+  flush_page(moved.from, Time::from_ps(flush_fs / 1000));
+  const Time copy = Time::from_ps((copy_fs + 999) / 1000);
+  Time done = copy;
+  const uint64_t page = pages_.page_size();
+  for (uint64_t off = 0; off < page; off += kCopyLine) {
+    const Time read = fabric_.access(copier, MemAccess{MemOp::Read, moved.from * page + off, nullptr}, copy);
+    done = std::max(done, fabric_.access(copier, MemAccess{MemOp::Write, moved.to * page + off, nullptr}, read));
+  }
+  const int64_t done_fs = done.ps() * 1000;
+  pages_.set_in_flight(vpage, done_fs);
+  copies_.push_back({done_fs, vpage, moved.from});
+  return done_fs;
+}
+
+void PageMover::land(int64_t now) {
+  for (size_t k = 0; k < copies_.size();) {
+    if (copies_[k].done_fs > now) {
+      ++k;
+      continue;
+    }
+    pages_.clear_in_flight(copies_[k].vpage);
+    pages_.release(copies_[k].old_frame);
+    copies_[k] = copies_.back();
+    copies_.pop_back();
+  }
+}
+
+int64_t PageMover::next_landing() const {
+  int64_t next = std::numeric_limits<int64_t>::max();
+  for (const Copy& c : copies_) next = std::min(next, c.done_fs);
+  return next;
+}
+
+void PageMover::flush_page(uint64_t ppage, Time at) {
+  const uint64_t lines = pages_.page_size() / kCopyLine;
+  for (size_t s = 0; s < llcs_.size(); ++s) {
+    SocketLlc& llc = *llcs_[s];
+    for (uint64_t line = ppage * lines; line < (ppage + 1) * lines; ++line) {
+      const uint64_t addr = line * kCopyLine;
+      if (coherence_) {
+        if (coherence_->state(s, addr) == MesiState::I) continue;
+        ++lines_flushed_;
+        llc.array.invalidate(line);
+        llc.purge_private(line);
+        if (coherence_->evict(s, addr, at)) ++dirty_lines_;
+        continue;
+      }
+      const CacheArray::Victim v = llc.array.invalidate(line);
+      bool dirty = v.dirty;
+      for (CacheHierarchy* m : llc.members) dirty = m->invalidate_private(line) || dirty;
+      if (v.valid || dirty) ++lines_flushed_;
+      if (dirty) {
+        ++dirty_lines_;
+        fabric_.access(s, MemAccess{MemOp::Write, addr, nullptr}, at);
+      }
+    }
+  }
+}
+
+uint64_t PageMover::shootdowns_unprocessed() const {
+  uint64_t n = 0;
+  for (SocketLlc* llc : llcs_)
+    for (const CacheHierarchy* h : llc->members) n += h->pending_shootdowns();
+  return n;
+}
+
+}  // namespace starnuma
