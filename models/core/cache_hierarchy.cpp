@@ -8,6 +8,7 @@
 #include "common/diagnostics.hpp"
 #include "common/local_time.hpp"
 #include "common/text.hpp"
+#include "os/autonuma.hpp"
 
 namespace starnuma {
 
@@ -167,6 +168,7 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
     if (walk_in_memory_) t = walk(vaddr, t);
     else t += walk_latency_;
     wait_for_migration(vpage, t);
+    if (env_.numa && env_.numa->armed(vpage)) t = env_.numa->fault(vpage, env_.requester, env_.core, t, env_.cycle_fs);
     ppage = env_.pages->translate(vaddr, env_.requester) >> kPageShift;
     CacheArray::Victim v = stlb_.fill(vpage, false, ppage);
     if (v.valid && obs) wait(obs->tlb_evict(env_.core, TlbLevel::L2, v.line, v.payload, at()));

@@ -21,6 +21,8 @@
 
 namespace starnuma {
 
+class AutoNuma;
+
 class CacheHierarchy;
 
 // The LLC of a socket and the limit on its outstanding misses, shared by its cores. Under
@@ -86,6 +88,8 @@ class CacheHierarchy {
     PageTable* page_table = nullptr;
     // Dynamic placement with perfect knowledge: every demand LLC miss is counted here.
     PageCounter* page_counts = nullptr;
+    // AutoNUMA (os.migration: autonuma or lacx): page walks to unmapped pages take hinting faults.
+    AutoNuma* numa = nullptr;
   };
 
   CacheHierarchy(const CoreConfig& config, const Env& env, MemoryStats& stats, uint64_t seed);

@@ -16,6 +16,14 @@ Allocation OsSettings::allocation() const {
   return Allocation::FirstTouch;
 }
 
+MigrationRule OsSettings::rule() const {
+  const std::string& v = migration_.get();
+  if (v == "balance") return MigrationRule::Balance;
+  if (v == "autonuma") return MigrationRule::AutoNuma;
+  if (v == "lacx") return MigrationRule::Lacx;
+  return MigrationRule::Algorithm1;
+}
+
 MigrationKnowledge OsSettings::knowledge(bool tracking_on) const {
   if (policy_.get() == "tracker") return MigrationKnowledge::Tracker;
   if (policy_.get() == "perfect") return MigrationKnowledge::Perfect;

@@ -16,7 +16,7 @@ enum class Placement { FirstTouch, Oracle, Dynamic };
 enum class MigrationKnowledge { Tracker, Perfect };
 // What each phase decides: StarNUMA's Algorithm 1, or the multi-chip placement paper's dynamic
 // migration (DM: from the busiest node to the least busy; os/balance_policy.hpp).
-enum class MigrationRule { Algorithm1, Balance };
+enum class MigrationRule { Algorithm1, Balance, AutoNuma, Lacx };
 
 class OsSettings : public Component {
  public:
@@ -29,7 +29,11 @@ class OsSettings : public Component {
   unsigned pool_sharers(size_t sockets) const { return pool_sharers_ ? pool_sharers_.get() : static_cast<unsigned>(sockets / 2); }
   // `tracking_on`: whether the sockets' tracking hardware is on (policy auto follows it).
   MigrationKnowledge knowledge(bool tracking_on) const;
-  MigrationRule rule() const { return migration_.get() == "balance" ? MigrationRule::Balance : MigrationRule::Algorithm1; }
+  MigrationRule rule() const;
+  Time numa_scan_period() const { return numa_scan_period_; }
+  Size numa_scan_size() const { return numa_scan_size_; }
+  unsigned numa_fault_cycles() const { return numa_fault_cycles_; }
+  Bandwidth numa_rate_limit() const { return numa_rate_limit_; }
   const std::string& policy_text() const { return policy_.get(); }
   uint64_t phase_instructions() const { return phase_instructions_; }
   // Nonzero: phases start every this much simulated time instead (phase_instructions ignored).
@@ -66,8 +70,25 @@ class OsSettings : public Component {
   Param<std::string> migration_{*this, "migration", "algorithm1",
                                 "What dynamic placement's phases decide: algorithm1 (StarNUMA's Algorithm 1) or "
                                 "balance (the multi-chip placement paper's DM: pages other sockets access move from the "
-                                "busiest node to the least busy, up to migration_limit per phase; docs/os.md)",
-                                std::vector<std::string>{"algorithm1", "balance"}};
+                                "busiest node to the least busy, up to migration_limit per phase), autonuma (Linux's "
+                                "NUMA balancing: scans, hinting faults, migration on fault) or lacx (AutoNUMA with "
+                                "LACX: pages shared across nodes go to the CPU-less CXL node) (docs/os.md)",
+                                std::vector<std::string>{"algorithm1", "balance", "autonuma", "lacx"}};
+  Param<Time> numa_scan_period_{*this, "numa_scan_period", Time::from_ns(100000),
+                                "autonuma, lacx: how often the scanner unmaps the next numa_scan_size of memory "
+                                "(Linux's 1 s minimum, scaled to the scaled runs' milliseconds)",
+                                between(Time::from_ns(100), Time::from_ns(1000000000))};
+  Param<Size> numa_scan_size_{*this, "numa_scan_size", Size::mib(4),
+                              "autonuma, lacx: memory unmapped per scan (Linux's 256 MB, scaled with the footprints)",
+                              between(Size::kib(4), Size::gib(1024))};
+  Param<unsigned> numa_fault_cycles_{*this, "numa_fault_cycles", 2400,
+                                     "autonuma, lacx: cycles a NUMA hinting fault costs the faulting core (trap, "
+                                     "do_numa_page, remap)",
+                                     between(0u, 10000000u)};
+  Param<Bandwidth> numa_rate_limit_{*this, "numa_rate_limit", Bandwidth::from_bytes_per_s(1.28e9),
+                                    "autonuma, lacx: migration into one node at most this fast, counted per tenth of "
+                                    "numa_scan_period (Linux: 128 MB per 100 ms)",
+                                    between(Bandwidth::from_bytes_per_s(1e6), Bandwidth::from_bytes_per_s(1e14))};
   Param<std::string> policy_{*this, "policy", "auto",
                              "Dynamic placement's knowledge: tracker (Algorithm 1 on the tracking hardware's "
                              "metadata regions), perfect (exact per-socket counts of every 4 KiB page at no cost, "

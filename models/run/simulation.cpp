@@ -11,6 +11,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "os/autonuma.hpp"
 #include "os/migration_engine.hpp"
 #include "os/page_map.hpp"
 #include "run/profile.hpp"
@@ -50,6 +51,34 @@ std::string format_duration(double seconds) {
   if (seconds < 60) std::snprintf(b, sizeof b, "%.0fs", seconds);
   else std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(seconds) / 60, static_cast<int>(seconds) % 60);
   return b;
+}
+
+// AutoNUMA's set-up from the os settings: the CPU-less CXL node is the node first touch may use
+// that is no socket's memory.
+AutoNuma::Setup autonuma_setup(const OsSettings& os, const Fabric& fabric, PageMap& pages, PageMover& mover,
+                               RunControl& control) {
+  AutoNuma::Setup a;
+  a.pages = &pages;
+  a.mover = &mover;
+  a.control = &control;
+  a.rules.socket_node = socket_nodes(fabric);
+  a.rules.lacx = os.rule() == MigrationRule::Lacx;
+  for (size_t n = 0; n < pages.nodes().size(); ++n)
+    if (pages.nodes()[n].first_touch &&
+        std::find(a.rules.socket_node.begin(), a.rules.socket_node.end(), n) == a.rules.socket_node.end())
+      a.rules.cxl_node = n;
+  if (a.rules.lacx && a.rules.cxl_node == static_cast<size_t>(-1))
+    report_error(msg::kConfig, "os.migration: lacx moves shared pages to a CPU-less CXL memory node; this platform has "
+                               "none (a cxl_pool node with numa_node: true, as platforms/lacx2.yaml)");
+  a.scan_period = os.numa_scan_period();
+  a.scan_pages = std::max<uint64_t>(1, os.numa_scan_size().bytes() / kPageSize);
+  a.fault_cycles = os.numa_fault_cycles();
+  a.page_cycles = os.page_cycles();
+  a.rate_window = Time::from_ps(os.numa_scan_period().ps() / 10);
+  a.rate_pages = std::max<uint64_t>(
+      1, static_cast<uint64_t>(os.numa_rate_limit().bytes_per_s() * static_cast<double>(a.rate_window.ps()) * 1e-12 /
+                               static_cast<double>(kPageSize)));
+  return a;
 }
 
 // Each program's figures over its own cores.
@@ -157,8 +186,11 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   if (placement == Placement::Dynamic && os.rule() == MigrationRule::Balance && knowledge == MigrationKnowledge::Tracker)
     report_error(msg::kConfig, "os.migration: balance decides from per-page counts (os.policy: perfect or auto), not "
                                "from the trackers' regions");
+  // AutoNUMA and LACX decide from their own hinting faults, not in phases.
+  const bool numa_balancing = placement == Placement::Dynamic && !checkpoint &&
+                              (os.rule() == MigrationRule::AutoNuma || os.rule() == MigrationRule::Lacx);
   PageCounter page_counts;
-  const bool perfect = placement == Placement::Dynamic && knowledge == MigrationKnowledge::Perfect;
+  const bool perfect = placement == Placement::Dynamic && knowledge == MigrationKnowledge::Perfect && !numa_balancing;
 
   PageTable page_table(pages);
   std::vector<std::unique_ptr<SocketLlc>> llcs;
@@ -191,6 +223,14 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     initialising_programs += prog.threads && workload->thread_initialises(prog.first_thread) && !checkpoint;
   }
   RunControl control(program_threads, initialising_programs, o.warmup > 0);
+  std::unique_ptr<PageMover> numa_mover;
+  std::unique_ptr<AutoNuma> autonuma;
+  if (numa_balancing) {
+    std::vector<SocketLlc*> llc_list;
+    for (const auto& l : llcs) llc_list.push_back(l.get());
+    numa_mover = std::make_unique<PageMover>(fabric, pages, coherence, std::move(llc_list));
+    autonuma = std::make_unique<AutoNuma>(autonuma_setup(os, fabric, pages, *numa_mover, control));
+  }
   for (unsigned t = 0; t < threads.size(); ++t) {
     const size_t s = threads[t].socket;
     const RunProgram& prog = stimulus.programs[program_of[t]];
@@ -201,14 +241,15 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
                                      CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0,
                                                          coherence, platform.settings().quantum().ps() * 1000,
                                                          sock.stlb_inclusive(), &page_table,
-                                                         perfect ? &page_counts : nullptr},
+                                                         perfect ? &page_counts : nullptr, autonuma.get()},
                                      prog.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
                                      s >= detailed, workload->thread_initialises(t) && !checkpoint, o.warmup,
                                      program_of[t]});
   }
 
   std::unique_ptr<MigrationEngine> migration;
-  if (placement == Placement::Dynamic) {
+  if (autonuma) autonuma->start();
+  if (placement == Placement::Dynamic && !autonuma) {
     MigrationEngine::Setup m;
     m.fabric = &fabric;
     m.pages = &pages;
@@ -285,6 +326,12 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   if (checkpoint) {
     r.placement = "sampled window";
     r.checkpoint_phase = checkpoint->phase;
+  }
+  if (autonuma) {
+    autonuma->finish();
+    r.migration_policy = os.rule() == MigrationRule::Lacx ? "AutoNUMA with LACX" : "AutoNUMA";
+    r.migration = autonuma->report();
+    if (const std::string bad = pages.check(); !bad.empty()) report_internal("page map after AutoNUMA: " + bad);
   }
   if (migration) {
     if (os.rule() == MigrationRule::Balance) {
@@ -438,7 +485,14 @@ std::string format_summary(const RunResult& r) {
        << " (mean " << c["bt_pool_latency"]["mean"].get<double>() << " ns), " << std::setprecision(2)
        << c["invalidations_per_write"]["mean"].get<double>() << " invalidations per write";
   }
-  if (!r.migration.is_null()) {
+  if (!r.migration.is_null() && r.migration.contains("hinting_faults")) {
+    const auto& m = r.migration;
+    os << "\nmigration      " << m["pages_moved"].get<uint64_t>() << " pages (" << r.migration_policy << "): "
+       << m["to_cxl"].get<uint64_t>() << " to the CXL node, " << m["from_cxl"].get<uint64_t>() << " from it; "
+       << m["hinting_faults"].get<uint64_t>() << " hinting faults (" << m["shared_faults"].get<uint64_t>()
+       << " shared, " << m["local_faults"].get<uint64_t>() << " local), " << m["pages_unmapped"].get<uint64_t>()
+       << " pages unmapped in " << m["scans"].get<uint64_t>() << " scans";
+  } else if (!r.migration.is_null()) {
     const auto& m = r.migration;
     os << "\nmigration      " << m["pages_moved"].get<uint64_t>() << " pages in " << m["phases"].get<uint64_t>()
        << " phases (" << r.migration_policy << "): " << m["to_pool"].get<uint64_t>() << " to the pool, "
