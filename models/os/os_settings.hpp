@@ -78,7 +78,7 @@ class OsSettings : public Component {
                                 "autonuma, lacx: how often the scanner unmaps the next numa_scan_size of memory "
                                 "(Linux's 1 s minimum, scaled to the scaled runs' milliseconds)",
                                 between(Time::from_ns(100), Time::from_ns(1000000000))};
-  Param<Size> numa_scan_size_{*this, "numa_scan_size", Size::mib(4),
+  Param<Size> numa_scan_size_{*this, "numa_scan_size", Size::kib(256),
                               "autonuma, lacx: memory unmapped per scan (Linux's 256 MB, scaled with the footprints)",
                               between(Size::kib(4), Size::gib(1024))};
   Param<unsigned> numa_fault_cycles_{*this, "numa_fault_cycles", 2400,
