@@ -13,6 +13,7 @@ Allocation OsSettings::allocation() const {
   if (v == "interleave") return Allocation::Interleave;
   if (v == "hybrid") return Allocation::Hybrid;
   if (v == "usage-aware") return Allocation::UsageAware;
+  if (v == "weighted") return Allocation::Weighted;
   return Allocation::FirstTouch;
 }
 

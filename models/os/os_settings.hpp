@@ -24,6 +24,7 @@ class OsSettings : public Component {
 
   Placement placement() const;
   Allocation allocation() const;
+  double cpuless_share() const { return cpuless_share_; }
   double pool_fraction() const { return pool_fraction_; }
   // More sharers than this send a region to the pool; 0 in the file means half the sockets.
   unsigned pool_sharers(size_t sockets) const { return pool_sharers_ ? pool_sharers_.get() : static_cast<unsigned>(sockets / 2); }
@@ -59,8 +60,14 @@ class OsSettings : public Component {
                                  "Where a page's first touch puts it: first-touch (the toucher's node, then the "
                                  "nearest with room), interleave (round-robin over the nodes), hybrid (the toucher's "
                                  "node, then round-robin over the others once it is full) or usage-aware (the "
-                                 "toucher's node, then the least used) (docs/os.md)",
-                                 std::vector<std::string>{"first-touch", "interleave", "hybrid", "usage-aware"}};
+                                 "toucher's node, then the least used) or weighted (a share cpuless_share of each "
+                                 "socket's new pages round-robin over the CPU-less CXL nodes, the rest first-touch) "
+                                 "(docs/os.md)",
+                                 std::vector<std::string>{"first-touch", "interleave", "hybrid", "usage-aware", "weighted"}};
+  Param<double> cpuless_share_{*this, "cpuless_share", 0.5,
+                               "allocation weighted: the share of each socket's new pages placed on the CPU-less "
+                               "CXL nodes (cxl_pool numa_node: true): the CXL pooling paper's pooled fraction",
+                               between(0.0, 1.0)};
   Param<double> pool_fraction_{*this, "pool_fraction", 0.2, "Share of the workload's footprint the pool may hold",
                                between(0.0, 1.0)};
   Param<unsigned> pool_sharers_{*this, "pool_sharers", 0,

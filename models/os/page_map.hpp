@@ -18,7 +18,10 @@ namespace starnuma {
 // toucher's node, then the nearest with room (Linux's fallback list); PI round-robin over every
 // node first touch may use; HY the toucher's node, then round-robin over the others once it is
 // full; UA the toucher's node, then the least used (by share of capacity) once it is full.
-enum class Allocation { FirstTouch, Interleave, Hybrid, UsageAware };
+// Weighted (the CXL pooling paper's composed memory): a fixed share of each socket's new pages
+// round-robin over the CPU-less nodes (first touch may use them; no socket's own node), the rest
+// by first touch.
+enum class Allocation { FirstTouch, Interleave, Hybrid, UsageAware, Weighted };
 
 class PageMap {
  public:
@@ -37,6 +40,8 @@ class PageMap {
   // The first-touch policy (default FirstTouch). Page-table frames always take the toucher's
   // nearest node with room, as Linux allocates them.
   void set_allocation(Allocation a) { allocation_ = a; }
+  // Weighted: the share of each socket's new pages that go to the CPU-less nodes (0 to 1).
+  void set_cpuless_share(double share) { cpuless_share_ = share; }
   Allocation allocation() const { return allocation_; }
   // Physical address of `vaddr`; places the page by first touch from `socket` if it is new.
   uint64_t translate(uint64_t vaddr, size_t socket) {
@@ -155,7 +160,11 @@ class PageMap {
   std::vector<Node> nodes_;
   std::vector<std::vector<size_t>> fallback_;
   Allocation allocation_ = Allocation::FirstTouch;
+  double cpuless_share_ = 0;
   std::vector<size_t> interleave_next_;  // per socket: the node interleaving tries next
+  std::vector<uint64_t> weighted_pages_;  // per socket: new pages Weighted has placed
+  // Weighted: the next CPU-less node with room for `socket`, round-robin; npos when none.
+  size_t next_cpuless(size_t socket);
   std::vector<uint64_t> used_;  // pages placed per node (data pages and frames)
   std::vector<uint64_t> next_;  // frames handed out per node (the next never-used frame)
   std::vector<std::vector<uint64_t>> free_;     // per node: freed frames, the last freed first

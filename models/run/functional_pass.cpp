@@ -88,7 +88,7 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
   TrackerMetadata* metadata = knowledge == MigrationKnowledge::Tracker ? tracking->metadata().get() : nullptr;
 
   PageMap pages = make_page_map(fabric, pool_limit_bytes(os.pool_fraction(), workload->footprint()), tracking.get());
-  pages.set_allocation(platform.os().allocation());
+  set_allocation(pages, platform.os(), fabric);
   const size_t pool = pool_node(pages);
   const std::vector<size_t> socket_node = socket_nodes(fabric);
   MigrationPolicy policy(policy_config(os, knowledge, metadata, socket_node, pool), o.seed * 7919 + 17);

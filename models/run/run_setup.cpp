@@ -38,6 +38,17 @@ PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformT
   return PageMap(kRunPageSize, std::move(nodes), std::move(fallback));
 }
 
+void set_allocation(PageMap& pages, const OsSettings& os, const Fabric& fabric) {
+  pages.set_allocation(os.allocation());
+  pages.set_cpuless_share(os.cpuless_share());
+  if (os.allocation() != Allocation::Weighted) return;
+  const std::vector<size_t> own = socket_nodes(fabric);
+  for (size_t n = 0; n < pages.nodes().size(); ++n)
+    if (pages.nodes()[n].first_touch && std::find(own.begin(), own.end(), n) == own.end()) return;
+  report_error(msg::kConfig, "os.allocation: weighted places pages on CPU-less CXL nodes; this platform has none "
+                             "(a cxl_pool node with numa_node: true)");
+}
+
 uint64_t pool_limit_bytes(double pool_fraction, uint64_t footprint) {
   return (static_cast<uint64_t>(pool_fraction * static_cast<double>(footprint)) + kRunPageSize - 1) / kRunPageSize *
          kRunPageSize;

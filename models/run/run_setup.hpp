@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "os/os_settings.hpp"
 #include "os/page_map.hpp"
 #include "stimulus/address_limit.hpp"
 
@@ -27,6 +28,10 @@ std::vector<ThreadPlace> place_threads(const Fabric& fabric);
 // others by unloaded latency (a pool device with numa_node: true among them); a pool only takes
 // what placement puts there, up to `pool_limit` bytes. The tracking metadata's reserved range (at the top of its home) is never handed out.
 PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformTracking* tracking);
+
+// The os settings' allocation policy on `pages`; weighted without a CPU-less node is a
+// configuration error.
+void set_allocation(PageMap& pages, const OsSettings& os, const Fabric& fabric);
 
 // Bytes of a `footprint`-byte workload the pool may hold (whole pages).
 uint64_t pool_limit_bytes(double pool_fraction, uint64_t footprint);

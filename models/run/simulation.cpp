@@ -172,7 +172,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   uint64_t footprint = workload->footprint();
   if (footprint == 0 && accesses) footprint = accesses->pages().size() * kPageSize;
   PageMap pages = make_page_map(fabric, pool_limit_bytes(pool_fraction, footprint), tracking.get());
-  pages.set_allocation(platform.os().allocation());
+  set_allocation(pages, platform.os(), fabric);
   const size_t pool = pool_node(pages);
   if (checkpoint) restore_pages(*checkpoint, o.checkpoint, pages, socket_nodes(fabric), pool);
   if (accesses) place_oracle(pages, *accesses, pool, os.pool_sharers(sockets));

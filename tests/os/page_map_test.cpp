@@ -183,4 +183,25 @@ TEST(PageMap, AReleaseOfAFrameStillMappedIsAnInternalError) {
   EXPECT_TRUE(r.raised);
 }
 
+// Two sockets and two CPU-less nodes (first touch may use them); a quarter of each socket's new
+// pages go to the CPU-less nodes in turn, evenly spread; the rest by first touch.
+TEST(Allocation, WeightedSendsItsShareToTheCpuLessNodesInTurn) {
+  PageMap m(kPage,
+            {{"s0", 0, 16 * kPage, true}, {"s1", 16 * kPage, 16 * kPage, true}, {"c0", 32 * kPage, 16 * kPage, true},
+             {"c1", 48 * kPage, 2 * kPage, true}},
+            {{0, 1, 2, 3}, {1, 0, 2, 3}});
+  m.set_allocation(Allocation::Weighted);
+  m.set_cpuless_share(0.25);
+  EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 0, 0, 2, 0, 0, 0, 3}));
+  // c1 (two pages) is full after its second: the share then goes to c0 alone; s0 (16 pages) fills
+  // and first touch falls back to s1.
+  EXPECT_EQ(touch_new(m, 0, 8, 16), (std::vector<size_t>{0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 2, 0, 1, 1, 2}));
+  EXPECT_EQ(m.pages_on(3), 2u);
+  // Socket 1 keeps its own count: its fourth page is its first to a CPU-less node.
+  EXPECT_EQ(touch_new(m, 1, 100, 4), (std::vector<size_t>{1, 1, 1, 2}));
+  m.set_cpuless_share(1.0);
+  EXPECT_EQ(touch_new(m, 1, 200, 3), (std::vector<size_t>{2, 2, 2}));
+  EXPECT_TRUE(m.check().empty()) << m.check();
+}
+
 }  // namespace starnuma
