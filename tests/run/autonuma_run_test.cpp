@@ -16,7 +16,8 @@ RunResult run_balancing(const std::string& platform, const std::string& rule) {
   o.workload = "uniform:footprint=8MiB@socket0-1.core0-2,local:footprint=1MiB@socket0.core3";
   o.instructions = 200000;
   o.placement = Placement::Dynamic;
-  return testing::run_platform(platform, o, {"os.migration=" + rule, "coherence.enabled=false"});
+  // Scans of 4 MiB every 100 us: every page faults several times within this short run.
+  return testing::run_platform(platform, o, {"os.migration=" + rule, "coherence.enabled=false", "os.numa_scan_size=4MiB"});
 }
 
 TEST(AutoNumaRun, LacxMovesPagesSharedAcrossNodesToTheCxlNodeAndAutoNumaNever) {

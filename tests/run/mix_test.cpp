@@ -132,5 +132,20 @@ TEST(Mix, DynamicMigrationMovesTheOverflowOffTheBusiestNode) {
   EXPECT_EQ(r.migration_policy, "balance (DM) on per-page counts");
 }
 
+// os.allocation weighted: the CXL pooling paper's composed memory. Half of host 0's pages in the
+// pool, so half its LLC misses go there; without a CPU-less node the policy is refused.
+TEST(Mix, WeightedAllocationPutsItsShareOfEveryHostsPagesInThePool) {
+  const RunResult r = run_mix("cxl-hpc3-scaled.yaml", "local:footprint=8MiB@socket0", 50000, {"os.cpuless_share=0.5"});
+  EXPECT_NEAR(r.breakdown[0], 0.5, 0.02);
+  EXPECT_NEAR(r.breakdown[3], 0.5, 0.02);
+  EXPECT_EQ(r.breakdown[1] + r.breakdown[2], 0.0);  // never another host's memory
+}
+
+TEST(Mix, WeightedAllocationNeedsACpuLessNode) {
+  const auto e = testing::capture_report(
+      [] { run_mix("multichip4-scaled.yaml", "local@socket0", 1000, {"os.allocation=weighted"}); });
+  EXPECT_NE(e.message.find("weighted places pages on CPU-less CXL nodes"), std::string::npos) << e.message;
+}
+
 }  // namespace
 }  // namespace starnuma
