@@ -26,7 +26,8 @@ AccessClass classify(const Route& route) {
 
 }  // namespace
 
-Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes)
+Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes,
+               bool separate_hosts)
     : Component(name, ctx), routes_(nodes, sockets_of(nodes)) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     report_internal("the model needs a SystemC time resolution of 1 ps");
@@ -46,13 +47,16 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
   std::string examples;
   for (Socket* s : requesters_)
     for (const Range& r : ranges_)
-      if (!routes_.route(*s, *r.node).reachable && unreachable++ < 3)
+      if (!routes_.route(*s, *r.node).reachable && !(separate_hosts && dynamic_cast<const Socket*>(r.node)) &&
+          unreachable++ < 3)
         examples += std::string(examples.empty() ? "" : ", ") + s->basename() + " to the memory of " + r.node->basename();
   if (unreachable > 0) {
     error(nullptr, "",
           std::to_string(unreachable) + " socket-to-memory pair" + (unreachable == 1 ? " has" : "s have") +
               " no route (" + examples + (unreachable > 3 ? ", ..." : "") +
-              "): only routers and switches forward traffic, a socket does not",
+              "): only routers and switches forward traffic, a socket does not" +
+              (separate_hosts ? "; a pool must be reached by every host"
+                              : "; servers on a CXL fabric rather than one machine: platform.separate_hosts: true"),
           msg::kTopology);
     return;
   }
@@ -69,6 +73,7 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
       classes.push_back(classify(*route));
       Path p;
       p.remote = !route->hops.empty();
+      p.unreachable = !route->reachable;
       p.out[0] = compile(*route, true, &Link::request_bytes);
       p.back[0] = compile(*route, false, &Link::data_bytes);
       p.out[1] = compile(*route, true, &Link::data_bytes);
@@ -106,6 +111,11 @@ const char* access_class_name(AccessClass c) {
     case AccessClass::Pool: return "pool";
   }
   return "?";
+}
+
+void Fabric::unreachable_access(size_t requester, size_t range) const {
+  report_internal(std::string("an access of ") + requesters_[requester]->basename() + " to the memory of " +
+                  ranges_[range].node->basename() + ", another host's that it does not lend");
 }
 
 Time Fabric::unloaded_latency(size_t r, size_t range) const {
@@ -179,6 +189,7 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   Time t = issue + half_uncore;
   const bool read = a.op == MemOp::Read;
   if (path.remote) ++remote_;
+  if (path.unreachable) unreachable_access(r, index);
   if (a.trace) {
     const Route& route = *route_to_home_[r][index];
     t = walk(route, true, t, read ? &Link::request_bytes : &Link::data_bytes, a.trace);

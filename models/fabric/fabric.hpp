@@ -44,7 +44,9 @@ class Fabric : public Component {
     MemoryHome* home;
   };
 
-  Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes);
+  // `separate_hosts`: each socket is a host, which needs no route to another socket's memory.
+  Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes,
+         bool separate_hosts = false);
 
   // Optional: runs call access() directly; probes and TLM initiators bind here.
   tlm_utils::simple_target_socket_optional<Fabric> target{"target"};
@@ -61,6 +63,9 @@ class Fabric : public Component {
   // computed from the same parameters the timing uses, without touching any state; equal to what
   // `starnuma latency` measures (tested).
   Time unloaded_latency(size_t r, size_t range) const;
+  // Whether requester `r` has a route to the memory of address range `range` (always, unless the
+  // platform's hosts are separate).
+  bool reachable(size_t r, size_t range) const { return route_to_home_.at(r).at(range)->reachable; }
   // Local, one hop (coherent, no NUMALink), two hops (a NUMALink), or the pool (a CXL device).
   AccessClass access_class(size_t r, size_t range) const { return classes_[r][range]; }
 
@@ -100,7 +105,9 @@ class Fabric : public Component {
   struct Path {
     Leg out[2], back[2];  // by MemOp: a read's request and data, a write's data and acknowledgement
     bool remote = false;  // the home is another node
+    bool unreachable = false;  // another host's memory it does not lend (separate hosts)
   };
+  [[noreturn]] void unreachable_access(size_t requester, size_t range) const;
   Leg compile(const Route& route, bool forward, uint32_t (Link::*size)() const);
   Time run(const Leg& leg, Time t) {
     const Step* s = &steps_[leg.first];

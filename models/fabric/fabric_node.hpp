@@ -25,6 +25,9 @@ class FabricNode : public Component {
   virtual Time port_latency(const Link& via) const { return Time(); }
   // The protocol of the links a route to this node may use (sockets: coherent; CXL devices: CXL).
   virtual Protocol reached_by() const { return Protocol::Coherent; }
+  // Whether a route of `protocol` may end here (a socket that lends its memory is reached over CXL
+  // too: a logical memory pool).
+  virtual bool reachable_by(Protocol protocol) const { return reached_by() == protocol; }
   // The memory this node owns, if any.
   virtual MemoryHome* memory_home() { return nullptr; }
   // Called once every link is attached: reports attachments the node cannot have.

@@ -84,8 +84,9 @@ void RouteTable::shortest_paths(FabricNode& src, Protocol protocol, std::vector<
     }
   }
   for (size_t v = 0; v < n; ++v) {
-    if (nodes_[v]->reached_by() != protocol) continue;
+    if (!nodes_[v]->reachable_by(protocol)) continue;
     Route& r = routes[v];
+    if (r.reachable) continue;  // a coherent route, found first, is kept
     if (v == s) {
       r.reachable = true;
       continue;

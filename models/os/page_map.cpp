@@ -176,7 +176,7 @@ size_t PageMap::next_interleaved(size_t socket, size_t except) {
   for (size_t tried = 0; tried < nodes_.size(); ++tried) {
     const size_t node = next;
     next = (next + 1) % nodes_.size();
-    if (node != except && may_take(node)) return node;
+    if (node != except && may_take(node) && reaches(socket, node)) return node;
   }
   return static_cast<size_t>(-1);
 }
@@ -188,7 +188,7 @@ size_t PageMap::next_cpuless(size_t socket) {
     const size_t node = next;
     next = (next + 1) % nodes_.size();
     const bool own = std::any_of(fallback_.begin(), fallback_.end(), [&](const auto& f) { return f.front() == node; });
-    if (!own && may_take(node)) return node;
+    if (!own && may_take(node) && reaches(socket, node)) return node;
   }
   return static_cast<size_t>(-1);
 }

@@ -4,6 +4,7 @@
 // out again). A reverse map gives the virtual page in each physical frame, as the OS's rmap does.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -152,6 +153,12 @@ class PageMap {
   // `except` (npos: none excepted).
   size_t next_interleaved(size_t socket, size_t except);
   bool may_take(size_t node) const { return nodes_[node].first_touch && !full(node); }
+  // Whether `socket` may place pages on `node` at all: it is in its fallback list (another host's
+  // memory is not, unless lent).
+  bool reaches(size_t socket, size_t node) const {
+    const auto& f = fallback_[socket];
+    return std::find(f.begin(), f.end(), node) != f.end();
+  }
   // "socket0 12 of 16 pages, ..." for out-of-memory errors.
   std::string occupancy() const;
 

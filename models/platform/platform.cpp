@@ -117,7 +117,8 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
   if (elab.diagnostics().empty())
     for (FabricNode* n : nodes_) n->check_attachments();
   if (elab.diagnostics().empty() && !nodes_.empty())
-    fabric_ = std::make_unique<Fabric>("fabric", root.child_context("fabric", "fabric"), nodes_);
+    fabric_ = std::make_unique<Fabric>("fabric", root.child_context("fabric", "fabric"), nodes_,
+                                       settings_->separate_hosts());
   if (fabric_) {
     // The tracking metadata's home must name a node with memory: known only now, and checked now,
     // so `check` reports it at the line that set it rather than `run` without a location.

@@ -29,6 +29,7 @@ class PlatformSettings : public Component {
  public:
   PlatformSettings(sc_core::sc_module_name name, const ScopeContext& ctx) : Component(name, ctx) {}
   Time quantum() const { return quantum_; }
+  bool separate_hosts() const { return separate_hosts_; }
 
  private:
   // 500 ns: the largest at which bfs, sharing and kv on the scaled 16-socket machines stay within
@@ -36,6 +37,10 @@ class PlatformSettings : public Component {
   Param<Time> quantum_{*this, "quantum", Time::from_ns(500),
                        "Global quantum of temporal decoupling: how far an initiator may run ahead",
                        between(Time::from_ps(1000), Time::from_ns(1000000))};
+  Param<bool> separate_hosts_{*this, "separate_hosts", false,
+                              "Each socket is a host of its own (servers on a CXL fabric, not one NUMA machine): a "
+                              "host needs no route to another's memory and never places pages there unless that "
+                              "host lends it (socket lend_memory: true) (docs/fabric.md)"};
 };
 
 class Platform {

@@ -105,6 +105,11 @@ LatencyMatrix measure_unloaded_latency(Platform& platform, bool with_paths) {
     for (size_t s = 0; s < S; ++s) {
       for (size_t n = 0; n < N; ++n) {
         const Fabric::Range& range = fabric.address_map()[n];
+        if (!fabric.reachable(s, n)) {  // another host's memory it does not lend
+          m.latency[s][n] = Time::from_ps(-1);
+          m.routes[s][n] = "no route";
+          continue;
+        }
         m.routes[s][n] = RouteTable::describe(*fabric.requesters()[s], fabric.route(s, *range.node));
         t = t + gap;
         m.latency[s][n] = probe.send(s, MemOp::Read, range.base, t, with_paths ? &m.paths[s][n] : nullptr) - t;
@@ -146,6 +151,9 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
   std::vector<const Channel*> seen;
   double links_gbps = 0;
   for (size_t requester : requesters) {
+    if (!fabric.route(requester, *home.node).reachable)
+      report_error(msg::kUsage, std::string("--from ") + fabric.requesters()[requester]->basename() + ": another host, whose memory " +
+                                    o.to + " does not lend it (platform.separate_hosts)");
     double narrowest = std::numeric_limits<double>::infinity();
     for (const Hop& h : fabric.route(requester, *home.node).hops) {
       const FabricNode& sender = o.op == MemOp::Read ? *h.to : *h.from;

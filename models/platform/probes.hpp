@@ -19,7 +19,7 @@ namespace starnuma {
 struct LatencyMatrix {
   std::vector<std::string> sockets;  // requesters
   std::vector<std::string> nodes;    // memory homes, in address-map order
-  std::vector<std::vector<Time>> latency;             // [socket][node]
+  std::vector<std::vector<Time>> latency;             // [socket][node]; negative: no route (separate hosts)
   std::vector<std::vector<std::string>> routes;       // [socket][node], "a -upi-> b"
   std::vector<std::vector<PathTrace>> paths;          // filled when asked for
 };

@@ -28,8 +28,10 @@ PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformT
   }
   std::vector<std::vector<size_t>> fallback;
   for (size_t s = 0; s < fabric.requesters().size(); ++s) {
-    std::vector<size_t> order(nodes.size());
-    std::iota(order.begin(), order.end(), 0);
+    // Every memory the socket reaches (another host's only when lent), nearest first.
+    std::vector<size_t> order;
+    for (size_t k = 0; k < nodes.size(); ++k)
+      if (fabric.reachable(s, k)) order.push_back(k);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return fabric.unloaded_latency(s, a) < fabric.unloaded_latency(s, b);
     });

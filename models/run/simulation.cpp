@@ -186,6 +186,9 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   if (placement == Placement::Dynamic && os.rule() == MigrationRule::Balance && knowledge == MigrationKnowledge::Tracker)
     report_error(msg::kConfig, "os.migration: balance decides from per-page counts (os.policy: perfect or auto), not "
                                "from the trackers' regions");
+  if (placement != Placement::FirstTouch && platform.settings().separate_hosts())
+    report_error(msg::kConfig, "platform.separate_hosts: oracle and dynamic placement model one machine's OS; with "
+                               "separate hosts use first-touch placement and os.allocation");
   // AutoNUMA and LACX decide from their own hinting faults, not in phases.
   const bool numa_balancing = placement == Placement::Dynamic && !checkpoint &&
                               (os.rule() == MigrationRule::AutoNuma || os.rule() == MigrationRule::Lacx);

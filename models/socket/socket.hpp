@@ -23,6 +23,11 @@ class Socket : public FabricNode, public MemoryHome {
   // without DRAM; half is spent on the way out, half on the way back.
   Time uncore_latency() const { return uncore_latency_; }
   Time port_latency(const Link& via) const override;
+  bool reachable_by(Protocol protocol) const override {
+    return protocol == Protocol::Coherent || (protocol == Protocol::Cxl && lend_memory_);
+  }
+  // Whether other hosts reach this socket's memory over CXL (a logical memory pool).
+  bool lends_memory() const { return lend_memory_; }
   // A CXL link from a socket ends at a pool or a switch: a socket has no CXL device port.
   void check_attachments() override;
   MemoryHome* memory_home() override { return this; }
@@ -53,6 +58,9 @@ class Socket : public FabricNode, public MemoryHome {
   Param<Time> uncore_latency_;
   Param<Time> upi_port_latency_;
   Param<Time> cxl_port_latency_;
+  Param<bool> lend_memory_{*this, "lend_memory", false,
+                           "Lend this socket's memory to a logical memory pool: other hosts reach it over CXL "
+                           "through a switch, and may place pages there (docs/fabric.md)"};
   Ddr5Controller memory_;
   CoreConfig core_config_;
   LlcConfig llc_config_;

@@ -54,7 +54,8 @@ int latency(const PlatformArgs& args, bool json, bool paths) {
     nlohmann::ordered_json lat = nlohmann::ordered_json::object();
     for (size_t s = 0; s < m.sockets.size(); ++s) {
       nlohmann::ordered_json row = nlohmann::ordered_json::object();
-      for (size_t n = 0; n < m.nodes.size(); ++n) row[m.nodes[n]] = m.latency[s][n].ns();
+      for (size_t n = 0; n < m.nodes.size(); ++n)
+        row[m.nodes[n]] = m.latency[s][n].ps() < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(m.latency[s][n].ns());
       lat[m.sockets[s]] = row;
     }
     j["latency_ns"] = lat;
@@ -81,12 +82,14 @@ int latency(const PlatformArgs& args, bool json, bool paths) {
   for (size_t s = 0; s < m.sockets.size(); ++s) {
     std::cout << std::left << std::setw(10) << m.sockets[s];
     for (size_t n = 0; n < m.nodes.size(); ++n)
-      std::cout << std::right << std::setw(static_cast<int>(w)) << format_real(m.latency[s][n].ns());
+      std::cout << std::right << std::setw(static_cast<int>(w))
+                << (m.latency[s][n].ps() < 0 ? std::string("-") : format_real(m.latency[s][n].ns()));
     std::cout << '\n';
   }
   if (paths) {
     for (size_t s = 0; s < m.sockets.size(); ++s)
       for (size_t n = 0; n < m.nodes.size(); ++n) {
+        if (m.latency[s][n].ps() < 0) continue;
         std::cout << '\n' << m.sockets[s] << " -> " << m.nodes[n] << ": " << format_time(m.latency[s][n]) << "  ("
                   << m.routes[s][n] << ")\n";
         for (const PathStep& step : m.paths[s][n].steps)
