@@ -28,7 +28,7 @@ AccessClass classify(const Route& route) {
 
 Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes,
                bool separate_hosts)
-    : Component(name, ctx), routes_(nodes, sockets_of(nodes)) {
+    : Component(name, ctx), separate_hosts_(separate_hosts), routes_(nodes, sockets_of(nodes)) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     report_internal("the model needs a SystemC time resolution of 1 ps");
   target.register_b_transport(this, &Fabric::b_transport);

@@ -66,6 +66,8 @@ class Fabric : public Component {
   // Whether requester `r` has a route to the memory of address range `range` (always, unless the
   // platform's hosts are separate).
   bool reachable(size_t r, size_t range) const { return route_to_home_.at(r).at(range)->reachable; }
+  // Whether each socket is a server of its own (platform.separate_hosts).
+  bool separate_hosts() const { return separate_hosts_; }
   // Local, one hop (coherent, no NUMALink), two hops (a NUMALink), or the pool (a CXL device).
   AccessClass access_class(size_t r, size_t range) const { return classes_[r][range]; }
 
@@ -118,6 +120,7 @@ class Fabric : public Component {
     return t + Time::from_ps(leg.tail_ps);
   }
 
+  bool separate_hosts_ = false;
   std::vector<Range> ranges_;
   std::vector<uint64_t> range_bases_;  // ranges_[i].base, dense for home_of's search
   std::vector<Socket*> requesters_;

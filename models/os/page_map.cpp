@@ -13,6 +13,10 @@ PageMap::PageMap(uint64_t page_size, std::vector<Node> nodes, std::vector<std::v
   if (page_size_ == 0 || (page_size_ & (page_size_ - 1)) != 0) report_internal("page size must be a power of two");
   if (nodes_.size() > 254) report_internal("the page map holds at most 254 memory nodes");
   while ((uint64_t{1} << page_shift_) != page_size_) ++page_shift_;
+  owner_.assign(nodes_.size(), static_cast<size_t>(-1));
+  foreign_.assign(nodes_.size(), 0);
+  for (size_t s = 0; s < fallback_.size(); ++s)
+    if (!fallback_[s].empty()) owner_.at(fallback_[s].front()) = s;
   direct_.assign(kDirectChunks, nullptr);
 }
 
@@ -49,9 +53,9 @@ uint64_t PageMap::take_frame(size_t node) {
   return first_frame(node) + next_[node]++;
 }
 
-bool PageMap::allocate(uint64_t vpage, size_t node) {
+bool PageMap::allocate(uint64_t vpage, size_t node, size_t socket) {
   if (full(node)) return false;
-  const uint64_t frame = take_frame(node);
+  const uint64_t frame = socket == static_cast<size_t>(-1) ? take_frame(node) : take_frame_for(socket, node);
   slot(vpage) = (frame << 8) | (node + 1);
   owners_[node][frame - first_frame(node)] = vpage + 1;
   return true;
@@ -166,7 +170,7 @@ std::string PageMap::occupancy() const {
 
 size_t PageMap::first_touch_node(size_t socket) const {
   for (size_t node : fallback_.at(socket))
-    if (may_take(node)) return node;
+    if (may_take(socket, node)) return node;
   return static_cast<size_t>(-1);
 }
 
@@ -176,7 +180,7 @@ size_t PageMap::next_interleaved(size_t socket, size_t except) {
   for (size_t tried = 0; tried < nodes_.size(); ++tried) {
     const size_t node = next;
     next = (next + 1) % nodes_.size();
-    if (node != except && may_take(node) && reaches(socket, node)) return node;
+    if (node != except && may_take(socket, node) && reaches(socket, node)) return node;
   }
   return static_cast<size_t>(-1);
 }
@@ -188,7 +192,7 @@ size_t PageMap::next_cpuless(size_t socket) {
     const size_t node = next;
     next = (next + 1) % nodes_.size();
     const bool own = std::any_of(fallback_.begin(), fallback_.end(), [&](const auto& f) { return f.front() == node; });
-    if (!own && may_take(node) && reaches(socket, node)) return node;
+    if (!own && may_take(socket, node) && reaches(socket, node)) return node;
   }
   return static_cast<size_t>(-1);
 }
@@ -209,7 +213,7 @@ size_t PageMap::allocation_node(size_t socket) {
   if (allocation_ == Allocation::Interleave) return next_interleaved(socket, npos);
   // Hybrid and usage-aware keep to the toucher's own node while it has room.
   const size_t local = fallback_.at(socket).front();
-  if (may_take(local)) return local;
+  if (may_take(socket, local)) return local;
   if (allocation_ == Allocation::Hybrid) return next_interleaved(socket, local);
   // Usage-aware: the smallest share of capacity in use (used/capacity compared as cross products,
   // exactly); ties go to the nearer node.
@@ -219,7 +223,7 @@ size_t PageMap::allocation_node(size_t socket) {
   };
   size_t best = npos;
   for (size_t node : fallback_.at(socket))
-    if (may_take(node) && (best == npos || less_used(node, best))) best = node;
+    if (may_take(socket, node) && (best == npos || less_used(node, best))) best = node;
   return best;
 }
 
@@ -232,7 +236,7 @@ uint64_t PageMap::translate_slow(uint64_t vaddr, size_t socket) {
       report_error(msg::kInput, "out of memory: no node can hold virtual page " + hex(vpage << page_shift_) +
                                     " touched by socket " + std::to_string(socket) + " (" + occupancy() +
                                     "; a pool takes only what placement puts there)");
-    allocate(vpage, node);
+    allocate(vpage, node, socket);
     e = slot(vpage);
   }
   return address(e, vaddr);
@@ -244,7 +248,7 @@ uint64_t PageMap::allocate_frame(size_t socket) {
     report_error(msg::kInput, "out of memory: no node can hold a page-table page for socket " + std::to_string(socket) +
                                   " (" + occupancy() + ")");
   ++frames_;
-  return take_frame(node) << page_shift_;
+  return take_frame_for(socket, node) << page_shift_;
 }
 
 bool PageMap::place(uint64_t vpage, size_t node) {

@@ -31,6 +31,9 @@ class PageMap {
     uint64_t base;      // physical range of the node's memory
     uint64_t capacity;  // bytes the OS may place on it (the pool's may be limited below its size)
     bool first_touch;   // whether first-touch may place pages here (sockets: yes; the pool: no)
+    // Bytes of it other sockets may take (a server's lent slice when hosts are separate; all of
+    // it otherwise). The node's own socket is the first of its fallback list that starts with it.
+    uint64_t lent = ~uint64_t{0};
   };
 
   // `fallback[s]` lists node indices in the order first-touch tries them for socket s (its own
@@ -140,7 +143,8 @@ class PageMap {
   uint64_t translate_slow(uint64_t vaddr, size_t socket);
   uint64_t address(uint64_t entry, uint64_t vaddr) const { return ((entry >> 8) << page_shift_) | (vaddr & (page_size_ - 1)); }
   uint64_t& slot(uint64_t vpage);
-  bool allocate(uint64_t vpage, size_t node);
+  // `socket`: whose first touch (counted against lent slices); npos: a placement ahead of time.
+  bool allocate(uint64_t vpage, size_t node, size_t socket = static_cast<size_t>(-1));
   bool full(size_t node) const { return used_[node] >= nodes_[node].capacity / page_size_; }
   // The next free physical page number of `node` (not full), now taken.
   uint64_t take_frame(size_t node);
@@ -152,7 +156,18 @@ class PageMap {
   // Round-robin from `socket`'s cursor over the nodes first touch may use, with room, other than
   // `except` (npos: none excepted).
   size_t next_interleaved(size_t socket, size_t except);
-  bool may_take(size_t node) const { return nodes_[node].first_touch && !full(node); }
+  // Whether first touch from `socket` may place a page on `node`: it may, has room, and is the
+  // socket's own or has lent room left.
+  bool may_take(size_t socket, size_t node) const {
+    return nodes_[node].first_touch && !full(node) &&
+           (owner_[node] == static_cast<size_t>(-1) || owner_[node] == socket ||
+            foreign_[node] < nodes_[node].lent / page_size_);
+  }
+  // A frame of `node` taken for `socket` (counted against the node's lent slice when not its own).
+  uint64_t take_frame_for(size_t socket, size_t node) {
+    if (owner_[node] != static_cast<size_t>(-1) && owner_[node] != socket) ++foreign_[node];
+    return take_frame(node);
+  }
   // Whether `socket` may place pages on `node` at all: it is in its fallback list (another host's
   // memory is not, unless lent).
   bool reaches(size_t socket, size_t node) const {
@@ -173,6 +188,8 @@ class PageMap {
   // Weighted: the next CPU-less node with room for `socket`, round-robin; npos when none.
   size_t next_cpuless(size_t socket);
   std::vector<uint64_t> used_;  // pages placed per node (data pages and frames)
+  std::vector<size_t> owner_;   // per node: the socket whose own node it is (npos: none)
+  std::vector<uint64_t> foreign_;  // per node: pages first touch gave other sockets
   std::vector<uint64_t> next_;  // frames handed out per node (the next never-used frame)
   std::vector<std::vector<uint64_t>> free_;     // per node: freed frames, the last freed first
   std::vector<std::vector<uint64_t>> owners_;   // per node, per frame: vpage + 1, or 0

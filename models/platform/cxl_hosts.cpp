@@ -1,6 +1,7 @@
 // Servers on a CXL fabric (the logical-memory-pools paper's Fig. 1): `hosts` sockets, each a host
 // of its own, linked by CXL to one switch. With logical_pool, every host lends its memory: the
-// others reach it over CXL through the switch (socket lend_memory: true). With physical_pool, a
+// others reach it over CXL through the switch (socket lend: 1 unless the host template says how
+// much). With physical_pool, a
 // CXL memory pool device hangs off the switch as well. The platform file sets
 // platform.separate_hosts: true (docs/fabric.md).
 #include "platform/topology_generator.hpp"
@@ -22,8 +23,8 @@ class CxlHosts : public TopologyGenerator {
     for (unsigned h = 0; h < hosts_; ++h) {
       add_node(nodes, host(h), host_, "socket");
       ConfigNode& node = *nodes.find(host(h));
-      if (logical_pool_ && !node.find("lend_memory"))
-        node.set("lend_memory", node.location(), ConfigNode::scalar("true", node.location()));
+      if (logical_pool_ && !node.find("lend"))
+        node.set("lend", node.location(), ConfigNode::scalar("1", node.location()));
       add_link(links, "cxl", cxl_, host(h), "switch");
     }
     if (!physical_pool_) return;
@@ -36,7 +37,8 @@ class CxlHosts : public TopologyGenerator {
  private:
   Param<unsigned> hosts_{*this, "hosts", 4, "Hosts (servers, one socket each) on the switch", between(2u, 64u)};
   Param<bool> logical_pool_{*this, "logical_pool", true,
-                            "Every host lends its memory to the others over CXL (a logical memory pool)"};
+                            "Every host lends its memory to the others over CXL (a logical memory pool): all of it "
+                            "unless host.lend says what share"};
   Param<bool> physical_pool_{*this, "physical_pool", false,
                              "Add 'pool', a CXL memory pool device on the switch (a CPU-less NUMA node to every host)"};
   MapParam host_{*this, "host", "Parameters of every host (type socket unless given)"};

@@ -40,7 +40,7 @@ class PlatformSettings : public Component {
   Param<bool> separate_hosts_{*this, "separate_hosts", false,
                               "Each socket is a host of its own (servers on a CXL fabric, not one NUMA machine): a "
                               "host needs no route to another's memory and never places pages there unless that "
-                              "host lends it (socket lend_memory: true) (docs/fabric.md)"};
+                              "host lends it (socket lend > 0) (docs/fabric.md)"};
 };
 
 class Platform {

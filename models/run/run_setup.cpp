@@ -25,6 +25,9 @@ PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformT
     const bool first_touch = !pool || pool->numa_node();
     const uint64_t size = tracking && tracking->home_range() == k ? r.size - tracking->reserved_bytes() : r.size;
     nodes.push_back({r.node->basename(), r.base, first_touch ? size : std::min(size, pool_limit), first_touch});
+    // A server on a CXL fabric lends only its slice to the others.
+    if (const auto* sock = dynamic_cast<const Socket*>(r.node); sock && fabric.separate_hosts() && sock->lend() < 1.0)
+      nodes.back().lent = static_cast<uint64_t>(sock->lend() * static_cast<double>(size));
   }
   std::vector<std::vector<size_t>> fallback;
   for (size_t s = 0; s < fabric.requesters().size(); ++s) {

@@ -24,10 +24,10 @@ class Socket : public FabricNode, public MemoryHome {
   Time uncore_latency() const { return uncore_latency_; }
   Time port_latency(const Link& via) const override;
   bool reachable_by(Protocol protocol) const override {
-    return protocol == Protocol::Coherent || (protocol == Protocol::Cxl && lend_memory_);
+    return protocol == Protocol::Coherent || (protocol == Protocol::Cxl && lend_.get() > 0);
   }
-  // Whether other hosts reach this socket's memory over CXL (a logical memory pool).
-  bool lends_memory() const { return lend_memory_; }
+  // The share of this socket's memory other hosts may use, reached over CXL (a logical memory pool).
+  double lend() const { return lend_; }
   // A CXL link from a socket ends at a pool or a switch: a socket has no CXL device port.
   void check_attachments() override;
   MemoryHome* memory_home() override { return this; }
@@ -58,9 +58,10 @@ class Socket : public FabricNode, public MemoryHome {
   Param<Time> uncore_latency_;
   Param<Time> upi_port_latency_;
   Param<Time> cxl_port_latency_;
-  Param<bool> lend_memory_{*this, "lend_memory", false,
-                           "Lend this socket's memory to a logical memory pool: other hosts reach it over CXL "
-                           "through a switch, and may place pages there (docs/fabric.md)"};
+  Param<double> lend_{*this, "lend", 0.0,
+                      "Share of this socket's memory lent to a logical memory pool: other hosts reach it over CXL "
+                      "through a switch and may place pages in that much of it (docs/fabric.md)",
+                      between(0.0, 1.0)};
   Ddr5Controller memory_;
   CoreConfig core_config_;
   LlcConfig llc_config_;

@@ -204,4 +204,16 @@ TEST(Allocation, WeightedSendsItsShareToTheCpuLessNodesInTurn) {
   EXPECT_TRUE(m.check().empty()) << m.check();
 }
 
+// Servers lending a slice: s1 lends 2 of its 8 pages. s0's first touch overflows into that slice
+// only, then into the pool-like CPU-less node; s1 itself may still use all of its memory.
+TEST(Allocation, OtherServersTakeOnlyTheLentSlice) {
+  PageMap m(kPage,
+            {{"s0", 0, 4 * kPage, true}, {"s1", 4 * kPage, 8 * kPage, true, 2 * kPage},
+             {"pool", 12 * kPage, 8 * kPage, true}},
+            {{0, 1, 2}, {1, 2}});
+  EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 0, 0, 0, 1, 1, 2, 2}));
+  EXPECT_EQ(touch_new(m, 1, 100, 7), (std::vector<size_t>{1, 1, 1, 1, 1, 1, 2}));  // 2 + 6 = its 8
+  EXPECT_TRUE(m.check().empty()) << m.check();
+}
+
 }  // namespace starnuma

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/champsim_trace.hpp"
 #include "harness/expect_report.hpp"
 #include "harness/in_child.hpp"
 #include "harness/run_platform.hpp"
@@ -145,6 +146,29 @@ TEST(Mix, WeightedAllocationNeedsACpuLessNode) {
   const auto e = testing::capture_report(
       [] { run_mix("multichip4-scaled.yaml", "local@socket0", 1000, {"os.allocation=weighted"}); });
   EXPECT_NE(e.message.find("weighted places pages on CPU-less CXL nodes"), std::string::npos) << e.message;
+}
+
+// One ChampSim trace per process: a single-threaded program from a trace beside a generated one,
+// each in its own address space (the trace's real addresses are kept within its terabytes).
+TEST(Mix, AChampSimTraceIsAProgramOfItsOwn) {
+  std::vector<testing::Record> program(2000);
+  for (size_t i = 0; i < program.size(); ++i) {
+    program[i].ip = 0x401000 + 4 * (i % 64);
+    if (i % 2 == 0) program[i].source_memory[0] = 0x7ffd00000000ull + (i * 4096) % (1 << 22);  // a stack far up
+  }
+  const std::vector<uint8_t> bytes = testing::encode(program);
+  const std::string path = ::testing::TempDir() + "mix-program.champsim";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                              static_cast<std::streamsize>(bytes.size()));
+  const RunResult r = run_mix("multichip4-scaled.yaml", "trace:" + path + "@socket1,uniform:footprint=1MiB@socket0", 20000);
+  ASSERT_EQ(r.programs.size(), 2u);
+  EXPECT_EQ(r.programs[0].name, "mix-program.champsim");
+  EXPECT_EQ(r.programs[0].threads, 1u);  // one thread per trace
+  EXPECT_GE(r.programs[0].instructions, 20000u);  // the budget, and the last op's instructions
+  EXPECT_LE(r.programs[0].instructions, 20010u);
+  EXPECT_GT(r.programs[0].llc_misses, 0u);
+  EXPECT_EQ(r.programs[1].threads, 4u);
+  EXPECT_EQ(r.socket_ipc[2], 0.0);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/champsim_trace.hpp"
 #include "harness/expect_report.hpp"
 #include "run/simulation.hpp"
 #include "stimulus/trace/champsim.hpp"
@@ -25,6 +26,8 @@ namespace starnuma {
 namespace {
 
 using namespace trace;
+using testing::encode;
+using testing::Record;
 using testing::capture_report;
 namespace fs = std::filesystem;
 
@@ -315,28 +318,6 @@ TEST(Trace, FailedRecordingLeavesNoFile) {
 }
 
 // ---- ChampSim ----
-
-struct Record {
-  uint64_t ip = 0x400000;
-  uint8_t destination_registers[2] = {};
-  uint8_t source_registers[4] = {};
-  uint64_t destination_memory[2] = {};
-  uint64_t source_memory[4] = {};
-};
-
-std::vector<uint8_t> encode(const std::vector<Record>& records) {
-  std::vector<uint8_t> bytes;
-  for (const Record& r : records) {
-    uint8_t b[64] = {};
-    std::memcpy(b, &r.ip, 8);  // the tests run on little-endian hosts, as ChampSim's traces are
-    std::memcpy(b + 10, r.destination_registers, 2);
-    std::memcpy(b + 12, r.source_registers, 4);
-    std::memcpy(b + 16, r.destination_memory, 16);
-    std::memcpy(b + 32, r.source_memory, 32);
-    bytes.insert(bytes.end(), b, b + 64);
-  }
-  return bytes;
-}
 
 std::vector<uint8_t> xz(const std::vector<uint8_t>& plain) {
   std::vector<uint8_t> out(lzma_stream_buffer_bound(plain.size()));
