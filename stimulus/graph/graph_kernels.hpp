@@ -30,6 +30,10 @@ std::string check_components(const CsrGraph& g, const std::vector<int32_t>& comp
 // --- sssp: delta-stepping (GAP's sssp), weights 1..255 ------------------------------------------
 // The weight of the undirected edge {u, v}: the same in both directions, drawn from the seed.
 int32_t edge_weight(int32_t u, int32_t v, uint64_t seed);
+// The weight of neighbour entry `e` (the edge u->v): the file's, or drawn from the seed.
+inline int32_t edge_weight(const CsrGraph& g, int64_t e, int32_t u, int32_t v, uint64_t seed) {
+  return g.weights.empty() ? edge_weight(u, v, seed) : g.weights[static_cast<size_t>(e)];
+}
 constexpr int32_t kUnreachable = INT32_MAX;
 std::vector<int32_t> dijkstra(const CsrGraph& g, int32_t source, uint64_t weight_seed);
 // The distances the sssp workload's execution computes (`threads` own the local bins).
@@ -53,18 +57,21 @@ PageRankRun pagerank(const CsrGraph& g, unsigned max_iterations, double toleranc
 double pagerank_residual(const CsrGraph& g, const std::vector<float>& scores);
 constexpr float kPageRankDamping = 0.85f;
 
-// The parameters of every graph workload: the Kronecker graph.
+// The parameters of every graph workload: the Kronecker graph, or a graph file.
 class GraphSpec : public WorkloadSpec {
  public:
-  using WorkloadSpec::WorkloadSpec;
+  explicit GraphSpec(const ScopeContext& c);
 
  protected:
-  CsrGraph graph(uint64_t seed) const { return kronecker_graph(scale_, degree_, seed); }
+  CsrGraph graph(uint64_t seed) const;
 
  private:
   Param<unsigned> scale_{*this, "scale", 18u, "The graph has 2^scale vertices (Graph500 Kronecker)", between(4u, 26u)};
   Param<unsigned> degree_{*this, "degree", 16u, "Edges per vertex before symmetrisation (Graph500 edge factor)",
                           between(1u, 256u)};
+  Param<std::string> file_{*this, "file", "",
+                           "A graph file instead of the Kronecker graph: .el, .wel (weights for sssp) or .mtx, as "
+                           "GAP reads them (docs/workloads.md)"};
 };
 
 }  // namespace starnuma

@@ -12,6 +12,7 @@ namespace starnuma {
 struct CsrGraph {
   std::vector<int64_t> offsets;    // vertices + 1 entries; the neighbours of v are [offsets[v], offsets[v+1])
   std::vector<int32_t> neighbors;  // sorted within each vertex
+  std::vector<int32_t> weights;    // per neighbour entry, from a weighted file; empty: sssp draws them
   int64_t vertices() const { return static_cast<int64_t>(offsets.size()) - 1; }
   int64_t edges() const { return static_cast<int64_t>(neighbors.size()); }  // directed: each undirected edge twice
   int64_t degree(int64_t v) const { return offsets[static_cast<size_t>(v) + 1] - offsets[static_cast<size_t>(v)]; }

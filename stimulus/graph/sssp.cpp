@@ -42,7 +42,7 @@ std::vector<int32_t> dijkstra(const CsrGraph& g, int32_t source, uint64_t weight
     queue.pop();
     if (d > dist[static_cast<size_t>(u)]) continue;
     for (int64_t e = g.offsets[static_cast<size_t>(u)]; e < g.offsets[static_cast<size_t>(u) + 1]; ++e) {
-      const int32_t v = g.neighbors[static_cast<size_t>(e)], nd = d + edge_weight(u, v, weight_seed);
+      const int32_t v = g.neighbors[static_cast<size_t>(e)], nd = d + edge_weight(g, e, u, v, weight_seed);
       if (nd < dist[static_cast<size_t>(v)]) {
         dist[static_cast<size_t>(v)] = nd;
         queue.push({nd, v});
@@ -115,7 +115,7 @@ Search run_search(const CsrGraph& graph, int32_t source, int32_t delta, unsigned
       if (du < delta * bin) continue;
       const int64_t first = graph.offsets[static_cast<size_t>(u)];
       for (int64_t e = first; e < graph.offsets[static_cast<size_t>(u) + 1]; ++e) {
-        const int32_t v = graph.neighbors[static_cast<size_t>(e)], nd = du + edge_weight(u, v, seed);
+        const int32_t v = graph.neighbors[static_cast<size_t>(e)], nd = du + edge_weight(graph, e, u, v, seed);
         if (nd >= dist[static_cast<size_t>(v)]) continue;
         dist[static_cast<size_t>(v)] = nd;
         auto& thread_bins = bins[owner[i]];
@@ -213,7 +213,7 @@ class SsspProgram : public ParallelProgram {
           out.load(dist(v), 1, true);
           if (k < s.first_push[i + 1] && s.pushes[k].edge == static_cast<uint32_t>(e - first)) {
             out.store(dist(v), kPerRelax);
-            out.store(bin_slot(thread, (du + edge_weight(u, v, seed_)) / delta_, s.pushes[k].slot), 2);
+            out.store(bin_slot(thread, (du + edge_weight(graph_, e, u, v, seed_)) / delta_, s.pushes[k].slot), 2);
             ++k;
           }
         }
