@@ -6,24 +6,9 @@ scaling over CXL links, and interference of hosts sharing a pool. Markdown on st
 
    python3 experiments/hpc_pooling_tables.py SWEEP_DIR
 """
-import json
-import os
-import sqlite3
-import sys
+from sweep_runs import main
 
 SHARES = ["0", "0.25", "0.5", "0.75", "1"]
-
-
-def load(sweep):
-    db = sqlite3.connect(os.path.join(sweep, "sweep.db"))
-    runs = []
-    for name, status, workload, sets, stats_path in db.execute(
-            "SELECT name, status, workload, sets, stats_path FROM runs ORDER BY rowid"):
-        if status != "done":
-            sys.exit(f"{sweep}: run {name} is {status}; run the sweep again")
-        with open(os.path.join(sweep, stats_path)) as f:
-            runs.append((name, workload, json.loads(sets), json.load(f)))
-    return runs
 
 
 def job_of(workload):
@@ -85,17 +70,13 @@ def shared(runs):
     return "\n".join(lines)
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    runs = load(sys.argv[1])
-    print("Performance against the pooled share (1.00: all local), and the profiler's view:\n")
-    print(composed(runs))
-    print("\nSpeedup with CXL links to separate pools, pages interleaved:\n")
-    print(links(runs))
-    print("\nSlowdown of host 0's job when hosts running the same job share the pool (half their pages there):\n")
-    print(shared(runs))
+def report(runs):
+    return "\n".join([
+        "Performance against the pooled share (1.00: all local), and the profiler's view:\n", composed(runs),
+        "\nSpeedup with CXL links to separate pools, pages interleaved:\n", links(runs),
+        "\nSlowdown of host 0's job when hosts running the same job share the pool (half their pages there):\n",
+        shared(runs)])
 
 
 if __name__ == "__main__":
-    main()
+    main(__doc__, report)

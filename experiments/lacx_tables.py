@@ -5,22 +5,12 @@ case's run; Markdown on stdout, and with --figure FILE the bandwidth-over-time p
 
    python3 experiments/lacx_tables.py SWEEP_DIR [--figure FILE.png]
 """
-import json
-import os
-import sqlite3
-import sys
+from sweep_runs import main, save_figure
 
 
-def load(sweep):
+def by_name(finished):
     """{run name: stats} of the sweep's finished runs."""
-    db = sqlite3.connect(os.path.join(sweep, "sweep.db"))
-    runs = {}
-    for name, status, stats_path in db.execute("SELECT name, status, stats_path FROM runs"):
-        if status != "done":
-            sys.exit(f"{sweep}: run {name} is {status}; run the sweep again")
-        with open(os.path.join(sweep, stats_path)) as f:
-            runs[name] = json.load(f)
-    return runs
+    return {name: stats for name, _, _, stats in finished}
 
 
 def time_us(stats):
@@ -37,7 +27,8 @@ def row(label, a, l):
             f"{ma['fault_time_ns'] / 1e3:.0f} / {ml['fault_time_ns'] / 1e3:.0f} |")
 
 
-def tables(runs):
+def tables(finished):
+    runs = by_name(finished)
     head = ["| case | AutoNUMA (us) | LACX (us) | LACX's change | pages LACX moved to CXL | CXL accesses LACX / AutoNUMA | fault time AutoNUMA / LACX (us) |",
             "|---|---|---|---|---|---|---|"]
     lines = list(head)
@@ -60,7 +51,8 @@ def tables(runs):
     return "\n".join(lines)
 
 
-def figure(runs, path):
+def figure(finished, path):
+    runs = by_name(finished)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -75,19 +67,8 @@ def figure(runs, path):
     axes[0].set_ylabel("bandwidth (GB/s)")
     axes[1].legend(fontsize=7)
     fig.tight_layout()
-    tmp = path + ".tmp.png"
-    fig.savefig(tmp, dpi=110)
-    os.replace(tmp, path)
-
-
-def main():
-    if len(sys.argv) not in (2, 4) or (len(sys.argv) == 4 and sys.argv[2] != "--figure"):
-        sys.exit(__doc__)
-    runs = load(sys.argv[1])
-    print(tables(runs))
-    if len(sys.argv) == 4:
-        figure(runs, sys.argv[3])
+    save_figure(fig, path)
 
 
 if __name__ == "__main__":
-    main()
+    main(__doc__, tables, figure)

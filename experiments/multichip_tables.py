@@ -4,28 +4,21 @@ placement paper's Figs. 5 and 8): a Markdown table on stdout and, with --figure 
 
    python3 experiments/multichip_tables.py SWEEP_DIR [--figure FILE.png]
 """
-import json
 import os
-import sqlite3
-import sys
+
+from sweep_runs import main, save_figure
 
 POLICIES = [("FT", "first-touch", "algorithm1"), ("PI", "interleave", "algorithm1"), ("HY", "hybrid", "algorithm1"),
             ("UA", "usage-aware", "algorithm1"), ("DM", "first-touch", "balance"),
             ("UA+DM", "usage-aware", "balance")]
 
 
-def load(sweep):
-    """{mix: {policy: {program: stats}}} from the sweep's finished runs."""
-    db = sqlite3.connect(os.path.join(sweep, "sweep.db"))
+def by_mix(finished):
+    """{mix: {policy: {programs, moved}}} from the sweep's finished runs."""
     runs = {}
-    for workload, sets, status, stats_path in db.execute("SELECT workload, sets, status, stats_path FROM runs"):
-        if status != "done":
-            sys.exit(f"{sweep}: a run of {workload} is {status}; run the sweep again")
-        sets = json.loads(sets)
+    for _, workload, sets, stats in finished:
         policy = next(p for p, alloc, rule in POLICIES
                       if sets["os.allocation"] == alloc and sets["os.migration"] == rule)
-        with open(os.path.join(sweep, stats_path)) as f:
-            stats = json.load(f)
         mix = os.path.splitext(os.path.basename(workload))[0].replace("multichip-", "")
         runs.setdefault(mix, {})[policy] = {"programs": stats["programs"],
                                             "moved": stats.get("migration", {}).get("pages_moved", 0)}
@@ -43,7 +36,8 @@ def speedups(runs):
     return rows
 
 
-def table(runs):
+def table(finished):
+    runs = by_mix(finished)
     names = [p for p, _, _ in POLICIES]
     lines = ["| mix | program | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
     for mix, program, s in speedups(runs):
@@ -54,7 +48,8 @@ def table(runs):
     return "\n".join(lines)
 
 
-def figure(runs, path):
+def figure(finished, path):
+    runs = by_mix(finished)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -70,19 +65,8 @@ def figure(runs, path):
     ax.set_ylabel("speedup over FT")
     ax.legend(ncol=len(names), fontsize=7, loc="upper right")
     fig.tight_layout()
-    tmp = path + ".tmp.png"
-    fig.savefig(tmp, dpi=110)
-    os.replace(tmp, path)
-
-
-def main():
-    if len(sys.argv) not in (2, 4) or (len(sys.argv) == 4 and sys.argv[2] != "--figure"):
-        sys.exit(__doc__)
-    runs = load(sys.argv[1])
-    print(table(runs))
-    if len(sys.argv) == 4:
-        figure(runs, sys.argv[3])
+    save_figure(fig, path)
 
 
 if __name__ == "__main__":
-    main()
+    main(__doc__, table, figure)

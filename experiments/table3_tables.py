@@ -5,10 +5,7 @@ instructions; Markdown on stdout.
 
    python3 experiments/table3_tables.py SWEEP_DIR
 """
-import json
-import os
-import sqlite3
-import sys
+from sweep_runs import main
 
 # The StarNUMA paper's Table III: IPC on the baseline, IPC on one socket, LLC MPKI.
 PAPER = {"sssp": (0.06, 0.56, 73), "bfs": (0.10, 0.69, 32), "cc": (0.14, 0.78, 17), "tc": (0.40, 1.7, 3.2),
@@ -16,29 +13,22 @@ PAPER = {"sssp": (0.06, 0.56, 73), "bfs": (0.10, 0.69, 32), "cc": (0.14, 0.78, 1
 NAMES = {"kv": "kv (for Masstree)"}
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    sweep = sys.argv[1]
-    db = sqlite3.connect(os.path.join(sweep, "sweep.db"))
+def table(runs):
     ours = {}
-    for name, status, workload, stats_path in db.execute("SELECT name, status, workload, stats_path FROM runs"):
-        if status != "done":
-            sys.exit(f"{sweep}: run {name} is {status}; run the sweep again")
-        with open(os.path.join(sweep, stats_path)) as f:
-            stats = json.load(f)
+    for _, workload, _, stats in runs:
         kernel = workload.split(":")[0].split("@")[0]
         alone = "@" in workload
         ipc = next(iter(stats["programs"].values()))["ipc"] if alone else stats["ipc"]
         ours[(kernel, alone)] = (ipc, 1000 * stats["llc_misses"] / stats["instructions"])
-    print("| workload | IPC (one socket), paper | IPC (one socket), ours | MPKI, paper | MPKI, ours (one socket) |")
-    print("|---|---|---|---|---|")
+    lines = ["| workload | IPC (one socket), paper | IPC (one socket), ours | MPKI, paper | MPKI, ours (one socket) |",
+             "|---|---|---|---|---|"]
     for kernel, (ipc, ipc1, mpki) in PAPER.items():
         if (kernel, False) not in ours:
             continue
         (oi, om), (oi1, om1) = ours[(kernel, False)], ours[(kernel, True)]
-        print(f"| {NAMES.get(kernel, kernel)} | {ipc} ({ipc1}) | {oi:.3f} ({oi1:.3f}) | {mpki} | {om:.1f} ({om1:.1f}) |")
+        lines.append(f"| {NAMES.get(kernel, kernel)} | {ipc} ({ipc1}) | {oi:.3f} ({oi1:.3f}) | {mpki} | {om:.1f} ({om1:.1f}) |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
-    main()
+    main(__doc__, table)
