@@ -110,22 +110,13 @@ KvTable::KvTable(uint64_t keys, double load_factor, unsigned threads, uint64_t s
   shift_ = 64 - log2;
   slot_.assign(capacity, kEmpty);
   first_insert_.assign((capacity * kSlot + kPage - 1) / kPage, kEmpty);
-  // The parallel load: rounds of one insertion per thread, in thread order.
-  std::vector<Share> shares;
-  uint64_t rounds = 0;
-  for (unsigned t = 0; t < threads; ++t) {
-    shares.push_back(static_share(keys, t, threads));
-    rounds = std::max(rounds, shares.back().size());
-  }
-  for (uint64_t r = 0; r < rounds; ++r)
-    for (const Share& s : shares) {
-      if (s.begin + r >= s.end) continue;
-      uint64_t at = home(s.begin + r);
-      while (slot_[at] != kEmpty) at = (at + 1) & (capacity - 1);
-      slot_[at] = static_cast<uint32_t>(s.begin + r);
-      uint32_t& first = first_insert_[at * kSlot / kPage];
-      if (first == kEmpty) first = static_cast<uint32_t>(at);
-    }
+  parallel_load_order(keys, threads, [&](uint64_t key, unsigned) {
+    uint64_t at = home(key);
+    while (slot_[at] != kEmpty) at = (at + 1) & (capacity - 1);
+    slot_[at] = static_cast<uint32_t>(key);
+    uint32_t& first = first_insert_[at * kSlot / kPage];
+    if (first == kEmpty) first = static_cast<uint32_t>(at);
+  });
 }
 
 uint64_t KvTable::capacity_for(uint64_t keys, double load_factor) {

@@ -5,6 +5,7 @@
 // are shared by the four kernels; the kernels' functional parts are exposed for the tests.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -21,6 +22,21 @@ __extension__ typedef unsigned __int128 u128;  // for products of 64-bit counts
 
 // How many threads the first socket runs when `threads` are placed on `sockets` in order.
 unsigned threads_on_first_socket(unsigned threads, unsigned sockets);
+
+// The order of a parallel load of n items, each thread its static share: rounds of one item per
+// thread, in thread order; calls insert(item, thread) in that order.
+template <class Insert>
+void parallel_load_order(uint64_t n, unsigned threads, Insert&& insert) {
+  std::vector<Share> shares;
+  uint64_t rounds = 0;
+  for (unsigned t = 0; t < threads; ++t) {
+    shares.push_back(static_share(n, t, threads));
+    rounds = std::max(rounds, shares.back().size());
+  }
+  for (uint64_t r = 0; r < rounds; ++r)
+    for (unsigned t = 0; t < threads; ++t)
+      if (shares[t].begin + r < shares[t].end) insert(shares[t].begin + r, t);
+}
 
 // A thread's parallel first-touch initialisation of its share of the elements [begin, end) of up
 // to three equally long arrays of 8-byte elements, as a loop writing all of them at index j does.
