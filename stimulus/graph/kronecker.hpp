@@ -19,6 +19,9 @@ struct CsrGraph {
   bool has_edge(int64_t u, int64_t v) const;
 };
 
-CsrGraph kronecker_graph(unsigned scale, unsigned degree, uint64_t seed);
+// How the edges become CSR: holding and sorting the edge list (fast), or drawing the edges twice
+// (a third of the memory); Auto takes the list up to 2 GiB of it. The graph is the same.
+enum class CsrBuild { Auto, EdgeList, TwoPasses };
+CsrGraph kronecker_graph(unsigned scale, unsigned degree, uint64_t seed, CsrBuild build = CsrBuild::Auto);
 
 }  // namespace starnuma

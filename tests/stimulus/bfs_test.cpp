@@ -25,6 +25,16 @@ TEST(Kronecker, IsUndirectedWithoutSelfLoopsOrDuplicates) {
   EXPECT_GT(max_degree, 8 * g.edges() / g.vertices());
 }
 
+TEST(Kronecker, BothCsrBuildsGiveTheSameGraph) {
+  for (unsigned degree : {1u, 16u}) {
+    const CsrGraph list = kronecker_graph(12, degree, 11, CsrBuild::EdgeList);
+    const CsrGraph passes = kronecker_graph(12, degree, 11, CsrBuild::TwoPasses);
+    EXPECT_EQ(list.offsets, passes.offsets);
+    EXPECT_EQ(list.neighbors, passes.neighbors);
+    EXPECT_GT(list.edges(), 0);
+  }
+}
+
 TEST(Bfs, ParentsFormAValidBfsTree) {
   CsrGraph g = kronecker_graph(12, 16, 7);
   int32_t root = 0;
