@@ -11,7 +11,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-fig8-results}
 instructions=${2:-2000000}
-workloads=${WORKLOADS:-"bfs:scale=20 cc:scale=20 sssp:scale=20 tc:scale=20 pr:scale=20 kv local"}
+workloads=${WORKLOADS:-"bfs:scale=20 cc:scale=20,algorithm=sv sssp:scale=20 tc:scale=20 pr:scale=20 kv local"}
 bash "$root/experiments/compare_all.sh" "$out" "$instructions" $workloads
 python3 - "$out" $workloads <<'PY'
 import json, sys, os

@@ -14,7 +14,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-validation-results}
 instructions=${2:-500000}
 export WARMUP=${3:-$instructions}
-workloads=${WORKLOADS:-"bfs:scale=20 cc:scale=20 sssp:scale=20 tc:scale=20 kv sharing"}
+workloads=${WORKLOADS:-"bfs:scale=20 cc:scale=20,algorithm=sv sssp:scale=20 tc:scale=20 kv sharing"}
 studies=${STUDIES:-"fig8 fig10 isobw 2xbw halfbw"}
 for study in $studies; do
   case $study in

@@ -1,4 +1,5 @@
-// cc: GAP's Shiloach-Vishkin connected components, traced per thread.
+// cc:algorithm=sv: GAP's Shiloach-Vishkin connected components (cc_sv), traced per thread; the
+// default, Afforest, is in afforest.cpp.
 //
 //   comp[n] = n                                        (parallel, static)
 //   repeat until no hook changes anything:
@@ -153,12 +154,20 @@ class CcSpec : public GraphSpec {
  public:
   explicit CcSpec(const ScopeContext& c) : GraphSpec(c) {}
   std::unique_ptr<Workload> create(unsigned threads, unsigned, uint64_t seed) const override {
-    return std::make_unique<ProgramWorkload>(std::make_shared<CcProgram>(graph(seed)), threads);
+    if (algorithm_.get() == "sv")
+      return std::make_unique<ProgramWorkload>(std::make_shared<CcProgram>(graph(seed)), threads);
+    return std::make_unique<ProgramWorkload>(make_afforest_program(graph(seed), seed), threads);
   }
+
+ private:
+  Param<std::string> algorithm_{*this, "algorithm", "afforest",
+                                "afforest (GAP's cc, sampling and skipping the largest component) or sv (GAP's "
+                                "cc_sv, Shiloach-Vishkin)",
+                                std::vector<std::string>{"afforest", "sv"}};
 };
 
 }  // namespace
 
-STARNUMA_REGISTER_WORKLOAD(CcSpec, "cc", "GAP's Shiloach-Vishkin connected components on a Kronecker graph");
+STARNUMA_REGISTER_WORKLOAD(CcSpec, "cc", "GAP's connected components (Afforest, or Shiloach-Vishkin) on a Kronecker graph");
 
 }  // namespace starnuma

@@ -8,6 +8,7 @@
 // documented with the kernel (docs/workloads.md).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,11 @@ struct ComponentsRun {
 ComponentsRun shiloach_vishkin(const CsrGraph& g);
 // Whether `comp` partitions the vertices exactly as a union-find over the edges does; "" or what is wrong.
 std::string check_components(const CsrGraph& g, const std::vector<int32_t>& comp);
+
+// --- cc's default: Afforest (GAP's cc) -----------------------------------------------------------
+std::vector<int32_t> afforest(const CsrGraph& g, uint64_t seed);  // the final labels
+class ParallelProgram;
+std::shared_ptr<const ParallelProgram> make_afforest_program(CsrGraph g, uint64_t seed);
 
 // --- sssp: delta-stepping (GAP's sssp), weights 1..255 ------------------------------------------
 // The weight of the undirected edge {u, v}: the same in both directions, drawn from the seed.

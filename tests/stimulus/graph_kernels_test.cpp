@@ -38,6 +38,15 @@ TEST(Cc, LabelsMatchUnionFind) {
   EXPECT_NE(check_components(g, split), "");
 }
 
+TEST(Cc, AfforestLabelsMatchUnionFind) {
+  // A skewed graph with a giant component, and a sparse one of many small components.
+  for (const auto& [scale, degree] : {std::pair{12u, 8u}, std::pair{11u, 1u}, std::pair{9u, 16u}})
+    for (uint64_t seed : {1u, 9u}) {
+      const CsrGraph g = kronecker_graph(scale, degree, seed);
+      EXPECT_EQ(check_components(g, afforest(g, seed)), "") << scale << " " << degree << " " << seed;
+    }
+}
+
 TEST(Sssp, DeltaSteppingDistancesMatchDijkstra) {
   const CsrGraph g = kronecker_graph(12, 8, 4);
   const int32_t source = first_connected_vertex(g);
@@ -96,8 +105,9 @@ class GraphStream : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GraphStream, IsWellFormedAndDeterministic) {
   constexpr unsigned kThreads = 6;
-  auto w = make_workload(GetParam() + ":scale=9,degree=8", kThreads, 3, 5);
-  auto again = make_workload(GetParam() + ":scale=9,degree=8", kThreads, 3, 5);
+  const std::string text = GetParam() + (GetParam().find(':') == std::string::npos ? ":" : ",") + "scale=9,degree=8";
+  auto w = make_workload(text, kThreads, 3, 5);
+  auto again = make_workload(text, kThreads, 3, 5);
   EXPECT_TRUE(w->initialises());
   const uint64_t base = ArrayAllocator::kBase;
   std::vector<uint64_t> barrier_ids;
@@ -132,7 +142,35 @@ TEST_P(GraphStream, IsWellFormedAndDeterministic) {
   EXPECT_GT(measured_ops, 1000u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, GraphStream, ::testing::Values("bfs", "cc", "sssp", "tc", "pr"));
+INSTANTIATE_TEST_SUITE_P(Kernels, GraphStream, ::testing::Values("bfs", "cc", "cc:algorithm=sv", "sssp", "tc", "pr"));
+
+// Afforest links two neighbours per vertex, then skips the vertices of the component its sample
+// finds most frequent: it reads far fewer neighbours than Shiloach-Vishkin, whose every hooking
+// round reads them all.
+TEST(GraphStream, AfforestSkipsTheLargestComponentsEdges) {
+  const CsrGraph g = kronecker_graph(12, 16, 3);
+  const uint64_t neighbors = ArrayAllocator::kBase + (8 * g.offsets.size() + 4095) / 4096 * 4096;
+  const uint64_t neighbors_end = neighbors + 4 * static_cast<uint64_t>(g.edges());
+  auto neighbour_reads = [&](const std::string& text) {
+    auto w = make_workload(text, 3, 1, 3);
+    uint64_t reads = 0;
+    for (unsigned t = 0; t < 3; ++t) {
+      bool measuring = false;
+      for (const StreamOp& op : whole_stream(*w, t)) {
+        measuring |= op.kind == StreamOp::Kind::Barrier;
+        reads += measuring && op.kind == StreamOp::Kind::Load && op.address >= neighbors && op.address < neighbors_end;
+      }
+    }
+    return reads;
+  };
+  const uint64_t afforest_reads = neighbour_reads("cc:scale=12,degree=16");
+  const uint64_t sv_reads = neighbour_reads("cc:scale=12,degree=16,algorithm=sv");
+  int64_t linked = 0;  // vertices with a first neighbour
+  for (int64_t v = 0; v < g.vertices(); ++v) linked += g.degree(v) > 0;
+  EXPECT_GE(afforest_reads, static_cast<uint64_t>(linked));
+  EXPECT_LT(afforest_reads, static_cast<uint64_t>(g.edges()) / 4);
+  EXPECT_GE(sv_reads, 2 * static_cast<uint64_t>(g.edges()));  // at least two hooking rounds
+}
 
 TEST(GraphStream, PageRankRunsTwoLoopsPerIteration) {
   auto w = make_workload("pr:scale=10,degree=8", 4, 2, 1);
