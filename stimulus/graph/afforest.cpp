@@ -139,7 +139,7 @@ enum Body : uint8_t { kInit, kLink, kCompress, kSample, kFinal };
 
 class AfforestProgram : public ParallelProgram {
  public:
-  AfforestProgram(CsrGraph g, uint64_t seed) : graph_(std::move(g)), run_(run_afforest(graph_, seed)) {
+  AfforestProgram(CsrGraph g, uint64_t seed, unsigned trials) : graph_(std::move(g)), run_(run_afforest(graph_, seed)) {
     ArrayAllocator a;
     offsets_ = a.allocate(8 * graph_.offsets.size());
     neighbors_ = a.allocate(4 * graph_.neighbors.size());
@@ -147,12 +147,17 @@ class AfforestProgram : public ParallelProgram {
     footprint_ = a.end() - a.begin();
     using S = ParallelLoop::Schedule;
     const int64_t n = graph_.vertices();
-    loops_.push_back({kInit, S::Static, 0, (n + 15) / 16, 1, 0, 0, 0});  // lines of comp
-    for (uint32_t r = 0; r <= kNeighbourRounds; ++r) {
-      if (r == kNeighbourRounds)
-        loops_.push_back({kSample, S::Serial, 0, static_cast<int64_t>(run_.samples.size()), 1, 0, r, 0});
-      loops_.push_back({r == kNeighbourRounds ? kFinal : kLink, S::Dynamic, 0, n, kChunk, seed * 31 + 2 * r, r, 0});
-      loops_.push_back({kCompress, S::Dynamic, 0, n, kChunk, seed * 31 + 2 * r + 1, r, 0});
+    // GAP runs the kernel once per trial, from fresh labels; every trial does the same work here
+    // (one execution is recorded), each with its own dynamic schedule.
+    for (uint64_t trial = 0; trial < trials; ++trial) {
+      const uint64_t salt = (seed * 31 + trial) * 8;
+      loops_.push_back({kInit, S::Static, 0, (n + 15) / 16, 1, 0, 0, 0});  // lines of comp
+      for (uint32_t r = 0; r <= kNeighbourRounds; ++r) {
+        if (r == kNeighbourRounds)
+          loops_.push_back({kSample, S::Serial, 0, static_cast<int64_t>(run_.samples.size()), 1, 0, r, 0});
+        loops_.push_back({r == kNeighbourRounds ? kFinal : kLink, S::Dynamic, 0, n, kChunk, salt + 2 * r, r, 0});
+        loops_.push_back({kCompress, S::Dynamic, 0, n, kChunk, salt + 2 * r + 1, r, 0});
+      }
     }
   }
 
@@ -206,8 +211,8 @@ class AfforestProgram : public ParallelProgram {
 
 std::vector<int32_t> afforest(const CsrGraph& g, uint64_t seed) { return run_afforest(g, seed).comp; }
 
-std::shared_ptr<const ParallelProgram> make_afforest_program(CsrGraph g, uint64_t seed) {
-  return std::make_shared<AfforestProgram>(std::move(g), seed);
+std::shared_ptr<const ParallelProgram> make_afforest_program(CsrGraph g, uint64_t seed, unsigned trials) {
+  return std::make_shared<AfforestProgram>(std::move(g), seed, trials);
 }
 
 }  // namespace starnuma

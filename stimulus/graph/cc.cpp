@@ -154,9 +154,11 @@ class CcSpec : public GraphSpec {
  public:
   explicit CcSpec(const ScopeContext& c) : GraphSpec(c) {}
   std::unique_ptr<Workload> create(unsigned threads, unsigned, uint64_t seed) const override {
-    if (algorithm_.get() == "sv")
+    if (algorithm_.get() == "sv") {
+      if (trials_ != 1) report_error(msg::kConfig, "cc.trials: algorithm=sv runs once (trials=1)");
       return std::make_unique<ProgramWorkload>(std::make_shared<CcProgram>(graph(seed)), threads);
-    return std::make_unique<ProgramWorkload>(make_afforest_program(graph(seed), seed), threads);
+    }
+    return std::make_unique<ProgramWorkload>(make_afforest_program(graph(seed), seed, trials_), threads);
   }
 
  private:
@@ -164,6 +166,8 @@ class CcSpec : public GraphSpec {
                                 "afforest (GAP's cc, sampling and skipping the largest component) or sv (GAP's "
                                 "cc_sv, Shiloach-Vishkin)",
                                 std::vector<std::string>{"afforest", "sv"}};
+  Param<unsigned> trials_{*this, "trials", 1u, "Runs of the kernel one after another, from fresh labels (afforest)",
+                          between(1u, 1000u)};
 };
 
 }  // namespace

@@ -31,7 +31,7 @@ std::string check_components(const CsrGraph& g, const std::vector<int32_t>& comp
 // --- cc's default: Afforest (GAP's cc) -----------------------------------------------------------
 std::vector<int32_t> afforest(const CsrGraph& g, uint64_t seed);  // the final labels
 class ParallelProgram;
-std::shared_ptr<const ParallelProgram> make_afforest_program(CsrGraph g, uint64_t seed);
+std::shared_ptr<const ParallelProgram> make_afforest_program(CsrGraph g, uint64_t seed, unsigned trials);
 
 // --- sssp: delta-stepping (GAP's sssp), weights 1..255 ------------------------------------------
 // The weight of the undirected edge {u, v}: the same in both directions, drawn from the seed.
