@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/expect_report.hpp"
 #include "stimulus/graph/parallel_program.hpp"
 
 namespace starnuma {
@@ -45,6 +46,17 @@ TEST(Cc, AfforestLabelsMatchUnionFind) {
       const CsrGraph g = kronecker_graph(scale, degree, seed);
       EXPECT_EQ(check_components(g, afforest(g, seed)), "") << scale << " " << degree << " " << seed;
     }
+}
+
+TEST(Cc, TrialsRepeatAfforestAndAreRefusedForSv) {
+  auto once = make_workload("cc:scale=9,degree=8", 2, 1, 1), twice = make_workload("cc:scale=9,degree=8,trials=2", 2, 1, 1);
+  const auto& a = dynamic_cast<const ProgramWorkload&>(*once).program().loops();
+  const auto& b = dynamic_cast<const ProgramWorkload&>(*twice).program().loops();
+  ASSERT_EQ(b.size(), 2 * a.size());
+  EXPECT_NE(b[1].salt, b[a.size() + 1].salt) << "each trial has its own dynamic schedule";
+  auto r = testing::capture_report([] { make_workload("cc:scale=9,algorithm=sv,trials=2", 2, 1, 1); });
+  ASSERT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("cc.trials: algorithm=sv runs once"), std::string::npos) << r.message;
 }
 
 TEST(Sssp, DeltaSteppingDistancesMatchDijkstra) {
