@@ -232,10 +232,18 @@ struct ProgramMix::Space {
   std::array<uint16_t, kTerabytes> owner{};           // per place: program × 128 + r + 1, or 0
   std::vector<std::string> names;
 
+  Space(size_t programs, uint64_t address_space)
+      : terabytes(static_cast<unsigned>(std::clamp<uint64_t>(address_space / kTerabyte, 1, kTerabytes))) {
+    unsigned n = 1;
+    while (n < programs) n *= 2;
+    stride = std::max(1u, terabytes / n);
+  }
+  unsigned position(size_t p, unsigned r) const { return static_cast<unsigned>((r + p * stride) % terabytes); }
+
   // The place of program p's terabyte r, taken on first use; raises starnuma/input when another
   // program's terabyte has it.
   uint8_t place(size_t p, unsigned r, unsigned thread, uint64_t op, uint64_t address) {
-    const unsigned at = static_cast<unsigned>((r + p * stride) % terabytes);
+    const unsigned at = position(p, r);
     uint16_t& o = owner[at];
     const uint16_t me = static_cast<uint16_t>(p * kTerabytes + r + 1);
     if (o != 0 && o != me) {
@@ -285,13 +293,22 @@ class ProgramStream : public ThreadStream {
 
 }  // namespace
 
+uint64_t mix_address(uint64_t address, size_t program, size_t programs, uint64_t address_space) {
+  const uint64_t r = address / kTerabyte;
+  if (r >= ProgramMix::Space::kTerabytes) return address;
+  const ProgramMix::Space s(programs, address_space);
+  return uint64_t{s.position(program, static_cast<unsigned>(r))} * kTerabyte + address % kTerabyte;
+}
+
+std::unique_ptr<Workload> one_process(std::unique_ptr<Workload> workload, std::string name, uint64_t address_space) {
+  std::vector<ProgramMix::Program> one;
+  one.push_back({std::move(workload), std::move(name)});
+  return std::make_unique<ProgramMix>(std::move(one), address_space);
+}
+
 ProgramMix::ProgramMix(std::vector<Program> programs, uint64_t address_space)
-    : programs_(std::move(programs)), space_(std::make_shared<Space>()) {
+    : programs_(std::move(programs)), space_(std::make_shared<Space>(programs_.size(), address_space)) {
   Space& s = *space_;
-  s.terabytes = static_cast<unsigned>(std::clamp<uint64_t>(address_space / kTerabyte, 1, Space::kTerabytes));
-  unsigned n = 1;
-  while (n < programs_.size()) n *= 2;
-  s.stride = std::max(1u, s.terabytes / n);
   for (const Program& p : programs_) {
     first_.push_back(threads_);
     threads_ += p.workload->threads();

@@ -41,6 +41,11 @@ bool is_program_mix(const std::string& text);
 // Each program's workload is checked (name and parameters) but not built.
 std::vector<ProgramSpec> parse_program_mix(const std::string& text);
 
+// Where program `program` of `programs` finds its `address` in the shared space of `address_space`
+// bytes: its terabyte moved as above (a pure function: the same whichever thread touches it first).
+// Addresses beyond 2^47 are returned as they are (the address limit reports them).
+uint64_t mix_address(uint64_t address, size_t program, size_t programs, uint64_t address_space);
+
 // The programs' workloads as one workload: threads of program 0 first, each program's terabytes
 // moved as above. `address_space`: the bytes the cores translate.
 class ProgramMix : public Workload {
@@ -69,5 +74,10 @@ class ProgramMix : public Workload {
   std::shared_ptr<Space> space_;
   unsigned threads_ = 0;
 };
+
+// One program whose threads share an address space that need not fit the platform's (the traces
+// of one multi-threaded program): a ProgramMix of that one program, so its terabyte r becomes
+// r mod M, with the mix's error when two of them meet.
+std::unique_ptr<Workload> one_process(std::unique_ptr<Workload> workload, std::string name, uint64_t address_space);
 
 }  // namespace starnuma

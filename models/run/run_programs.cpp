@@ -5,6 +5,7 @@
 #include "common/diagnostics.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/program_mix.hpp"
+#include "stimulus/trace/artifact.hpp"
 #include "stimulus/trace/trace_input.hpp"
 #include "stimulus/trace/trace_reader.hpp"
 #include "stimulus/workload_registry.hpp"
@@ -61,7 +62,10 @@ RunStimulus make_mix_stimulus(const std::string& text, const Fabric& fabric, uin
       const bool own_format = trace::detect_trace_kind(p.trace.front()) == trace::TraceKind::Starnuma;
       if (!p.threads && !own_format) threads = static_cast<unsigned>(std::min(cores.size(), p.trace.size()));
       if (own_format && !p.threads) threads = static_cast<unsigned>(trace::TraceFile::open(p.trace.front())->header().threads);
-      trace::TraceInput input = trace::open_trace_input(p.trace, threads);
+      // A program is one process: its ChampSim traces are its threads, in one address space.
+      trace::TraceInputOptions options;
+      if (!own_format) options.space = trace::TraceSpace::Shared;
+      trace::TraceInput input = trace::open_trace_input(p.trace, threads, options);
       w = std::move(input.workload);
       description = input.description;
     }
@@ -104,6 +108,45 @@ RunStimulus single_program(std::unique_ptr<Workload> workload, std::vector<Threa
   r.programs.push_back(std::move(p));
   r.threads = std::move(threads);
   return r;
+}
+
+uint64_t initial_placement_pages(const std::string& file) {
+  uint64_t n = 0;
+  trace::read_page_owners(file, [&](uint64_t, uint64_t, uint64_t) { ++n; });
+  return n;
+}
+
+void place_initial(PageMap& pages, const std::string& file, const RunStimulus& stimulus, const Fabric& fabric,
+                   size_t pool) {
+  static_assert(kRunPageSize == trace::kArtifactPageBytes, "the artifact's pages are starnuma's");
+  const std::vector<size_t> socket_node = socket_nodes(fabric);
+  const uint64_t listed = initial_placement_pages(file);
+  trace::read_page_owners(file, [&](uint64_t line, uint64_t page, uint64_t owner) {
+    const std::string at = file + ": line " + std::to_string(line) + ": ";
+    size_t node = pool;
+    if (owner == trace::kArtifactPoolOwner) {
+      if (pool == static_cast<size_t>(-1))
+        report_error(msg::kInput, at + "owner 100 is the pool (the artifact's CXO); this platform has none (a "
+                                       "baseline's pages are in the pagemaps without _CI)");
+    } else if (owner < socket_node.size()) {
+      node = socket_node[owner];
+    } else {
+      report_error(msg::kInput, at + "owner " + std::to_string(owner) + ": the platform has sockets 0 to " +
+                                     std::to_string(socket_node.size() - 1) + " (and 100 for the pool)");
+    }
+    if (page >= (uint64_t{1} << 47) / kRunPageSize)
+      report_error(msg::kInput, at + "page " + std::to_string(page) + " is beyond 2^47 bytes (x86-64 user space)");
+    uint64_t address = page * kRunPageSize;
+    if (stimulus.folded_space) address = mix_address(address, 0, 1, *stimulus.folded_space);
+    const uint64_t vpage = address / kRunPageSize;
+    if (pages.placed(vpage)) report_error(msg::kInput, at + "page " + std::to_string(page) + " is listed twice");
+    if (!pages.place(vpage, node))
+      report_error(msg::kInput, at + pages.nodes()[node].name + " is full (" + std::to_string(pages.pages_on(node)) +
+                                     " pages): the file places more there than it holds" +
+                                     (node == pool ? " (the pool holds --pool-fraction of the " +
+                                                         std::to_string(listed) + " pages the file lists)"
+                                                   : ""));
+  });
 }
 
 }  // namespace starnuma

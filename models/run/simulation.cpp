@@ -133,16 +133,38 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   } else {
     std::vector<ThreadPlace> all = place_threads(fabric);
     std::unique_ptr<Workload> w;
+    std::optional<uint64_t> folded_space;
+    bool windowed = false;
     if (o.trace_in.empty()) {
       w = make_workload(o.workload, static_cast<unsigned>(all.size()), static_cast<unsigned>(sockets), o.seed);
     } else {
-      trace::TraceInput input = trace::open_trace_input(o.trace_in, static_cast<unsigned>(all.size()));
+      trace::TraceInputOptions to{o.trace_space, o.trace_phase, {}};
+      for (const ThreadPlace& t : all) to.detailed.push_back(!o.detailed_sockets || t.socket < o.detailed_sockets);
+      trace::TraceInput input = trace::open_trace_input(o.trace_in, static_cast<unsigned>(all.size()), to);
       w = std::move(input.workload);
       o.workload = input.description;  // a recorded workload reports as the workload it records
       if (!o.seed_given && input.seed) o.seed = *input.seed;
       if (!o.instructions_given && input.instructions) o.instructions = *input.instructions;
+      if (input.shared) {  // one program's threads: its terabytes folded into the platform's space
+        folded_space = virtual_address_limit(fabric).bytes;
+        w = one_process(std::move(w), o.workload, *folded_space);
+      }
+      windowed = input.windowed;
     }
     stimulus = single_program(std::move(w), std::move(all), o.workload, o.instructions);
+    stimulus.folded_space = folded_space;
+    stimulus.windowed = windowed;
+  }
+  if (!o.initial_placement.empty()) {
+    const std::string what = "--initial-placement " + o.initial_placement + ": ";
+    if (checkpoint) report_error(msg::kUsage, what + "a sampled window's placement is the checkpoint's");
+    if (stimulus.mix) report_error(msg::kUsage, what + "a page-owner file names one program's pages, not a mix's");
+    if (stimulus.windowed)
+      report_error(msg::kUsage, what + "names the traces' own pages; multi-programmed ChampSim traces move them into "
+                                       "per-core windows (run them as one program: --trace-space shared)");
+    if (o.placement.value_or(platform.os().placement()) == Placement::Oracle)
+      report_error(msg::kUsage, what + "the oracle places every page itself; use first-touch (the artifact's static "
+                                       "runs) or dynamic placement");
   }
   const std::vector<ThreadPlace>& threads = stimulus.threads;
   std::unique_ptr<Workload>& workload = stimulus.workload;
@@ -171,9 +193,12 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   // the profile saw; first touch never places pages in the pool, so there its limit does not matter.
   uint64_t footprint = workload->footprint();
   if (footprint == 0 && accesses) footprint = accesses->pages().size() * kPageSize;
+  // An initial placement's file lists the pages the program touches (the artifact's profile).
+  if (footprint == 0 && !o.initial_placement.empty()) footprint = initial_placement_pages(o.initial_placement) * kPageSize;
   PageMap pages = make_page_map(fabric, pool_limit_bytes(pool_fraction, footprint), tracking.get());
   set_allocation(pages, platform.os(), fabric);
   const size_t pool = pool_node(pages);
+  if (!o.initial_placement.empty()) place_initial(pages, o.initial_placement, stimulus, fabric, pool);
   if (checkpoint) restore_pages(*checkpoint, o.checkpoint, pages, socket_nodes(fabric), pool);
   if (accesses) place_oracle(pages, *accesses, pool, os.pool_sharers(sockets));
   // Dynamic placement: first touch, then the OS's migration phases.

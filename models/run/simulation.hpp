@@ -18,6 +18,7 @@
 #include "core/cache_hierarchy.hpp"
 #include "os/os_settings.hpp"
 #include "platform/platform.hpp"
+#include "stimulus/trace/champsim.hpp"
 #include "tracking/tracker_metadata.hpp"
 
 namespace starnuma {
@@ -43,6 +44,12 @@ struct RunOptions {
   // trace, or ChampSim traces one per core. A starnuma trace supplies the seed and instruction
   // budget it was recorded with unless the caller gives them (`*_given`).
   std::vector<std::string> trace_in;
+  // ChampSim files: one program per core (unset or Separate) or one program's threads (Shared);
+  // an artifact trace set (a directory) is always one program. docs/traces.md.
+  std::optional<trace::TraceSpace> trace_space;
+  std::optional<uint64_t> trace_phase;  // an artifact trace set's phase (unset: its only one)
+  // The artifact's page-owner file (page_owner_pre.txt) as the initial placement (place_initial).
+  std::string initial_placement;
   bool seed_given = true, instructions_given = true;
   bool workload_given = true;  // else a checkpoint supplies it
   // A sampled run's timing window: start from this checkpoint (run/sampled_window.hpp), whose

@@ -120,8 +120,8 @@ class ChampSimStream::Source {
 
 ChampSimStream::ChampSimStream(const std::string& path, unsigned core, unsigned window_bits, bool repeat)
     : path_(path),
-      address_base_(static_cast<uint64_t>(core) << window_bits),
-      regions_max_(1u << (window_bits - kChampSimRegionBits)),
+      address_base_(window_bits == kSharedSpace ? 0 : static_cast<uint64_t>(core) << window_bits),
+      regions_max_(window_bits == kSharedSpace ? 0 : 1u << (window_bits - kChampSimRegionBits)),
       source_(std::make_unique<Source>(path)),
       records_buffer_(kRecordsPerBatch * kChampSimRecordBytes),
       repeat_(repeat) {}
@@ -214,6 +214,7 @@ void ChampSimStream::decode(const uint8_t* r) {
 }
 
 uint64_t ChampSimStream::map_address(uint64_t address) {
+  if (regions_max_ == 0) return address;  // shared: the fold is the ProgramMix's, by terabyte
   const uint64_t region = address >> kChampSimRegionBits;
   if (regions_used_ == 0 || regions_[last_region_] != region) {  // rare: programs stay in a region for long
     unsigned i = 0;
@@ -229,8 +230,10 @@ uint64_t ChampSimStream::map_address(uint64_t address) {
   return address_base_ + (uint64_t{last_region_} << kChampSimRegionBits) + (address & kRegionMask);
 }
 
-ChampSimWorkload::ChampSimWorkload(std::vector<std::string> files, unsigned threads)
-    : files_(std::move(files)), threads_(threads), window_bits_(champsim_window_bits(threads)) {
+ChampSimWorkload::ChampSimWorkload(std::vector<std::string> files, unsigned threads, TraceSpace space)
+    : files_(std::move(files)),
+      threads_(threads),
+      window_bits_(space == TraceSpace::Shared ? kSharedSpace : champsim_window_bits(threads)) {
   if (files_.empty()) report_error(msg::kUsage, "no ChampSim trace files given");
   if (threads_ > (1u << 10)) report_error(msg::kInput, "ChampSim traces: at most 1024 cores");
   for (const std::string& f : files_) ChampSimStream(f, 0, window_bits_);  // a plain file's size is checked here

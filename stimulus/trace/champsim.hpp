@@ -1,6 +1,7 @@
-// ChampSim binary traces (plain or .xz, told apart by their first bytes, not their names), one
-// single-threaded program per file, run multi-programmed: core c runs file c mod F of the list,
-// in its own address space. docs/traces.md gives the full mapping.
+// ChampSim binary traces (plain or .xz, told apart by their first bytes, not their names). Either
+// one single-threaded program per file, run multi-programmed (core c runs file c mod F of the
+// list, in its own address space), or the per-thread traces of one multi-threaded program, which
+// share one (TraceSpace::Shared). docs/traces.md gives the full mapping.
 //
 // A record is one instruction (64 bytes, little-endian):
 //   uint64 ip; uint8 is_branch, branch_taken; uint8 destination_registers[2], source_registers[4];
@@ -30,13 +31,21 @@ inline constexpr unsigned kChampSimRegionBits = 30;
 // 2^42 bytes over all cores, each window 2^32 to 2^38 bytes (4 to 256 regions).
 unsigned champsim_window_bits(unsigned cores);
 
+// `window_bits` that keeps a trace's addresses as they are: the threads of one program share its
+// address space, folded into the platform's by the terabyte by a ProgramMix around the workload.
+inline constexpr unsigned kSharedSpace = 0;
+
+// Multi-programmed (each core its own window) or one program's threads (addresses kept).
+enum class TraceSpace { Separate, Shared };
+
 // Whether the file starts with the xz magic (FD 37 7A 58 5A 00).
 bool is_xz_file(const std::string& path);
 
 // One core's stream of a ChampSim trace. `core` places its addresses in the core's own space.
 class ChampSimStream : public ThreadStream {
  public:
-  // `window_bits`: the size of each core's address window (champsim_window_bits of the core count).
+  // `window_bits`: the size of each core's address window (champsim_window_bits of the core count),
+  // or kSharedSpace to keep the trace's addresses.
   // `repeat`: start the file again at its end (a run); otherwise the stream ends there (trace info).
   ChampSimStream(const std::string& path, unsigned core, unsigned window_bits, bool repeat = true);
   ~ChampSimStream() override;
@@ -51,11 +60,11 @@ class ChampSimStream : public ThreadStream {
  private:
   bool next_record();  // decodes one record into pending_; false at the end of the file
   void decode(const uint8_t* record);
-  uint64_t map_address(uint64_t address);  // into the core's window
+  uint64_t map_address(uint64_t address);  // into the core's window (kept in a shared space)
 
   std::string path_;
   uint64_t address_base_;
-  unsigned regions_max_;
+  unsigned regions_max_;                 // 0: shared space, addresses kept
   uint64_t regions_[256];                // the program's regions (address >> 30), in first-touch order
   unsigned regions_used_ = 0, last_region_ = 0;
   std::unique_ptr<Source> source_;
@@ -70,10 +79,13 @@ class ChampSimStream : public ThreadStream {
   bool repeat_;
 };
 
-// Multi-programmed workload: `threads` cores over `files` (assigned in order, round-robin).
+// `threads` cores over `files` (assigned in order, round-robin). Separate: multi-programmed, each
+// core in its own window. Shared: one program whose threads keep the traces' addresses (wrap the
+// workload in a ProgramMix to fold them into the platform's space).
 class ChampSimWorkload : public Workload {
  public:
-  ChampSimWorkload(std::vector<std::string> files, unsigned threads);  // checks every file's format
+  // Checks every file's format.
+  ChampSimWorkload(std::vector<std::string> files, unsigned threads, TraceSpace space = TraceSpace::Separate);
   unsigned threads() const override { return threads_; }
   // Unknown without reading the traces through: 0 (run_workload then measures it when it needs it).
   uint64_t footprint() const override { return 0; }
@@ -81,7 +93,7 @@ class ChampSimWorkload : public Workload {
 
  private:
   std::vector<std::string> files_;
-  unsigned threads_, window_bits_;
+  unsigned threads_, window_bits_;  // window_bits_ kSharedSpace when shared
 };
 
 }  // namespace starnuma::trace

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/diagnostics.hpp"
+#include "stimulus/trace/artifact.hpp"
 #include "stimulus/trace/binary_io.hpp"
 #include "stimulus/trace/champsim.hpp"
 #include "stimulus/trace/trace_reader.hpp"
@@ -19,11 +20,26 @@ TraceKind detect_trace_kind(const std::string& path) {
   return TraceKind::ChampSim;
 }
 
-TraceInput open_trace_input(const std::vector<std::string>& files, unsigned threads) {
+TraceInput open_trace_input(const std::vector<std::string>& files, unsigned threads, const TraceInputOptions& options) {
   if (files.empty()) report_error(msg::kUsage, "--trace-in: no file given");
   TraceInput input;
   for (const std::string& f : files) {
+    if (!is_trace_directory(f)) continue;
+    if (files.size() > 1)
+      report_error(msg::kUsage, f + ": a directory is an artifact trace set, every thread of a run; give it alone to --trace-in");
+    if (options.space == TraceSpace::Separate)
+      report_error(msg::kUsage, "--trace-space separate: " + f + " is one program's trace set; its threads share one address space");
+    ArtifactSet set = find_artifact_set(f, threads, options.phase, options.detailed);
+    input.description = set.description;
+    input.workload = std::make_unique<ArtifactWorkload>(std::move(set));
+    input.shared = true;
+    return input;
+  }
+  if (options.phase) report_error(msg::kUsage, "--trace-phase: applies to an artifact trace set (a directory given to --trace-in)");
+  for (const std::string& f : files) {
     if (detect_trace_kind(f) != TraceKind::Starnuma) continue;
+    if (options.space)
+      report_error(msg::kUsage, "--trace-space: " + f + " is a starnuma trace, which keeps its workload's own addresses");
     if (files.size() > 1)
       report_error(msg::kUsage, f + ": a starnuma trace holds every thread of a run; give it alone to --trace-in");
     auto file = TraceFile::open(f);
@@ -37,8 +53,11 @@ TraceInput open_trace_input(const std::vector<std::string>& files, unsigned thre
     input.workload = std::make_unique<TraceWorkload>(std::move(file));
     return input;
   }
-  input.workload = std::make_unique<ChampSimWorkload>(files, threads);
-  input.description = "champsim:";
+  const TraceSpace space = options.space.value_or(TraceSpace::Separate);
+  input.workload = std::make_unique<ChampSimWorkload>(files, threads, space);
+  input.shared = space == TraceSpace::Shared;
+  input.windowed = !input.shared;
+  input.description = input.shared ? "champsim-shared:" : "champsim:";
   for (size_t i = 0; i < files.size(); ++i) input.description += (i ? "," : "") + files[i];
   return input;
 }

@@ -15,6 +15,7 @@
 
 #include "harness/champsim_trace.hpp"
 #include "harness/expect_report.hpp"
+#include "harness/scratch_files.hpp"
 #include "run/simulation.hpp"
 #include "stimulus/trace/champsim.hpp"
 #include "stimulus/trace/trace_input.hpp"
@@ -31,31 +32,13 @@ using testing::Record;
 using testing::capture_report;
 namespace fs = std::filesystem;
 
-// A fresh folder per test, removed when the test's process exits.
-fs::path scratch() {
-  struct Root {
-    fs::path path = fs::temp_directory_path() / ("starnuma_trace_test_" + std::to_string(getpid()));
-    ~Root() {
-      std::error_code ignored;
-      fs::remove_all(path, ignored);
-    }
-  };
-  static const Root root;
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir = root.path / (std::string(info->test_suite_name()) + "." + info->name());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path scratch() { return testing::scratch_dir("starnuma_trace_test_"); }
 
 std::vector<uint8_t> read_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
-void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
+void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) { testing::write_file(p, bytes); }
 
 std::vector<StreamOp> take(ThreadStream& s, size_t n) {
   std::vector<StreamOp> ops(n);

@@ -173,6 +173,10 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   o.progress = ra.progress;
   o.detailed_sockets = ra.detailed_sockets;
   o.trace_in = ra.trace_in;
+  if (!ra.trace_space.empty())
+    o.trace_space = ra.trace_space == "shared" ? trace::TraceSpace::Shared : trace::TraceSpace::Separate;
+  o.trace_phase = ra.trace_phase;
+  o.initial_placement = ra.initial_placement;
   o.seed_given = ra.seed_given;
   o.instructions_given = ra.instructions_given;
   o.dump_trackers = ra.dump_trackers;

@@ -2,6 +2,7 @@
 // errors propagate as sc_reports and are mapped to exit codes by main.cpp.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct RunArgs {
   bool progress = true;
   unsigned detailed_sockets = 0;
   std::vector<std::string> trace_in;   // instead of the workload
+  std::string trace_space;            // "separate", "shared" or empty (the default, separate)
+  std::optional<uint64_t> trace_phase;  // an artifact trace set's phase
+  std::string initial_placement;      // the artifact's page-owner file
   bool seed_given = true, instructions_given = true;
   std::string dump_trackers;          // tracking metadata CSV
   std::string checkpoint;             // a sampled window's checkpoint

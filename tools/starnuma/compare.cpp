@@ -29,11 +29,14 @@ pid_t spawn_run(const std::string& platform, const std::vector<std::string>& set
                                 "--json", "--detailed-sockets", std::to_string(ra.detailed_sockets)};
   if (!ra.placement.empty()) args.insert(args.end(), {"--placement", ra.placement});
   if (ra.pool_fraction >= 0) args.insert(args.end(), {"--pool-fraction", std::to_string(ra.pool_fraction)});
+  if (!ra.initial_placement.empty()) args.insert(args.end(), {"--initial-placement", ra.initial_placement});
   const bool traced = !ra.trace_in.empty();
   if (traced) {
     std::string files;
     for (const auto& f : ra.trace_in) files += (files.empty() ? "" : ",") + f;
     args.insert(args.end(), {"--trace-in", files});
+    if (!ra.trace_space.empty()) args.insert(args.end(), {"--trace-space", ra.trace_space});
+    if (ra.trace_phase) args.insert(args.end(), {"--trace-phase", std::to_string(*ra.trace_phase)});
   } else {
     args.insert(args.end(), {"--workload", ra.workload});
   }

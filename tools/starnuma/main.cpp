@@ -190,12 +190,29 @@ int run(int argc, char** argv) {
   cmd->add_flag("--json", json, "Print the summary as JSON");
   cmd->add_option("--trace-in", ra.trace_in,
                   "Run from trace files instead of --workload: one starnuma trace (its seed and instructions are "
-                  "the defaults), or ChampSim traces (plain or .xz) assigned to the cores in order, round-robin "
-                  "(docs/traces.md)")
+                  "the defaults), ChampSim traces (plain or .xz) assigned to the cores in order, round-robin, or "
+                  "a directory holding the StarNUMA artifact's trace set (docs/traces.md)")
       ->delimiter(',')
-      ->type_name("FILE[,FILE...]")
-      ->check(CLI::ExistingFile)
+      ->type_name("FILE[,FILE...]|DIR")
+      ->check(CLI::ExistingPath)
       ->excludes(cmd->get_option("--workload"));
+  cmd->add_option("--trace-space", ra.trace_space,
+                  "ChampSim traces: separate (default: one single-threaded program per core, each in its own "
+                  "address space) or shared (the per-thread traces of one program: addresses kept, folded into "
+                  "the platform's by the terabyte, so threads share pages)")
+      ->check(CLI::IsMember({"separate", "shared"}))
+      ->needs(cmd->get_option("--trace-in"));
+  cmd->add_option("--trace-phase", ra.trace_phase,
+                  "An artifact trace set: the phase to run (champsim_T_P / mtrace_tT_P files); default: the only "
+                  "one it holds")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40))
+      ->needs(cmd->get_option("--trace-in"));
+  cmd->add_option("--initial-placement", ra.initial_placement,
+                  "The StarNUMA artifact's page-owner file (page_owner_pre.txt: '<4 KiB virtual page> <owner>' "
+                  "lines, owner a socket or 100 for the pool): those pages placed before the run, the rest by "
+                  "first touch; with first-touch or dynamic placement (docs/traces.md)")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
   }
   run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
   run_cmd->add_option("--timeline", ra.timeline,

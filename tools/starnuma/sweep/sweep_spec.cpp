@@ -49,6 +49,7 @@ constexpr OptionInfo kOptions[] = {
     {"warmup", ValueType::Count, kRun | kSampled, "--warmup"},
     {"detailed_sockets", ValueType::Count, kRun | kSampled, "--detailed-sockets"},
     {"trace", ValueType::Path, kRun, "--trace-in"},
+    {"trace_space", ValueType::Text, kRun, "--trace-space"},
     {"timeline", ValueType::Text, kRun, "--timeline"},
     {"checkpoints", ValueType::Count, kSampled, ""},
     {"jobs", ValueType::Count, kSampled, ""},
