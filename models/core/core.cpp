@@ -80,6 +80,7 @@ void Core::run() {
   Job& job = *job_;
   warming_ = job.warmup > 0;
   const unsigned rob = config_.rob, mshrs = config_.mshrs;
+  const bool overlap_dependent = config_.dependent_loads.get() == "overlap";
   const int64_t quantum_fs = job.quantum.ps() * 1000;
   const int64_t l1_fs = caches_->l1_latency();
 
@@ -139,8 +140,12 @@ void Core::run() {
       loads.erase(loads.begin());
       ++rob_stalls_;
     }
-    if (op.dependent) now = std::max(now, last_load_done);
+    // A dependent operation issues when the load it depends on is done; under `stall` dispatch
+    // waits for it too, under `overlap` only the operation does (the ROB rule still bounds it).
+    const int64_t address_ready = op.dependent ? last_load_done : 0;
+    if (op.dependent && !overlap_dependent) now = std::max(now, address_ready);
     now += static_cast<int64_t>(op.instructions + 1) * dispatch_fs_;
+    const int64_t issue = std::max(now, address_ready);
     retired += op.instructions + 1;
     retired_total_ += op.instructions + 1;
 
@@ -158,19 +163,19 @@ void Core::run() {
           ++mshr_stalls_;
         }
       }
-      const int64_t latency = caches_->access(op.address, false, now);
+      const int64_t latency = caches_->access(op.address, false, std::max(now, issue));
       missing = latency > l1_fs;
-      last_load_done = now + latency;
-      if (latency > l1_fs) loads.push_back(Outstanding{index, now + latency});
+      last_load_done = std::max(now, issue) + latency;
+      if (latency > l1_fs) loads.push_back(Outstanding{index, last_load_done});
     } else {
       ++stores_;
       if (store_done[store_head] > now) {
         now = store_done[store_head];
         ++store_buffer_stalls_;
       }
-      const int64_t latency = caches_->access(op.address, true, now);
+      const int64_t latency = caches_->access(op.address, true, std::max(now, issue));
       missing = latency > l1_fs;
-      store_done[store_head] = now + latency;
+      store_done[store_head] = std::max(now, issue) + latency;
       store_head = (store_head + 1) % store_done.size();
     }
     if (warming_ && measuring && retired >= job.warmup) {  // measurement starts here, for this core
