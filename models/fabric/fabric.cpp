@@ -27,11 +27,17 @@ AccessClass classify(const Route& route) {
 }  // namespace
 
 Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes,
-               bool separate_hosts)
-    : Component(name, ctx), separate_hosts_(separate_hosts), routes_(nodes, sockets_of(nodes)) {
+               bool separate_hosts, bool functional_memory)
+    : Component(name, ctx),
+      separate_hosts_(separate_hosts),
+      memory_(functional_memory ? std::make_unique<FunctionalMemory>() : nullptr),
+      routes_(nodes, sockets_of(nodes)) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     report_internal("the model needs a SystemC time resolution of 1 ps");
   target.register_b_transport(this, &Fabric::b_transport);
+  target.register_nb_transport_fw(this, &Fabric::nb_transport_fw);
+  target.register_transport_dbg(this, &Fabric::transport_dbg);
+  target.register_get_direct_mem_ptr(this, &Fabric::get_direct_mem_ptr);
   uint64_t base = 0;
   for (FabricNode* n : nodes) {
     if (auto* s = dynamic_cast<Socket*>(n)) requesters_.push_back(s);
@@ -176,7 +182,6 @@ Fabric::Leg Fabric::compile(const Route& route, bool forward, uint32_t (Link::*s
 }
 
 Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_index) {
-  ++requests_;
   Socket& from = *requesters_[r];
   const Range* range = home_of(a.address);
   if (!range)
@@ -184,12 +189,13 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   const size_t index = static_cast<size_t>(range - ranges_.data());
   if (range_index) *range_index = index;
   const Path& path = paths_[r][index];
+  if (path.unreachable) unreachable_access(r, index);
+  ++requests_;  // after the checks: a refused access is neither a request nor a response
   const auto [half_uncore, back] = uncore_[r];
   if (a.trace) a.trace->add(from.path(), "on die, out", half_uncore);
   Time t = issue + half_uncore;
   const bool read = a.op == MemOp::Read;
   if (path.remote) ++remote_;
-  if (path.unreachable) unreachable_access(r, index);
   if (a.trace) {
     const Route& route = *route_to_home_[r][index];
     t = walk(route, true, t, read ? &Link::request_bytes : &Link::data_bytes, a.trace);
@@ -208,16 +214,6 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
 Time Fabric::send(size_t s, const FabricNode& node, bool outbound, Time t, bool data) {
   const Route& route = routes_.route(*requesters_[s], node);
   return walk(route, outbound, t, data ? &Link::data_bytes : &Link::request_bytes, nullptr, false);
-}
-
-void Fabric::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RequesterExtension* ext = payload.get_extension<RequesterExtension>();
-  if (!ext) report_internal("a transaction reached the fabric without a RequesterExtension");
-  const Time issue = Time::from_ps(static_cast<int64_t>((sc_core::sc_time_stamp() + delay).value()));
-  MemAccess a{payload.is_write() ? MemOp::Write : MemOp::Read, payload.get_address(), ext->trace};
-  const Time done = access(ext->requester, a, issue);
-  delay += sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((done - issue).ps()));
-  payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 void Fabric::check_conservation() const {

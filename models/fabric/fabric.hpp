@@ -3,17 +3,20 @@
 // direction adds its latency and its own queueing delay, each router its transit latency, the
 // end nodes their port latencies), lets the home serve it, and walks back with the response.
 //
-// Access is a TLM-2.0 b_transport on `target` (the requester is named by a RequesterExtension)
-// or a direct call for initiators that already hold a requester index.
+// Access is a TLM-2.0 base-protocol transaction on `target` (binding i is requester i, or a
+// RequesterExtension names it; fabric_tlm.cpp) or a direct call for initiators that already hold a
+// requester index.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "common/component.hpp"
 #include "fabric/routing.hpp"
+#include "memory/functional_memory.hpp"
 #include "memory/mem_access.hpp"
 #include "memory/memory_home.hpp"
 
@@ -25,7 +28,8 @@ class Socket;
 enum class AccessClass : uint8_t { Local, OneHop, TwoHop, Pool };
 const char* access_class_name(AccessClass c);
 
-// Names the requesting socket of a transaction sent to Fabric::target.
+// Names the requesting socket of a transaction sent to Fabric::target, whatever binding it came
+// through (optional: without it the binding's index names the requester), and asks for its path.
 struct RequesterExtension : tlm::tlm_extension<RequesterExtension> {
   uint32_t requester = 0;
   PathTrace* trace = nullptr;
@@ -45,11 +49,23 @@ class Fabric : public Component {
   };
 
   // `separate_hosts`: each socket is a host, which needs no route to another socket's memory.
+  // `functional_memory`: keep the bytes written (transactions on `target` move data; DMI, debug).
   Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std::vector<FabricNode*>& nodes,
-         bool separate_hosts = false);
+         bool separate_hosts = false, bool functional_memory = false);
 
-  // Optional: runs call access() directly; probes and TLM initiators bind here.
-  tlm_utils::simple_target_socket_optional<Fabric> target{"target"};
+  // Optional: runs call access() directly; probes and TLM initiators bind here. Binding i is
+  // requester i (socket order); a RequesterExtension overrides it.
+  tlm_utils::multi_passthrough_target_socket_optional<Fabric> target{"target"};
+
+  // The bytes of memory, or null when platform.functional_memory is off.
+  FunctionalMemory* functional_memory() { return memory_.get(); }
+  // The OS moved a page from physical address `from` to `to`: its bytes go with it, and DMI
+  // pointers to either frame are invalidated. Nothing to do without functional memory.
+  void page_moved(uint64_t from, uint64_t to, uint64_t bytes) {
+    if (memory_) move_bytes(from, to, bytes);
+  }
+  // One past the last physical address of the map.
+  uint64_t map_end() const { return ranges_.empty() ? 0 : ranges_.back().base + ranges_.back().size; }
 
   // Physical address map: each node with memory owns one contiguous range, in declaration order.
   const std::vector<Range>& address_map() const { return ranges_; }
@@ -86,7 +102,15 @@ class Fabric : public Component {
   Time send(size_t s, const FabricNode& node, bool outbound, Time t, bool data);
 
  private:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  // The TLM-2.0 target (fabric_tlm.cpp). `port`: the index of the binding it came through.
+  void b_transport(int port, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  unsigned transport_dbg(int port, tlm::tlm_generic_payload& payload);
+  bool get_direct_mem_ptr(int port, tlm::tlm_generic_payload& payload, tlm::tlm_dmi& dmi);
+  // Why the fabric cannot execute `payload` from requester `r` (TLM_OK_RESPONSE: it can).
+  tlm::tlm_response_status admit(size_t r, const tlm::tlm_generic_payload& payload) const;
+  void move_bytes(uint64_t from, uint64_t to, uint64_t bytes);
   Time walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace,
              bool count = true);
 
@@ -121,6 +145,7 @@ class Fabric : public Component {
   }
 
   bool separate_hosts_ = false;
+  std::unique_ptr<FunctionalMemory> memory_;  // null: timing only
   std::vector<Range> ranges_;
   std::vector<uint64_t> range_bases_;  // ranges_[i].base, dense for home_of's search
   std::vector<Socket*> requesters_;

@@ -23,6 +23,7 @@ void PageMover::shoot_down(uint64_t vpage) {
 
 int64_t PageMover::move(uint64_t vpage, size_t to, int64_t flush_fs, int64_t copy_fs, size_t copier) {
   const PageMap::Moved moved = pages_.move(vpage, to);
+  fabric_.page_moved(moved.from * pages_.page_size(), moved.to * pages_.page_size(), pages_.page_size());
   shoot_down(vpage);
   flush_page(moved.from, Time::from_ps(flush_fs / 1000));
   const Time copy = Time::from_ps((copy_fs + 999) / 1000);

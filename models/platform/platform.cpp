@@ -118,7 +118,7 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
     for (FabricNode* n : nodes_) n->check_attachments();
   if (elab.diagnostics().empty() && !nodes_.empty())
     fabric_ = std::make_unique<Fabric>("fabric", root.child_context("fabric", "fabric"), nodes_,
-                                       settings_->separate_hosts());
+                                       settings_->separate_hosts(), settings_->functional_memory());
   if (fabric_) {
     // The tracking metadata's home must name a node with memory: known only now, and checked now,
     // so `check` reports it at the line that set it rather than `run` without a location.

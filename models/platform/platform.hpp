@@ -30,6 +30,7 @@ class PlatformSettings : public Component {
   PlatformSettings(sc_core::sc_module_name name, const ScopeContext& ctx) : Component(name, ctx) {}
   Time quantum() const { return quantum_; }
   bool separate_hosts() const { return separate_hosts_; }
+  bool functional_memory() const { return functional_memory_; }
 
  private:
   // 500 ns: the largest at which bfs, sharing and kv on the scaled 16-socket machines stay within
@@ -41,6 +42,10 @@ class PlatformSettings : public Component {
                               "Each socket is a host of its own (servers on a CXL fabric, not one NUMA machine): a "
                               "host needs no route to another's memory and never places pages there unless that "
                               "host lends it (socket lend > 0) (docs/fabric.md)"};
+  Param<bool> functional_memory_{*this, "functional_memory", false,
+                                 "Keep the bytes written to memory: TLM transactions on fabric.target move data, "
+                                 "pages keep their bytes when they migrate, debug transport and DMI work "
+                                 "(docs/fabric.md, TLM-2.0 interface)"};
 };
 
 class Platform {

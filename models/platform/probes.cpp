@@ -31,6 +31,7 @@ class ProbeInitiator : public sc_core::sc_module {
     payload.set_address(address);
     payload.set_data_ptr(data);
     payload.set_data_length(kLineBytes);
+    payload.set_streaming_width(kLineBytes);
     RequesterExtension ext;
     ext.requester = static_cast<uint32_t>(requester);
     ext.trace = trace;
