@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The paper's Table III beside ours (experiments/table3.yaml, 18 runs, about 6 minutes on 2 cores).
+# The paper's Table III beside ours (experiments/table3.yaml, 45 runs, about 35 minutes on 2 cores).
 # Results are kept in OUT.
 #
 #   bash experiments/table3.sh [OUT]
