@@ -23,7 +23,7 @@
 namespace starnuma::bench {
 namespace {
 
-constexpr unsigned kEntries = ANNEX_ENTRIES;        // the -G values the RTL was built with
+constexpr unsigned kEntries = ANNEX_ENTRIES;  // the -G values the RTL was built with
 constexpr unsigned kFifoDepth = ANNEX_FIFO_DEPTH;
 constexpr uint64_t kVpageMask = (uint64_t{1} << 36) - 1;
 constexpr uint64_t kPpageMask = (uint64_t{1} << 40) - 1;
@@ -34,8 +34,7 @@ struct Mode {
   unsigned evict, fill, hit, load, phase_permille, ready, hot;  // percentages
 };
 constexpr Mode kModes[] = {
-    {"mix", 10, 20, 40, 50, 5, 80, 0},
-    {"hot", 2, 5, 30, 95, 0, 90, 90},     // one entry takes most loads: saturation
+    {"mix", 10, 20, 40, 50, 5, 80, 0},    {"hot", 2, 5, 30, 95, 0, 90, 90},  // one entry takes most loads: saturation
     {"churn", 50, 60, 50, 40, 50, 50, 0},  // marked hits beside evictions: two flushes a cycle
     {"stall", 40, 40, 40, 20, 30, 5, 0},   // the tracker is slow: full FIFO, stalled TLB
     {"flood", 60, 60, 10, 10, 0, 100, 0},  // back-to-back flushes
@@ -44,11 +43,26 @@ constexpr Mode kModes[] = {
 // Builds a beat: Beat().evict(2).hit(3).
 struct Beat {
   AnnexBeat b;
-  Beat& evict(unsigned i) { b.evict = i; return *this; }
-  Beat& fill(const AnnexBeat::Fill& f) { b.fill = f; return *this; }
-  Beat& hit(unsigned i) { b.hit = i; return *this; }
-  Beat& load(unsigned i) { b.load = i; return *this; }
-  Beat& phase() { b.phase = true; return *this; }
+  Beat& evict(unsigned i) {
+    b.evict = i;
+    return *this;
+  }
+  Beat& fill(const AnnexBeat::Fill& f) {
+    b.fill = f;
+    return *this;
+  }
+  Beat& hit(unsigned i) {
+    b.hit = i;
+    return *this;
+  }
+  Beat& load(unsigned i) {
+    b.load = i;
+    return *this;
+  }
+  Beat& phase() {
+    b.phase = true;
+    return *this;
+  }
 };
 
 struct Step {
@@ -60,8 +74,11 @@ template <class V>
 class AnnexBench {
  public:
   AnnexBench(const Options& o, int argc, char** argv)
-      : o_(o), rng_(o.seed), dut_(o, "annex_bench", argc, argv),
-        model_({kEntries, o.width, static_cast<unsigned>(o.seed % 16)}), valid_(kEntries, false) {
+      : o_(o),
+        rng_(o.seed),
+        dut_(o, "annex_bench", argc, argv),
+        model_({kEntries, o.width, static_cast<unsigned>(o.seed % 16)}),
+        valid_(kEntries, false) {
     dut_->socket_id = static_cast<unsigned>(o.seed % 16);
   }
 
@@ -86,21 +103,21 @@ class AnnexBench {
   void directed() {
     for (unsigned i = 0; i < kEntries; ++i) push(Beat().fill(fill(i)));
     for (uint32_t n = 0; n < model_.max_count() + 2; ++n) push(Beat().load(0));  // saturate
-    push(Beat().evict(0).fill(fill(0)));           // replacement flushes the maximum
+    push(Beat().evict(0).fill(fill(0)));                                         // replacement flushes the maximum
     for (int n = 0; n < 3; ++n) push(Beat().load(1));
     push(Beat().phase());
-    push(Beat().hit(1));                           // marked hit: flush and unmark
-    push(Beat().hit(1));                           // unmarked: nothing
-    push(Beat().evict(2).hit(3));                  // two flushes in one cycle
+    push(Beat().hit(1));           // marked hit: flush and unmark
+    push(Beat().hit(1));           // unmarked: nothing
+    push(Beat().evict(2).hit(3));  // two flushes in one cycle
     push(Beat().fill(fill(2)));
-    push(Beat().evict(4).fill(fill(4)).phase());   // a fill during a phase mark is marked
+    push(Beat().evict(4).fill(fill(4)).phase());  // a fill during a phase mark is marked
     push(Beat().hit(4));
-    push(Beat().evict(5).fill(fill(5)).load(5));   // the new translation counts the load
-    push(Beat());                                  // (the FIFO empties)
-    push(Beat().evict(5), 3 * kFifoDepth);         // the tracker stalls:
+    push(Beat().evict(5).fill(fill(5)).load(5));  // the new translation counts the load
+    push(Beat());                                 // (the FIFO empties)
+    push(Beat().evict(5), 3 * kFifoDepth);        // the tracker stalls:
     push(Beat().evict(6));
-    push(Beat().evict(7).hit(3));                  // two flushes fill the FIFO,
-    push(Beat().evict(0));                         // so the TLB waits
+    push(Beat().evict(7).hit(3));  // two flushes fill the FIFO,
+    push(Beat().evict(0));         // so the TLB waits
     push(Beat().evict(1));
     for (unsigned i : {5u, 6u, 7u, 0u, 1u}) push(Beat().fill(fill(i)));
   }
@@ -187,21 +204,17 @@ class AnnexBench {
   }
 
   void check_flush() {
-    const FlushRequest got{dut_->flush_vpage, dut_->flush_ppage, dut_->flush_count,
-                           dut_->flush_socket};
+    const FlushRequest got{dut_->flush_vpage, dut_->flush_ppage, dut_->flush_count, dut_->flush_socket};
     if (expected_.empty()) {
-      sb_.error("cycle " + std::to_string(dut_.cycle()) + ": unexpected flush of ppage " +
-                std::to_string(got.ppage));
+      sb_.error("cycle " + std::to_string(dut_.cycle()) + ": unexpected flush of ppage " + std::to_string(got.ppage));
       return;
     }
     const FlushRequest want = expected_.front();
     expected_.pop_front();
-    sb_.check(got == want, "cycle " + std::to_string(dut_.cycle()) + ": flush (vpage " +
-                               std::to_string(got.vpage) + ", ppage " + std::to_string(got.ppage) +
-                               ", count " + std::to_string(got.count) + ", socket " +
-                               std::to_string(got.socket) + "), expected (" +
-                               std::to_string(want.vpage) + ", " + std::to_string(want.ppage) +
-                               ", " + std::to_string(want.count) + ", " +
+    sb_.check(got == want, "cycle " + std::to_string(dut_.cycle()) + ": flush (vpage " + std::to_string(got.vpage) +
+                               ", ppage " + std::to_string(got.ppage) + ", count " + std::to_string(got.count) +
+                               ", socket " + std::to_string(got.socket) + "), expected (" + std::to_string(want.vpage) +
+                               ", " + std::to_string(want.ppage) + ", " + std::to_string(want.count) + ", " +
                                std::to_string(want.socket) + ")");
   }
 
@@ -261,9 +274,9 @@ class AnnexBench {
           backpressure(c.add("flush_backpressure")),
           input_stall(c.add("input_stalled")),
           fifo_full(c.add("fifo_full")) {}
-    int saturated_increment, flush_count_max, flush_count_zero, marked_evict, unmarked_evict,
-        marked_hit, unmarked_hit, phase_mark, two_flushes, replacement, fill_during_phase,
-        load_on_new_entry, back_to_back, backpressure, input_stall, fifo_full;
+    int saturated_increment, flush_count_max, flush_count_zero, marked_evict, unmarked_evict, marked_hit, unmarked_hit,
+        phase_mark, two_flushes, replacement, fill_during_phase, load_on_new_entry, back_to_back, backpressure,
+        input_stall, fifo_full;
   };
 
   Options o_;

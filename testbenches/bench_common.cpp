@@ -101,11 +101,10 @@ bool Coverage::complete() const {
 
 void Coverage::report() const {
   for (const Point& p : points_) {
-    if (!p.applicable)
-      std::printf("  coverage %-28s n/a\n", p.name.c_str());
+    if (!p.applicable) std::printf("  coverage %-28s n/a\n", p.name.c_str());
     else
-      std::printf("  coverage %-28s %10llu%s\n", p.name.c_str(),
-                  static_cast<unsigned long long>(p.hits), p.hits ? "" : "   <- MISSED");
+      std::printf("  coverage %-28s %10llu%s\n", p.name.c_str(), static_cast<unsigned long long>(p.hits),
+                  p.hits ? "" : "   <- MISSED");
   }
 }
 
@@ -115,17 +114,17 @@ void Scoreboard::check(bool ok, const std::string& what) {
   if (++errors_ <= 10) std::printf("MISMATCH: %s\n", what.c_str());
 }
 
-int summarize(const char* bench, const Options& o, const Scoreboard& sb, const Coverage& cov,
-              uint64_t transactions, bool rtl_assertion_failed) {
+int summarize(const char* bench, const Options& o, const Scoreboard& sb, const Coverage& cov, uint64_t transactions,
+              bool rtl_assertion_failed) {
   cov.report();
   const bool pass = sb.errors() == 0 && !rtl_assertion_failed && cov.complete();
-  const char* why = sb.errors() ? " (scoreboard mismatches)"
+  const char* why = sb.errors()            ? " (scoreboard mismatches)"
                     : rtl_assertion_failed ? " (RTL assertion failed)"
-                    : !cov.complete() ? " (coverage incomplete)" : "";
-  std::printf("%s T%u seed=%llu: %s%s, %llu transactions, %llu checks, %llu errors, coverage %.1f%%\n",
-              bench, o.width, static_cast<unsigned long long>(o.seed), pass ? "PASS" : "FAIL", why,
-              static_cast<unsigned long long>(transactions),
-              static_cast<unsigned long long>(sb.checked()),
+                    : !cov.complete()      ? " (coverage incomplete)"
+                                           : "";
+  std::printf("%s T%u seed=%llu: %s%s, %llu transactions, %llu checks, %llu errors, coverage %.1f%%\n", bench, o.width,
+              static_cast<unsigned long long>(o.seed), pass ? "PASS" : "FAIL", why,
+              static_cast<unsigned long long>(transactions), static_cast<unsigned long long>(sb.checked()),
               static_cast<unsigned long long>(sb.errors()), cov.percent());
   return pass ? 0 : 1;
 }

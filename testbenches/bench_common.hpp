@@ -14,10 +14,10 @@ namespace starnuma::bench {
 
 struct Options {
   uint64_t seed = 1;
-  unsigned width = 4;         // T_i counter width of the model under test
-  uint64_t cycles = 20000;    // random-phase length
+  unsigned width = 4;       // T_i counter width of the model under test
+  uint64_t cycles = 20000;  // random-phase length
   bool trace = false;
-  std::string trace_file;     // default: <bench>_T<width>_seed<seed>.fst
+  std::string trace_file;  // default: <bench>_T<width>_seed<seed>.fst
 };
 
 // Reads +seed=N +width=N +cycles=N +trace[=file.fst]; anything else is an error (exit 2).
@@ -71,16 +71,15 @@ class Scoreboard {
 };
 
 // Prints the summary line and returns the exit code: 0 only with no error and full coverage.
-int summarize(const char* bench, const Options& o, const Scoreboard& sb, const Coverage& cov,
-              uint64_t transactions, bool rtl_assertion_failed);
+int summarize(const char* bench, const Options& o, const Scoreboard& sb, const Coverage& cov, uint64_t transactions,
+              bool rtl_assertion_failed);
 
 // Owns a Verilated model and its context. Per cycle the bench drives inputs, calls settle() (clock
 // low: combinational outputs valid, dumped), samples handshakes, then rise() (the clock edge).
 template <class V>
 class Clocked {
  public:
-  Clocked(const Options& o, const char* bench, int argc, char** argv)
-      : ctx_(std::make_unique<VerilatedContext>()) {
+  Clocked(const Options& o, const char* bench, int argc, char** argv) : ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->commandArgs(argc, argv);
     ctx_->fatalOnError(false);  // an RTL assertion ends the run as a reported failure, not abort()
     ctx_->traceEverOn(o.trace);
@@ -88,9 +87,9 @@ class Clocked {
     if (o.trace) {
       fst_ = std::make_unique<VerilatedFstC>();
       top_->trace(fst_.get(), 99);
-      const std::string file = o.trace_file.empty()
-          ? std::string(bench) + "_T" + std::to_string(o.width) + "_seed" + std::to_string(o.seed) + ".fst"
-          : o.trace_file;
+      const std::string file = o.trace_file.empty() ? std::string(bench) + "_T" + std::to_string(o.width) + "_seed" +
+                                                          std::to_string(o.seed) + ".fst"
+                                                    : o.trace_file;
       fst_->open(file.c_str());
     }
   }

@@ -35,9 +35,7 @@ struct MemRequest {
   uint64_t addr;
   bool write;
   uint64_t data;  // write data (0 for reads)
-  bool operator==(const MemRequest& o) const {
-    return addr == o.addr && write == o.write && data == o.data;
-  }
+  bool operator==(const MemRequest& o) const { return addr == o.addr && write == o.write && data == o.data; }
 };
 
 std::string describe(const MemRequest& r) {
@@ -78,7 +76,9 @@ template <class V>
 class TrackerBench {
  public:
   TrackerBench(const Options& o, int argc, char** argv)
-      : o_(o), rng_(o.seed), dut_(o, "tracker_bench", argc, argv),
+      : o_(o),
+        rng_(o.seed),
+        dut_(o, "tracker_bench", argc, argv),
         model_({kSockets, o.width, kPagesPerRegion, kMetaBase}) {
     dut_->meta_base = kMetaBase;
     // Random initial metadata (unused high bits included: the RTL must keep them).
@@ -102,11 +102,10 @@ class TrackerBench {
     }
     quiesce();
     sb_.check(!dut_->busy, "tracker still busy after the drain");
-    sb_.check(shadow_.expected.empty(),
-              std::to_string(shadow_.expected.size()) + " memory requests never came");
+    sb_.check(shadow_.expected.empty(), std::to_string(shadow_.expected.size()) + " memory requests never came");
     for (const auto& [addr, data] : shadow_.words)
-      sb_.check(memory_[addr] == data, "metadata at " + describe({addr, false, memory_[addr]}) +
-                                           ", model has 0x" + std::to_string(data));
+      sb_.check(memory_[addr] == data,
+                "metadata at " + describe({addr, false, memory_[addr]}) + ", model has 0x" + std::to_string(data));
     return summarize("tracker_bench", o_, sb_, cov_, flushes_, dut_.assertion_failed());
   }
 
@@ -121,9 +120,9 @@ class TrackerBench {
     const uint64_t last = kRegions * kPagesPerRegion - 1;
     for (uint64_t p : {kPagesPerRegion - 1, kPagesPerRegion, uint64_t{0}, last})  // boundaries
       push(flush(p, 3, max));
-    push(flush(5, 7, max));                  // region 0 again: saturates (T>0)
-    push(flush(6, 7, 0));                    // bit set, nothing to add: the write is elided
-    push(flush(7, 8, max ? 1 : 0), 30);      // memory stalls: the queue fills behind this one
+    push(flush(5, 7, max));              // region 0 again: saturates (T>0)
+    push(flush(6, 7, 0));                // bit set, nothing to add: the write is elided
+    push(flush(7, 8, max ? 1 : 0), 30);  // memory stalls: the queue fills behind this one
     for (unsigned s = 0; s < kQueueDepth + 2; ++s) push(flush(2 * kPagesPerRegion + s, s, s & max));
     for (unsigned s = 0; s < kSockets; ++s) push(flush(3 * kPagesPerRegion + s, s, 0));  // sharers
   }
@@ -156,8 +155,7 @@ class TrackerBench {
               : rng_.percent(25)        ? 0
                                         : 1 + static_cast<uint32_t>(rng_.below(std::min(max, 16u)));
     }
-    return flush(region * kPagesPerRegion + offset, static_cast<unsigned>(rng_.below(kSockets)),
-                 count);
+    return flush(region * kPagesPerRegion + offset, static_cast<unsigned>(rng_.below(kSockets)), count);
   }
 
   void cycle(const Mode* m) {
@@ -203,8 +201,8 @@ class TrackerBench {
     cov_.hit(c_.region_last_page, offset == kPagesPerRegion - 1);
     cov_.hit(c_.crosses_boundary, last_ppage_ && f.ppage + 1 == *last_ppage_ && offset == kPagesPerRegion - 1);
     cov_.hit(c_.crosses_boundary, last_ppage_ && *last_ppage_ + 1 == f.ppage && offset == 0);
-    cov_.hit(c_.same_region_next, last_ppage_ && *last_ppage_ != f.ppage &&
-                                      model_.region(*last_ppage_) == model_.region(f.ppage));
+    cov_.hit(c_.same_region_next,
+             last_ppage_ && *last_ppage_ != f.ppage && model_.region(*last_ppage_) == model_.region(f.ppage));
     for (const Inflight& i : inflight_) cov_.hit(c_.same_region_in_flight, i.addr == addr);
     cov_.hit(c_.new_sharer, !(before & bit));
     cov_.hit(c_.count_added, f.count > 0 && model_.count(before) + f.count <= max);
@@ -229,8 +227,8 @@ class TrackerBench {
     } else {
       const MemRequest want = shadow_.expected.front();
       shadow_.expected.pop_front();
-      sb_.check(got == want, "cycle " + std::to_string(dut_.cycle()) + ": " + describe(got) +
-                                 ", expected " + describe(want));
+      sb_.check(got == want,
+                "cycle " + std::to_string(dut_.cycle()) + ": " + describe(got) + ", expected " + describe(want));
     }
     cov_.hit(c_.write_request, got.write);
     resp_data_ = memory_[got.addr];
@@ -256,7 +254,7 @@ class TrackerBench {
           same_region_in_flight(c.add("same_region_in_flight")),
           new_sharer(c.add("new_sharer_bit")),
           write_elided(c.add("write_elided")),
-          count_added(c.add("count_added", width > 0)),       // T0: no counter
+          count_added(c.add("count_added", width > 0)),  // T0: no counter
           count_saturates(c.add("count_saturates", width > 0)),
           count_zero(c.add("flush_count_zero")),
           count_max(c.add("flush_count_max")),
@@ -266,10 +264,9 @@ class TrackerBench {
           slow_response(c.add("slow_response")),
           queue_full(c.add("queue_full_stall")),
           back_to_back(c.add("back_to_back_flushes")) {}
-    int region_first_page, region_last_page, crosses_boundary, same_region_next,
-        same_region_in_flight, new_sharer, write_elided, count_added, count_saturates, count_zero,
-        count_max, all_sockets, write_request, req_backpressure, slow_response, queue_full,
-        back_to_back;
+    int region_first_page, region_last_page, crosses_boundary, same_region_next, same_region_in_flight, new_sharer,
+        write_elided, count_added, count_saturates, count_zero, count_max, all_sockets, write_request, req_backpressure,
+        slow_response, queue_full, back_to_back;
   };
 
   Options o_;

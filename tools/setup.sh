@@ -20,10 +20,11 @@ build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-2}
 
 # Sweeps keep results in SQLite, reports draw with matplotlib and pandas, and the test suite starts a
-# single-node Slurm cluster (slurmctld, slurmd, munge) to run a sweep through sbatch.
+# single-node Slurm cluster (slurmctld, slurmd, munge) to run a sweep through sbatch; CI checks the
+# sources' layout with clang-format.
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev verilator libyaml-cpp-dev libboost-dev
           nlohmann-json3-dev libcli11-dev libgtest-dev liblzma-dev libsqlite3-dev python3
-          python3-matplotlib python3-pandas python3-numpy slurmctld slurmd slurm-client munge)
+          python3-matplotlib python3-pandas python3-numpy slurmctld slurmd slurm-client munge clang-format)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -52,6 +53,8 @@ case "$mode" in
     bash "$root/experiments/sampled.sh" "$build/main-job" "bfs:scale=18,trials=100" 5
     ;;
   test)
+    # Layout first: it takes seconds and names the file and line (docs/testing.md).
+    bash "$root/tools/format.sh" check
     ctest --test-dir "$build" -j "$jobs" --output-on-failure
     # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer (docs/testing.md).
     # Leak checking is off: a user's error raised inside a SystemC thread ends the process without

@@ -65,10 +65,11 @@ void rotate_to_front(uint32_t* b, size_t from) {
   for (size_t k = 0; k < Stride; k += 4) {
     const __m128i cur = _mm_load_si128(reinterpret_cast<const __m128i*>(b + k));
     const __m128i shifted = _mm_or_si128(_mm_slli_si128(cur, 4), _mm_srli_si128(carry, 12));
-    const __m128i index = _mm_setr_epi32(static_cast<int>(k), static_cast<int>(k + 1), static_cast<int>(k + 2),
-                                         static_cast<int>(k + 3));
+    const __m128i index =
+        _mm_setr_epi32(static_cast<int>(k), static_cast<int>(k + 1), static_cast<int>(k + 2), static_cast<int>(k + 3));
     const __m128i move = _mm_cmplt_epi32(index, limit);
-    _mm_store_si128(reinterpret_cast<__m128i*>(b + k), _mm_or_si128(_mm_and_si128(move, shifted), _mm_andnot_si128(move, cur)));
+    _mm_store_si128(reinterpret_cast<__m128i*>(b + k),
+                    _mm_or_si128(_mm_and_si128(move, shifted), _mm_andnot_si128(move, cur)));
     carry = cur;
   }
 }
@@ -165,9 +166,7 @@ void CacheArray::shift_in(uint64_t* p, uint64_t payload) const {
     case 4: shift_in_n<4>(p, payload); break;
     case 8: shift_in_n<8>(p, payload); break;
     case 16: shift_in_n<16>(p, payload); break;
-    default:
-      std::memmove(p + 1, p, (ways_ - 1) * sizeof(uint64_t));
-      p[0] = payload;
+    default: std::memmove(p + 1, p, (ways_ - 1) * sizeof(uint64_t)); p[0] = payload;
   }
 }
 

@@ -99,7 +99,7 @@ class CacheArray {
     return sets_.mul(t) + set;
   }
   uint32_t* block(uint64_t set) { return &tags_[set * stride_]; }
-  size_t find(const Key& k) const;  // the way's position in recency order, or kNone
+  size_t find(const Key& k) const;       // the way's position in recency order, or kNone
   bool touch(const Key& k, bool write);  // a hit: dirty if written, then to the front
   // Moves the entry at position `from` of `set` to the front (the ways before it move back one).
   void to_front(uint64_t set, size_t from);
@@ -114,10 +114,10 @@ class CacheArray {
   Divisor sets_;
   unsigned ways_;
   Replacement policy_;
-  size_t stride_;           // tags per set block: `ways` rounded up so blocks do not straddle host lines
+  size_t stride_;  // tags per set block: `ways` rounded up so blocks do not straddle host lines
   std::unique_ptr<uint32_t[], FreeAligned> tags_;  // per set, in recency order; kEmpty: an empty way
-  std::vector<uint64_t> payload_;  // per entry, in the same order, when built with payloads
-  uint64_t rng_;                   // xorshift64 state for random replacement
+  std::vector<uint64_t> payload_;                  // per entry, in the same order, when built with payloads
+  uint64_t rng_;                                   // xorshift64 state for random replacement
 };
 
 }  // namespace starnuma

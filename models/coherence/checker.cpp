@@ -24,8 +24,8 @@ void InvariantChecker::uncached_hit(uint64_t block, size_t socket) {
 void InvariantChecker::holders(uint64_t block, unsigned exclusive, unsigned shared, bool covered) {
   ++checks_;
   if (exclusive > 1 || (exclusive == 1 && shared > 0))
-    violation("block " + hex(block * 64) + " has " + std::to_string(exclusive) + " E/M and " +
-              std::to_string(shared) + " S copies");
+    violation("block " + hex(block * 64) + " has " + std::to_string(exclusive) + " E/M and " + std::to_string(shared) +
+              " S copies");
   if (!covered) violation("block " + hex(block * 64) + " has a copy the directory does not list");
 }
 

@@ -4,7 +4,6 @@
 
 #include "common/diagnostics.hpp"
 #include "common/text.hpp"
-#include "pool/cxl_pool.hpp"
 #include "socket/socket.hpp"
 
 namespace starnuma {
@@ -64,8 +63,8 @@ Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabr
   for (const char* home : {"socket_home_", "pool_home_"})
     for (size_t k = 0; k < kCohRequests; ++k) {
       const std::string req = coh_request_name(static_cast<CohRequest>(k));
-      requests_.push_back(std::make_unique<Counter>(*this, home + req, "requests",
-                                                    std::string(home) + " requests of type " + req));
+      requests_.push_back(
+          std::make_unique<Counter>(*this, home + req, "requests", std::string(home) + " requests of type " + req));
     }
   if (!fabric_) return;
   if (enabled_ && fabric_->requesters().size() > 64)  // off, it tracks nothing
@@ -78,12 +77,12 @@ Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabr
   listeners_.resize(caches_.size(), nullptr);
   for (const Fabric::Range& range : fabric_->address_map()) {
     Home h{range.node, -1, Time(), pool_lookup_.get(), nullptr, range.base};
-    if (auto* s = dynamic_cast<Socket*>(range.node)) {
-      h.socket = static_cast<int>(fabric_->requester_index(*s));
+    if (range.node->is_requester()) {
+      h.socket = static_cast<int>(fabric_->requester_index(*range.node));
       h.lookup = socket_lookup_.get();
       h.directory = std::make_unique<Directory>(0, 0);
     } else {
-      if (auto* pool = dynamic_cast<CxlPool*>(range.node)) h.transit = pool->internal_latency();
+      h.transit = range.node->internal_latency();
       h.directory = std::make_unique<Directory>(pool_entries_.get(), pool_ways_.get());
     }
     homes_.push_back(std::move(h));
@@ -341,7 +340,8 @@ bool Coherence::evict(size_t s, uint64_t address, Time issue) {
   ++*requests_[(h.socket < 0 ? kCohRequests : 0) + static_cast<size_t>(dirty ? CohRequest::PutM : CohRequest::PutE)];
   const Time half = half_of(fabric_->requesters()[s]->uncore_latency());
   DirEntry* e = h.directory->find(block);
-  if (!e || e->owner != static_cast<int>(s)) report_internal("a socket evicts a block its home does not list it owning");
+  if (!e || e->owner != static_cast<int>(s))
+    report_internal("a socket evicts a block its home does not list it owning");
   const Time at_home = e->start_at(to_home(s, h, issue + half, dirty));
   if (h.socket < 0) {
     pool_last_ = std::max(pool_last_, at_home);

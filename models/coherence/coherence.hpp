@@ -101,9 +101,9 @@ class Coherence : public Component {
  private:
   struct Home {
     FabricNode* node;
-    int socket;          // the home's requester index, or -1 (the pool)
-    Time transit;        // the MHD's internal crossing, per direction (0 at a socket)
-    Time lookup;         // directory lookup
+    int socket;    // the home's requester index, or -1 (the pool)
+    Time transit;  // the MHD's internal crossing, per direction (0 at a socket)
+    Time lookup;   // directory lookup
     std::unique_ptr<Directory> directory;
     uint64_t base;
   };
@@ -161,11 +161,11 @@ class Coherence : public Component {
   Param<Time> snoop_;
   Param<unsigned> pool_entries_;
   Param<unsigned> pool_ways_;
-  std::vector<Home> homes_;                                      // per address range
-  std::vector<FlatMap<MesiState>> caches_;                       // per socket: the state of its copies
-  std::vector<FlatMap<uint64_t>> versions_;                      // per socket: their versions (checking only)
-  std::vector<CoherentCaches*> listeners_;                       // per socket
-  std::unordered_map<uint64_t, uint64_t> memory_version_;        // the version memory holds (checking only)
+  std::vector<Home> homes_;                                // per address range
+  std::vector<FlatMap<MesiState>> caches_;                 // per socket: the state of its copies
+  std::vector<FlatMap<uint64_t>> versions_;                // per socket: their versions (checking only)
+  std::vector<CoherentCaches*> listeners_;                 // per socket
+  std::unordered_map<uint64_t, uint64_t> memory_version_;  // the version memory holds (checking only)
   InvariantChecker checker_;
   CohFault fault_ = CohFault::None;
   uint64_t started_ = 0, completed_ = 0;

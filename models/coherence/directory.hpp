@@ -17,8 +17,8 @@
 namespace starnuma {
 
 struct DirEntry {
-  int owner = -1;         // socket holding the block E or M, or -1
-  uint64_t sharers = 0;   // bit s: socket s may hold it S (a superset: S copies leave silently)
+  int owner = -1;        // socket holding the block E or M, or -1
+  uint64_t sharers = 0;  // bit s: socket s may hold it S (a superset: S copies leave silently)
   // The home serializes a block's transactions (a blocking directory): the latest one in time
   // holds the block from its arrival to its end.
   Time busy_from, busy_until;
@@ -76,8 +76,8 @@ class Directory {
   unsigned ways_ = 0;
   uint64_t clock_ = 0;  // LRU stamp
   FlatMap<DirEntry> unbounded_;
-  FlatMap<Live> live_;                  // bounded: the entries, by block
-  FlatMap<uint64_t*> sets_in_use_;      // bounded: set -> its ways' blocks
+  FlatMap<Live> live_;              // bounded: the entries, by block
+  FlatMap<uint64_t*> sets_in_use_;  // bounded: set -> its ways' blocks
   static constexpr size_t kSetsPerChunk = 1024;
   std::vector<std::unique_ptr<uint64_t[]>> chunks_;
   size_t chunk_used_ = kSetsPerChunk;  // sets taken from the newest chunk

@@ -104,15 +104,14 @@ class YamlConverter {
     ConfigNode n;
     n.loc_ = at(y.Mark());
     if (++values_ > kMaxValues)
-      throw_config_error({n.loc_, "", "the file expands to more than " + std::to_string(kMaxValues) +
-                                          " values (YAML aliases repeating a large node?)"});
+      throw_config_error({n.loc_, "",
+                          "the file expands to more than " + std::to_string(kMaxValues) +
+                              " values (YAML aliases repeating a large node?)"});
     if (depth > kMaxDepth)
       throw_config_error({n.loc_, "", "maps and lists nested more than " + std::to_string(kMaxDepth) + " deep"});
     switch (y.Type()) {
       case YAML::NodeType::Undefined:
-      case YAML::NodeType::Null:
-        n.kind_ = ConfigNode::Kind::Null;
-        break;
+      case YAML::NodeType::Null: n.kind_ = ConfigNode::Kind::Null; break;
       case YAML::NodeType::Scalar:
         n.kind_ = ConfigNode::Kind::Scalar;
         n.scalar_ = y.Scalar();
@@ -126,12 +125,14 @@ class YamlConverter {
         for (const auto& kv : y) {
           Location key_loc = at(kv.first.Mark());
           if (!kv.first.IsScalar())
-            throw_config_error({key_loc, "", "a map key must be a plain name, not " +
-                                                 std::string(kv.first.IsMap() ? "a map" : "a list")});
+            throw_config_error(
+                {key_loc, "",
+                 "a map key must be a plain name, not " + std::string(kv.first.IsMap() ? "a map" : "a list")});
           std::string key = kv.first.Scalar();
           if (key == "<<" && kv.first.Tag() != "tag:yaml.org,2002:str")
-            throw_config_error({key_loc, key, "YAML merge keys (<<) are not supported: write the keys out, or share "
-                                              "settings with 'extends:'"});
+            throw_config_error({key_loc, key,
+                                "YAML merge keys (<<) are not supported: write the keys out, or share "
+                                "settings with 'extends:'"});
           if (const MapEntry* prev = n.find_entry(key))
             throw_config_error({key_loc, key,
                                 "duplicate key '" + key + "' (first given at line " +
@@ -161,9 +162,9 @@ namespace {
 // fuzzing, tools/fuzz.sh). YAML never allows the token there (',' cannot start a plain scalar), so
 // it is refused before yaml-cpp sees it. Returns its 1-based line and column, or {0, 0}.
 std::pair<size_t, size_t> stray_comma(const std::string& text) {
-  int flow = 0;             // open [ and { outside quotes and comments
-  char quote = 0;           // the open quote, if a quoted scalar continues on the next line
-  long block_parent = -1;   // a block scalar's parent indentation: deeper (or blank) lines are its content
+  int flow = 0;            // open [ and { outside quotes and comments
+  char quote = 0;          // the open quote, if a quoted scalar continues on the next line
+  long block_parent = -1;  // a block scalar's parent indentation: deeper (or blank) lines are its content
   size_t line = 1, i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
   for (; i < text.size(); ++line) {
     const size_t eol = std::min(text.find('\n', i), text.size());
@@ -190,8 +191,8 @@ std::pair<size_t, size_t> stray_comma(const std::string& text) {
       } else if (c == '#' && (k == first || text[k - 1] == ' ' || text[k - 1] == '\t')) {
         content_end = k;
         break;
-      } else if ((c == '\'' || c == '"') &&
-                 (k == first || std::strchr(" \t[{,", text[k - 1]) != nullptr)) {  // inside a plain scalar it is a character
+      } else if ((c == '\'' || c == '"') && (k == first || std::strchr(" \t[{,", text[k - 1]) !=
+                                                               nullptr)) {  // inside a plain scalar it is a character
         quote = c;
       } else if (c == '[' || c == '{') {
         ++flow;
@@ -203,7 +204,9 @@ std::pair<size_t, size_t> stray_comma(const std::string& text) {
     if (quote != 0 || flow != 0) continue;
     size_t e = content_end;
     while (e > first && (text[e - 1] == ' ' || text[e - 1] == '\t' || text[e - 1] == '\r')) --e;
-    while (e > first && (std::isdigit(static_cast<unsigned char>(text[e - 1])) || text[e - 1] == '-' || text[e - 1] == '+')) --e;
+    while (e > first &&
+           (std::isdigit(static_cast<unsigned char>(text[e - 1])) || text[e - 1] == '-' || text[e - 1] == '+'))
+      --e;
     if (e > first && (text[e - 1] == '|' || text[e - 1] == '>') && (e - 1 == first || text[e - 2] == ' '))
       block_parent = indent;
   }
@@ -224,7 +227,8 @@ bool yaml_parser_finishes(const std::string& text, unsigned seconds) {
     ::_exit(0);
   }
   // Polled from 0.1 ms up to 10 ms apart: a platform file parses in well under a millisecond.
-  for (unsigned waited = 0, step = 100; waited < seconds * 1000000u; waited += step, step = std::min(step * 2, 10000u)) {
+  for (unsigned waited = 0, step = 100; waited < seconds * 1000000u;
+       waited += step, step = std::min(step * 2, 10000u)) {
     int status = 0;
     if (::waitpid(pid, &status, WNOHANG) == pid) return true;
     ::usleep(step);
@@ -269,8 +273,8 @@ ConfigNode parse_documents(std::istream& in, const std::shared_ptr<const std::st
     throw_config_error({conv.at(e.mark), "", "YAML error: " + e.msg});
   }
   if (docs.size() > 1)
-    throw_config_error({conv.at(docs[1].Mark()), "",
-                        "a second YAML document starts here; a platform file holds exactly one"});
+    throw_config_error(
+        {conv.at(docs[1].Mark()), "", "a second YAML document starts here; a platform file holds exactly one"});
   if (docs.empty()) return ConfigNode::map(Location{file, 1, 1});
   ConfigNode root = conv.convert(docs.front());
   if (root.is_null()) return ConfigNode::map(Location{file, 1, 1});

@@ -8,8 +8,7 @@
 namespace starnuma {
 
 namespace {
-const char* const kAllDomains[] = {msg::kConfig, msg::kTopology, msg::kUsage,
-                                   msg::kInput,  msg::kModel,    msg::kInternal};
+const char* const kAllDomains[] = {msg::kConfig, msg::kTopology, msg::kUsage, msg::kInput, msg::kModel, msg::kInternal};
 }
 
 bool is_user_error(const char* msg_type) {

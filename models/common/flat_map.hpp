@@ -33,7 +33,8 @@ class FlatMap {
 
   // The value of `key`, inserted as V{} if absent.
   V& operator[](uint64_t key) {
-    if ((used_ + 1) * 4 > slots_.size() * 3) rehash(size_ * 2 + 2 > slots_.size() / 2 ? slots_.size() * 2 : slots_.size());
+    if ((used_ + 1) * 4 > slots_.size() * 3)
+      rehash(size_ * 2 + 2 > slots_.size() / 2 ? slots_.size() * 2 : slots_.size());
     size_t i = hash(key) & mask_, grave = kNone;
     for (;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];

@@ -39,7 +39,8 @@ uint64_t host_memory_limit() { return limit_bytes ? limit_bytes : host_physical_
 
 std::string approximate_size(uint64_t bytes) {
   char b[32];
-  if (bytes >= (uint64_t{1} << 40)) std::snprintf(b, sizeof b, "%.1f TiB", static_cast<double>(bytes) / (uint64_t{1} << 40));
+  if (bytes >= (uint64_t{1} << 40))
+    std::snprintf(b, sizeof b, "%.1f TiB", static_cast<double>(bytes) / (uint64_t{1} << 40));
   else if (bytes >= (uint64_t{1} << 30)) std::snprintf(b, sizeof b, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
   else std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
   return b;

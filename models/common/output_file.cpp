@@ -18,14 +18,17 @@ void check_output_path(const std::string& path) {
   const fs::file_status st = fs::symlink_status(target, ec);
   if (fs::exists(st) && !fs::is_regular_file(st))
     report_error(msg::kInput, path + ": exists and is not a regular file (a " +
-                                  (fs::is_directory(st) ? "folder" : fs::is_symlink(st) ? "symbolic link" : "device or pipe") +
+                                  (fs::is_directory(st) ? "folder"
+                                   : fs::is_symlink(st) ? "symbolic link"
+                                                        : "device or pipe") +
                                   "); not replacing it");
   // The folders still to create hang from the nearest one that exists: it must be a folder we may
   // write in. Nothing is created here (a refused command leaves nothing).
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   while (!fs::exists(dir, ec) && dir.has_parent_path() && dir.parent_path() != dir) dir = dir.parent_path();
   if (!fs::exists(dir, ec)) dir = ".";
-  if (!fs::is_directory(dir, ec)) report_error(msg::kInput, "cannot write " + path + ": " + dir.string() + " is not a folder");
+  if (!fs::is_directory(dir, ec))
+    report_error(msg::kInput, "cannot write " + path + ": " + dir.string() + " is not a folder");
   if (::access(dir.c_str(), W_OK) != 0)
     report_error(msg::kInput, "cannot write " + path + ": " + dir.string() + ": " + std::strerror(errno));
 }
@@ -67,7 +70,8 @@ OutputFolder::OutputFolder(const std::string& out, const std::string& marker) : 
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::symlink_status(out_, ec);
-  if (fs::exists(st) && (!fs::is_directory(st) || (!fs::is_empty(out_, ec) && !fs::exists(fs::path(out_) / marker, ec))))
+  if (fs::exists(st) &&
+      (!fs::is_directory(st) || (!fs::is_empty(out_, ec) && !fs::exists(fs::path(out_) / marker, ec))))
     report_error(msg::kUsage, "--out " + out_ + ": exists and is not a folder this command wrote (no " + marker +
                                   "); not replacing it");
   partial_ = out_ + ".partial-" + std::to_string(getpid());
@@ -83,7 +87,9 @@ OutputFolder::~OutputFolder() {
   if (!committed_) std::filesystem::remove_all(partial_, ec);
 }
 
-std::string OutputFolder::file(const std::string& name) const { return (std::filesystem::path(partial_) / name).string(); }
+std::string OutputFolder::file(const std::string& name) const {
+  return (std::filesystem::path(partial_) / name).string();
+}
 
 void OutputFolder::commit() {
   namespace fs = std::filesystem;

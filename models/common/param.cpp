@@ -17,19 +17,15 @@ const ConfigNode* ParamBase::lookup() {
   return node;
 }
 
-void ParamBase::report(const ConfigNode& at, const std::string& message) {
-  owner_.error(&at, name_, message);
-}
+void ParamBase::report(const ConfigNode& at, const std::string& message) { owner_.error(&at, name_, message); }
 
 nlohmann::ordered_json ParamBase::schema_json() const {
   nlohmann::ordered_json j;
   j["name"] = name_;
   j["kind"] = kind();
   if (*json_unit()) j["json_unit"] = json_unit();
-  if (required_)
-    j["required"] = true;
-  else if (!default_text().empty())
-    j["default"] = default_text();
+  if (required_) j["required"] = true;
+  else if (!default_text().empty()) j["default"] = default_text();
   if (!range_text().empty()) j["range"] = range_text();
   if (!choices().empty()) j["choices"] = choices();
   j["description"] = description_;
@@ -48,6 +44,8 @@ MapParam::MapParam(ParamScope& owner, std::string name, std::string description,
   source_ = node->location();
 }
 
-nlohmann::ordered_json MapParam::value_json() const { return node_ ? nlohmann::ordered_json::object() : nlohmann::ordered_json(); }
+nlohmann::ordered_json MapParam::value_json() const {
+  return node_ ? nlohmann::ordered_json::object() : nlohmann::ordered_json();
+}
 
 }  // namespace starnuma

@@ -77,8 +77,7 @@ struct ParamTraits<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<
   static Parsed<T> parse(std::string_view s) {
     auto v = parse_integer(s);
     if (!v) return Parsed<T>::fail(v.error);
-    if (std::is_unsigned_v<T> && *v.value < 0)
-      return Parsed<T>::fail("'" + std::string(s) + "' cannot be negative");
+    if (std::is_unsigned_v<T> && *v.value < 0) return Parsed<T>::fail("'" + std::string(s) + "' cannot be negative");
     if (*v.value < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
         (*v.value > 0 && static_cast<uint64_t>(*v.value) > static_cast<uint64_t>(std::numeric_limits<T>::max())))
       return Parsed<T>::fail("'" + std::string(s) + "' does not fit this parameter's integer type");
@@ -131,9 +130,13 @@ struct Range {
   bool contains(const T& v) const { return (!min || !(v < *min)) && (!max || !(*max < v)); }
 };
 template <class T>
-Range<T> at_least(T v) { return Range<T>{v, std::nullopt}; }
+Range<T> at_least(T v) {
+  return Range<T>{v, std::nullopt};
+}
 template <class T>
-Range<T> between(T lo, T hi) { return Range<T>{lo, hi}; }
+Range<T> between(T lo, T hi) {
+  return Range<T>{lo, hi};
+}
 
 // A hardware latency or timing: 0 to 10 us. Beyond, nothing the model describes is meant, and a
 // run would crawl through events a microsecond apart without saying why (issue 18).
@@ -186,22 +189,25 @@ class Param : public ParamBase {
   using Traits = ParamTraits<T>;
 
  public:
-  Param(ParamScope& owner, std::string name, T default_value, std::string description,
-        Range<T> range = {})
+  Param(ParamScope& owner, std::string name, T default_value, std::string description, Range<T> range = {})
       : ParamBase(owner, std::move(name), std::move(description), false),
-        value_(default_value), default_(std::move(default_value)), range_(std::move(range)) {
+        value_(default_value),
+        default_(std::move(default_value)),
+        range_(std::move(range)) {
     read();
   }
   Param(ParamScope& owner, std::string name, Required, std::string description, Range<T> range = {})
       : ParamBase(owner, std::move(name), std::move(description), true),
-        value_(range.min ? *range.min : T{}), range_(std::move(range)) {
+        value_(range.min ? *range.min : T{}),
+        range_(std::move(range)) {
     read();
   }
   // A string parameter restricted to a fixed set of words.
-  Param(ParamScope& owner, std::string name, T default_value, std::string description,
-        std::vector<std::string> choices)
+  Param(ParamScope& owner, std::string name, T default_value, std::string description, std::vector<std::string> choices)
       : ParamBase(owner, std::move(name), std::move(description), false),
-        value_(default_value), default_(std::move(default_value)), choices_(std::move(choices)) {
+        value_(default_value),
+        default_(std::move(default_value)),
+        choices_(std::move(choices)) {
     static_assert(std::is_same_v<T, std::string>, "choices apply to string parameters");
     read();
   }
@@ -238,8 +244,7 @@ class Param : public ParamBase {
     }
     if (!range_.contains(*parsed.value)) {
       std::string v = "value " + Traits::format(*parsed.value);
-      if (range_.min && range_.max)
-        report(*node, v + " is out of range " + range_text());
+      if (range_.min && range_.max) report(*node, v + " is out of range " + range_text());
       else
         report(*node, v + (range_.min ? " is below the minimum " + Traits::format(*range_.min)
                                       : " is above the maximum " + Traits::format(*range_.max)));
@@ -253,9 +258,7 @@ class Param : public ParamBase {
     if constexpr (std::is_same_v<T, NodeRef>) value_.location = node->location();
     source_ = node->location();
   }
-  static std::string article(const char* kind) {
-    return std::string(kind[0] == 'i' ? "an " : "a ") + kind;
-  }
+  static std::string article(const char* kind) { return std::string(kind[0] == 'i' ? "an " : "a ") + kind; }
   bool is_choice(const std::string& v) const {
     for (const auto& c : choices_)
       if (c == v) return true;

@@ -71,12 +71,12 @@ using ComponentRegistry = Registry<ComponentType>;
 
 #define STARNUMA_CONCAT_INNER(a, b) a##b
 #define STARNUMA_CONCAT(a, b) STARNUMA_CONCAT_INNER(a, b)
-#define STARNUMA_REGISTER_COMPONENT(CLASS, NAME, ROLE, DESCRIPTION)                             \
-  static const bool STARNUMA_CONCAT(starnuma_registered_component_, __LINE__) =                 \
-      ::starnuma::ComponentRegistry::instance().add(::starnuma::ComponentType{                  \
-          NAME, ROLE, DESCRIPTION,                                                              \
+#define STARNUMA_REGISTER_COMPONENT(CLASS, NAME, ROLE, DESCRIPTION)                                        \
+  static const bool STARNUMA_CONCAT(starnuma_registered_component_, __LINE__) =                            \
+      ::starnuma::ComponentRegistry::instance().add(::starnuma::ComponentType{                             \
+          NAME, ROLE, DESCRIPTION,                                                                         \
           [](const char* n, const ::starnuma::ScopeContext& c) -> std::unique_ptr<::starnuma::Component> { \
-            return std::make_unique<CLASS>(n, c);                                               \
+            return std::make_unique<CLASS>(n, c);                                                          \
           }})
 
 // A registered kind of parameter scope that is not a component (topology generators, workloads):
@@ -89,12 +89,11 @@ struct ScopedType {
   Factory create;
 };
 
-#define STARNUMA_REGISTER_SCOPED(BASE, CLASS, NAME, DESCRIPTION)                                     \
-  static const bool STARNUMA_CONCAT(starnuma_registered_scoped_, __LINE__) =                         \
+#define STARNUMA_REGISTER_SCOPED(BASE, CLASS, NAME, DESCRIPTION)                                       \
+  static const bool STARNUMA_CONCAT(starnuma_registered_scoped_, __LINE__) =                           \
       ::starnuma::Registry<::starnuma::ScopedType<BASE>>::instance().add(::starnuma::ScopedType<BASE>{ \
-          NAME, DESCRIPTION, [](const ::starnuma::ScopeContext& c) -> std::unique_ptr<BASE> {        \
-            return std::make_unique<CLASS>(c);                                                       \
-          }})
+          NAME, DESCRIPTION,                                                                           \
+          [](const ::starnuma::ScopeContext& c) -> std::unique_ptr<BASE> { return std::make_unique<CLASS>(c); }})
 
 // Reports (as an internal error) a type name registered twice.
 void check_registries();

@@ -8,17 +8,13 @@
 namespace starnuma {
 
 ParamScope::ParamScope(const ScopeContext& ctx)
-    : elaboration_(ctx.elaboration),
-      config_(ctx.config),
-      path_(ctx.path),
-      type_(ctx.type),
-      location_(ctx.location) {
+    : elaboration_(ctx.elaboration), config_(ctx.config), path_(ctx.path), type_(ctx.type), location_(ctx.location) {
   if (!elaboration_) report_internal("scope '" + path_ + "' built without an elaboration");
   if (ctx.parent) ctx.parent->children_.push_back(this);
   if (config_ && !config_->is_map()) {
-    elaboration_->diagnostics().error(config_->location(), path_,
-                                      std::string("expected a map of parameters, got ") +
-                                          ConfigNode::kind_name(config_->kind()));
+    elaboration_->diagnostics().error(
+        config_->location(), path_,
+        std::string("expected a map of parameters, got ") + ConfigNode::kind_name(config_->kind()));
     config_ = nullptr;
   }
   if (ctx.type_key) accept("type");
@@ -49,8 +45,7 @@ ScopeContext ParamScope::child_context(std::string_view key, std::string type) {
   return ScopeContext{elaboration_, node, join_path(path_, key), loc, this, std::move(type)};
 }
 
-void ParamScope::error(const ConfigNode* at, std::string_view key, std::string message,
-                       const char* domain) {
+void ParamScope::error(const ConfigNode* at, std::string_view key, std::string message, const char* domain) {
   std::string full = key.empty() ? path_ : join_path(path_, key);
   elaboration_->diagnostics().error(at ? at->location() : location_, full, std::move(message), domain);
 }

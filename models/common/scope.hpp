@@ -38,8 +38,8 @@ struct ScopeContext {
   std::string path;                    // full dotted YAML path, e.g. "nodes.socket0.memory"
   Location location;                   // where the scope was declared (for errors with no key)
   ParamScope* parent = nullptr;
-  std::string type;                    // type name shown by `describe` and `list`
-  bool type_key = false;               // the map selects its type with a `type:` key
+  std::string type;       // type name shown by `describe` and `list`
+  bool type_key = false;  // the map selects its type with a `type:` key
 };
 
 class ParamScope {
@@ -67,8 +67,7 @@ class ParamScope {
   // "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
   static std::string join_path(std::string_view parent, std::string_view key);
   // Records a configuration error at `at` (or at this scope when null) for key path+"."+key.
-  void error(const ConfigNode* at, std::string_view key, std::string message,
-             const char* domain = msg::kConfig);
+  void error(const ConfigNode* at, std::string_view key, std::string message, const char* domain = msg::kConfig);
   // Reports keys that nothing took, in this scope and all nested ones.
   void check_unused_keys() const;
 

@@ -30,10 +30,12 @@ void Average::reset() {
   max_ = -std::numeric_limits<double>::infinity();
 }
 
-Histogram::Histogram(StatOwner& owner, std::string name, std::string unit, std::string description,
-                     double low, double width, size_t bins)
+Histogram::Histogram(StatOwner& owner, std::string name, std::string unit, std::string description, double low,
+                     double width, size_t bins)
     : StatBase(owner, std::move(name), std::move(unit), std::move(description)),
-      low_(low), width_(width), bins_(bins, 0) {
+      low_(low),
+      width_(width),
+      bins_(bins, 0) {
   if (!(width > 0) || bins == 0) report_internal("histogram '" + this->name() + "' needs bins of positive width");
 }
 
@@ -67,12 +69,9 @@ double Histogram::quantile(double q) const {
 }
 
 nlohmann::json Histogram::to_json(sc_core::sc_time) const {
-  return {{"count", count_},
-          {"mean", count_ ? sum_ / static_cast<double>(count_) : 0.0},
-          {"low", low_},
-          {"width", width_},
-          {"bins", bins_},
-          {"underflow", underflow_},
+  return {{"count", count_},      {"mean", count_ ? sum_ / static_cast<double>(count_) : 0.0},
+          {"low", low_},          {"width", width_},
+          {"bins", bins_},        {"underflow", underflow_},
           {"overflow", overflow_}};
 }
 
@@ -114,9 +113,7 @@ nlohmann::json stats_json(const std::vector<sc_core::sc_object*>& roots, sc_core
   return out;
 }
 
-nlohmann::json stats_json(sc_core::sc_time elapsed) {
-  return stats_json(sc_core::sc_get_top_level_objects(), elapsed);
-}
+nlohmann::json stats_json(sc_core::sc_time elapsed) { return stats_json(sc_core::sc_get_top_level_objects(), elapsed); }
 
 namespace {
 void reset_tree(sc_core::sc_object& obj, bool (*keep)(const sc_core::sc_object&)) {

@@ -49,8 +49,14 @@ class Counter : public StatBase {
  public:
   Counter(StatOwner& owner, std::string name, std::string unit, std::string description)
       : StatBase(owner, std::move(name), std::move(unit), std::move(description)) {}
-  Counter& operator++() { ++value_; return *this; }
-  Counter& operator+=(uint64_t n) { value_ += n; return *this; }
+  Counter& operator++() {
+    ++value_;
+    return *this;
+  }
+  Counter& operator+=(uint64_t n) {
+    value_ += n;
+    return *this;
+  }
   uint64_t value() const { return value_; }
   nlohmann::json to_json(sc_core::sc_time) const override { return value_; }
   void reset() override { value_ = 0; }
@@ -87,8 +93,8 @@ class Average : public StatBase {
 // Fixed-width bins over [low, low + bins*width); samples outside land in underflow/overflow.
 class Histogram : public StatBase {
  public:
-  Histogram(StatOwner& owner, std::string name, std::string unit, std::string description,
-            double low, double width, size_t bins);
+  Histogram(StatOwner& owner, std::string name, std::string unit, std::string description, double low, double width,
+            size_t bins);
   void sample(double v);
   uint64_t count() const { return count_; }
   uint64_t bin(size_t i) const { return bins_[i]; }
@@ -112,8 +118,14 @@ class Rate : public StatBase {
  public:
   Rate(StatOwner& owner, std::string name, std::string unit, std::string description)
       : StatBase(owner, std::move(name), std::move(unit), std::move(description)) {}
-  Rate& operator+=(uint64_t n) { events_ += n; return *this; }
-  Rate& operator++() { ++events_; return *this; }
+  Rate& operator+=(uint64_t n) {
+    events_ += n;
+    return *this;
+  }
+  Rate& operator++() {
+    ++events_;
+    return *this;
+  }
   uint64_t events() const { return events_; }
   double per_second(sc_core::sc_time elapsed) const;
   nlohmann::json to_json(sc_core::sc_time elapsed) const override;

@@ -117,11 +117,8 @@ const UnitSpec* find_unit(std::string_view unit, const UnitSpec* begin, const Un
   return nullptr;
 }
 
-constexpr std::array<UnitSpec, 5> kTime{{{"ps", 1e-12, 1, 0},
-                                         {"ns", 1e-9, 1, 3},
-                                         {"us", 1e-6, 1, 6},
-                                         {"ms", 1e-3, 1, 9},
-                                         {"s", 1, 1, 12}}};
+constexpr std::array<UnitSpec, 5> kTime{
+    {{"ps", 1e-12, 1, 0}, {"ns", 1e-9, 1, 3}, {"us", 1e-6, 1, 6}, {"ms", 1e-3, 1, 9}, {"s", 1, 1, 12}}};
 constexpr std::array<UnitSpec, 5> kSize{{{"B", 1, 1, 0},
                                          {"KiB", 0, u128(1) << 10, 0},
                                          {"MiB", 0, u128(1) << 20, 0},
@@ -140,19 +137,18 @@ constexpr std::array<UnitSpec, 4> kFrequency{
 
 // Shared front half of every unit parse: a number, then a unit from the table.
 template <size_t N>
-std::variant<std::string, std::pair<Decimal, const UnitSpec*>> number_and_unit(
-    std::string_view text, const char* quantity, const std::array<UnitSpec, N>& table,
-    const char* unit_list, const char* example) {
+std::variant<std::string, std::pair<Decimal, const UnitSpec*>> number_and_unit(std::string_view text,
+                                                                               const char* quantity,
+                                                                               const std::array<UnitSpec, N>& table,
+                                                                               const char* unit_list,
+                                                                               const char* example) {
   auto d = split_decimal(text);
   if (!d)
-    return quoted(text) + " is not a " + quantity + " (expected a number followed by a unit, e.g. " +
-           example + ")";
-  if (d->unit.empty())
-    return quoted(text) + " needs a " + quantity + " unit (one of " + unit_list + ")";
+    return quoted(text) + " is not a " + quantity + " (expected a number followed by a unit, e.g. " + example + ")";
+  if (d->unit.empty()) return quoted(text) + " needs a " + quantity + " unit (one of " + unit_list + ")";
   const UnitSpec* u = find_unit(d->unit, table.data(), table.data() + N);
   if (!u)
-    return quoted(text) + ": unknown " + quantity + " unit " + quoted(d->unit) + " (expected one of " +
-           unit_list + ")";
+    return quoted(text) + ": unknown " + quantity + " unit " + quoted(d->unit) + " (expected one of " + unit_list + ")";
   return std::make_pair(*d, u);
 }
 
@@ -196,18 +192,16 @@ Parsed<Time> parse_time(std::string_view text) {
   if (auto* e = std::get_if<std::string>(&r)) return Parsed<Time>::fail(*e);
   auto& [d, u] = std::get<1>(r);
   auto ps = exact_integer(d, 1, u->exp10);
-  if (!ps)
-    return Parsed<Time>::fail(quoted(text) + " is finer than the 1 ps resolution or too large");
+  if (!ps) return Parsed<Time>::fail(quoted(text) + " is finer than the 1 ps resolution or too large");
   return Parsed<Time>::ok(Time::from_ps(*ps));
 }
 
 Parsed<Size> parse_size(std::string_view text) {
   auto d = split_decimal(text);
-  if (d && (d->unit == "kB" || d->unit == "KB" || d->unit == "MB" || d->unit == "GB" ||
-            d->unit == "TB")) {
+  if (d && (d->unit == "kB" || d->unit == "KB" || d->unit == "MB" || d->unit == "GB" || d->unit == "TB")) {
     std::string iec = std::string(1, static_cast<char>(std::toupper(d->unit[0]))) + "iB";
-    return Parsed<Size>::fail(quoted(text) + ": " + quoted(d->unit) +
-                              " is ambiguous for a size; write " + iec + " (powers of 1024)");
+    return Parsed<Size>::fail(quoted(text) + ": " + quoted(d->unit) + " is ambiguous for a size; write " + iec +
+                              " (powers of 1024)");
   }
   auto r = number_and_unit(text, "size", kSize, kSizeUnits, "32KiB");
   if (auto* e = std::get_if<std::string>(&r)) return Parsed<Size>::fail(*e);
@@ -221,12 +215,12 @@ Parsed<Size> parse_size(std::string_view text) {
 Parsed<Bandwidth> parse_bandwidth(std::string_view text) {
   auto d = split_decimal(text);
   if (d && (d->unit == "Gb/s" || d->unit == "Gbit/s" || d->unit == "Mb/s" || d->unit == "Gbps"))
-    return Parsed<Bandwidth>::fail(quoted(text) +
-                                   ": bandwidth is in bytes per second; write GB/s (1 GB/s = 8 Gbit/s)");
+    return Parsed<Bandwidth>::fail(quoted(text) + ": bandwidth is in bytes per second; write GB/s (1 GB/s = 8 Gbit/s)");
   auto r = number_and_unit(text, "bandwidth", kBandwidth, kBandwidthUnits, "20.8GB/s");
   if (auto* e = std::get_if<std::string>(&r)) return Parsed<Bandwidth>::fail(*e);
   auto& [dec, u] = std::get<1>(r);
-  if (dec.negative && dec.digits != 0) return Parsed<Bandwidth>::fail(quoted(text) + ": a bandwidth cannot be negative");
+  if (dec.negative && dec.digits != 0)
+    return Parsed<Bandwidth>::fail(quoted(text) + ": a bandwidth cannot be negative");
   return Parsed<Bandwidth>::ok(Bandwidth::from_bytes_per_s(to_double(dec) * u->scale));
 }
 
@@ -234,7 +228,8 @@ Parsed<Frequency> parse_frequency(std::string_view text) {
   auto r = number_and_unit(text, "frequency", kFrequency, kFrequencyUnits, "2.4GHz");
   if (auto* e = std::get_if<std::string>(&r)) return Parsed<Frequency>::fail(*e);
   auto& [dec, u] = std::get<1>(r);
-  if (dec.negative && dec.digits != 0) return Parsed<Frequency>::fail(quoted(text) + ": a frequency cannot be negative");
+  if (dec.negative && dec.digits != 0)
+    return Parsed<Frequency>::fail(quoted(text) + ": a frequency cannot be negative");
   return Parsed<Frequency>::ok(Frequency::from_hz(to_double(dec) * u->scale));
 }
 

@@ -61,16 +61,18 @@ MemoryStats::MemoryStats(StatOwner& o)
       l2_hits(o, "l2_hits", "accesses", "L2 hits"),
       l2_misses(o, "l2_misses", "accesses", "L2 misses"),
       llc_hits(o, "llc_hits", "accesses", "LLC hits"),
-      llc_misses(o, "llc_misses", "accesses", "LLC misses (demand accesses served by memory or, with coherence, another socket)"),
+      llc_misses(o, "llc_misses", "accesses",
+                 "LLC misses (demand accesses served by memory or, with coherence, another socket)"),
       writebacks(o, "writebacks", "lines", "Dirty LLC victims written to memory"),
       memory_accesses(per_class(o, "_accesses", "accesses", "LLC misses ")),
       memory_latency_ps(per_class(o, "_latency_ps", "ps", "Summed latency of LLC misses ")),
       memory_unloaded_ps(per_class(o, "_unloaded_ps", "ps", "Summed unloaded latency of LLC misses ")),
       upgrades(o, "upgrades", "stores", "Stores to a block the socket held shared: an Upgrade to its home"),
       upgrade_latency_ps(o, "upgrade_latency_ps", "ps", "Summed latency of the upgrades"),
-      walk_cache_hits{Counter(o, "walk_pml4e_cache_hits", "walks", "Walks that began at the PDPT: the PML4E walk cache hit"),
-                      Counter(o, "walk_pdpte_cache_hits", "walks", "Walks that began at the PD: the PDPTE walk cache hit"),
-                      Counter(o, "walk_pde_cache_hits", "walks", "Walks that read only the PTE: the PDE walk cache hit")},
+      walk_cache_hits{
+          Counter(o, "walk_pml4e_cache_hits", "walks", "Walks that began at the PDPT: the PML4E walk cache hit"),
+          Counter(o, "walk_pdpte_cache_hits", "walks", "Walks that began at the PD: the PDPTE walk cache hit"),
+          Counter(o, "walk_pde_cache_hits", "walks", "Walks that read only the PTE: the PDE walk cache hit")},
       walk_reads(o, "walk_reads", "entries", "Page-table entries the walker read through the caches"),
       walk_l1_hits(o, "walk_l1_hits", "entries", "Walker reads that hit the L1D"),
       walk_l2_hits(o, "walk_l2_hits", "entries", "Walker reads that hit the L2"),
@@ -81,27 +83,29 @@ MemoryStats::MemoryStats(StatOwner& o)
       migration_stalls(o, "migration_stalls", "accesses", "Accesses that waited for their page's migration to end"),
       migration_stall_ps(o, "migration_stall_ps", "ps", "Summed wait of those accesses") {}
 
-CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Env& env, MemoryStats& stats, uint64_t seed)
-    : env_(env),
+CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Uplink& uplink, const RunContext& run, int64_t cycle_fs,
+                               MemoryStats& stats, uint64_t seed)
+    : env_{uplink, run, cycle_fs},
       stats_(stats),
       dtlb_(c.dtlb.entries(), c.dtlb.ways(), Replacement::Lru, 1, true),
       stlb_(c.stlb.entries(), c.stlb.ways(), Replacement::Lru, 1, true),
       l1_(c.l1d.lines(), c.l1d.ways(), c.l1d.replacement(), seed),
       l2_(c.l2.lines(), c.l2.ways(), c.l2.replacement(), seed + 1),
-      l1_latency_(c.l1d.latency() * env.cycle_fs),
-      l2_latency_(c.l2.latency() * env.cycle_fs),
-      llc_latency_(env.llc->latency * env.cycle_fs),
-      stlb_latency_(c.stlb.latency() * env.cycle_fs),
-      walk_latency_(c.page_walk.latency * env.cycle_fs),
-      walk_cache_latency_(c.page_walk.cache_latency * env.cycle_fs),
+      l1_latency_(c.l1d.latency() * env_.cycle_fs),
+      l2_latency_(c.l2.latency() * env_.cycle_fs),
+      llc_latency_(env_.llc->latency * env_.cycle_fs),
+      stlb_latency_(c.stlb.latency() * env_.cycle_fs),
+      walk_latency_(c.page_walk.latency * env_.cycle_fs),
+      walk_cache_latency_(c.page_walk.cache_latency * env_.cycle_fs),
       walk_in_memory_(c.page_walk.in_memory()) {
   const unsigned walk_cache_entries[3] = {c.page_walk.pml4e_cache, c.page_walk.pdpte_cache, c.page_walk.pde_cache};
   for (size_t k = 0; k < walk_caches_.size(); ++k)
-    if (walk_cache_entries[k] > 0) walk_caches_[k].emplace(walk_cache_entries[k], walk_cache_entries[k], Replacement::Lru, 1, true);
-  if (walk_in_memory_ && !env.page_table) report_internal("page walks in memory need the run's page table");
-  for (size_t r = 0; r < env.fabric->address_map().size(); ++r) {
-    unloaded_ps_.push_back(env.fabric->unloaded_latency(env.requester, r).ps());
-    class_.push_back(env.fabric->access_class(env.requester, r));
+    if (walk_cache_entries[k] > 0)
+      walk_caches_[k].emplace(walk_cache_entries[k], walk_cache_entries[k], Replacement::Lru, 1, true);
+  if (walk_in_memory_ && !env_.page_table) report_internal("page walks in memory need the run's page table");
+  for (size_t r = 0; r < env_.fabric->address_map().size(); ++r) {
+    unloaded_ps_.push_back(env_.fabric->unloaded_latency(env_.requester, r).ps());
+    class_.push_back(env_.fabric->access_class(env_.requester, r));
   }
   env_.llc->members.push_back(this);
 }
@@ -219,7 +223,8 @@ void CacheHierarchy::write_back_from_l1(uint64_t line, int64_t t) {
   if (v.valid && v.dirty) write_back_from_l2(v.line, t);
 }
 
-int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t, Who who) {
+int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t,
+                                       Who who) {
   const uint64_t line = paddr >> kLineShift;
   const bool demand = who == Who::Demand;
   SocketLlc& llc = *env_.llc;
@@ -237,7 +242,8 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   MissClass cls;
   int64_t unloaded_ps;
   if (Coherence* coh = env_.coherence) {
-    const Coherence::Result res = store ? coh->store(env_.requester, paddr, issue) : coh->load(env_.requester, paddr, issue);
+    const Coherence::Result res =
+        store ? coh->store(env_.requester, paddr, issue) : coh->load(env_.requester, paddr, issue);
     done = res.done;
     switch (res.path) {
       case CohPath::BtSocket: cls = MissClass::BtSocket; break;
@@ -245,7 +251,8 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
       case CohPath::Memory: cls = static_cast<MissClass>(class_[res.range]); break;
       default: report_internal("LLC miss on line " + hex(line) + " that the socket holds coherently");
     }
-    unloaded_ps = res.path == CohPath::Memory ? unloaded_ps_[res.range] : coh->unloaded_transfer(env_.requester, res).ps();
+    unloaded_ps =
+        res.path == CohPath::Memory ? unloaded_ps_[res.range] : coh->unloaded_transfer(env_.requester, res).ps();
   } else {
     size_t range = 0;
     done = env_.fabric->access(env_.requester, MemAccess{MemOp::Read, paddr, nullptr}, issue, &range);

@@ -38,7 +38,8 @@ struct SocketLlc : CoherentCaches {
   unsigned latency;
   std::vector<int64_t> miss_done;  // ring: completion (fs) of the last `mshrs` misses
   size_t head = 0;
-  std::vector<CacheHierarchy*> members;  // the socket's cores' hierarchies (they join when built; used only during the run)
+  std::vector<CacheHierarchy*>
+      members;  // the socket's cores' hierarchies (they join when built; used only during the run)
 };
 
 // Where a demand LLC miss was served, the StarNUMA paper's breakdown (Fig. 8c): memory by the
@@ -52,7 +53,8 @@ const char* miss_class_name(MissClass c);  // "local", "1-hop", "2-hop", "pool",
 // Counters of one core's memory accesses (registered on the core).
 struct MemoryStats {
   explicit MemoryStats(StatOwner& owner);
-  Counter dtlb_misses, stlb_misses, stlb_back_invalidations, l1_hits, l1_misses, l2_hits, l2_misses, llc_hits, llc_misses, writebacks;
+  Counter dtlb_misses, stlb_misses, stlb_back_invalidations, l1_hits, l1_misses, l2_hits, l2_misses, llc_hits,
+      llc_misses, writebacks;
   // Demand LLC misses by MissClass: count, measured latency from LLC miss to data, and the
   // unloaded latency of the same path (socket, home and, for a transfer, owner).
   std::array<Counter, kMissClasses> memory_accesses, memory_latency_ps, memory_unloaded_ps;
@@ -70,20 +72,24 @@ struct MemoryStats {
 
 class CacheHierarchy {
  public:
-  struct Env {
-    Fabric* fabric;
+  // What the hierarchy reaches beyond its socket, bound at elaboration: the socket binds it when
+  // the fabric binds the socket (Socket::bind_fabric), the platform adds coherence when enabled.
+  struct Uplink {
+    Fabric* fabric = nullptr;
+    size_t requester = 0;            // the socket's index among the fabric's requesters
+    unsigned core = 0;               // global core id, for the observer
+    Coherence* coherence = nullptr;  // null: no coherence between sockets
+    // An STLB eviction also drops the translation from the L1 DTLB (StlbConfig::inclusive).
+    bool stlb_inclusive = false;
+  };
+  // What one run gives the hierarchy: the socket's LLC and the OS's state for this run.
+  struct RunContext {
     PageMap* pages;
-    size_t requester;      // the socket's index among the fabric's requesters
     SocketLlc* llc;
     TlbObserver* observer;  // may be null
-    unsigned core;         // global core id, for the observer
-    int64_t cycle_fs;      // one core cycle
-    Coherence* coherence = nullptr;  // null: no coherence between sockets
     // A translation stalled by the tracking hardware this far ahead of SystemC time waits for it
     // (the platform's quantum; 0: never, outside a core's thread).
     int64_t sync_fs = 0;
-    // An STLB eviction also drops the translation from the L1 DTLB (StlbConfig::inclusive).
-    bool stlb_inclusive = false;
     // Where page walks read their entries (needed with page_walk.model: memory).
     PageTable* page_table = nullptr;
     // Dynamic placement with perfect knowledge: every demand LLC miss is counted here.
@@ -92,7 +98,9 @@ class CacheHierarchy {
     AutoNuma* numa = nullptr;
   };
 
-  CacheHierarchy(const CoreConfig& config, const Env& env, MemoryStats& stats, uint64_t seed);
+  // `cycle_fs`: one core cycle.
+  CacheHierarchy(const CoreConfig& config, const Uplink& uplink, const RunContext& run, int64_t cycle_fs,
+                 MemoryStats& stats, uint64_t seed);
   CacheHierarchy(const CacheHierarchy&) = delete;
   CacheHierarchy& operator=(const CacheHierarchy&) = delete;
 
@@ -172,6 +180,9 @@ class CacheHierarchy {
   // `store`: the access is a store; `dirty_here`: it dirties the LLC line (no private cache above).
   int64_t llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t, Who who);
 
+  struct Env : Uplink, RunContext {
+    int64_t cycle_fs;
+  };
   Env env_;
   MemoryStats& stats_;
   CacheArray dtlb_, stlb_, l1_, l2_;
@@ -180,9 +191,9 @@ class CacheHierarchy {
   // PML4E, PDPTE and PDE caches: cache k maps vaddr >> PageTable::table_shift(k + 1) to the table
   // at level k + 1 (absent when configured with no entries).
   std::array<std::optional<CacheArray>, 3> walk_caches_;
-  std::vector<uint64_t> shootdowns_;         // pages to drop from the TLBs before the next access
-  std::vector<int64_t> unloaded_ps_;         // per address range
-  std::vector<AccessClass> class_;           // per address range
+  std::vector<uint64_t> shootdowns_;  // pages to drop from the TLBs before the next access
+  std::vector<int64_t> unloaded_ps_;  // per address range
+  std::vector<AccessClass> class_;    // per address range
 };
 
 }  // namespace starnuma

@@ -16,14 +16,12 @@ Core::Core(sc_core::sc_module_name name, const ScopeContext& ctx, const CoreConf
 
 void Core::start(Job job) {
   job_ = std::move(job);
-  job_->env.cycle_fs = cycle_fs_;
-  caches_ = std::make_unique<CacheHierarchy>(config_, job_->env, memory_stats_, job_->seed);
+  if (!uplink_.fabric) report_internal(path() + " was not bound to a fabric");
+  caches_ = std::make_unique<CacheHierarchy>(config_, uplink_, job_->context, cycle_fs_, memory_stats_, job_->seed);
   std::string thread = path() + "_thread";  // spawned at the top level: the full path keeps it unique
   std::replace(thread.begin(), thread.end(), '.', '_');
-  if (job_->light)
-    sc_core::sc_spawn([this] { run_light(); }, thread.c_str());
-  else
-    sc_core::sc_spawn([this] { run(); }, thread.c_str());
+  if (job_->light) sc_core::sc_spawn([this] { run_light(); }, thread.c_str());
+  else sc_core::sc_spawn([this] { run(); }, thread.c_str());
 }
 
 namespace {
@@ -187,7 +185,8 @@ void Core::run() {
     // Progress for the light cores once a quantum of local time (page walks may have synchronised
     // on their own, so this does not wait for the quantum check below).
     if (now - reported_at >= quantum_fs) {
-      job.control->report_detailed(retired - reported_instructions, static_cast<uint64_t>((now - start) / cycle_fs_) - reported_cycles);
+      job.control->report_detailed(retired - reported_instructions,
+                                   static_cast<uint64_t>((now - start) / cycle_fs_) - reported_cycles);
       job.control->tick();
       reported_instructions = retired;
       reported_cycles = static_cast<uint64_t>((now - start) / cycle_fs_);

@@ -27,7 +27,7 @@ class Core : public Component {
 
   struct Job {
     std::unique_ptr<ThreadStream> stream;
-    CacheHierarchy::Env env;
+    CacheHierarchy::RunContext context;
     uint64_t instructions;  // stop after this many, counted from the start of measurement
     Time quantum;
     RunControl* control;
@@ -44,7 +44,11 @@ class Core : public Component {
     // The thread's program in a mix: its barriers are its program's (RunControl's groups).
     size_t group = 0;
   };
-  // Starts the core's thread on `job` (before sc_start).
+  // Elaboration: where the core's hierarchy leads beyond the socket (Socket::bind_fabric), and the
+  // coherence it takes part in (the platform, when coherence is enabled).
+  void bind(const CacheHierarchy::Uplink& uplink) { uplink_ = uplink; }
+  void bind_coherence(Coherence& coherence) { uplink_.coherence = &coherence; }
+  // Starts the core's thread on `job` (before sc_start); the core must be bound.
   void start(Job job);
 
   uint64_t instructions() const { return instructions_.value(); }
@@ -70,6 +74,7 @@ class Core : public Component {
   const CoreConfig& config_;
   int64_t cycle_fs_;
   int64_t dispatch_fs_;  // one instruction's share of a cycle
+  CacheHierarchy::Uplink uplink_;
   std::optional<Job> job_;
   std::unique_ptr<CacheHierarchy> caches_;
   uint64_t retired_so_far_ = 0, retired_total_ = 0;
@@ -82,7 +87,8 @@ class Core : public Component {
   Counter mshr_stalls_{*this, "mshr_stalls", "operations", "Loads that waited for a free MSHR"};
   Counter store_buffer_stalls_{*this, "store_buffer_stalls", "operations", "Stores that waited for the store buffer"};
   Counter barriers_{*this, "barriers", "barriers", "Barriers passed"};
-  Formula ipc_{*this, "ipc", "instructions/cycle", "Instructions per cycle", [this](sc_core::sc_time) { return ipc(); }};
+  Formula ipc_{*this, "ipc", "instructions/cycle", "Instructions per cycle",
+               [this](sc_core::sc_time) { return ipc(); }};
   MemoryStats memory_stats_{*this};
 };
 

@@ -64,6 +64,7 @@ AddressLimit CoreConfig::virtual_address_limit(const std::string& path) const {
 
 LlcConfig::LlcConfig(const ScopeContext& c)
     : CacheConfig(c, {2_MiB, 16, 30}, "shared LLC", true),
-      mshrs_per_core_(*this, "mshrs_per_core", 32, "Outstanding LLC misses per core of the socket", between(1u, 4096u)) {}
+      mshrs_per_core_(*this, "mshrs_per_core", 32, "Outstanding LLC misses per core of the socket",
+                      between(1u, 4096u)) {}
 
 }  // namespace starnuma

@@ -16,7 +16,8 @@ namespace starnuma {
 class RunControl {
  public:
   // `warming_up`: every thread first runs a warm-up (Core::Job::warmup) and reports its end.
-  explicit RunControl(unsigned threads, bool warming_up = false) : RunControl(std::vector<unsigned>{threads}, 0, warming_up) {}
+  explicit RunControl(unsigned threads, bool warming_up = false)
+      : RunControl(std::vector<unsigned>{threads}, 0, warming_up) {}
   // `group_threads[g]`: the threads of group g. `initialising_groups`: how many groups begin with
   // an initialisation ended by a barrier that starts measurement.
   RunControl(const std::vector<unsigned>& group_threads, unsigned initialising_groups, bool warming_up);

@@ -13,7 +13,9 @@ Channel::Channel(StatOwner& owner, const std::string& direction, Bandwidth bandw
       bytes_(owner, direction + "_bytes", "B", "Bytes sent in direction " + direction),
       queued_(owner, direction + "_queued", "messages", "Messages that waited for the link to free"),
       utilization_stat_(owner, direction + "_utilization", "fraction", "Busy fraction of the simulated time",
-                        [this](sc_core::sc_time t) { return utilization(Time::from_ps(static_cast<int64_t>(t.to_seconds() * 1e12 + 0.5))); }),
+                        [this](sc_core::sc_time t) {
+                          return utilization(Time::from_ps(static_cast<int64_t>(t.to_seconds() * 1e12 + 0.5)));
+                        }),
       wait_stat_(owner, direction + "_mean_wait", "ns", "Mean queueing wait per message",
                  [this](sc_core::sc_time) { return mean_wait_ns(); }) {}
 
@@ -50,8 +52,9 @@ int64_t Channel::occupy(int64_t arrival, int64_t service) {
     }
     hi -= step;
   }
-  auto it = std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(lo), busy_.begin() + static_cast<std::ptrdiff_t>(hi),
-                             arrival, [](int64_t t, const Busy& b) { return t < b.end; });
+  auto it =
+      std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(lo), busy_.begin() + static_cast<std::ptrdiff_t>(hi),
+                       arrival, [](int64_t t, const Busy& b) { return t < b.end; });
   int64_t start = arrival;
   while (it != busy_.end() && start + service > it->start) {
     start = std::max(start, it->end);

@@ -66,7 +66,7 @@ class Channel {
   double ps_per_byte_;
   std::vector<Busy> busy_;  // disjoint, sorted; entries before `first_` are forgotten
   size_t first_ = 0;
-  int64_t newest_ = 0;      // latest arrival seen
+  int64_t newest_ = 0;  // latest arrival seen
   int64_t busy_ps_ = 0;
   int64_t wait_ps_ = 0;
   Counter messages_;

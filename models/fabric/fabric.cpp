@@ -3,16 +3,15 @@
 #include <algorithm>
 
 #include "common/text.hpp"
-#include "socket/socket.hpp"
 
 namespace starnuma {
 
 namespace {
 
-std::vector<FabricNode*> sockets_of(const std::vector<FabricNode*>& nodes) {
+std::vector<FabricNode*> requesters_of(const std::vector<FabricNode*>& nodes) {
   std::vector<FabricNode*> s;
   for (FabricNode* n : nodes)
-    if (dynamic_cast<Socket*>(n)) s.push_back(n);
+    if (n->is_requester()) s.push_back(n);
   return s;
 }
 
@@ -20,7 +19,7 @@ AccessClass classify(const Route& route) {
   if (route.hops.empty()) return AccessClass::Local;
   if (route.hops.front().link->protocol() == Protocol::Cxl) return AccessClass::Pool;
   for (const Hop& h : route.hops)
-    if (h.link->type_name() == "numalink") return AccessClass::TwoHop;
+    if (h.link->hop_kind() == HopKind::InterChassis) return AccessClass::TwoHop;
   return AccessClass::OneHop;
 }
 
@@ -31,7 +30,7 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
     : Component(name, ctx),
       separate_hosts_(separate_hosts),
       memory_(functional_memory ? std::make_unique<FunctionalMemory>() : nullptr),
-      routes_(nodes, sockets_of(nodes)) {
+      routes_(nodes, requesters_of(nodes)) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     report_internal("the model needs a SystemC time resolution of 1 ps");
   target.register_b_transport(this, &Fabric::b_transport);
@@ -40,22 +39,24 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
   target.register_get_direct_mem_ptr(this, &Fabric::get_direct_mem_ptr);
   uint64_t base = 0;
   for (FabricNode* n : nodes) {
-    if (auto* s = dynamic_cast<Socket*>(n)) requesters_.push_back(s);
+    n->bind_fabric(*this);
     if (MemoryHome* h = n->memory_home()) {
       ranges_.push_back(Range{base, h->memory_capacity().bytes(), n, h});
       range_bases_.push_back(base);
       base += h->memory_capacity().bytes();
     }
   }
+  if (requester_nodes_.size() != requesters_of(nodes).size())
+    report_internal("a node that says it is a requester did not register with the fabric");
   // Unreachable memories are said once, with how many pairs and the first few: a chain of sockets
   // (which forward nothing) has a number of them that grows with the square of its length.
   uint64_t unreachable = 0;
   std::string examples;
-  for (Socket* s : requesters_)
+  for (const FabricNode* s : requester_nodes_)
     for (const Range& r : ranges_)
-      if (!routes_.route(*s, *r.node).reachable && !(separate_hosts && dynamic_cast<const Socket*>(r.node)) &&
-          unreachable++ < 3)
-        examples += std::string(examples.empty() ? "" : ", ") + s->basename() + " to the memory of " + r.node->basename();
+      if (!routes_.route(*s, *r.node).reachable && !(separate_hosts && r.node->is_requester()) && unreachable++ < 3)
+        examples +=
+            std::string(examples.empty() ? "" : ", ") + s->basename() + " to the memory of " + r.node->basename();
   if (unreachable > 0) {
     error(nullptr, "",
           std::to_string(unreachable) + " socket-to-memory pair" + (unreachable == 1 ? " has" : "s have") +
@@ -66,7 +67,7 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
           msg::kTopology);
     return;
   }
-  for (Socket* s : requesters_) {
+  for (const FabricNode* s : requester_nodes_) {
     const Time half = Time::from_ps(s->uncore_latency().ps() / 2);
     uncore_.emplace_back(half, s->uncore_latency() - half);
     std::vector<const Route*> row;
@@ -99,14 +100,22 @@ const Fabric::Range* Fabric::home_of(uint64_t address) const {
   return address - r.base < r.size ? &r : nullptr;
 }
 
-size_t Fabric::requester_index(const Socket& s) const {
-  auto it = std::find(requesters_.begin(), requesters_.end(), &s);
-  if (it == requesters_.end()) report_internal(std::string(s.name()) + " is not a requester of the fabric");
-  return static_cast<size_t>(it - requesters_.begin());
+Fabric::RequesterSlot Fabric::add_requester(Socket& socket, FabricNode& node, unsigned cores) {
+  const RequesterSlot slot{requesters_.size(), requester_cores_};
+  requesters_.push_back(&socket);
+  requester_nodes_.push_back(&node);
+  requester_cores_ += cores;
+  return slot;
+}
+
+size_t Fabric::requester_index(const FabricNode& node) const {
+  auto it = std::find(requester_nodes_.begin(), requester_nodes_.end(), &node);
+  if (it == requester_nodes_.end()) report_internal(std::string(node.name()) + " is not a requester of the fabric");
+  return static_cast<size_t>(it - requester_nodes_.begin());
 }
 
 const Route& Fabric::route(size_t requester, const FabricNode& to) const {
-  return routes_.route(*requesters_.at(requester), to);
+  return routes_.route(*requester_nodes_.at(requester), to);
 }
 
 const char* access_class_name(AccessClass c) {
@@ -120,13 +129,13 @@ const char* access_class_name(AccessClass c) {
 }
 
 void Fabric::unreachable_access(size_t requester, size_t range) const {
-  report_internal(std::string("an access of ") + requesters_[requester]->basename() + " to the memory of " +
+  report_internal(std::string("an access of ") + requester_nodes_[requester]->basename() + " to the memory of " +
                   ranges_[range].node->basename() + ", another host's that it does not lend");
 }
 
 Time Fabric::unloaded_latency(size_t r, size_t range) const {
   const Route& route = *route_to_home_.at(r).at(range);
-  return requesters_[r]->uncore_latency() + route.latency * 2 + ranges_[range].home->unloaded_service();
+  return requester_nodes_[r]->uncore_latency() + route.latency * 2 + ranges_[range].home->unloaded_service();
 }
 
 Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace,
@@ -182,10 +191,9 @@ Fabric::Leg Fabric::compile(const Route& route, bool forward, uint32_t (Link::*s
 }
 
 Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_index) {
-  Socket& from = *requesters_[r];
+  const FabricNode& from = *requester_nodes_[r];
   const Range* range = home_of(a.address);
-  if (!range)
-    report_internal("address " + hex(a.address) + " is outside the physical address map");
+  if (!range) report_internal("address " + hex(a.address) + " is outside the physical address map");
   const size_t index = static_cast<size_t>(range - ranges_.data());
   if (range_index) *range_index = index;
   const Path& path = paths_[r][index];
@@ -212,7 +220,7 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
 }
 
 Time Fabric::send(size_t s, const FabricNode& node, bool outbound, Time t, bool data) {
-  const Route& route = routes_.route(*requesters_[s], node);
+  const Route& route = routes_.route(*requester_nodes_[s], node);
   return walk(route, outbound, t, data ? &Link::data_bytes : &Link::request_bytes, nullptr, false);
 }
 
@@ -223,8 +231,8 @@ void Fabric::check_conservation() const {
                 std::to_string(responses_.value()) + " responses";
   for (const Range& r : ranges_)
     if (r.home->requests() != r.home->responses())
-      problems += std::string("\n  ") + r.node->path() + ": " + std::to_string(r.home->requests()) +
-                  " requests, " + std::to_string(r.home->responses()) + " responses";
+      problems += std::string("\n  ") + r.node->path() + ": " + std::to_string(r.home->requests()) + " requests, " +
+                  std::to_string(r.home->responses()) + " responses";
   for (const auto& row : route_to_home_)
     for (const Route* route : row)
       for (const Hop& h : route->hops)

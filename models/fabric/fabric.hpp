@@ -70,8 +70,16 @@ class Fabric : public Component {
   // Physical address map: each node with memory owns one contiguous range, in declaration order.
   const std::vector<Range>& address_map() const { return ranges_; }
   const Range* home_of(uint64_t address) const;
+  // The sockets, in node order (requester index i is requesters()[i]), with their cores and caches.
   const std::vector<Socket*>& requesters() const { return requesters_; }
-  size_t requester_index(const Socket& s) const;
+  size_t requester_index(const FabricNode& node) const;
+  // Elaboration (FabricNode::bind_fabric): `socket`, which is `node`, joins as the next requester;
+  // its `cores` take the next global core ids.
+  struct RequesterSlot {
+    size_t index;         // requester index
+    unsigned first_core;  // global id of its first core
+  };
+  RequesterSlot add_requester(Socket& socket, FabricNode& node, unsigned cores);
   const Route& route(size_t requester, const FabricNode& to) const;
   const RouteTable& routes() const { return routes_; }
 
@@ -112,7 +120,7 @@ class Fabric : public Component {
   tlm::tlm_response_status admit(size_t r, const tlm::tlm_generic_payload& payload) const;
   void move_bytes(uint64_t from, uint64_t to, uint64_t bytes);
   Time walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace,
-             bool count = true);
+            bool count = true);
 
   // A route in one direction with its fixed costs folded in (ports, transits, each channel's
   // serialization of the message): what an untraced access walks, with the same arithmetic as
@@ -122,15 +130,15 @@ class Fabric : public Component {
     int64_t before_ps;   // the first node's port, or the transit of the node before
     int64_t service_ps;  // the message's serialization on this channel
     uint32_t bytes;
-    Counter* sent;       // the link's request or response count in this direction
+    Counter* sent;  // the link's request or response count in this direction
   };
   struct Leg {
     size_t first = 0, steps = 0;  // into steps_
     int64_t tail_ps = 0;          // the last node's port
   };
   struct Path {
-    Leg out[2], back[2];  // by MemOp: a read's request and data, a write's data and acknowledgement
-    bool remote = false;  // the home is another node
+    Leg out[2], back[2];       // by MemOp: a read's request and data, a write's data and acknowledgement
+    bool remote = false;       // the home is another node
     bool unreachable = false;  // another host's memory it does not lend (separate hosts)
   };
   [[noreturn]] void unreachable_access(size_t requester, size_t range) const;
@@ -149,12 +157,14 @@ class Fabric : public Component {
   std::vector<Range> ranges_;
   std::vector<uint64_t> range_bases_;  // ranges_[i].base, dense for home_of's search
   std::vector<Socket*> requesters_;
+  std::vector<FabricNode*> requester_nodes_;  // the same, as topology nodes
+  unsigned requester_cores_ = 0;
   RouteTable routes_;
   std::vector<std::vector<const Route*>> route_to_home_;  // [requester][range]
-  std::vector<std::vector<AccessClass>> classes_;          // [requester][range]
+  std::vector<std::vector<AccessClass>> classes_;         // [requester][range]
   std::vector<Step> steps_;
-  std::vector<std::vector<Path>> paths_;                   // [requester][range]
-  std::vector<std::pair<Time, Time>> uncore_;              // [requester]: on die, out and back
+  std::vector<std::vector<Path>> paths_;       // [requester][range]
+  std::vector<std::pair<Time, Time>> uncore_;  // [requester]: on die, out and back
 
   Counter requests_{*this, "requests", "accesses", "Accesses that entered the fabric"};
   Counter responses_{*this, "responses", "accesses", "Accesses answered"};

@@ -9,6 +9,7 @@
 
 namespace starnuma {
 
+class Fabric;
 class MemoryHome;
 
 class FabricNode : public Component {
@@ -30,6 +31,23 @@ class FabricNode : public Component {
   virtual bool reachable_by(Protocol protocol) const { return reached_by() == protocol; }
   // The memory this node owns, if any.
   virtual MemoryHome* memory_home() { return nullptr; }
+  // Whether this node issues memory accesses (a socket's LLC misses): routes start here, and it
+  // registers as a requester when the fabric binds it.
+  virtual bool is_requester() const { return false; }
+  // A requester's on-die round trip between its caches and its fabric port (half each way).
+  virtual Time uncore_latency() const { return Time(); }
+  // The crossing inside the node between its port and its memory and directory, per direction
+  // (the pool device's network and arbitration; 0 where the port leads straight to them).
+  virtual Time internal_latency() const { return Time(); }
+  // The share of this node's memory other hosts may use when each socket is a host of its own
+  // (platform.separate_hosts): all of a shared device's.
+  virtual double lent_share() const { return 1.0; }
+  // Whether the OS may place pages here on first touch (a socket's memory, a CPU-less NUMA
+  // node), or only by placement policy (StarNUMA's pool).
+  virtual bool first_touch() const { return true; }
+  // Elaboration: the fabric built over this node binds it once, in node order; a requester
+  // registers itself there (Fabric::add_requester) and binds what it owns to the fabric.
+  virtual void bind_fabric(Fabric& fabric) {}
   // Called once every link is attached: reports attachments the node cannot have.
   virtual void check_attachments() {}
   // Where the route table last built over this node keeps it (a hint: the table checks it).

@@ -19,8 +19,7 @@ struct Origin {
 };
 
 Origin origin_of(int port, const tlm::tlm_generic_payload& payload) {
-  if (const RequesterExtension* ext = payload.get_extension<RequesterExtension>())
-    return {ext->requester, ext->trace};
+  if (const RequesterExtension* ext = payload.get_extension<RequesterExtension>()) return {ext->requester, ext->trace};
   return {static_cast<size_t>(port), nullptr};
 }
 
@@ -71,8 +70,7 @@ void Fabric::b_transport(int port, tlm::tlm_generic_payload& p, sc_core::sc_time
   const ByteEnables enables{p.get_byte_enable_ptr(), p.get_byte_enable_length()};
   if (op == MemOp::Read)
     (memory_ ? *memory_ : kNeverWritten).read(first, p.get_data_ptr(), p.get_data_length(), enables);
-  else if (memory_)
-    memory_->write(first, p.get_data_ptr(), p.get_data_length(), enables);
+  else if (memory_) memory_->write(first, p.get_data_ptr(), p.get_data_length(), enables);
   p.set_dmi_allowed(memory_ != nullptr);
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }

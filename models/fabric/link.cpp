@@ -9,8 +9,7 @@ using namespace literals;
 
 Link::Link(sc_core::sc_module_name name, const ScopeContext& ctx, const LinkDefaults& defaults)
     : Component(name, ctx),
-      bandwidth_(*this, "bandwidth", defaults.bandwidth, "Usable (goodput) bandwidth per direction",
-                 bandwidth_range()),
+      bandwidth_(*this, "bandwidth", defaults.bandwidth, "Usable (goodput) bandwidth per direction", bandwidth_range()),
       latency_(*this, "latency", defaults.latency,
                "One-way latency of the link itself: serdes, serialization and flight", latency_range()),
       retimers_(*this, "retimers", defaults.retimers, "Retimers on the link", between(0u, 8u)),
@@ -21,7 +20,8 @@ Link::Link(sc_core::sc_module_name name, const ScopeContext& ctx, const LinkDefa
       data_size_(*this, "data_size", 64_B,
                  "Bytes of a message carrying one 64-byte line (headers are in the goodput bandwidth)",
                  between(1_B, 4_KiB)),
-      protocol_(defaults.protocol) {}
+      protocol_(defaults.protocol),
+      inter_chassis_(defaults.inter_chassis) {}
 
 void Link::connect(FabricNode& a, FabricNode& b) {
   node_a_ = &a;
@@ -53,19 +53,21 @@ struct UpiLink : Link {
   UpiLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(20.8), 15_ns, 0, 0_ns}) {}
 };
 struct NumaLink : Link {
-  NumaLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(13), 50_ns, 0, 0_ns}) {}
+  NumaLink(sc_core::sc_module_name n, const ScopeContext& c)
+      : Link(n, c, {Bandwidth::gbps(13), 50_ns, 0, 0_ns, Protocol::Coherent, true}) {}
 };
 struct CxlLink : Link {
-  CxlLink(sc_core::sc_module_name n, const ScopeContext& c) : Link(n, c, {Bandwidth::gbps(40), 5_ns, 1, 10_ns, Protocol::Cxl}) {}
+  CxlLink(sc_core::sc_module_name n, const ScopeContext& c)
+      : Link(n, c, {Bandwidth::gbps(40), 5_ns, 1, 10_ns, Protocol::Cxl}) {}
 };
 
 }  // namespace
 
 STARNUMA_REGISTER_COMPONENT(UpiLink, "upi", Role::Link,
                             "Intra-chassis coherent link (Intel UPI) between sockets or to a FLEX ASIC");
-STARNUMA_REGISTER_COMPONENT(NumaLink, "numalink", Role::Link,
-                            "Inter-chassis coherent link between two FLEX ASICs");
-STARNUMA_REGISTER_COMPONENT(CxlLink, "cxl", Role::Link,
-                            "CXL link (x8 PCIe 6.0 by default) with its retimers, from a socket or switch to a CXL device");
+STARNUMA_REGISTER_COMPONENT(NumaLink, "numalink", Role::Link, "Inter-chassis coherent link between two FLEX ASICs");
+STARNUMA_REGISTER_COMPONENT(
+    CxlLink, "cxl", Role::Link,
+    "CXL link (x8 PCIe 6.0 by default) with its retimers, from a socket or switch to a CXL device");
 
 }  // namespace starnuma

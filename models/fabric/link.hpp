@@ -15,6 +15,10 @@ class FabricNode;
 // What a link carries: the coherent inter-socket protocol (UPI, NUMALink) or CXL (host to device).
 enum class Protocol { Coherent, Cxl };
 
+// What crossing a link means for the StarNUMA paper's access breakdown (Fig. 8c): a hop inside a
+// chassis (UPI), a hop between chassis (NUMALink: a 2-hop access), or a CXL link to a device.
+enum class HopKind : uint8_t { Chassis, InterChassis, Cxl };
+
 // Defaults that distinguish the registered link types; the model is the same.
 struct LinkDefaults {
   Bandwidth bandwidth;
@@ -22,6 +26,7 @@ struct LinkDefaults {
   unsigned retimers = 0;
   Time retimer_latency;
   Protocol protocol = Protocol::Coherent;
+  bool inter_chassis = false;  // a coherent link that joins chassis
 };
 
 class Link : public Component {
@@ -36,6 +41,9 @@ class Link : public Component {
   Time wire_latency() const { return latency_; }
   Time retimers_latency() const { return retimer_latency_.get() * retimers_.get(); }
   Protocol protocol() const { return protocol_; }
+  HopKind hop_kind() const {
+    return protocol_ == Protocol::Cxl ? HopKind::Cxl : inter_chassis_ ? HopKind::InterChassis : HopKind::Chassis;
+  }
   uint32_t request_bytes() const { return static_cast<uint32_t>(request_size_->bytes()); }
   uint32_t data_bytes() const { return static_cast<uint32_t>(data_size_->bytes()); }
 
@@ -55,7 +63,9 @@ class Link : public Component {
   void count_request(const FabricNode& from) { ++requests_from(from); }
   void count_response(const FabricNode& from) { ++responses_from(from); }
   void reset_stats() override;
-  bool balanced() const { return requests_ab_.value() == responses_ba_.value() && requests_ba_.value() == responses_ab_.value(); }
+  bool balanced() const {
+    return requests_ab_.value() == responses_ba_.value() && requests_ba_.value() == responses_ab_.value();
+  }
 
  private:
   Param<NodeRef> a_{*this, "a", required, "Node at one end of the link"};
@@ -67,6 +77,7 @@ class Link : public Component {
   Param<Size> request_size_;
   Param<Size> data_size_;
   Protocol protocol_;
+  bool inter_chassis_;
   FabricNode* node_a_ = nullptr;
   FabricNode* node_b_ = nullptr;
   std::unique_ptr<Channel> ab_, ba_;

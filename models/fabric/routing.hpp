@@ -44,7 +44,7 @@ class RouteTable {
   std::vector<const Link*> link_order_;  // declaration order, for tie-breaking
   std::vector<FabricNode*> nodes_;
   std::vector<FabricNode*> sources_;
-  std::vector<size_t> source_of_;  // node index -> position in sources_, or npos
+  std::vector<size_t> source_of_;           // node index -> position in sources_, or npos
   std::vector<std::vector<Route>> routes_;  // [source][node], over the destination's protocol
 };
 

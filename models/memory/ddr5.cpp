@@ -47,10 +47,11 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
                    std::vector<std::string>{"close", "open", "adaptive"}),
       row_timeout_(*this, "row_timeout", 100_ns, "adaptive page: idle time after which an open row is precharged",
                    latency_range()),
-      bus_bandwidth_(*this, "bus_bandwidth", Bandwidth::gbps(38.4),
-                     "Peak data-bus bandwidth of one channel, shared equally by its subchannels (DDR5-4800: 38.4 GB/s); "
-                     "one line's burst on a subchannel is tCCD_S",
-                     between(Bandwidth::gbps(0.1), Bandwidth::from_bytes_per_s(1e14))),
+      bus_bandwidth_(
+          *this, "bus_bandwidth", Bandwidth::gbps(38.4),
+          "Peak data-bus bandwidth of one channel, shared equally by its subchannels (DDR5-4800: 38.4 GB/s); "
+          "one line's burst on a subchannel is tCCD_S",
+          between(Bandwidth::gbps(0.1), Bandwidth::from_bytes_per_s(1e14))),
       controller_latency_(*this, "controller_latency", Time::from_ps(6666),
                           "Controller front end: queueing logic, command issue and PHY, on every access",
                           latency_range()),
@@ -60,7 +61,8 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
              latency_range()),
       t_rp_(*this, "t_rp", Time::from_ps(16667), "Precharge to ACT (tRP, 40 clocks)", latency_range()),
       t_ras_(*this, "t_ras", Time::from_ps(32083), "ACT to precharge, minimum (tRAS, 77 clocks)", latency_range()),
-      t_rtp_(*this, "t_rtp", Time::from_ps(7500), "Read column command to precharge (tRTP, 18 clocks)", latency_range()),
+      t_rtp_(*this, "t_rtp", Time::from_ps(7500), "Read column command to precharge (tRTP, 18 clocks)",
+             latency_range()),
       t_wr_(*this, "t_wr", 30_ns, "End of write data to precharge (write recovery tWR, 72 clocks)", latency_range()),
       t_rrd_s_(*this, "t_rrd_s", Time::from_ps(3333), "ACT to ACT in a rank, other bank group (tRRD_S, 8 clocks)",
                latency_range()),
@@ -70,7 +72,8 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
       t_ccd_l_(*this, "t_ccd_l", 5_ns, "Column command to column command in the same bank group (tCCD_L, 12 clocks)",
                latency_range()),
       t_wtr_s_(*this, "t_wtr_s", Time::from_ps(2500),
-               "End of write data to a read command on the subchannel (tWTR_S: max(4 clocks, 2.5 ns))", latency_range()),
+               "End of write data to a read command on the subchannel (tWTR_S: max(4 clocks, 2.5 ns))",
+               latency_range()),
       t_rtw_(*this, "t_rtw", Time::from_ps(833),
              "Bus turnaround from the end of read data to write data on the subchannel (2 clocks)", latency_range()),
       refresh_(*this, "refresh", "all_bank",
@@ -89,12 +92,16 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
                    between(1u, 4096u)) {
   const unsigned banks = bank_groups_ * banks_per_group_;
   if (bank_hash_.get() == "xor" && (banks & (banks - 1)) != 0)
-    error(config() ? config()->find("bank_hash") : nullptr, "bank_hash",
-          "xor needs a power-of-two number of banks per rank; bank_groups x banks_per_group is " +
-              std::to_string(banks));
+    error(
+        config() ? config()->find("bank_hash") : nullptr, "bank_hash",
+        "xor needs a power-of-two number of banks per rank; bank_groups x banks_per_group is " + std::to_string(banks));
   xor_banks_ = bank_hash_.get() == "xor";
-  policy_ = page_policy_.get() == "open" ? Policy::Open : page_policy_.get() == "adaptive" ? Policy::Adaptive : Policy::Close;
-  refresh_mode_ = refresh_.get() == "none" ? Refresh::None : refresh_.get() == "same_bank" ? Refresh::SameBank : Refresh::AllBank;
+  policy_ = page_policy_.get() == "open"       ? Policy::Open
+            : page_policy_.get() == "adaptive" ? Policy::Adaptive
+                                               : Policy::Close;
+  refresh_mode_ = refresh_.get() == "none"        ? Refresh::None
+                  : refresh_.get() == "same_bank" ? Refresh::SameBank
+                                                  : Refresh::AllBank;
   if (refresh_mode_ == Refresh::AllBank && t_rfc_.get() >= t_refi_.get())
     error(config() ? config()->find("t_rfc") : nullptr, "t_rfc", "must be shorter than t_refi");
 
@@ -204,10 +211,10 @@ Ddr5Controller::Bounds Ddr5Controller::bounds() const {
   // banks_per_group for tRFCsb, which costs only the accesses that wanted that bank).
   if (refresh_mode_ == Refresh::AllBank && ranks_ == 1)
     b.refresh_gbps = b.peak_gbps * (1.0 - static_cast<double>(tm_.rfc) / static_cast<double>(tm_.refi.value()));
-  else
-    b.refresh_gbps = b.peak_gbps;
+  else b.refresh_gbps = b.peak_gbps;
   // Close page: every access activates; a rank takes one ACT per max(tRRD_S, tFAW/4).
-  b.activate_gbps = tm_.act_slot > 0 ? subchannels * ranks_ * line / static_cast<double>(tm_.act_slot) * 1e3 : b.peak_gbps;
+  b.activate_gbps =
+      tm_.act_slot > 0 ? subchannels * ranks_ * line / static_cast<double>(tm_.act_slot) * 1e3 : b.peak_gbps;
   // Each bank is busy tRC = max(tRAS, tRCD + tRTP) + tRP per read.
   const double trc = static_cast<double>(std::max(tm_.ras, tm_.rcd + tm_.rtp) + tm_.rp);
   b.bank_gbps = subchannels * ranks_ * bank_groups_ * banks_per_group_ * line / trc * 1e3;
@@ -230,8 +237,8 @@ Ddr5Controller::Location Ddr5Controller::locate(uint64_t offset) const {
   }
   value[lsb_first_[kFields - 1]] = x;  // the most significant field takes the rest
   Location loc{static_cast<unsigned>(value[kChannel]), static_cast<unsigned>(value[kSubchannel]),
-               static_cast<unsigned>(value[kRank]), static_cast<unsigned>(value[kBankGroup]),
-               static_cast<unsigned>(value[kBank]), value[kRow]};
+               static_cast<unsigned>(value[kRank]),    static_cast<unsigned>(value[kBankGroup]),
+               static_cast<unsigned>(value[kBank]),    value[kRow]};
   if (xor_banks_) {
     const uint64_t banks = radix_[kBankGroup].value() * radix_[kBank].value();
     const uint64_t flat = (uint64_t{loc.bank_group} * radix_[kBank].value() + loc.bank) ^ (loc.row & (banks - 1));

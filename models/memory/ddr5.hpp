@@ -133,13 +133,13 @@ class Ddr5Controller : public Component {
     int64_t controller, rcd, cl, cwl, rp, ras, rtp, wr, burst, act_slot, rrd_l, ccd_l, rfc, rfc_sb, row_timeout;
     Reciprocal refi;
     unsigned turnaround_slots, write_batch;  // a write batch's turnarounds, in bursts
-    int64_t write_window;           // queueing a posted write absorbs before it stalls its sender
+    int64_t write_window;                    // queueing a posted write absorbs before it stalls its sender
   };
   Timing tm_{};
   std::array<Divisor, kFields> radix_;
-  std::array<Field, kFields> lsb_first_{};  // decoding order: fields of several values first, the MSB last
-  unsigned decoded_fields_ = 0;             // how many of them to divide out before the MSB
-  bool pow2_fields_ = false;                // all of those powers of two: shifts and masks
+  std::array<Field, kFields> lsb_first_{};       // decoding order: fields of several values first, the MSB last
+  unsigned decoded_fields_ = 0;                  // how many of them to divide out before the MSB
+  bool pow2_fields_ = false;                     // all of those powers of two: shifts and masks
   std::array<unsigned, kFields> field_shift_{};  // then each field's lowest bit in the line address
   enum class Policy { Close, Open, Adaptive } policy_ = Policy::Close;
   enum class Refresh { None, AllBank, SameBank } refresh_mode_ = Refresh::AllBank;

@@ -27,7 +27,7 @@ struct PathTrace {
 
 struct MemAccess {
   MemOp op = MemOp::Read;
-  uint64_t address = 0;       // physical address
+  uint64_t address = 0;        // physical address
   PathTrace* trace = nullptr;  // null: no record (the hot path)
 };
 

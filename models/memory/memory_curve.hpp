@@ -20,9 +20,9 @@ struct MemoryCurveOptions {
 };
 
 struct MemoryCurvePoint {
-  double load = 0;              // offered fraction of the peak; 0 for the closed-loop point
+  double load = 0;  // offered fraction of the peak; 0 for the closed-loop point
   double offered_gbps = 0;
-  double achieved_gbps = 0;     // lines moved / (last data - first arrival)
+  double achieved_gbps = 0;         // lines moved / (last data - first arrival)
   double mean_read_latency_ns = 0;  // arrival at the controller to the first data
   double p99_read_latency_ns = 0;
   double bus_utilization = 0;

@@ -9,6 +9,8 @@
 
 namespace starnuma {
 
+class Ddr5Controller;
+
 class MemoryHome {
  public:
   virtual ~MemoryHome() = default;
@@ -18,6 +20,9 @@ class MemoryHome {
   virtual Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) = 0;
   // What serve() takes for a read on an idle home (bank precharged).
   virtual Time unloaded_service() const = 0;
+  // The DDR5 controller behind the home, for probes that pause its refresh or read its queues;
+  // null for a home modelled otherwise.
+  virtual Ddr5Controller* dram_controller() { return nullptr; }
   uint64_t requests() const { return requests_; }
   uint64_t responses() const { return responses_; }
 

@@ -105,7 +105,7 @@ class SlotCalendar {
     for (const Word& w : live) words_[static_cast<uint64_t>(w.stretch) & (size - 1)] = w;
   }
 
-  Reciprocal length_;  // the slot's length
+  Reciprocal length_;        // the slot's length
   std::vector<Word> words_;  // a power of two of them
 };
 

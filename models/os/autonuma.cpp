@@ -8,7 +8,8 @@
 
 namespace starnuma {
 
-FaultDecision decide_fault(NumaPageState& page, size_t page_node, size_t socket, unsigned task, const NumaRules& rules) {
+FaultDecision decide_fault(NumaPageState& page, size_t page_node, size_t socket, unsigned task,
+                           const NumaRules& rules) {
   FaultDecision d;
   const size_t here = rules.socket_node.at(socket);
   d.local = page_node == here;
@@ -88,16 +89,10 @@ int64_t AutoNuma::fault(uint64_t vpage, size_t socket, unsigned task, int64_t t,
   n_.shared += d.shared;
   switch (d.outcome) {
     case FaultOutcome::Local:
-    case FaultOutcome::Shared:
-      return t;
-    case FaultOutcome::TwoFault:
-      ++n_.two_fault;
-      return t;
-    case FaultOutcome::Kept:
-      ++n_.kept;
-      return t;
-    case FaultOutcome::Migrate:
-      break;
+    case FaultOutcome::Shared: return t;
+    case FaultOutcome::TwoFault: ++n_.two_fault; return t;
+    case FaultOutcome::Kept: ++n_.kept; return t;
+    case FaultOutcome::Migrate: break;
   }
   if (pages.in_flight(vpage)) {
     ++n_.in_flight;

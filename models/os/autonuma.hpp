@@ -31,17 +31,17 @@ namespace starnuma {
 
 // What AutoNUMA keeps per page (struct page's last_cpupid, and LACX's mark).
 struct NumaPageState {
-  uint8_t last_socket = 0;  // socket + 1 of the last fault; 0: none yet
-  uint32_t last_task = 0;   // task + 1 of the last fault; 0: none yet
-  bool lacx_marked = false; // LACX moved it to the CXL node: AutoNUMA leaves it there
+  uint8_t last_socket = 0;   // socket + 1 of the last fault; 0: none yet
+  uint32_t last_task = 0;    // task + 1 of the last fault; 0: none yet
+  bool lacx_marked = false;  // LACX moved it to the CXL node: AutoNUMA leaves it there
 };
 
 enum class FaultOutcome : uint8_t {
-  Local,         // on the faulting node already: nothing to do
-  Shared,        // AutoNUMA leaves shared pages alone
-  TwoFault,      // the last fault came from another node: the filter holds it
-  Kept,          // on the CXL node, marked by LACX
-  Migrate,       // to `target`
+  Local,     // on the faulting node already: nothing to do
+  Shared,    // AutoNUMA leaves shared pages alone
+  TwoFault,  // the last fault came from another node: the filter holds it
+  Kept,      // on the CXL node, marked by LACX
+  Migrate,   // to `target`
 };
 
 struct FaultDecision {
@@ -52,7 +52,7 @@ struct FaultDecision {
 };
 
 struct NumaRules {
-  std::vector<size_t> socket_node;          // node of each socket's memory
+  std::vector<size_t> socket_node;            // node of each socket's memory
   size_t cxl_node = static_cast<size_t>(-1);  // the CPU-less CXL node; npos: none
   bool lacx = false;
 };
@@ -70,10 +70,10 @@ class AutoNuma {
     RunControl* control = nullptr;
     NumaRules rules;
     Time scan_period;
-    uint64_t scan_pages = 0;      // pages unmapped per scan
-    unsigned fault_cycles = 0;    // the hinting fault's cost on the faulting core
-    unsigned page_cycles = 0;     // the kernel's work per migrated page, besides the copy
-    uint64_t rate_pages = 0;      // pages migrated into a node per rate window at most
+    uint64_t scan_pages = 0;    // pages unmapped per scan
+    unsigned fault_cycles = 0;  // the hinting fault's cost on the faulting core
+    unsigned page_cycles = 0;   // the kernel's work per migrated page, besides the copy
+    uint64_t rate_pages = 0;    // pages migrated into a node per rate window at most
     Time rate_window;
   };
   explicit AutoNuma(Setup setup);

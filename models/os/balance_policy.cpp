@@ -18,8 +18,7 @@ BalanceDecision decide_balance(const BalanceInput& in) {
   for (size_t busiest : order) {
     size_t least = npos;
     for (size_t n = 0; n < nodes; ++n)
-      if (n != busiest && in.eligible[n] && in.free_pages[n] > 0 &&
-          (least == npos || d.traffic[n] < d.traffic[least]))
+      if (n != busiest && in.eligible[n] && in.free_pages[n] > 0 && (least == npos || d.traffic[n] < d.traffic[least]))
         least = n;
     if (least == npos || d.traffic[least] >= d.traffic[busiest]) continue;
     const long owner = in.node_socket[busiest];

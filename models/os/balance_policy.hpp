@@ -26,10 +26,10 @@ namespace starnuma {
 
 struct PageHeat {
   uint64_t vpage = 0;
-  size_t node = 0;         // where it lives
-  uint64_t accesses = 0;   // in the phase, from every socket
-  size_t top_socket = 0;   // the socket that accessed it most (ties: the lowest)
-  uint64_t moves = 0;      // times it has migrated before
+  size_t node = 0;        // where it lives
+  uint64_t accesses = 0;  // in the phase, from every socket
+  size_t top_socket = 0;  // the socket that accessed it most (ties: the lowest)
+  uint64_t moves = 0;     // times it has migrated before
 };
 
 struct BalanceInput {
@@ -41,7 +41,7 @@ struct BalanceInput {
 };
 
 struct BalanceDecision {
-  std::vector<uint64_t> traffic;  // per node: accesses in the phase
+  std::vector<uint64_t> traffic;                                              // per node: accesses in the phase
   size_t busiest = static_cast<size_t>(-1), least = static_cast<size_t>(-1);  // npos: nothing to balance
   std::vector<PageMove> moves;
   uint64_t traffic_moved = 0;

@@ -60,9 +60,14 @@ class PayloadReader {
 };
 
 nlohmann::ordered_json decision_json(const PhaseDecision& d) {
-  return {{"hi", d.hi},           {"lo", d.lo},           {"candidates", d.candidates},
-          {"already_home", d.home}, {"ping_pong", d.ping_pong}, {"no_victim", d.no_victim},
-          {"limit_reached", d.limit_reached}, {"pages_decided", d.pages}};
+  return {{"hi", d.hi},
+          {"lo", d.lo},
+          {"candidates", d.candidates},
+          {"already_home", d.home},
+          {"ping_pong", d.ping_pong},
+          {"no_victim", d.no_victim},
+          {"limit_reached", d.limit_reached},
+          {"pages_decided", d.pages}};
 }
 
 }  // namespace
@@ -140,7 +145,8 @@ Checkpoint read_checkpoint(const std::string& path) {
                      std::to_string(Checkpoint::kFormatVersion));
   const uint32_t head_bytes = trace::get_u32(fixed + 12);
   if (head_bytes > file.size() - kFixedBytes)
-    file.fail(file.size(), "truncated checkpoint: its header of " + std::to_string(head_bytes) + " bytes starts at offset 16");
+    file.fail(file.size(),
+              "truncated checkpoint: its header of " + std::to_string(head_bytes) + " bytes starts at offset 16");
   std::string head(head_bytes, '\0');
   file.read_exact(kFixedBytes, head.data(), head_bytes, "checkpoint header");
   uint8_t len[8];
@@ -177,7 +183,8 @@ Checkpoint read_checkpoint(const std::string& path) {
     c.phase = h.at("phase").get<uint64_t>();
     c.in_initialisation = h.at("in_initialisation").get<bool>();
     const uint64_t threads = h.at("threads").get<uint64_t>();
-    if (threads > payload_bytes / 2) file.fail(kFixedBytes, "thread count " + std::to_string(threads) + " exceeds the payload");
+    if (threads > payload_bytes / 2)
+      file.fail(kFixedBytes, "thread count " + std::to_string(threads) + " exceeds the payload");
     c.ops.resize(threads);
     for (const auto& n : h.at("nodes")) {
       Checkpoint::NodeRecord r;

@@ -24,14 +24,14 @@ struct Checkpoint {
   std::string starnuma_version = STARNUMA_VERSION;
   std::string workload;
   uint64_t seed = 1;
-  std::string platform;                 // the functional pass's platform file (for the record)
+  std::string platform;  // the functional pass's platform file (for the record)
   std::vector<unsigned> cores_per_socket;
   uint64_t page_size = 4096;
-  std::string knowledge;                // "tracker" or "perfect"
-  unsigned counter_bits = 0;            // the trackers' (tracker knowledge)
+  std::string knowledge;      // "tracker" or "perfect"
+  unsigned counter_bits = 0;  // the trackers' (tracker knowledge)
   uint64_t phase_instructions = 0;
-  uint64_t phase = 0;                   // the boundary: after `phase` phases of the functional pass
-  bool in_initialisation = false;       // some thread had not yet ended the workload's initialisation
+  uint64_t phase = 0;              // the boundary: after `phase` phases of the functional pass
+  bool in_initialisation = false;  // some thread had not yet ended the workload's initialisation
 
   // Per thread: stream operations consumed and instructions retired up to the boundary.
   std::vector<uint64_t> ops, retired;

@@ -30,10 +30,12 @@ MigrationEngine::MigrationEngine(Setup setup)
       mover_(*s_.fabric, *s_.pages, s_.coherence, s_.llcs),
       policy_(policy_config(*s_.os, s_.knowledge, s_.metadata, s_.socket_node, s_.pool), s_.seed * 7919 + 17) {
   if (s_.socket_node.empty() || s_.os->os_socket() >= s_.socket_node.size())
-    report_error(msg::kConfig, "os.os_socket: " + std::to_string(s_.os->os_socket()) + " is not a socket of the platform (0 to " +
+    report_error(msg::kConfig, "os.os_socket: " + std::to_string(s_.os->os_socket()) +
+                                   " is not a socket of the platform (0 to " +
                                    std::to_string(s_.socket_node.size() - 1) + ")");
   if (s_.knowledge == MigrationKnowledge::Tracker && !s_.metadata)
-    report_error(msg::kConfig, "os.policy: tracker needs the tracking hardware (topology.socket.tracking.impl: model or rtl)");
+    report_error(msg::kConfig,
+                 "os.policy: tracker needs the tracking hardware (topology.socket.tracking.impl: model or rtl)");
 }
 
 void MigrationEngine::start() {
@@ -64,7 +66,7 @@ void MigrationEngine::run() {
     mover_.land(now);
     // A sampled run's window replays its one phase when measurement starts; a continuous run
     // starts a phase whenever the furthest thread crosses a boundary.
-    const bool phase_starts = s_.replay ? records_.empty() && s_.control->measuring()
+    const bool phase_starts = s_.replay   ? records_.empty() && s_.control->measuring()
                               : period_fs ? now >= static_cast<int64_t>(records_.size() + 1) * period_fs
                                           : retired() >= (records_.size() + 1) * per_phase;
     if (phase_starts) {
@@ -82,12 +84,12 @@ void MigrationEngine::run() {
         uint64_t to_pool = 0;
         for (const PageMove& m : pending) to_pool += m.to == s_.pool;
         // Over the run's progress line (a terminal's \r line), then on a line of its own.
-        std::fprintf(stderr, "\r%-100s\n", ("phase " + std::to_string(rec.phase) + " at " +
-                                            std::to_string(static_cast<uint64_t>(rec.start_ns / 1e3)) + " us: " +
-                                            std::to_string(pending.size()) + " pages to move (" +
-                                            std::to_string(to_pool) + " to the pool), HI " +
-                                            std::to_string(rec.decision.hi))
-                                               .c_str());
+        std::fprintf(
+            stderr, "\r%-100s\n",
+            ("phase " + std::to_string(rec.phase) + " at " + std::to_string(static_cast<uint64_t>(rec.start_ns / 1e3)) +
+             " us: " + std::to_string(pending.size()) + " pages to move (" + std::to_string(to_pool) +
+             " to the pool), HI " + std::to_string(rec.decision.hi))
+                .c_str());
       }
       continue;
     }
@@ -123,8 +125,9 @@ std::vector<PageMove> MigrationEngine::balance(PhaseRecord& rec) {
   std::vector<Count> counts;
   s_.counts->for_each([&](uint64_t vpage, size_t socket, uint32_t n) { counts.push_back({vpage, socket, n}); });
   s_.counts->clear();
-  std::sort(counts.begin(), counts.end(),
-            [](const Count& a, const Count& b) { return a.vpage != b.vpage ? a.vpage < b.vpage : a.socket < b.socket; });
+  std::sort(counts.begin(), counts.end(), [](const Count& a, const Count& b) {
+    return a.vpage != b.vpage ? a.vpage < b.vpage : a.socket < b.socket;
+  });
   BalanceInput in;
   const PageMap& pages = *s_.pages;
   for (size_t i = 0; i < counts.size();) {

@@ -1,7 +1,7 @@
 // The OS's migration thread for `placement: dynamic` (StarNUMA section III-D, IV-C): a SystemC
 // process on a dedicated core of `os.os_socket`. At each phase boundary (the furthest thread retired
-// another `os.phase_instructions`; threads that idle do not hold phases back) it scans what the run knows of each region's accesses (the
-// tracking metadata, or the perfect per-page counts), resets it, marks the annexes, decides with
+// another `os.phase_instructions`; threads that idle do not hold phases back) it scans what the run knows of each
+// region's accesses (the tracking metadata, or the perfect per-page counts), resets it, marks the annexes, decides with
 // Algorithm 1 (MigrationPolicy), then moves the chosen pages one after another, each in time:
 //   - the page is remapped and its translation shot down in exactly the cores whose TLBs hold it;
 //   - its lines leave every cache (dirty ones written home; through the directories with coherence);
@@ -46,22 +46,22 @@ class MigrationEngine {
   struct Setup {
     Fabric* fabric = nullptr;
     PageMap* pages = nullptr;
-    Coherence* coherence = nullptr;               // null: no coherence
-    std::vector<SocketLlc*> llcs;                 // per socket
-    std::vector<SocketTracking*> trackers;        // per socket (tracker knowledge only)
-    TrackerMetadata* metadata = nullptr;          // tracker knowledge only
-    size_t metadata_range = 0;                    // address range holding it (PlatformTracking::home_range)
-    PageCounter* counts = nullptr;                // perfect knowledge only
-    std::vector<const Core*> cores;               // every thread's core
+    Coherence* coherence = nullptr;         // null: no coherence
+    std::vector<SocketLlc*> llcs;           // per socket
+    std::vector<SocketTracking*> trackers;  // per socket (tracker knowledge only)
+    TrackerMetadata* metadata = nullptr;    // tracker knowledge only
+    size_t metadata_range = 0;              // address range holding it (PlatformTracking::home_range)
+    PageCounter* counts = nullptr;          // perfect knowledge only
+    std::vector<const Core*> cores;         // every thread's core
     RunControl* control = nullptr;
     const OsSettings* os = nullptr;
     MigrationKnowledge knowledge = MigrationKnowledge::Tracker;
     MigrationRule rule = MigrationRule::Algorithm1;  // Balance needs `counts`
-    size_t pool = static_cast<size_t>(-1);        // the pool's node index, npos: none
-    std::vector<size_t> socket_node;              // node index of each socket's memory
-    int64_t os_cycle_fs = 0;                      // one cycle of the OS core
+    size_t pool = static_cast<size_t>(-1);           // the pool's node index, npos: none
+    std::vector<size_t> socket_node;                 // node index of each socket's memory
+    int64_t os_cycle_fs = 0;                         // one cycle of the OS core
     uint64_t seed = 1;
-    bool progress = false;                        // a line per phase on stderr
+    bool progress = false;  // a line per phase on stderr
     // A sampled run's timing window (os/checkpoint.hpp): no scan of its own, no decision; the
     // checkpoint's phase starts when measurement does (after the window's warm-up): the OS core
     // spends the scan's time, resets the counts, then moves `moves` as a continuous run would.
@@ -90,7 +90,7 @@ class MigrationEngine {
     uint64_t regions_scanned = 0;
     uint64_t moved_pages = 0, dropped_pages = 0, skipped_pages = 0;
     uint64_t socket_to_socket = 0, to_pool = 0, from_pool = 0;  // pages, by class
-    uint64_t pool_pages = 0;                                     // pool occupancy at the decision
+    uint64_t pool_pages = 0;                                    // pool occupancy at the decision
     // Balance: the nodes it moved between (npos: balanced already) and its view of the traffic.
     size_t busiest = static_cast<size_t>(-1), least = static_cast<size_t>(-1);
     uint64_t busiest_traffic = 0, least_traffic = 0, traffic_moved = 0;

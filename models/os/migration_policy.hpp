@@ -19,13 +19,13 @@
 namespace starnuma {
 
 struct PolicyConfig {
-  uint64_t hi_start = 20000;      // HI: a region hotter than this is a candidate
+  uint64_t hi_start = 20000;  // HI: a region hotter than this is a candidate
   uint64_t hi_min = 1, hi_max = uint64_t{1} << 32;
-  uint64_t lo_start = 1000;       // LO: a region at or below this may be a victim
+  uint64_t lo_start = 1000;  // LO: a region at or below this may be a victim
   uint64_t lo_max = 10000;
-  bool adapt = true;              // adapt HI and LO after each phase (T0: fixed)
-  uint64_t limit_pages = 1024;    // pages moved per phase at most (the pass stops once reached)
-  unsigned pool_sharers = 8;      // more sharers than this: the pool
+  bool adapt = true;            // adapt HI and LO after each phase (T0: fixed)
+  uint64_t limit_pages = 1024;  // pages moved per phase at most (the pass stops once reached)
+  unsigned pool_sharers = 8;    // more sharers than this: the pool
   size_t sockets = 16;
   std::vector<size_t> socket_node;        // node index of each socket's memory (identity when empty)
   size_t pool = static_cast<size_t>(-1);  // node index of the pool; npos: none
@@ -33,13 +33,13 @@ struct PolicyConfig {
 
 // One region as the scan saw it.
 struct ScannedRegion {
-  uint64_t id = 0;           // the region's number (for reports)
-  size_t location = 0;       // node its pages live on
-  uint64_t hotness = 0;      // accesses (T_i), or sharer count (T0)
-  uint64_t sharers = 0;      // bitmap, bit s: socket s accessed it
-  int preferred = -1;        // the socket to move to when not the pool (-1: a random sharer)
-  uint64_t pages = 0;        // placed pages in it
-  uint64_t moves = 0;        // the most times any of its pages has migrated (ping-pong rule)
+  uint64_t id = 0;       // the region's number (for reports)
+  size_t location = 0;   // node its pages live on
+  uint64_t hotness = 0;  // accesses (T_i), or sharer count (T0)
+  uint64_t sharers = 0;  // bitmap, bit s: socket s accessed it
+  int preferred = -1;    // the socket to move to when not the pool (-1: a random sharer)
+  uint64_t pages = 0;    // placed pages in it
+  uint64_t moves = 0;    // the most times any of its pages has migrated (ping-pong rule)
 };
 
 enum class MoveKind : uint8_t { Candidate, Victim };
@@ -52,14 +52,14 @@ struct Move {
 
 struct PhaseDecision {
   std::vector<Move> moves;
-  uint64_t pages = 0;           // pages of the moves
-  uint64_t candidates = 0;      // regions over HI the pass reached
-  uint64_t candidate_pages = 0; // pages of every region over HI (drives HI's adaptation)
-  uint64_t home = 0;            // candidates already at their best location
-  uint64_t ping_pong = 0;       // candidates skipped as ping-ponging
-  uint64_t no_victim = 0;       // candidates skipped: destination full and no victim found
+  uint64_t pages = 0;            // pages of the moves
+  uint64_t candidates = 0;       // regions over HI the pass reached
+  uint64_t candidate_pages = 0;  // pages of every region over HI (drives HI's adaptation)
+  uint64_t home = 0;             // candidates already at their best location
+  uint64_t ping_pong = 0;        // candidates skipped as ping-ponging
+  uint64_t no_victim = 0;        // candidates skipped: destination full and no victim found
   bool limit_reached = false;
-  uint64_t hi = 0, lo = 0;      // the thresholds this phase used
+  uint64_t hi = 0, lo = 0;  // the thresholds this phase used
 };
 
 class MigrationPolicy {

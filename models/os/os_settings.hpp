@@ -27,7 +27,9 @@ class OsSettings : public Component {
   double cpuless_share() const { return cpuless_share_; }
   double pool_fraction() const { return pool_fraction_; }
   // More sharers than this send a region to the pool; 0 in the file means half the sockets.
-  unsigned pool_sharers(size_t sockets) const { return pool_sharers_ ? pool_sharers_.get() : static_cast<unsigned>(sockets / 2); }
+  unsigned pool_sharers(size_t sockets) const {
+    return pool_sharers_ ? pool_sharers_.get() : static_cast<unsigned>(sockets / 2);
+  }
   // `tracking_on`: whether the sockets' tracking hardware is on (policy auto follows it).
   MigrationKnowledge knowledge(bool tracking_on) const;
   MigrationRule rule() const;
@@ -52,18 +54,20 @@ class OsSettings : public Component {
   Time poll() const { return poll_; }
 
  private:
-  Param<std::string> placement_{*this, "placement", "first-touch",
-                                "Page placement: first-touch, oracle (static, from a profile of the run's LLC misses) or "
-                                "dynamic (first touch, then migration phases; docs/os.md)",
-                                std::vector<std::string>{"first-touch", "oracle", "dynamic"}};
-  Param<std::string> allocation_{*this, "allocation", "first-touch",
-                                 "Where a page's first touch puts it: first-touch (the toucher's node, then the "
-                                 "nearest with room), interleave (round-robin over the nodes), hybrid (the toucher's "
-                                 "node, then round-robin over the others once it is full) or usage-aware (the "
-                                 "toucher's node, then the least used) or weighted (a share cpuless_share of each "
-                                 "socket's new pages round-robin over the CPU-less CXL nodes, the rest first-touch) "
-                                 "(docs/os.md)",
-                                 std::vector<std::string>{"first-touch", "interleave", "hybrid", "usage-aware", "weighted"}};
+  Param<std::string> placement_{
+      *this, "placement", "first-touch",
+      "Page placement: first-touch, oracle (static, from a profile of the run's LLC misses) or "
+      "dynamic (first touch, then migration phases; docs/os.md)",
+      std::vector<std::string>{"first-touch", "oracle", "dynamic"}};
+  Param<std::string> allocation_{
+      *this, "allocation", "first-touch",
+      "Where a page's first touch puts it: first-touch (the toucher's node, then the "
+      "nearest with room), interleave (round-robin over the nodes), hybrid (the toucher's "
+      "node, then round-robin over the others once it is full) or usage-aware (the "
+      "toucher's node, then the least used) or weighted (a share cpuless_share of each "
+      "socket's new pages round-robin over the CPU-less CXL nodes, the rest first-touch) "
+      "(docs/os.md)",
+      std::vector<std::string>{"first-touch", "interleave", "hybrid", "usage-aware", "weighted"}};
   Param<double> cpuless_share_{*this, "cpuless_share", 0.5,
                                "allocation weighted: the share of each socket's new pages placed on the CPU-less "
                                "CXL nodes (cxl_pool numa_node: true): the CXL pooling paper's pooled fraction",
@@ -74,13 +78,14 @@ class OsSettings : public Component {
                                 "A region (oracle: a page) shared by more sockets than this goes to the pool; 0: half "
                                 "the platform's sockets (the paper's 8 of 16)",
                                 between(0u, 64u)};
-  Param<std::string> migration_{*this, "migration", "algorithm1",
-                                "What dynamic placement's phases decide: algorithm1 (StarNUMA's Algorithm 1) or "
-                                "balance (the multi-chip placement paper's DM: pages other sockets access move from the "
-                                "busiest node to the least busy, up to migration_limit per phase), autonuma (Linux's "
-                                "NUMA balancing: scans, hinting faults, migration on fault) or lacx (AutoNUMA with "
-                                "LACX: pages shared across nodes go to the CPU-less CXL node) (docs/os.md)",
-                                std::vector<std::string>{"algorithm1", "balance", "autonuma", "lacx"}};
+  Param<std::string> migration_{
+      *this, "migration", "algorithm1",
+      "What dynamic placement's phases decide: algorithm1 (StarNUMA's Algorithm 1) or "
+      "balance (the multi-chip placement paper's DM: pages other sockets access move from the "
+      "busiest node to the least busy, up to migration_limit per phase), autonuma (Linux's "
+      "NUMA balancing: scans, hinting faults, migration on fault) or lacx (AutoNUMA with "
+      "LACX: pages shared across nodes go to the CPU-less CXL node) (docs/os.md)",
+      std::vector<std::string>{"algorithm1", "balance", "autonuma", "lacx"}};
   Param<Time> numa_scan_period_{*this, "numa_scan_period", Time::from_ns(100000),
                                 "autonuma, lacx: how often the scanner unmaps the next numa_scan_size of memory "
                                 "(Linux's 1 s minimum, scaled to the scaled runs' milliseconds)",
@@ -139,8 +144,7 @@ class OsSettings : public Component {
   Param<unsigned> scan_lines_in_flight_{*this, "scan_lines_in_flight", 4,
                                         "Metadata lines the scanning core has in flight (its memory-level parallelism)",
                                         between(1u, 64u)};
-  Param<unsigned> os_socket_{*this, "os_socket", 0, "Socket of the OS's dedicated migration core",
-                             between(0u, 1023u)};
+  Param<unsigned> os_socket_{*this, "os_socket", 0, "Socket of the OS's dedicated migration core", between(0u, 1023u)};
   Param<Time> poll_{*this, "poll", Time::from_ns(1000),
                     "How often the OS thread checks for a phase boundary (simulated time; boundaries are found "
                     "this late at most)",

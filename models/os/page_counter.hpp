@@ -15,7 +15,8 @@ class PageCounter {
   // f(vpage, socket, count) for every non-zero count, in the table's order.
   template <class F>
   void for_each(F&& f) const {
-    counts_.for_each([&](uint64_t key, uint32_t n) { f(key / kMaxSockets, static_cast<size_t>(key % kMaxSockets), n); });
+    counts_.for_each(
+        [&](uint64_t key, uint32_t n) { f(key / kMaxSockets, static_cast<size_t>(key % kMaxSockets), n); });
   }
   void clear() { counts_.clear(); }
 

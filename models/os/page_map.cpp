@@ -8,8 +8,14 @@
 namespace starnuma {
 
 PageMap::PageMap(uint64_t page_size, std::vector<Node> nodes, std::vector<std::vector<size_t>> fallback)
-    : page_size_(page_size), page_shift_(0), nodes_(std::move(nodes)), fallback_(std::move(fallback)),
-      used_(nodes_.size(), 0), next_(nodes_.size(), 0), free_(nodes_.size()), owners_(nodes_.size()) {
+    : page_size_(page_size),
+      page_shift_(0),
+      nodes_(std::move(nodes)),
+      fallback_(std::move(fallback)),
+      used_(nodes_.size(), 0),
+      next_(nodes_.size(), 0),
+      free_(nodes_.size()),
+      owners_(nodes_.size()) {
   if (page_size_ == 0 || (page_size_ & (page_size_ - 1)) != 0) report_internal("page size must be a power of two");
   if (nodes_.size() > 254) report_internal("the page map holds at most 254 memory nodes");
   while ((uint64_t{1} << page_shift_) != page_size_) ++page_shift_;

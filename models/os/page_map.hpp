@@ -141,7 +141,9 @@ class PageMap {
   using Chunk = std::vector<uint64_t>;
   uint64_t entry(uint64_t vpage) const;
   uint64_t translate_slow(uint64_t vaddr, size_t socket);
-  uint64_t address(uint64_t entry, uint64_t vaddr) const { return ((entry >> 8) << page_shift_) | (vaddr & (page_size_ - 1)); }
+  uint64_t address(uint64_t entry, uint64_t vaddr) const {
+    return ((entry >> 8) << page_shift_) | (vaddr & (page_size_ - 1));
+  }
   uint64_t& slot(uint64_t vpage);
   // `socket`: whose first touch (counted against lent slices); npos: a placement ahead of time.
   bool allocate(uint64_t vpage, size_t node, size_t socket = static_cast<size_t>(-1));
@@ -183,16 +185,16 @@ class PageMap {
   std::vector<std::vector<size_t>> fallback_;
   Allocation allocation_ = Allocation::FirstTouch;
   double cpuless_share_ = 0;
-  std::vector<size_t> interleave_next_;  // per socket: the node interleaving tries next
+  std::vector<size_t> interleave_next_;   // per socket: the node interleaving tries next
   std::vector<uint64_t> weighted_pages_;  // per socket: new pages Weighted has placed
   // Weighted: the next CPU-less node with room for `socket`, round-robin; npos when none.
   size_t next_cpuless(size_t socket);
-  std::vector<uint64_t> used_;  // pages placed per node (data pages and frames)
-  std::vector<size_t> owner_;   // per node: the socket whose own node it is (npos: none)
-  std::vector<uint64_t> foreign_;  // per node: pages first touch gave other sockets
-  std::vector<uint64_t> next_;  // frames handed out per node (the next never-used frame)
-  std::vector<std::vector<uint64_t>> free_;     // per node: freed frames, the last freed first
-  std::vector<std::vector<uint64_t>> owners_;   // per node, per frame: vpage + 1, or 0
+  std::vector<uint64_t> used_;                 // pages placed per node (data pages and frames)
+  std::vector<size_t> owner_;                  // per node: the socket whose own node it is (npos: none)
+  std::vector<uint64_t> foreign_;              // per node: pages first touch gave other sockets
+  std::vector<uint64_t> next_;                 // frames handed out per node (the next never-used frame)
+  std::vector<std::vector<uint64_t>> free_;    // per node: freed frames, the last freed first
+  std::vector<std::vector<uint64_t>> owners_;  // per node, per frame: vpage + 1, or 0
   FlatMap<uint32_t> moves_;
   uint64_t pages_moved_ = 0;
   FlatMap<int64_t> in_flight_;
@@ -201,7 +203,6 @@ class PageMap {
   static constexpr uint64_t kDirectChunks = uint64_t{1} << (40 - 12 - kChunkBits);
   std::vector<Chunk*> direct_;
   std::unordered_map<uint64_t, Chunk> chunks_;
-
 };
 
 // Per-page, per-socket access counts from a profiling pass, and the oracle placement built from

@@ -72,7 +72,8 @@ ojson describe_json(const Platform& platform) {
   out["platform"] = params_json(platform.settings());
   ojson nodes = ojson::array();
   for (const FabricNode* n : platform.nodes())
-    nodes.push_back({{"name", n->basename()}, {"path", n->path()}, {"type", n->type_name()}, {"params", params_json(*n)}});
+    nodes.push_back(
+        {{"name", n->basename()}, {"path", n->path()}, {"type", n->type_name()}, {"params", params_json(*n)}});
   out["nodes"] = nodes;
   ojson links = ojson::array();
   for (const Link* l : platform.links())
@@ -108,8 +109,8 @@ std::string describe_text(const Platform& platform) {
   for (const Link* l : platform.links()) {
     os << "  " << std::left << std::setw(static_cast<int>(name_w)) << l->basename() << "  " << std::setw(9)
        << ("[" + l->type_name() + "]") << "  " << std::setw(static_cast<int>(ends_w))
-       << (l->end_a().name + " <-> " + l->end_b().name) << "  " << std::setw(10)
-       << format_bandwidth(l->bandwidth()) << "  " << format_time(l->latency()) << '\n';
+       << (l->end_a().name + " <-> " + l->end_b().name) << "  " << std::setw(10) << format_bandwidth(l->bandwidth())
+       << "  " << format_time(l->latency()) << '\n';
   }
   return os.str();
 }
@@ -139,11 +140,12 @@ ojson catalog_json() {
   }
   // The platform file's own keys.
   Elaboration settings_schema(true);
-  PlatformSettings settings("platform", ScopeContext{&settings_schema, nullptr, "platform", {}, nullptr, "platform", false});
-  Coherence coherence("coherence", ScopeContext{&settings_schema, nullptr, "coherence", {}, nullptr, "coherence", false},
-                      nullptr);
+  PlatformSettings settings("platform",
+                            ScopeContext{&settings_schema, nullptr, "platform", {}, nullptr, "platform", false});
+  Coherence coherence("coherence",
+                      ScopeContext{&settings_schema, nullptr, "coherence", {}, nullptr, "coherence", false}, nullptr);
   OsSettings os("os", ScopeContext{&settings_schema, nullptr, "os", {}, nullptr, "os", false});
-  return {{"components", components}, {"generators", generators}, {"workloads", workloads},
+  return {{"components", components},        {"generators", generators},          {"workloads", workloads},
           {"platform", schema_of(settings)}, {"coherence", schema_of(coherence)}, {"os", schema_of(os)}};
 }
 
@@ -159,7 +161,8 @@ void schema_lines(std::ostream& os, const ojson& params, bool markdown) {
     }
     if (markdown) {
       os << "| `" << p["name"].get<std::string>() << "` | " << p["kind"].get<std::string>() << " | "
-         << (def.empty() ? "" : "`" + def + "`") << " | " << range << " | " << p["description"].get<std::string>() << " |\n";
+         << (def.empty() ? "" : "`" + def + "`") << " | " << range << " | " << p["description"].get<std::string>()
+         << " |\n";
     } else {
       // Each column at least one space wide apart, however long its value.
       os << "    " << std::left << std::setw(23) << p["name"].get<std::string>() << ' ' << std::setw(9)
@@ -198,13 +201,15 @@ std::string catalog_text() {
   os << "\nos (key 'os:', docs/os.md)\n";
   schema_lines(os, cat["os"], false);
   for (const auto& g : cat["generators"]) {
-    os << "\ngenerator " << g["generator"].get<std::string>() << " (topology: {generator: "
-       << g["generator"].get<std::string>() << "})\n  " << g["description"].get<std::string>() << '\n';
+    os << "\ngenerator " << g["generator"].get<std::string>()
+       << " (topology: {generator: " << g["generator"].get<std::string>() << "})\n  "
+       << g["description"].get<std::string>() << '\n';
     schema_lines(os, g["params"], false);
   }
   workload_lines(os, cat["workloads"]);
   for (const auto& c : cat["components"]) {
-    os << '\n' << c["role"].get<std::string>() << " type " << c["type"].get<std::string>() << "\n  "
+    os << '\n'
+       << c["role"].get<std::string>() << " type " << c["type"].get<std::string>() << "\n  "
        << c["description"].get<std::string>() << '\n';
     schema_lines(os, c["params"], false);
   }
@@ -223,28 +228,37 @@ std::string catalog_markdown() {
         "`Hz kHz MHz GHz`.\n\n## Platform settings (`platform:`)\n\n"
      << header;
   schema_lines(os, cat["platform"], true);
-  os << "\n## Coherence (`coherence:`)\n\nDirectory MESI between sockets and the pool ([coherence.md](coherence.md)).\n\n" << header;
+  os << "\n## Coherence (`coherence:`)\n\nDirectory MESI between sockets and the pool "
+        "([coherence.md](coherence.md)).\n\n"
+     << header;
   schema_lines(os, cat["coherence"], true);
   os << "\n## Operating system (`os:`)\n\nPlacement and dynamic page migration ([os.md](os.md)).\n\n" << header;
   schema_lines(os, cat["os"], true);
   os << "\n## Topology generators (`topology:`)\n";
   for (const auto& g : cat["generators"]) {
-    os << "\n### `" << g["generator"].get<std::string>() << "`\n\n" << g["description"].get<std::string>() << "\n\n" << header;
+    os << "\n### `" << g["generator"].get<std::string>() << "`\n\n"
+       << g["description"].get<std::string>() << "\n\n"
+       << header;
     schema_lines(os, g["params"], true);
   }
   os << "\n## Workloads (`--workload NAME:key=value,...`)\n";
   for (const auto& w : cat["workloads"]) {
-    os << "\n### `" << w["workload"].get<std::string>() << "`\n\n" << w["description"].get<std::string>() << "\n\n" << header;
+    os << "\n### `" << w["workload"].get<std::string>() << "`\n\n"
+       << w["description"].get<std::string>() << "\n\n"
+       << header;
     schema_lines(os, w["params"], true);
   }
   for (const char* role : {"node", "link", "part"}) {
-    os << "\n## " << (role == std::string("node") ? "Node types (`nodes:`)"
-                      : role == std::string("link") ? "Link types (`links:`)"
-                                                     : "Parts (maps inside a component)")
+    os << "\n## "
+       << (role == std::string("node")   ? "Node types (`nodes:`)"
+           : role == std::string("link") ? "Link types (`links:`)"
+                                         : "Parts (maps inside a component)")
        << "\n";
     for (const auto& c : cat["components"]) {
       if (c["role"] != role) continue;
-      os << "\n### `" << c["type"].get<std::string>() << "`\n\n" << c["description"].get<std::string>() << "\n\n" << header;
+      os << "\n### `" << c["type"].get<std::string>() << "`\n\n"
+         << c["description"].get<std::string>() << "\n\n"
+         << header;
       schema_lines(os, c["params"], true);
     }
   }

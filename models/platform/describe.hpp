@@ -17,7 +17,7 @@ std::string describe_text(const Platform& platform);
 // run in a process that elaborates nothing else.
 nlohmann::ordered_json catalog_json();
 std::string catalog_text();
-std::string workloads_text();  // the workloads alone (`starnuma list --workloads`)
+std::string workloads_text();    // the workloads alone (`starnuma list --workloads`)
 std::string catalog_markdown();  // docs/yaml-reference.md is generated from this
 
 }  // namespace starnuma

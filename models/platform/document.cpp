@@ -22,18 +22,21 @@ ConfigNode load_with_bases(const std::string& path, std::vector<std::string>& ch
 // One entry of `extends:`: the merged document of that base file.
 ConfigNode load_base(const std::string& path, const ConfigNode& entry, std::vector<std::string>& chain) {
   if (!entry.is_scalar() || entry.value().empty())
-    throw_config_error({entry.location(), "extends", "expected the path of a platform file to extend, or a list of them"});
+    throw_config_error(
+        {entry.location(), "extends", "expected the path of a platform file to extend, or a list of them"});
   fs::path base = fs::path(path).parent_path() / entry.value();
   std::error_code ec;
   if (!fs::is_regular_file(base, ec))
-    throw_config_error({entry.location(), "extends",
-                        "cannot open '" + entry.value() + "' (a relative path starts at the folder of the file that extends it)"});
+    throw_config_error(
+        {entry.location(), "extends",
+         "cannot open '" + entry.value() + "' (a relative path starts at the folder of the file that extends it)"});
   std::string key = canonical_key(base);
   for (size_t i = 0; i < chain.size(); ++i) {
     if (chain[i] == key) {
       std::string cycle;
       for (size_t j = i; j < chain.size(); ++j) cycle += fs::path(chain[j]).filename().string() + " -> ";
-      throw_config_error({entry.location(), "extends", "'extends' cycle: " + cycle + fs::path(key).filename().string()});
+      throw_config_error(
+          {entry.location(), "extends", "'extends' cycle: " + cycle + fs::path(key).filename().string()});
     }
   }
   chain.push_back(key);
@@ -45,8 +48,9 @@ ConfigNode load_base(const std::string& path, const ConfigNode& entry, std::vect
 ConfigNode load_with_bases(const std::string& path, std::vector<std::string>& chain) {
   ConfigNode doc = load_yaml_file(path);
   if (!doc.is_map())
-    throw_config_error({doc.location(), "", std::string("a platform file must be a map of keys, not ") +
-                                               ConfigNode::kind_name(doc.kind())});
+    throw_config_error(
+        {doc.location(), "",
+         std::string("a platform file must be a map of keys, not ") + ConfigNode::kind_name(doc.kind())});
   const MapEntry* ext = doc.find_entry("extends");
   if (!ext) return doc;
   // Bases merge left to right; this file's own keys go last.
@@ -68,8 +72,7 @@ void apply_override(ConfigNode& document, const std::string& assignment) {
   auto origin = std::make_shared<const std::string>("--set " + assignment);
   Location where{origin, 0, 0};
   size_t eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw_config_error({where, "", "expected --set key.path=value"});
+  if (eq == std::string::npos || eq == 0) throw_config_error({where, "", "expected --set key.path=value"});
   std::string path = assignment.substr(0, eq);
   std::vector<std::string> keys;
   for (size_t start = 0;;) {

@@ -93,8 +93,8 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
     const MapEntry* e = document.find_entry(section);
     if (!e) continue;
     if (!e->value.is_map()) {
-      root.error(&e->value, section, std::string("expected a map of names to components, got ") +
-                                         ConfigNode::kind_name(e->value.kind()));
+      root.error(&e->value, section,
+                 std::string("expected a map of names to components, got ") + ConfigNode::kind_name(e->value.kind()));
       continue;
     }
     ConfigNode& generated = section == std::string("nodes") ? nodes_doc_ : links_doc_;
@@ -105,10 +105,10 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
   // The sections' YAML paths are "nodes" and "links" whether written or generated.
   root.accept("nodes");
   root.accept("links");
-  node_container_ = std::make_unique<Container>(
-      "nodes", ScopeContext{&elab, &nodes_doc_, "nodes", nodes_doc_.location(), &root, ""});
-  link_container_ = std::make_unique<Container>(
-      "links", ScopeContext{&elab, &links_doc_, "links", links_doc_.location(), &root, ""});
+  node_container_ =
+      std::make_unique<Container>("nodes", ScopeContext{&elab, &nodes_doc_, "nodes", nodes_doc_.location(), &root, ""});
+  link_container_ =
+      std::make_unique<Container>("links", ScopeContext{&elab, &links_doc_, "links", links_doc_.location(), &root, ""});
   build_members(*node_container_, nodes_doc_, Role::Node, "nodes");
   build_members(*link_container_, links_doc_, Role::Link, "links");
 
@@ -129,7 +129,8 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
       for (const Fabric::Range& r : fabric_->address_map()) found = found || r.node->basename() == t.metadata_home();
       if (!found) {
         std::string names;
-        for (const Fabric::Range& r : fabric_->address_map()) names += (names.empty() ? "" : ", ") + std::string(r.node->basename());
+        for (const Fabric::Range& r : fabric_->address_map())
+          names += (names.empty() ? "" : ", ") + std::string(r.node->basename());
         const ParamBase* home = t.find_param("metadata_home");
         elab.diagnostics().error(home->source(), t.path() + ".metadata_home",
                                  "no node '" + t.metadata_home() + "' with memory (auto or one of " + names + ")");
@@ -138,6 +139,8 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
     }
     check_host_memory(elab);
     coherence_ = std::make_unique<Coherence>("coherence", root.child_context("coherence", "coherence"), fabric_.get());
+    if (coherence_->enabled())
+      for (Socket* sock : fabric_->requesters()) sock->bind_coherence(*coherence_);
   } else {  // not built for the errors above: their sections are not unknown keys
     root.accept("fabric");
     root.accept("coherence");
@@ -188,7 +191,8 @@ void Platform::check_host_memory(Elaboration& elab) {
       elab.diagnostics().error(size && !size->is_default() ? size->source() : sock->location(), sock->path() + path,
                                "the platform's memory ends at " + approximate_size(end) +
                                    ", beyond what this cache's tags can name (" + approximate_size(reach) + " with " +
-                                   std::to_string(sets) + " sets): give it more sets (a larger size or fewer ways) or "
+                                   std::to_string(sets) +
+                                   " sets): give it more sets (a larger size or fewer ways) or "
                                    "the platform less memory");
       return false;
     };
@@ -197,10 +201,11 @@ void Platform::check_host_memory(Elaboration& elab) {
       return;  // the same for every socket of a generated platform: once is enough
   }
   if (total <= host_memory_limit()) return;
-  const auto worst = std::max_element(costs.begin(), costs.end(), [](const Cost& a, const Cost& b) { return a.bytes < b.bytes; });
+  const auto worst =
+      std::max_element(costs.begin(), costs.end(), [](const Cost& a, const Cost& b) { return a.bytes < b.bytes; });
   elab.diagnostics().error(worst->where, worst->what,
-                           "the caches' tag arrays need " + approximate_size(total) + " of host memory, more than the " +
-                               approximate_size(host_memory_limit()) +
+                           "the caches' tag arrays need " + approximate_size(total) +
+                               " of host memory, more than the " + approximate_size(host_memory_limit()) +
                                " allowed (starnuma --max-host-memory); this cache's size weighs most");
 }
 
@@ -210,11 +215,13 @@ void Platform::build_members(Container& container, const ConfigNode& members, Ro
   for (const MapEntry& e : members.entries()) {
     ScopeContext ctx = scope.child_context(e.key);
     if (!is_identifier(e.key)) {
-      scope.error(&e.value, e.key, "'" + e.key + "' is not a valid name (letters, digits and _, not starting with a digit)");
+      scope.error(&e.value, e.key,
+                  "'" + e.key + "' is not a valid name (letters, digits and _, not starting with a digit)");
       continue;
     }
     if (!e.value.is_map()) {
-      scope.error(&e.value, e.key, std::string("expected a map with a 'type:' key, got ") + ConfigNode::kind_name(e.value.kind()));
+      scope.error(&e.value, e.key,
+                  std::string("expected a map with a 'type:' key, got ") + ConfigNode::kind_name(e.value.kind()));
       continue;
     }
     const ConfigNode* type = e.value.find("type");
@@ -264,10 +271,10 @@ void Platform::resolve_links(Elaboration& elab) {
       ends[i] = find_node(refs[i]->name);
       if (ends[i] || std::find(declared.begin(), declared.end(), refs[i]->name) != declared.end()) continue;
       std::string near = nearest_word(refs[i]->name, built);
-      elab.diagnostics().error(refs[i]->location, l->path() + (i == 0 ? ".a" : ".b"),
-                               "no node named '" + refs[i]->name + "'" +
-                                   (near.empty() ? "" : " (did you mean '" + near + "'?)"),
-                               msg::kTopology);
+      elab.diagnostics().error(
+          refs[i]->location, l->path() + (i == 0 ? ".a" : ".b"),
+          "no node named '" + refs[i]->name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"),
+          msg::kTopology);
     }
     if (ends[0] && ends[0] == ends[1]) {
       elab.diagnostics().error(refs[1]->location, l->path() + ".b",
@@ -282,7 +289,9 @@ void Platform::check_connected(Elaboration& elab) {
   if (nodes_.size() < 2 || !elab.diagnostics().empty()) return;
   std::vector<size_t> parent(nodes_.size());
   std::iota(parent.begin(), parent.end(), 0);
-  auto index = [&](const FabricNode* n) { return static_cast<size_t>(std::find(nodes_.begin(), nodes_.end(), n) - nodes_.begin()); };
+  auto index = [&](const FabricNode* n) {
+    return static_cast<size_t>(std::find(nodes_.begin(), nodes_.end(), n) - nodes_.begin());
+  };
   auto root_of = [&](size_t i) {
     while (parent[i] != i) i = parent[i] = parent[parent[i]];
     return i;

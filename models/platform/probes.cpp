@@ -9,7 +9,6 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/text.hpp"
-#include "pool/cxl_pool.hpp"
 #include "socket/socket.hpp"
 
 namespace starnuma {
@@ -68,17 +67,19 @@ const Fabric::Range& memory_node(const Fabric& fabric, const std::string& name, 
     if (r.node->basename() == name) return r;
   std::vector<std::string> names;
   for (const Fabric::Range& r : fabric.address_map()) names.push_back(r.node->basename());
-  report_error(msg::kUsage, std::string(option) + ": no memory node named '" + name + "' (memory nodes: " + join(names) + ")");
+  report_error(msg::kUsage,
+               std::string(option) + ": no memory node named '" + name + "' (memory nodes: " + join(names) + ")");
 }
 
-double gbps(uint64_t bytes, Time span) { return span.ps() > 0 ? static_cast<double>(bytes) / static_cast<double>(span.ps()) * 1e3 : 0.0; }
+double gbps(uint64_t bytes, Time span) {
+  return span.ps() > 0 ? static_cast<double>(bytes) / static_cast<double>(span.ps()) * 1e3 : 0.0;
+}
 
 }  // namespace
 
 Ddr5Controller* memory_of(FabricNode* node) {
-  if (auto* s = dynamic_cast<Socket*>(node)) return &s->memory();
-  if (auto* p = dynamic_cast<CxlPool*>(node)) return &p->memory();
-  return nullptr;
+  MemoryHome* home = node->memory_home();
+  return home ? home->dram_controller() : nullptr;
 }
 
 Ddr5Controller& memory_controller(Platform& platform, const std::string& node) {
@@ -146,15 +147,16 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
   double memory_gbps = std::numeric_limits<double>::infinity();
   if (const Ddr5Controller* memory = memory_of(home.node)) {
     memory_gbps = memory->peak_bandwidth().gb_per_s();
-    stages.push_back({memory->path() + " (data buses)", memory_gbps,
-                      [memory](Time span) { return memory->bus_utilization(span); }});
+    stages.push_back(
+        {memory->path() + " (data buses)", memory_gbps, [memory](Time span) { return memory->bus_utilization(span); }});
   }
   std::vector<const Channel*> seen;
   double links_gbps = 0;
   for (size_t requester : requesters) {
     if (!fabric.route(requester, *home.node).reachable)
-      report_error(msg::kUsage, std::string("--from ") + fabric.requesters()[requester]->basename() + ": another host, whose memory " +
-                                    o.to + " does not lend it (platform.separate_hosts)");
+      report_error(msg::kUsage, std::string("--from ") + fabric.requesters()[requester]->basename() +
+                                    ": another host, whose memory " + o.to +
+                                    " does not lend it (platform.separate_hosts)");
     double narrowest = std::numeric_limits<double>::infinity();
     for (const Hop& h : fabric.route(requester, *home.node).hops) {
       const FabricNode& sender = o.op == MemOp::Read ? *h.to : *h.from;
@@ -226,7 +228,8 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
   for (double l : latencies) sum += l;
   r.mean_latency_ns = latencies.empty() ? 0 : sum / static_cast<double>(latencies.size());
   if (!latencies.empty()) {
-    size_t k = std::min(latencies.size() - 1, static_cast<size_t>(std::ceil(0.99 * static_cast<double>(latencies.size()))) - 1);
+    size_t k = std::min(latencies.size() - 1,
+                        static_cast<size_t>(std::ceil(0.99 * static_cast<double>(latencies.size()))) - 1);
     std::nth_element(latencies.begin(), latencies.begin() + static_cast<std::ptrdiff_t>(k), latencies.end());
     r.p99_latency_ns = latencies[k];
   }

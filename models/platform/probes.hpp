@@ -17,11 +17,11 @@ class FabricNode;
 namespace starnuma {
 
 struct LatencyMatrix {
-  std::vector<std::string> sockets;  // requesters
-  std::vector<std::string> nodes;    // memory homes, in address-map order
-  std::vector<std::vector<Time>> latency;             // [socket][node]; negative: no route (separate hosts)
-  std::vector<std::vector<std::string>> routes;       // [socket][node], "a -upi-> b"
-  std::vector<std::vector<PathTrace>> paths;          // filled when asked for
+  std::vector<std::string> sockets;              // requesters
+  std::vector<std::string> nodes;                // memory homes, in address-map order
+  std::vector<std::vector<Time>> latency;        // [socket][node]; negative: no route (separate hosts)
+  std::vector<std::vector<std::string>> routes;  // [socket][node], "a -upi-> b"
+  std::vector<std::vector<PathTrace>> paths;     // filled when asked for
 };
 
 // One read from every socket to every memory node, each on an idle system (10 us apart, longer
@@ -30,7 +30,7 @@ LatencyMatrix measure_unloaded_latency(Platform& platform, bool with_paths);
 
 struct BandwidthOptions {
   std::vector<std::string> from;  // requesting sockets ("all": every socket); arrivals go to them in turn
-  std::string to;    // memory node
+  std::string to;                 // memory node
   MemOp op = MemOp::Read;
   std::optional<double> load;  // fraction of the path capacity, Poisson arrivals; none: saturate
   bool random = false;         // random lines over the node's memory; default: sequential lines
@@ -40,12 +40,12 @@ struct BandwidthOptions {
 };
 
 struct BandwidthResult {
-  double capacity_gbps = 0;   // the path's narrowest stage in the data direction
-  double offered_gbps = 0;    // --load: load x capacity; saturation: what the window offers at unloaded latency
-  double achieved_gbps = 0;   // lines moved / (last completion - first issue)
+  double capacity_gbps = 0;  // the path's narrowest stage in the data direction
+  double offered_gbps = 0;   // --load: load x capacity; saturation: what the window offers at unloaded latency
+  double achieved_gbps = 0;  // lines moved / (last completion - first issue)
   double mean_latency_ns = 0;
   double p99_latency_ns = 0;
-  std::string bottleneck;     // the busiest stage
+  std::string bottleneck;  // the busiest stage
   double bottleneck_utilization = 0;
   uint64_t requests = 0;
 };

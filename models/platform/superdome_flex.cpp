@@ -18,8 +18,7 @@ class SuperdomeFlex : public TopologyGenerator {
       error(config() ? config()->find("cxl_switches") : nullptr, "cxl_switches",
             "CXL switches need a pool: set memory_pool: true");
     if (cxl_switches_ > chassis_ * sockets_per_chassis_)
-      error(config() ? config()->find("cxl_switches") : nullptr, "cxl_switches",
-            "more CXL switches than sockets");
+      error(config() ? config()->find("cxl_switches") : nullptr, "cxl_switches", "more CXL switches than sockets");
   }
 
   void generate(ConfigNode& nodes, ConfigNode& links) override {
@@ -62,8 +61,8 @@ class SuperdomeFlex : public TopologyGenerator {
 
  private:
   Param<unsigned> chassis_{*this, "chassis", 4, "Chassis in the machine", between(1u, 16u)};
-  Param<unsigned> sockets_per_chassis_{*this, "sockets_per_chassis", 4, "Sockets in each chassis, linked all-to-all by UPI",
-                                       between(1u, 16u)};
+  Param<unsigned> sockets_per_chassis_{*this, "sockets_per_chassis", 4,
+                                       "Sockets in each chassis, linked all-to-all by UPI", between(1u, 16u)};
   Param<unsigned> flex_asics_per_chassis_{*this, "flex_asics_per_chassis", 2,
                                           "FLEX ASICs in each chassis; socket i uses ASIC i mod this", between(0u, 8u)};
   Param<unsigned> cxl_switches_{*this, "cxl_switches", 0,
@@ -75,7 +74,8 @@ class SuperdomeFlex : public TopologyGenerator {
   MapParam numalink_{*this, "numalink", "Parameters of every NUMALink (type numalink unless given)"};
   MapParam pool_{*this, "pool", "Parameters of the CXL memory pool (type cxl_pool unless given)"};
   MapParam cxl_{*this, "cxl", "Parameters of every CXL link from a socket (type cxl unless given)"};
-  MapParam cxl_uplink_{*this, "cxl_uplink", "Parameters of every CXL link from a switch to the pool (type cxl unless given)"};
+  MapParam cxl_uplink_{*this, "cxl_uplink",
+                       "Parameters of every CXL link from a switch to the pool (type cxl unless given)"};
   MapParam cxl_switch_{*this, "cxl_switch", "Parameters of every CXL switch (type cxl_switch unless given)"};
 };
 

@@ -14,13 +14,12 @@ ConfigNode TopologyGenerator::instantiate(const MapParam& tmpl, const char* type
   return node;
 }
 
-void TopologyGenerator::add_node(ConfigNode& nodes, const std::string& name, const MapParam& tmpl,
-                                 const char* type) {
+void TopologyGenerator::add_node(ConfigNode& nodes, const std::string& name, const MapParam& tmpl, const char* type) {
   nodes.set(name, generated_at(), instantiate(tmpl, type));
 }
 
-void TopologyGenerator::add_link(ConfigNode& links, const std::string& type, const MapParam& tmpl,
-                                 const std::string& a, const std::string& b) {
+void TopologyGenerator::add_link(ConfigNode& links, const std::string& type, const MapParam& tmpl, const std::string& a,
+                                 const std::string& b) {
   ConfigNode link = instantiate(tmpl, type.c_str());
   for (const char* end : {"a", "b"})
     if (const MapEntry* e = link.find_entry(end))

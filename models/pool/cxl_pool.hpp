@@ -23,11 +23,13 @@ class CxlPool : public FabricNode, public MemoryHome {
   void check_attachments() override;
   const Ddr5Controller& memory() const { return memory_; }
   Ddr5Controller& memory() { return memory_; }
+  Ddr5Controller* dram_controller() override { return &memory_; }
   // Crossing the device between its port and the memory controller or directory, per direction.
-  Time internal_latency() const { return internal_latency_; }
+  Time internal_latency() const override { return internal_latency_; }
   // How the OS sees the device: a CPU-less NUMA node that first touch may fill (Linux's view of a
   // CXL memory expander), or StarNUMA's pool, which only placement policies fill.
   bool numa_node() const { return numa_node_; }
+  bool first_touch() const override { return numa_node_; }
 
  private:
   Param<Time> port_latency_;

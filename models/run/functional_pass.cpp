@@ -65,7 +65,6 @@ class Reader {
   size_t have_ = 0, next_ = 0;
 };
 
-
 }  // namespace
 
 FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPassOptions& o) {
@@ -75,16 +74,18 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
   const size_t sockets = fabric.requesters().size();
   if (threads.empty()) report_error(msg::kConfig, "checkpoint: the platform has no cores to run the workload");
   if (o.checkpoints == 0) report_error(msg::kUsage, "--checkpoints must be at least 1");
-  std::unique_ptr<Workload> workload =
-      limit_addresses(make_workload(o.workload, static_cast<unsigned>(threads.size()), static_cast<unsigned>(sockets), o.seed),
-                      "workload " + o.workload, virtual_address_limit(fabric));
+  std::unique_ptr<Workload> workload = limit_addresses(
+      make_workload(o.workload, static_cast<unsigned>(threads.size()), static_cast<unsigned>(sockets), o.seed),
+      "workload " + o.workload, virtual_address_limit(fabric));
   std::unique_ptr<PlatformTracking> tracking = PlatformTracking::region_only(fabric);
   const OsSettings& os = platform.os();
   if (os.rule() != MigrationRule::Algorithm1)
-    report_error(msg::kConfig, "os.migration: sampled runs decide with algorithm1; run balance continuously (starnuma run)");
+    report_error(msg::kConfig,
+                 "os.migration: sampled runs decide with algorithm1; run balance continuously (starnuma run)");
   const MigrationKnowledge knowledge = os.knowledge(tracking != nullptr);
   if (knowledge == MigrationKnowledge::Tracker && !tracking)
-    report_error(msg::kConfig, "os.policy: tracker needs the tracking hardware (topology.socket.tracking.impl: model or rtl)");
+    report_error(msg::kConfig,
+                 "os.policy: tracker needs the tracking hardware (topology.socket.tracking.impl: model or rtl)");
   TrackerMetadata* metadata = knowledge == MigrationKnowledge::Tracker ? tracking->metadata().get() : nullptr;
 
   PageMap pages = make_page_map(fabric, pool_limit_bytes(os.pool_fraction(), workload->footprint()), tracking.get());
@@ -117,7 +118,8 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
     std::vector<FunctionalAnnexes::Thread> tlbs;
     for (const ThreadPlace& tp : threads) {
       const CoreConfig& c = fabric.requesters()[tp.socket]->core_config();
-      tlbs.push_back({static_cast<unsigned>(tp.socket), c.dtlb.entries(), c.dtlb.ways(), c.stlb.entries(), c.stlb.ways()});
+      tlbs.push_back(
+          {static_cast<unsigned>(tp.socket), c.dtlb.entries(), c.dtlb.ways(), c.stlb.entries(), c.stlb.ways()});
     }
     annexes.emplace(tlbs, fabric.requesters()[0]->tracking().annexes_stlb(), *metadata);
   }
@@ -149,7 +151,8 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
       r.name = pages.nodes()[k].name;
       const auto sock = std::find(socket_node.begin(), socket_node.end(), k);
       r.socket = sock != socket_node.end() ? static_cast<int>(sock - socket_node.begin()) : -1;
-      if (r.socket < 0 && k != pool) report_internal("checkpoint: a memory node that is neither a socket's nor the pool");
+      if (r.socket < 0 && k != pool)
+        report_internal("checkpoint: a memory node that is neither a socket's nor the pool");
       r.frames = pages.frames(k);
       c.nodes.push_back(std::move(r));
     }
@@ -200,8 +203,9 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
     p["pool_pages"] = pool != static_cast<size_t>(-1) ? pages.pages_on(pool) : 0;
     phases.push_back(p);
     if (o.progress)
-      std::fprintf(stderr, "phase %llu: %llu pages moved (%llu to the pool), %s\n", static_cast<unsigned long long>(phase),
-                   static_cast<unsigned long long>(moved), static_cast<unsigned long long>(to_pool), name.c_str());
+      std::fprintf(stderr, "phase %llu: %llu pages moved (%llu to the pool), %s\n",
+                   static_cast<unsigned long long>(phase), static_cast<unsigned long long>(moved),
+                   static_cast<unsigned long long>(to_pool), name.c_str());
   };
 
   std::vector<uint32_t> filter(n * kFilterLines, kNoLine);

@@ -36,8 +36,8 @@ struct FunctionalPassOptions {
 
 struct FunctionalPassResult {
   uint64_t accesses = 0, llc_misses = 0, instructions = 0;
-  double host_seconds = 0;  // the whole command's
-  double pass_seconds = 0;  // the pass itself, without building the workload (its speed)
+  double host_seconds = 0;          // the whole command's
+  double pass_seconds = 0;          // the pass itself, without building the workload (its speed)
   nlohmann::ordered_json manifest;  // what manifest.json holds
 };
 

@@ -28,8 +28,8 @@ struct ProfileOptions {
 struct SharingProfile {
   unsigned sockets = 0;
   uint64_t pages = 0, accesses = 0;
-  std::map<unsigned, double> pages_by_sharers;     // sharer count -> fraction of pages
-  std::map<unsigned, double> accesses_by_sharers;  // sharer count -> fraction of accesses
+  std::map<unsigned, double> pages_by_sharers;         // sharer count -> fraction of pages
+  std::map<unsigned, double> accesses_by_sharers;      // sharer count -> fraction of accesses
   double read_only_pages = 0, read_only_accesses = 0;  // fractions
   nlohmann::ordered_json to_json() const;
 };

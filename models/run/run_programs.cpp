@@ -61,7 +61,8 @@ RunStimulus make_mix_stimulus(const std::string& text, const Fabric& fabric, uin
       // holds its own thread count.
       const bool own_format = trace::detect_trace_kind(p.trace.front()) == trace::TraceKind::Starnuma;
       if (!p.threads && !own_format) threads = static_cast<unsigned>(std::min(cores.size(), p.trace.size()));
-      if (own_format && !p.threads) threads = static_cast<unsigned>(trace::TraceFile::open(p.trace.front())->header().threads);
+      if (own_format && !p.threads)
+        threads = static_cast<unsigned>(trace::TraceFile::open(p.trace.front())->header().threads);
       // A program is one process: its ChampSim traces are its threads, in one address space.
       trace::TraceInputOptions options;
       if (!own_format) options.space = trace::TraceSpace::Shared;
@@ -132,7 +133,7 @@ void place_initial(PageMap& pages, const std::string& file, const RunStimulus& s
       node = socket_node[owner];
     } else {
       report_error(msg::kInput, at + "owner " + std::to_string(owner) + ": the platform has sockets 0 to " +
-                                     std::to_string(socket_node.size() - 1) + " (and 100 for the pool)");
+                                    std::to_string(socket_node.size() - 1) + " (and 100 for the pool)");
     }
     if (page >= (uint64_t{1} << 47) / kRunPageSize)
       report_error(msg::kInput, at + "page " + std::to_string(page) + " is beyond 2^47 bytes (x86-64 user space)");
@@ -142,10 +143,10 @@ void place_initial(PageMap& pages, const std::string& file, const RunStimulus& s
     if (pages.placed(vpage)) report_error(msg::kInput, at + "page " + std::to_string(page) + " is listed twice");
     if (!pages.place(vpage, node))
       report_error(msg::kInput, at + pages.nodes()[node].name + " is full (" + std::to_string(pages.pages_on(node)) +
-                                     " pages): the file places more there than it holds" +
-                                     (node == pool ? " (the pool holds --pool-fraction of the " +
-                                                         std::to_string(listed) + " pages the file lists)"
-                                                   : ""));
+                                    " pages): the file places more there than it holds" +
+                                    (node == pool ? " (the pool holds --pool-fraction of the " +
+                                                        std::to_string(listed) + " pages the file lists)"
+                                                  : ""));
   });
 }
 

@@ -18,8 +18,8 @@ struct RunProgram {
   std::string description;  // workload text or trace files
   std::string place;        // sockets as given ("all" when alone)
   unsigned first_thread = 0, threads = 0;
-  uint64_t instructions = 0;         // per thread
-  std::vector<size_t> sockets;       // requester indices it runs on
+  uint64_t instructions = 0;    // per thread
+  std::vector<size_t> sockets;  // requester indices it runs on
 };
 
 struct RunStimulus {

@@ -4,7 +4,6 @@
 #include <numeric>
 
 #include "common/diagnostics.hpp"
-#include "pool/cxl_pool.hpp"
 #include "socket/socket.hpp"
 #include "tracking/platform_tracking.hpp"
 
@@ -21,13 +20,12 @@ PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformT
   std::vector<PageMap::Node> nodes;
   for (size_t k = 0; k < fabric.address_map().size(); ++k) {
     const Fabric::Range& r = fabric.address_map()[k];
-    const auto* pool = dynamic_cast<const CxlPool*>(r.node);
-    const bool first_touch = !pool || pool->numa_node();
+    const bool first_touch = r.node->first_touch();
     const uint64_t size = tracking && tracking->home_range() == k ? r.size - tracking->reserved_bytes() : r.size;
     nodes.push_back({r.node->basename(), r.base, first_touch ? size : std::min(size, pool_limit), first_touch});
     // A server on a CXL fabric lends only its slice to the others.
-    if (const auto* sock = dynamic_cast<const Socket*>(r.node); sock && fabric.separate_hosts() && sock->lend() < 1.0)
-      nodes.back().lent = static_cast<uint64_t>(sock->lend() * static_cast<double>(size));
+    if (fabric.separate_hosts() && r.node->lent_share() < 1.0)
+      nodes.back().lent = static_cast<uint64_t>(r.node->lent_share() * static_cast<double>(size));
   }
   std::vector<std::vector<size_t>> fallback;
   for (size_t s = 0; s < fabric.requesters().size(); ++s) {
@@ -35,9 +33,8 @@ PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformT
     std::vector<size_t> order;
     for (size_t k = 0; k < nodes.size(); ++k)
       if (fabric.reachable(s, k)) order.push_back(k);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return fabric.unloaded_latency(s, a) < fabric.unloaded_latency(s, b);
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return fabric.unloaded_latency(s, a) < fabric.unloaded_latency(s, b); });
     fallback.push_back(order);
   }
   return PageMap(kRunPageSize, std::move(nodes), std::move(fallback));
@@ -50,8 +47,9 @@ void set_allocation(PageMap& pages, const OsSettings& os, const Fabric& fabric) 
   const std::vector<size_t> own = socket_nodes(fabric);
   for (size_t n = 0; n < pages.nodes().size(); ++n)
     if (pages.nodes()[n].first_touch && std::find(own.begin(), own.end(), n) == own.end()) return;
-  report_error(msg::kConfig, "os.allocation: weighted places pages on CPU-less CXL nodes; this platform has none "
-                             "(a cxl_pool node with numa_node: true)");
+  report_error(msg::kConfig,
+               "os.allocation: weighted places pages on CPU-less CXL nodes; this platform has none "
+               "(a cxl_pool node with numa_node: true)");
 }
 
 uint64_t pool_limit_bytes(double pool_fraction, uint64_t footprint) {

@@ -26,7 +26,8 @@ std::vector<ThreadPlace> place_threads(const Fabric& fabric);
 
 // The OS's view of memory: every node's range; first touch tries the socket's own node, then the
 // others by unloaded latency (a pool device with numa_node: true among them); a pool only takes
-// what placement puts there, up to `pool_limit` bytes. The tracking metadata's reserved range (at the top of its home) is never handed out.
+// what placement puts there, up to `pool_limit` bytes. The tracking metadata's reserved range (at the top of its home)
+// is never handed out.
 PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformTracking* tracking);
 
 // The os settings' allocation policy on `pages`; weighted without a CPU-less node is a

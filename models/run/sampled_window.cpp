@@ -61,7 +61,8 @@ void check_checkpoint(const Checkpoint& c, const std::string& path, const Fabric
            " (a checkpoint serves platforms with the same sockets and cores)");
   }
   for (const Checkpoint::NodeRecord& r : c.nodes)
-    if (r.socket >= static_cast<int>(sockets.size())) refuse("names socket " + std::to_string(r.socket) + ", which this platform lacks");
+    if (r.socket >= static_cast<int>(sockets.size()))
+      refuse("names socket " + std::to_string(r.socket) + ", which this platform lacks");
 }
 
 void restore_pages(const Checkpoint& c, const std::string& path, PageMap& pages, const std::vector<size_t>& socket_node,
@@ -73,8 +74,7 @@ void restore_pages(const Checkpoint& c, const std::string& path, PageMap& pages,
     const size_t node = node_in_run(r, socket_node, pool);
     if (node == static_cast<size_t>(-1)) {
       for (uint64_t v : r.frames.owners)
-        if (v != PageMap::kNoPage)
-          report_error(msg::kInput, path + ": places pages in a pool; this platform has none");
+        if (v != PageMap::kNoPage) report_error(msg::kInput, path + ": places pages in a pool; this platform has none");
       continue;
     }
     if (const std::string bad = pages.restore(node, r.frames); !bad.empty())
@@ -97,7 +97,8 @@ MigrationEngine::Setup::Replay replay_of(const Checkpoint& c, const std::vector<
   return r;
 }
 
-std::unique_ptr<ThreadStream> resume_stream(std::unique_ptr<ThreadStream> stream, uint64_t ops, const std::string& path) {
+std::unique_ptr<ThreadStream> resume_stream(std::unique_ptr<ThreadStream> stream, uint64_t ops,
+                                            const std::string& path) {
   return std::make_unique<ResumedStream>(std::move(stream), ops, path);
 }
 

@@ -32,6 +32,7 @@ MigrationEngine::Setup::Replay replay_of(const Checkpoint& c, const std::vector<
 
 // `stream` from operation `ops` on; barriers it passes no longer start measurement (the window
 // measures from its own warm-up's end). Raises an input error naming `path` if the stream ends first.
-std::unique_ptr<ThreadStream> resume_stream(std::unique_ptr<ThreadStream> stream, uint64_t ops, const std::string& path);
+std::unique_ptr<ThreadStream> resume_stream(std::unique_ptr<ThreadStream> stream, uint64_t ops,
+                                            const std::string& path);
 
 }  // namespace starnuma

@@ -68,8 +68,9 @@ AutoNuma::Setup autonuma_setup(const OsSettings& os, const Fabric& fabric, PageM
         std::find(a.rules.socket_node.begin(), a.rules.socket_node.end(), n) == a.rules.socket_node.end())
       a.rules.cxl_node = n;
   if (a.rules.lacx && a.rules.cxl_node == static_cast<size_t>(-1))
-    report_error(msg::kConfig, "os.migration: lacx moves shared pages to a CPU-less CXL memory node; this platform has "
-                               "none (a cxl_pool node with numa_node: true, as platforms/lacx2.yaml)");
+    report_error(msg::kConfig,
+                 "os.migration: lacx moves shared pages to a CPU-less CXL memory node; this platform has "
+                 "none (a cxl_pool node with numa_node: true, as platforms/lacx2.yaml)");
   a.scan_period = os.numa_scan_period();
   a.scan_pages = std::max<uint64_t>(1, os.numa_scan_size().bytes() / kPageSize);
   a.fault_cycles = os.numa_fault_cycles();
@@ -120,7 +121,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   RunOptions o = options;
   std::optional<Checkpoint> checkpoint;
   if (!o.checkpoint.empty()) {
-    if (!o.trace_in.empty()) report_error(msg::kUsage, "--checkpoint: the checkpoint names its workload; no --trace-in");
+    if (!o.trace_in.empty())
+      report_error(msg::kUsage, "--checkpoint: the checkpoint names its workload; no --trace-in");
     checkpoint = read_checkpoint(o.checkpoint);
     if (!o.workload_given) o.workload = checkpoint->workload;
     if (!o.seed_given) o.seed = checkpoint->seed;
@@ -160,11 +162,13 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     if (checkpoint) report_error(msg::kUsage, what + "a sampled window's placement is the checkpoint's");
     if (stimulus.mix) report_error(msg::kUsage, what + "a page-owner file names one program's pages, not a mix's");
     if (stimulus.windowed)
-      report_error(msg::kUsage, what + "names the traces' own pages; multi-programmed ChampSim traces move them into "
-                                       "per-core windows (run them as one program: --trace-space shared)");
+      report_error(msg::kUsage, what +
+                                    "names the traces' own pages; multi-programmed ChampSim traces move them into "
+                                    "per-core windows (run them as one program: --trace-space shared)");
     if (o.placement.value_or(platform.os().placement()) == Placement::Oracle)
-      report_error(msg::kUsage, what + "the oracle places every page itself; use first-touch (the artifact's static "
-                                       "runs) or dynamic placement");
+      report_error(msg::kUsage, what +
+                                    "the oracle places every page itself; use first-touch (the artifact's static "
+                                    "runs) or dynamic placement");
   }
   const std::vector<ThreadPlace>& threads = stimulus.threads;
   std::unique_ptr<Workload>& workload = stimulus.workload;
@@ -185,8 +189,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   const double pool_fraction = o.pool_fraction.value_or(os.pool_fraction());
   std::optional<AccessProfile> accesses;
   if (o.oracle_region < kPageSize || o.oracle_region > 512 * 1024 || (o.oracle_region & (o.oracle_region - 1)) != 0)
-    report_error(msg::kUsage, "--oracle-region " + std::to_string(o.oracle_region) +
-                                  " B: a power of two from 4KiB to 512KiB");
+    report_error(msg::kUsage,
+                 "--oracle-region " + std::to_string(o.oracle_region) + " B: a power of two from 4KiB to 512KiB");
   if (placement == Placement::Oracle)
     accesses = profile(*workload, fabric, threads, o.warmup + o.instructions, o.oracle_region);
   // A ChampSim trace's footprint is unknown (0) until read: under oracle placement it is the pages
@@ -194,7 +198,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   uint64_t footprint = workload->footprint();
   if (footprint == 0 && accesses) footprint = accesses->pages().size() * kPageSize;
   // An initial placement's file lists the pages the program touches (the artifact's profile).
-  if (footprint == 0 && !o.initial_placement.empty()) footprint = initial_placement_pages(o.initial_placement) * kPageSize;
+  if (footprint == 0 && !o.initial_placement.empty())
+    footprint = initial_placement_pages(o.initial_placement) * kPageSize;
   PageMap pages = make_page_map(fabric, pool_limit_bytes(pool_fraction, footprint), tracking.get());
   set_allocation(pages, platform.os(), fabric);
   const size_t pool = pool_node(pages);
@@ -206,14 +211,18 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
       checkpoint ? (checkpoint->knowledge == "perfect" ? MigrationKnowledge::Perfect : MigrationKnowledge::Tracker)
                  : os.knowledge(tracking != nullptr);
   if (checkpoint && knowledge == MigrationKnowledge::Tracker && !tracking)
-    report_error(msg::kInput, o.checkpoint + ": decided on the trackers' counts; this platform has no tracking hardware "
-                                             "(topology.socket.tracking.impl: model or rtl)");
-  if (placement == Placement::Dynamic && os.rule() == MigrationRule::Balance && knowledge == MigrationKnowledge::Tracker)
-    report_error(msg::kConfig, "os.migration: balance decides from per-page counts (os.policy: perfect or auto), not "
-                               "from the trackers' regions");
+    report_error(msg::kInput, o.checkpoint +
+                                  ": decided on the trackers' counts; this platform has no tracking hardware "
+                                  "(topology.socket.tracking.impl: model or rtl)");
+  if (placement == Placement::Dynamic && os.rule() == MigrationRule::Balance &&
+      knowledge == MigrationKnowledge::Tracker)
+    report_error(msg::kConfig,
+                 "os.migration: balance decides from per-page counts (os.policy: perfect or auto), not "
+                 "from the trackers' regions");
   if (placement != Placement::FirstTouch && platform.settings().separate_hosts())
-    report_error(msg::kConfig, "platform.separate_hosts: oracle and dynamic placement model one machine's OS; with "
-                               "separate hosts use first-touch placement and os.allocation");
+    report_error(msg::kConfig,
+                 "platform.separate_hosts: oracle and dynamic placement model one machine's OS; with "
+                 "separate hosts use first-touch placement and os.allocation");
   // AutoNUMA and LACX decide from their own hinting faults, not in phases.
   const bool numa_balancing = placement == Placement::Dynamic && !checkpoint &&
                               (os.rule() == MigrationRule::AutoNuma || os.rule() == MigrationRule::Lacx);
@@ -265,14 +274,12 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     Socket& sock = *fabric.requesters()[s];
     std::unique_ptr<ThreadStream> stream = workload->stream(t);
     if (checkpoint) stream = resume_stream(std::move(stream), checkpoint->ops[t], o.checkpoint);
-    threads[t].core->start(Core::Job{std::move(stream),
-                                     CacheHierarchy::Env{&fabric, &pages, s, llcs[s].get(), sock.observer(), t, 0,
-                                                         coherence, platform.settings().quantum().ps() * 1000,
-                                                         sock.stlb_inclusive(), &page_table,
-                                                         perfect ? &page_counts : nullptr, autonuma.get()},
-                                     prog.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t,
-                                     s >= detailed, workload->thread_initialises(t) && !checkpoint, o.warmup,
-                                     program_of[t]});
+    threads[t].core->start(Core::Job{
+        std::move(stream),
+        CacheHierarchy::RunContext{&pages, llcs[s].get(), sock.observer(), platform.settings().quantum().ps() * 1000,
+                                   &page_table, perfect ? &page_counts : nullptr, autonuma.get()},
+        prog.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t, s >= detailed,
+        workload->thread_initialises(t) && !checkpoint, o.warmup, program_of[t]});
   }
 
   std::unique_ptr<MigrationEngine> migration;
@@ -367,7 +374,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     } else if (knowledge == MigrationKnowledge::Perfect) {
       r.migration_policy = "perfect per-page knowledge";
     } else {
-      r.migration_policy = "Algorithm 1 on T" + std::to_string(tracking->metadata()->layout().config().counter_bits) + " trackers";
+      r.migration_policy =
+          "Algorithm 1 on T" + std::to_string(tracking->metadata()->layout().config().counter_bits) + " trackers";
     }
     r.migration = migration->report();
     if (const std::string bad = pages.check(); !bad.empty()) report_internal("page map after migration: " + bad);
@@ -408,7 +416,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   if (r.page_walks) r.walk_ns = walk_ps / 1e3 / static_cast<double>(r.page_walks);
   const uint64_t total = std::accumulate(r.accesses.begin(), r.accesses.end(), uint64_t{0});
   if (total) {
-    for (size_t k = 0; k < kMissClasses; ++k) r.breakdown[k] = static_cast<double>(r.accesses[k]) / static_cast<double>(total);
+    for (size_t k = 0; k < kMissClasses; ++k)
+      r.breakdown[k] = static_cast<double>(r.accesses[k]) / static_cast<double>(total);
     r.amat_ns = latency_ps / 1e3 / static_cast<double>(total);
     r.amat_unloaded_ns = unloaded_ps / 1e3 / static_cast<double>(total);
     r.amat_contention_ns = r.amat_ns - r.amat_unloaded_ns;
@@ -449,8 +458,9 @@ nlohmann::ordered_json RunResult::summary_json() const {
   if (!programs.empty()) {
     nlohmann::ordered_json per_program = nlohmann::ordered_json::object();
     for (const ProgramResult& p : programs)
-      per_program[p.name] = {{"workload", p.workload}, {"place", p.place},   {"threads", p.threads},
-                             {"ipc", p.ipc},           {"time_ns", p.time_ns}, {"amat_ns", p.amat_ns},
+      per_program[p.name] = {{"workload", p.workload},         {"place", p.place},
+                             {"threads", p.threads},           {"ipc", p.ipc},
+                             {"time_ns", p.time_ns},           {"amat_ns", p.amat_ns},
                              {"instructions", p.instructions}, {"llc_misses", p.llc_misses}};
     j["programs"] = per_program;
   }
@@ -494,7 +504,8 @@ std::string format_summary(const RunResult& r) {
   os << r.workload << " on " << r.platform << " (" << r.placement << " placement)\n\n";
   os << "IPC            " << std::setprecision(3) << r.ipc << " per core\n";
   os << "  per socket  ";
-  for (size_t s = 0; s < r.sockets.size(); ++s) os << (s % 8 == 0 && s ? "\n              " : "") << " " << r.socket_ipc[s];
+  for (size_t s = 0; s < r.sockets.size(); ++s)
+    os << (s % 8 == 0 && s ? "\n              " : "") << " " << r.socket_ipc[s];
   if (!r.programs.empty()) {
     os << "\nprograms       name (place): IPC per core, time, AMAT";
     for (const ProgramResult& p : r.programs)
@@ -505,7 +516,8 @@ std::string format_summary(const RunResult& r) {
      << r.amat_contention_ns << " contention\n";
   os << "accesses      ";
   for (size_t k = 0; k < r.classes(); ++k)
-    os << " " << miss_class_name(static_cast<MissClass>(k)) << " " << std::setprecision(1) << 100 * r.breakdown[k] << " %";
+    os << " " << miss_class_name(static_cast<MissClass>(k)) << " " << std::setprecision(1) << 100 * r.breakdown[k]
+       << " %";
   if (r.coherence) {
     const nlohmann::json& c = r.stats["coherence"];
     os << "\ntransfers      3-hop " << c["bt_socket"].get<uint64_t>() << " (mean " << std::setprecision(1)
@@ -515,8 +527,8 @@ std::string format_summary(const RunResult& r) {
   }
   if (!r.migration.is_null() && r.migration.contains("hinting_faults")) {
     const auto& m = r.migration;
-    os << "\nmigration      " << m["pages_moved"].get<uint64_t>() << " pages (" << r.migration_policy << "): "
-       << m["to_cxl"].get<uint64_t>() << " to the CXL node, " << m["from_cxl"].get<uint64_t>() << " from it; "
+    os << "\nmigration      " << m["pages_moved"].get<uint64_t>() << " pages (" << r.migration_policy
+       << "): " << m["to_cxl"].get<uint64_t>() << " to the CXL node, " << m["from_cxl"].get<uint64_t>() << " from it; "
        << m["hinting_faults"].get<uint64_t>() << " hinting faults (" << m["shared_faults"].get<uint64_t>()
        << " shared, " << m["local_faults"].get<uint64_t>() << " local), " << m["pages_unmapped"].get<uint64_t>()
        << " pages unmapped in " << m["scans"].get<uint64_t>() << " scans";
@@ -532,7 +544,8 @@ std::string format_summary(const RunResult& r) {
        << r.walk_llc_misses << " entry reads from memory";
   os << "\nlink busy     ";
   for (const auto& [type, u] : r.link_utilization) os << " " << type << " " << std::setprecision(1) << 100 * u << " %";
-  os << "\n\n" << r.instructions << " instructions, " << r.llc_misses << " LLC misses, " << std::setprecision(1)
+  os << "\n\n"
+     << r.instructions << " instructions, " << r.llc_misses << " LLC misses, " << std::setprecision(1)
      << r.sim_time_ns / 1e3 << " us simulated in " << std::setprecision(2) << r.host_seconds << " s ("
      << (r.host_seconds > 0 ? r.instructions / r.host_seconds / 1e6 : 0) << " MIPS)";
   if (r.warmup) os << " after a warm-up of " << r.warmup << " instructions per thread";

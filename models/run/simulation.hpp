@@ -36,7 +36,7 @@ struct RunOptions {
   // Oracle placement: the region its profile counts by (pages of a region move together); a power
   // of two from 4 KiB (a page) to 512 KiB (the paper's tracking region).
   uint64_t oracle_region = 4096;
-  bool progress = false;            // a progress line on stderr
+  bool progress = false;  // a progress line on stderr
   // Mixed modality: only the first `detailed_sockets` sockets are simulated in detail; the others'
   // threads replay their streams through their LLC at the detailed cores' IPC. 0: all detailed.
   unsigned detailed_sockets = 0;
@@ -66,29 +66,29 @@ struct RunOptions {
 struct ProgramResult {
   std::string name, workload, place;
   unsigned threads = 0;
-  double ipc = 0;                 // mean over its cores
-  double time_ns = 0;             // until its last thread's last instruction (from its measurement start)
+  double ipc = 0;      // mean over its cores
+  double time_ns = 0;  // until its last thread's last instruction (from its measurement start)
   double amat_ns = 0;
   uint64_t instructions = 0, llc_misses = 0;
 };
 
 struct RunResult {
   std::string platform, workload, placement;
-  uint64_t checkpoint_phase = 0;           // a sampled window's phase boundary (0: not a window)
-  double ipc = 0;                          // mean over the detailed cores
-  unsigned detailed_sockets = 0;           // all of them unless mixed modality
+  uint64_t checkpoint_phase = 0;  // a sampled window's phase boundary (0: not a window)
+  double ipc = 0;                 // mean over the detailed cores
+  unsigned detailed_sockets = 0;  // all of them unless mixed modality
   std::vector<std::string> sockets;
-  std::vector<double> socket_ipc;          // mean over each socket's cores
-  std::vector<ProgramResult> programs;     // a mix's programs (empty for a single workload)
+  std::vector<double> socket_ipc;       // mean over each socket's cores
+  std::vector<ProgramResult> programs;  // a mix's programs (empty for a single workload)
   double amat_ns = 0, amat_unloaded_ns = 0, amat_contention_ns = 0;
-  bool coherence = false;                  // coherence.enabled: misses may be block transfers
+  bool coherence = false;                         // coherence.enabled: misses may be block transfers
   std::array<uint64_t, kMissClasses> accesses{};  // LLC misses by MissClass
   std::array<double, kMissClasses> breakdown{};   // fractions of the above
   // The classes reported: the block transfers only with coherence on.
   size_t classes() const { return coherence ? kMissClasses : 4; }
   std::vector<std::pair<std::string, double>> link_utilization;  // mean busy fraction per link type
   uint64_t instructions = 0, llc_misses = 0;
-  uint64_t warmup = 0;                     // per thread, before measurement
+  uint64_t warmup = 0;  // per thread, before measurement
   // Page walks of the detailed cores: count, mean latency, and entry reads served by memory or
   // another socket's cache (page_walk.model: memory).
   uint64_t page_walks = 0, walk_llc_misses = 0;
@@ -97,8 +97,8 @@ struct RunResult {
   // Dynamic placement: the knowledge it used and the migration figures (MigrationEngine::report).
   std::string migration_policy;
   nlohmann::ordered_json migration;
-  nlohmann::json stats;                    // the whole statistics tree
-  nlohmann::ordered_json timeline;         // RunOptions::timeline's samples (null without)
+  nlohmann::json stats;                             // the whole statistics tree
+  nlohmann::ordered_json timeline;                  // RunOptions::timeline's samples (null without)
   std::shared_ptr<const TrackerMetadata> trackers;  // the tracking metadata; null with impl: none
 
   // Everything but the statistics tree, for printing and comparing.

@@ -7,9 +7,14 @@
 namespace starnuma {
 
 Timeline::Timeline(const Fabric& fabric, const PageMap& pages, sc_core::sc_time interval)
-    : fabric_(fabric), pages_(pages), interval_(interval), next_(sc_core::sc_time_stamp() + interval),
-      last_(sc_core::sc_time_stamp()), last_requests_(fabric.address_map().size(), 0),
-      bandwidth_(fabric.address_map().size()), pages_on_(fabric.address_map().size()) {
+    : fabric_(fabric),
+      pages_(pages),
+      interval_(interval),
+      next_(sc_core::sc_time_stamp() + interval),
+      last_(sc_core::sc_time_stamp()),
+      last_requests_(fabric.address_map().size(), 0),
+      bandwidth_(fabric.address_map().size()),
+      pages_on_(fabric.address_map().size()) {
   for (size_t k = 0; k < last_requests_.size(); ++k) last_requests_[k] = fabric_.address_map()[k].home->requests();
 }
 
@@ -48,7 +53,8 @@ nlohmann::ordered_json Timeline::to_json() const {
   j["time_ns"] = time_ns_;
   nlohmann::ordered_json nodes = nlohmann::ordered_json::object();
   for (size_t k = 0; k < bandwidth_.size(); ++k)
-    nodes[std::string(fabric_.address_map()[k].node->basename())] = {{"bandwidth_GBps", bandwidth_[k]}, {"pages", pages_on_[k]}};
+    nodes[std::string(fabric_.address_map()[k].node->basename())] = {{"bandwidth_GBps", bandwidth_[k]},
+                                                                     {"pages", pages_on_[k]}};
   j["nodes"] = nodes;
   j["truncated"] = truncated_;
   return j;

@@ -1,6 +1,7 @@
 #include "socket/socket.hpp"
 
 #include "common/registry.hpp"
+#include "fabric/fabric.hpp"
 #include "fabric/link.hpp"
 
 namespace starnuma {
@@ -32,6 +33,16 @@ Socket::Socket(sc_core::sc_module_name n, const ScopeContext& c)
   }
 }
 
+void Socket::bind_fabric(Fabric& fabric) {
+  const Fabric::RequesterSlot slot = fabric.add_requester(*this, *this, cores_);
+  for (unsigned k = 0; k < core_list_.size(); ++k)
+    core_list_[k]->bind({&fabric, slot.index, slot.first_core + k, nullptr, stlb_inclusive()});
+}
+
+void Socket::bind_coherence(Coherence& coherence) {
+  for (const auto& core : core_list_) core->bind_coherence(coherence);
+}
+
 Time Socket::port_latency(const Link& via) const {
   return via.protocol() == Protocol::Cxl ? cxl_port_latency_.get() : upi_port_latency_.get();
 }
@@ -43,20 +54,20 @@ Time Socket::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
   return done;
 }
 
-STARNUMA_REGISTER_COMPONENT(Socket, "socket", Role::Node, "Processor socket with its cores, caches and local DDR5 memory");
+STARNUMA_REGISTER_COMPONENT(Socket, "socket", Role::Node,
+                            "Processor socket with its cores, caches and local DDR5 memory");
 
 void Socket::check_attachments() {
   for (Link* l : links()) {
-    const auto* other = dynamic_cast<const Socket*>(l->other_end(*this));
+    const FabricNode* other = l->other_end(*this);
     // Reported once, by the link's first end, at its type: the ends of a generated link are the
     // generator's, while its type may be the user's change (--set links.X.type=cxl).
-    if (l->protocol() == Protocol::Cxl && other && l->node_a() == this)
+    if (l->protocol() == Protocol::Cxl && other && other->is_requester() && l->node_a() == this)
       l->error(l->config() ? l->config()->find("type") : nullptr, "type",
-               std::string("a CXL link joins a socket to a pool or a switch, not two sockets (") + basename() +
-                   ", " + other->basename() + "); sockets connect with upi links, or through flex_asic routers",
+               std::string("a CXL link joins a socket to a pool or a switch, not two sockets (") + basename() + ", " +
+                   other->basename() + "); sockets connect with upi links, or through flex_asic routers",
                msg::kTopology);
   }
 }
 
 }  // namespace starnuma
-

@@ -21,13 +21,19 @@ class Socket : public FabricNode, public MemoryHome {
 
   // On-die round trip of a request from an LLC miss to the home agent or fabric port and back,
   // without DRAM; half is spent on the way out, half on the way back.
-  Time uncore_latency() const { return uncore_latency_; }
+  Time uncore_latency() const override { return uncore_latency_; }
+  bool is_requester() const override { return true; }
+  // Joins `fabric` as a requester and binds its cores' hierarchies to it.
+  void bind_fabric(Fabric& fabric) override;
+  // Binds its cores' hierarchies to the coherence between sockets (when enabled).
+  void bind_coherence(Coherence& coherence);
   Time port_latency(const Link& via) const override;
   bool reachable_by(Protocol protocol) const override {
     return protocol == Protocol::Coherent || (protocol == Protocol::Cxl && lend_.get() > 0);
   }
   // The share of this socket's memory other hosts may use, reached over CXL (a logical memory pool).
   double lend() const { return lend_; }
+  double lent_share() const override { return lend_; }
   // A CXL link from a socket ends at a pool or a switch: a socket has no CXL device port.
   void check_attachments() override;
   MemoryHome* memory_home() override { return this; }
@@ -36,6 +42,7 @@ class Socket : public FabricNode, public MemoryHome {
   Time unloaded_service() const override { return memory_.unloaded_read_latency(); }
   const Ddr5Controller& memory() const { return memory_; }
   Ddr5Controller& memory() { return memory_; }
+  Ddr5Controller* dram_controller() override { return &memory_; }
   unsigned cores() const { return cores_; }
   Frequency frequency() const { return frequency_; }
   const std::vector<std::unique_ptr<Core>>& core_list() const { return core_list_; }

@@ -7,7 +7,8 @@ class ModelEngine final : public TrackingEngine {
  public:
   // One TrackerUpdateModel serves any number of trackers: it keeps no state between flushes.
   explicit ModelEngine(const EngineConfig& c) : tracker_(c.tracker) {
-    for (unsigned k = 0; k < c.cores; ++k) annexes_.emplace_back(AnnexConfig{c.tlb_entries, c.tracker.counter_bits, c.socket});
+    for (unsigned k = 0; k < c.cores; ++k)
+      annexes_.emplace_back(AnnexConfig{c.tlb_entries, c.tracker.counter_bits, c.socket});
     flushes_.reserve(2);  // a beat makes at most two (an eviction and a marked hit)
   }
 

@@ -15,8 +15,8 @@ constexpr uint64_t kPageBytes = 4096;
 void check_same(const SocketTracking& first, const SocketTracking& t) {
   auto differs = [&](const char* key, const std::string& a, const std::string& b) {
     if (a != b)
-      report_error(msg::kConfig, t.path() + "." + key + ": " + b + " differs from " + first.path() + "." + key + " (" + a +
-                                     "): every socket shares one metadata region");
+      report_error(msg::kConfig, t.path() + "." + key + ": " + b + " differs from " + first.path() + "." + key + " (" +
+                                     a + "): every socket shares one metadata region");
   };
   differs("impl", first.find_param("impl")->value_text(), t.find_param("impl")->value_text());
   differs("counter_bits", std::to_string(first.counter_bits()), std::to_string(t.counter_bits()));
@@ -60,7 +60,8 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric) 
   tc.counter_bits = first.counter_bits();
   const uint64_t region = first.region_size().bytes();
   if (region % kPageBytes != 0)
-    report_error(msg::kConfig, first.path() + ".region_size: " + format_size(first.region_size()) + " is not whole 4 KiB pages");
+    report_error(msg::kConfig,
+                 first.path() + ".region_size: " + format_size(first.region_size()) + " is not whole 4 KiB pages");
   tc.pages_per_region = region / kPageBytes;
   uint64_t end = 0;
   for (const Fabric::Range& r : fabric.address_map()) end = std::max(end, r.base + r.size);
@@ -71,7 +72,7 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric) 
   const std::string& home = first.metadata_home();
   p->home_range_ = map.size();
   for (size_t r = 0; r < map.size() && p->home_range_ == map.size(); ++r) {
-    const bool socket = dynamic_cast<const Socket*>(map[r].node) != nullptr;
+    const bool socket = map[r].node->is_requester();
     if (home == "auto" ? !socket : map[r].node->basename() == home) p->home_range_ = r;
   }
   if (home == "auto" && p->home_range_ == map.size()) {
@@ -81,8 +82,8 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric) 
   if (p->home_range_ == map.size()) {
     std::string names;
     for (const Fabric::Range& r : map) names += (names.empty() ? "" : ", ") + std::string(r.node->basename());
-    report_error(msg::kConfig, first.path() + ".metadata_home: no node '" + home + "' with memory (auto or one of " +
-                                   names + ")");
+    report_error(msg::kConfig,
+                 first.path() + ".metadata_home: no node '" + home + "' with memory (auto or one of " + names + ")");
   }
   const TrackerUpdateModel layout(tc);
   p->reserved_ = (regions * layout.entry_bytes() + kPageBytes - 1) / kPageBytes * kPageBytes;

@@ -153,7 +153,7 @@ std::string join(const std::vector<unsigned>& v) {
 
 const RtlBuild& rtl_build() {
   static const RtlBuild build{STARNUMA_RTL_L1_ANNEX_ENTRIES, STARNUMA_RTL_L2_ANNEX_ENTRIES, STARNUMA_RTL_SOCKETS,
-                              STARNUMA_RTL_QUEUE_DEPTH,       STARNUMA_RTL_PAGES_PER_REGION, {0, 1, 4, 8, 16}};
+                              STARNUMA_RTL_QUEUE_DEPTH,      STARNUMA_RTL_PAGES_PER_REGION, {0, 1, 4, 8, 16}};
   return build;
 }
 
@@ -170,9 +170,8 @@ std::unique_ptr<TrackingEngine> make_engine(const EngineConfig& c) {
 
 std::unique_ptr<TrackingEngine> make_rtl_engine(const EngineConfig& c) {
   switch (c.tracker.counter_bits) {
-#define STARNUMA_RTL_WIDTH(w)                                                                       \
-  case w:                                                                                           \
-    return make_engine<Vtlb_counter_annex_l1_w##w, Vtlb_counter_annex_l2_w##w, Vtracker_update_w##w>(c);
+#define STARNUMA_RTL_WIDTH(w) \
+  case w: return make_engine<Vtlb_counter_annex_l1_w##w, Vtlb_counter_annex_l2_w##w, Vtracker_update_w##w>(c);
     STARNUMA_RTL_WIDTH(0)
     STARNUMA_RTL_WIDTH(1)
     STARNUMA_RTL_WIDTH(4)

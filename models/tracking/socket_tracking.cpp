@@ -30,7 +30,8 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
            "The TLB each core's counter annex extends: l2 (the STLB, which must be inclusive; flushes on STLB "
            "evictions, as the page walker fills it) or l1 (the L1 DTLB; flushes on every L1 DTLB eviction)",
            std::vector<std::string>{"l1", "l2"}),
-      counter_bits_(*this, "counter_bits", 16, "i of the T_i tracker: counter bits per annex and metadata entry (0: sharers only)",
+      counter_bits_(*this, "counter_bits", 16,
+                    "i of the T_i tracker: counter bits per annex and metadata entry (0: sharers only)",
                     between(0u, 16u)),
       region_size_(*this, "region_size", 512_KiB, "Physical memory per metadata entry (a power of two, whole pages)",
                    between(4_KiB, Size::from_bytes(uint64_t{1} << 40))),
@@ -44,9 +45,11 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
       metadata_home_(*this, "metadata_home", "auto",
                      "Node whose memory holds the metadata region (at its top): a node name, or auto (the memory pool "
                      "if there is one, else the first socket)"),
-      issue_cycles_(*this, "issue_cycles", 2, "Core cycles from a TLB event to the tracker's read request (annex FIFO, queue)",
+      issue_cycles_(*this, "issue_cycles", 2,
+                    "Core cycles from a TLB event to the tracker's read request (annex FIFO, queue)",
                     between(0u, 100000u)),
-      modify_cycles_(*this, "modify_cycles", 1, "Core cycles from the read data to the write request", between(0u, 100000u)),
+      modify_cycles_(*this, "modify_cycles", 1, "Core cycles from the read data to the write request",
+                     between(0u, 100000u)),
       phase_interval_(*this, "phase_interval", 0_ns,
                       "Marks every annex entry each interval of a core's time (0: never; the migration policy marks)",
                       at_least(0_ns)),
@@ -75,7 +78,8 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
   const uint64_t region = region_size_->bytes();
   if ((region & (region - 1)) != 0) error_if(true, "region_size", format_size(region_size_) + " is not a power of two");
   const unsigned cache_lines = metadata_cache_lines_;
-  error_if(cache_lines % 16 != 0, "metadata_cache_lines", std::to_string(cache_lines) + " is not a multiple of 16 (the ways)");
+  error_if(cache_lines % 16 != 0, "metadata_cache_lines",
+           std::to_string(cache_lines) + " is not a multiple of 16 (the ways)");
   error_if(annexes_stlb() && core.stlb.inclusion() == StlbConfig::Inclusion::No, "tlb",
            "the STLB annex needs an inclusive STLB (every translation in use has its annex entry), but "
            "core.stlb.inclusive is false: set it to auto or true, or annex the L1 DTLB (tlb: l1)");
@@ -94,8 +98,9 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
   const bool l1 = annexed_tlb() == TlbLevel::L1;
   const unsigned built = l1 ? b.l1_annex_entries : b.l2_annex_entries;
   error_if(tlb_entries_ != built, "impl",
-           std::string("the RTL annex is built for a ") + std::to_string(built) + "-entry " + (l1 ? "L1 DTLB" : "STLB") +
-               ", this core's has " + std::to_string(tlb_entries_) + (l1 ? " (core.dtlb.entries)" : " (core.stlb.entries)"));
+           std::string("the RTL annex is built for a ") + std::to_string(built) + "-entry " +
+               (l1 ? "L1 DTLB" : "STLB") + ", this core's has " + std::to_string(tlb_entries_) +
+               (l1 ? " (core.dtlb.entries)" : " (core.stlb.entries)"));
 }
 
 void SocketTracking::error_if(bool bad, const char* key, const std::string& message) {
@@ -119,7 +124,8 @@ void SocketTracking::attach(const Attachment& a) {
   EngineConfig ec{a.cores, trackers, tlb_entries_, static_cast<unsigned>(a.requester), tc};
   engine_ = impl() == TrackingImpl::Rtl ? make_rtl_engine(ec) : make_model_engine(ec);
   cores_.assign(a.cores, CoreState(tlb_entries_));
-  if (metadata_cache_lines_ > 0) metadata_cache_ = std::make_unique<CacheArray>(metadata_cache_lines_, 16, Replacement::Lru);
+  if (metadata_cache_lines_ > 0)
+    metadata_cache_ = std::make_unique<CacheArray>(metadata_cache_lines_, 16, Replacement::Lru);
   const int64_t interval = phase_interval_->ps() * 1000;
   for (CoreState& s : cores_) s.next_phase_fs = interval;
   for (unsigned k = 0; k < trackers; ++k) {
@@ -294,7 +300,8 @@ Time SocketTracking::tlb_evict(unsigned core, TlbLevel level, uint64_t vpage, ui
   CoreState& s = tlb_event(core, at, c, t);
   release_held(c, t);
   const unsigned index = s.map.erase(vpage);
-  if (index == PageIndexMap::kNone) report_error(msg::kModel, path() + ": an annexed TLB eviction of a page never filled");
+  if (index == PageIndexMap::kNone)
+    report_error(msg::kModel, path() + ": an annexed TLB eviction of a page never filled");
   unmark(s, index);
   ++flushes_;  // every eviction flushes, count 0 included (it reports the sharer)
   ++total_flushes_;
@@ -352,8 +359,7 @@ void SocketTracking::reset_stats() {
 // One metadata request issued at `issue_fs`; returns when its response is back (fs).
 int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t issue_fs) {
   const Time issue = Time::from_ps(issue_fs / 1000);
-  digest_ = fnv(fnv(fnv(fnv(digest_, static_cast<uint64_t>(op)), addr), data),
-                static_cast<uint64_t>(issue_fs));
+  digest_ = fnv(fnv(fnv(fnv(digest_, static_cast<uint64_t>(op)), addr), data), static_cast<uint64_t>(issue_fs));
   const bool write = op == MemOp::Write;
   if (metadata_cache_) {
     // Sets are chosen by a hash of the line, as in real caches: each socket's entries lie 256 KiB
@@ -370,7 +376,8 @@ int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t i
     // a dirty victim is written back, posted.
     int64_t done_fs = hit_fs;
     if (!write) {
-      done_fs = issue_fs + (at_.fabric->access(at_.requester, MemAccess{MemOp::Read, addr, nullptr}, issue) - issue).ps() * 1000;
+      done_fs = issue_fs +
+                (at_.fabric->access(at_.requester, MemAccess{MemOp::Read, addr, nullptr}, issue) - issue).ps() * 1000;
       bytes_ += kLineBytes;
     }
     const CacheArray::Victim v = metadata_cache_->fill(line, write);

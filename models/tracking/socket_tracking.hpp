@@ -46,11 +46,11 @@ class SocketTracking : public Component, public TlbObserver {
   // What the platform supplies before a run (PlatformTracking).
   struct Attachment {
     Fabric* fabric;
-    size_t requester;      // this socket's index among the fabric's requesters
-    unsigned sockets;      // in the platform
-    unsigned first_core;   // global id of this socket's core 0 (the observer reports global ids)
+    size_t requester;     // this socket's index among the fabric's requesters
+    unsigned sockets;     // in the platform
+    unsigned first_core;  // global id of this socket's core 0 (the observer reports global ids)
     unsigned cores;
-    int64_t cycle_fs;      // one core cycle
+    int64_t cycle_fs;  // one core cycle
     TrackerMetadata* metadata;
   };
   void attach(const Attachment& a);
@@ -148,17 +148,20 @@ class SocketTracking : public Component, public TlbObserver {
   Counter writes_{*this, "tracker_writes", "requests", "Metadata entry writes (elided when the entry does not change)"};
   Counter bytes_{*this, "metadata_bytes", "B", "Metadata traffic on the fabric (each entry access moves one line)"};
   Counter stalled_{*this, "stalled_flushes", "flushes",
-                  "Flushes the tracker's full queue could not take at once: each stalled the access that caused it"};
+                   "Flushes the tracker's full queue could not take at once: each stalled the access that caused it"};
   Formula core_stall_stat_;
   Formula queue_wait_stat_;
   Counter phase_marks_{*this, "phase_marks", "marks", "Phase marks applied to the annexes"};
-  Counter untracked_{*this, "untracked_loads", "loads", "LLC-missing loads of a core without an annexed TLB (light cores)"};
-  Counter cache_hits_{*this, "metadata_cache_hits", "requests", "Metadata requests served by the socket's metadata cache"};
-  Counter cache_writebacks_{*this, "metadata_cache_writebacks", "lines", "Dirty metadata lines the metadata cache wrote back"};
+  Counter untracked_{*this, "untracked_loads", "loads",
+                     "LLC-missing loads of a core without an annexed TLB (light cores)"};
+  Counter cache_hits_{*this, "metadata_cache_hits", "requests",
+                      "Metadata requests served by the socket's metadata cache"};
+  Counter cache_writebacks_{*this, "metadata_cache_writebacks", "lines",
+                            "Dirty metadata lines the metadata cache wrote back"};
   Formula digest_stat_;
 
   unsigned tlb_entries_;  // of the annexed TLB
-  uint64_t digest_;  // FNV-1a of every metadata request (op, address, data, issue time)
+  uint64_t digest_;       // FNV-1a of every metadata request (op, address, data, issue time)
   Attachment at_{};
   std::unique_ptr<TrackingEngine> engine_;
   // The metadata lines the socket's trackers keep cached (metadata_cache_lines > 0): timing only,
@@ -168,8 +171,8 @@ class SocketTracking : public Component, public TlbObserver {
   std::vector<CoreState> cores_;
   std::vector<std::unique_ptr<Tracker>> tracker_units_;  // one, or one per core (trackers: per_core)
   Tracker* current_ = nullptr;                           // the tracker of the beat being applied
-  int64_t beat_fs_ = 0;                // time of the beat being applied
-  int64_t core_stall_fs_ = 0, queue_wait_fs_ = 0;  // since the statistics were reset
+  int64_t beat_fs_ = 0;                                  // time of the beat being applied
+  int64_t core_stall_fs_ = 0, queue_wait_fs_ = 0;        // since the statistics were reset
   int64_t last_taken_fs_ = 0;
   uint64_t total_flushes_ = 0, total_reads_ = 0, served_ = 0;  // not reset with the statistics
 };

@@ -9,14 +9,12 @@ TlbCounterAnnexModel::TlbCounterAnnexModel(const AnnexConfig& config)
     : entries_(config.entries), max_count_((1u << config.counter_bits) - 1), socket_(config.socket) {
   if (config.entries == 0) throw std::invalid_argument("counter annex: entries must be positive");
   if (config.counter_bits > 16)
-    throw std::invalid_argument("counter annex: counter_bits is 0..16, not " +
-                                std::to_string(config.counter_bits));
+    throw std::invalid_argument("counter annex: counter_bits is 0..16, not " + std::to_string(config.counter_bits));
 }
 
 void TlbCounterAnnexModel::check(unsigned index) const {
   if (index >= entries_.size())
-    throw std::out_of_range("counter annex: entry " + std::to_string(index) + " of " +
-                            std::to_string(entries_.size()));
+    throw std::out_of_range("counter annex: entry " + std::to_string(index) + " of " + std::to_string(entries_.size()));
 }
 
 // A flush hands the count to the tracker, so the entry starts counting again from 0.

@@ -9,16 +9,18 @@
 namespace starnuma {
 
 TrackerMetadata::TrackerMetadata(const TrackerConfig& config, uint64_t regions)
-    : layout_(config), regions_(regions),
+    : layout_(config),
+      regions_(regions),
       entries_(static_cast<uint64_t*>(std::calloc(regions ? regions : 1, sizeof(uint64_t))), &std::free) {
-  if (!entries_) report_error(msg::kConfig, "tracking: cannot allocate the metadata of " + std::to_string(regions) + " regions");
+  if (!entries_)
+    report_error(msg::kConfig, "tracking: cannot allocate the metadata of " + std::to_string(regions) + " regions");
 }
 
 size_t TrackerMetadata::slot(uint64_t addr) const {
   const uint64_t offset = addr - base();
   if (addr < base() || offset % layout_.entry_bytes() != 0 || offset / layout_.entry_bytes() >= regions_)
-    report_error(msg::kModel, "tracking: metadata access at " + std::to_string(addr) + " is not an entry of the region at " +
-                                  std::to_string(base()));
+    report_error(msg::kModel, "tracking: metadata access at " + std::to_string(addr) +
+                                  " is not an entry of the region at " + std::to_string(base()));
   return static_cast<size_t>(offset / layout_.entry_bytes());
 }
 

@@ -14,10 +14,10 @@
 namespace starnuma {
 
 struct TrackerConfig {
-  unsigned sockets = 16;             // sharer bits per entry (a power of two, >= 2)
-  unsigned counter_bits = 8;         // i of T_i, 0..16
-  uint64_t pages_per_region = 128;   // 512 KiB regions of 4 KiB pages (a power of two)
-  uint64_t meta_base = 0;            // byte address of region 0's entry
+  unsigned sockets = 16;            // sharer bits per entry (a power of two, >= 2)
+  unsigned counter_bits = 8;        // i of T_i, 0..16
+  uint64_t pages_per_region = 128;  // 512 KiB regions of 4 KiB pages (a power of two)
+  uint64_t meta_base = 0;           // byte address of region 0's entry
 };
 
 // Where the metadata lives: a platform implements it with TLM transactions, a bench with a map.
@@ -39,9 +39,7 @@ class TrackerUpdateModel {
   uint64_t updated(uint64_t entry, const FlushRequest& flush) const;
 
   uint64_t region(uint64_t ppage) const { return ppage / config_.pages_per_region; }
-  uint64_t entry_address(uint64_t ppage) const {
-    return config_.meta_base + region(ppage) * entry_bytes_;
-  }
+  uint64_t entry_address(uint64_t ppage) const { return config_.meta_base + region(ppage) * entry_bytes_; }
   // The socket bits and counter rounded up to a power-of-two number of bytes (as the RTL does).
   unsigned entry_bytes() const { return entry_bytes_; }
   uint64_t entry_mask() const;

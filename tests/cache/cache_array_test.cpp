@@ -168,7 +168,7 @@ TEST(CacheArray, LruOrderSurvivesManyTouches) {
 
 TEST(CacheArray, VictimsComeBackAsTheLinesThatWentIn) {
   // Non-power-of-two set counts store line / sets as the tag: the victim must be the original line.
-  CacheArray c(3 * 2, 2, Replacement::Lru);  // 3 sets of 2
+  CacheArray c(3 * 2, 2, Replacement::Lru);      // 3 sets of 2
   const uint64_t big = (uint64_t{1} << 32) + 5;  // above 2^32: the tag is line / 3
   c.fill(big, true);
   c.fill(big + 3, false);
@@ -306,9 +306,11 @@ TEST_P(AgainstReference, HitsAndVictimsMatchAPlainLru) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ways, AgainstReference,
-                         ::testing::Combine(::testing::Values(1u, 2u, 3u, 4u, 8u, 12u, 16u, 24u, 32u), ::testing::Bool()),
+                         ::testing::Combine(::testing::Values(1u, 2u, 3u, 4u, 8u, 12u, 16u, 24u, 32u),
+                                            ::testing::Bool()),
                          [](const ::testing::TestParamInfo<std::tuple<unsigned, bool>>& i) {
-                           return std::to_string(std::get<0>(i.param)) + "way" + (std::get<1>(i.param) ? "Payloads" : "");
+                           return std::to_string(std::get<0>(i.param)) + "way" +
+                                  (std::get<1>(i.param) ? "Payloads" : "");
                          });
 
 }  // namespace

@@ -173,9 +173,7 @@ TEST(Coherence, StatisticsCountRequestsByTypeAndHome) {
   c.store(2, p, t = t + Time::from_ps(kApart));  // pool GetM
   c.load(3, p, t = t + Time::from_ps(kApart));   // pool GetS, a BT via the pool
   c.evict(1, s, t = t + Time::from_ps(kApart));  // PutM
-  auto value = [&](const char* name) {
-    return dynamic_cast<const Counter&>(*c.find_stat(name)).value();
-  };
+  auto value = [&](const char* name) { return dynamic_cast<const Counter&>(*c.find_stat(name)).value(); };
   EXPECT_EQ(value("socket_home_gets"), 1u);
   EXPECT_EQ(value("socket_home_getm"), 1u);
   EXPECT_EQ(value("socket_home_putm"), 1u);

@@ -41,12 +41,9 @@ StressResult stress(uint64_t operations, const std::vector<std::string>& sets, u
     const uint64_t a = blocks[rng() % blocks.size()];
     const unsigned kind = rng() % 10;
     Time t = clock[core];
-    if (kind < 5)
-      t = c.load(socket, a, t).done;
-    else if (kind < 8)
-      t = c.store(socket, a, t).done;
-    else
-      c.evict(socket, a, t);  // the core does not wait for the acknowledgement
+    if (kind < 5) t = c.load(socket, a, t).done;
+    else if (kind < 8) t = c.store(socket, a, t).done;
+    else c.evict(socket, a, t);  // the core does not wait for the acknowledgement
     clock[core] = t + Time::from_ps(1000 + static_cast<int64_t>(rng() % 20000));  // 1-21 ns of work
   }
   p->fabric().check_conservation();
@@ -57,8 +54,8 @@ StressResult stress(uint64_t operations, const std::vector<std::string>& sets, u
             << mean("bt_socket_latency") << " ns, BT pool " << value("bt_pool") << " mean " << mean("bt_pool_latency")
             << " ns, invalidations/write " << mean("invalidations_per_write") << ", back-invalidations "
             << value("back_invalidations") << "\n";
-  return {c.checker().violations(), c.started(),       c.completed(),
-          value("bt_socket"),       value("bt_pool"),  value("back_invalidations"),
+  return {c.checker().violations(),     c.started(),      c.completed(),
+          value("bt_socket"),           value("bt_pool"), value("back_invalidations"),
           c.checker().first_violation()};
 }
 
@@ -72,8 +69,7 @@ TEST(CoherenceStress, MillionRandomOperationsOn64CoresHoldTheInvariants) {
 
 TEST(CoherenceStress, SmallPoolDirectoryBackInvalidatesAndStaysCoherent) {
   // 16 entries for 64 hot pool blocks: most pool misses evict an entry.
-  const StressResult r =
-      stress(300'000, {"coherence.pool_directory_entries=16", "coherence.pool_directory_ways=4"}, 2);
+  const StressResult r = stress(300'000, {"coherence.pool_directory_entries=16", "coherence.pool_directory_ways=4"}, 2);
   EXPECT_EQ(r.violations, 0u) << r.first;
   EXPECT_EQ(r.started, r.completed);
   EXPECT_GT(r.back_invalidations, 10'000u);
@@ -90,7 +86,8 @@ TEST(CoherenceStress, TheBrokenGetMIsCaughtUnderStress) {
     t = t + Time::from_ps(5000);
     const size_t s = rng() % 16;
     const uint64_t a = base + (rng() % 8) * 64;
-    if (rng() % 2) c.load(s, a, t); else c.store(s, a, t);
+    if (rng() % 2) c.load(s, a, t);
+    else c.store(s, a, t);
   }
   EXPECT_GT(c.checker().violations(), 0u);
 }

@@ -22,8 +22,8 @@ TEST(FlatMap, AgreesWithUnorderedMapOverRandomOperations) {
         auto it = want.find(key);
         ASSERT_EQ(got != nullptr, it != want.end()) << key;
         if (got) {
-        EXPECT_EQ(*got, it->second);
-      }
+          EXPECT_EQ(*got, it->second);
+        }
       }
     }
     ASSERT_EQ(flat.size(), want.size());

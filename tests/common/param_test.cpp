@@ -85,7 +85,8 @@ TEST(Param, MissingRequiredKeyIsReported) {
 TEST(Param, UnknownKeysAreRejectedWithTheNearestValidKey) {
   auto b = build("count: 1\nlatncy: 3ns\nmemory: {chanels: 2}\nzzz: 1\n");
   std::string e = errors(*b);
-  EXPECT_NE(e.find("w.yaml:2:1: error: w.latncy: unknown key 'latncy' (did you mean 'latency'?)"), std::string::npos) << e;
+  EXPECT_NE(e.find("w.yaml:2:1: error: w.latncy: unknown key 'latncy' (did you mean 'latency'?)"), std::string::npos)
+      << e;
   EXPECT_NE(e.find("w.yaml:3:10: error: w.memory.chanels: unknown key 'chanels' (did you mean 'channels'?)"),
             std::string::npos)
       << e;

@@ -32,8 +32,9 @@ TEST(Registry, UnknownNameIsNotFound) { EXPECT_EQ(ComponentRegistry::instance().
 TEST(Registry, FactoryBuildsANamedComponentOfItsType) {
   Elaboration elab;
   ConfigNode cfg = load_yaml_string("type: flex_asic\nlatency: 30ns\n", "f.yaml");
-  auto c = ComponentRegistry::instance().find("flex_asic")->create(
-      "f", ScopeContext{&elab, &cfg, "f", cfg.location(), nullptr, "flex_asic", true});
+  auto c = ComponentRegistry::instance()
+               .find("flex_asic")
+               ->create("f", ScopeContext{&elab, &cfg, "f", cfg.location(), nullptr, "flex_asic", true});
   c->check_unused_keys();
   EXPECT_TRUE(elab.diagnostics().empty());
   EXPECT_STREQ(c->name(), "f");

@@ -113,9 +113,7 @@ TEST(Units, FormattingPicksTheLargestExactUnitAndRoundTrips) {
         << b;
 }
 
-TEST(Units, TimeConvertsToSystemC) {
-  EXPECT_EQ(Time::from_ps(12500).to_sc(), sc_core::sc_time(12.5, sc_core::SC_NS));
-}
+TEST(Units, TimeConvertsToSystemC) { EXPECT_EQ(Time::from_ps(12500).to_sc(), sc_core::sc_time(12.5, sc_core::SC_NS)); }
 
 }  // namespace
 }  // namespace starnuma

@@ -18,7 +18,7 @@ TEST(PageWalk, AColdWalkReadsFourEntriesFromTheWalkersMemory) {
   EXPECT_EQ(c.stats.walk_reads.value(), 4u);
   EXPECT_EQ(c.stats.walk_llc_misses.value(), 4u);
   EXPECT_EQ(c.stats.walk_l1_hits.value() + c.stats.walk_l2_hits.value() + c.stats.walk_llc_hits.value(), 0u);
-  EXPECT_EQ(c.table->tables(), 4u);  // PML4, PDPT, PD, PT: frames of socket 0's memory
+  EXPECT_EQ(c.table->tables(), 4u);     // PML4, PDPT, PD, PT: frames of socket 0's memory
   EXPECT_EQ(c.pages->pages_on(0), 5u);  // and the data page
   // Four dependent memory reads, then the data's: at least five local memory latencies.
   const int64_t local_fs = c.fabric.unloaded_latency(0, c.own).ps() * 1000;

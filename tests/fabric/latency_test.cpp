@@ -59,28 +59,27 @@ TEST_P(OneParameter, MovesExactlyTheAffectedEntries) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Set, OneParameter,
-    ::testing::Values(Shift{"topology.upi.latency=20ns", 0, 10, 20, 0},
-                      Shift{"topology.socket.upi_port_latency=7ns", 0, 8, 8, 0},
-                      Shift{"topology.numalink.latency=57ns", 0, 0, 14, 0},
-                      Shift{"topology.flex_asic.latency=26ns", 0, 0, 4, 0},
-                      Shift{"topology.cxl.latency=6ns", 0, 0, 0, 2},
-                      Shift{"topology.cxl.retimer_latency=15ns", 0, 0, 0, 10},
-                      Shift{"topology.cxl.retimers=2", 0, 0, 0, 20},
-                      Shift{"topology.socket.cxl_port_latency=20ns", 0, 0, 0, 15},
-                      Shift{"topology.pool.port_latency=15ns", 0, 0, 0, 5},
-                      Shift{"topology.pool.internal_latency=12ns", 0, 0, 0, 4},
-                      Shift{"topology.pool.memory.t_cl=20.667ns", 0, 0, 0, 4},
-                      Shift{"topology.socket.memory.t_rcd=18.667ns", 2, 2, 2, 0},
-                      Shift{"topology.socket.uncore_latency=50ns", 10, 10, 10, 10}),
-    [](const ::testing::TestParamInfo<Shift>& i) {
-      std::string n = i.param.set;
-      n = n.substr(9, n.find('=') - 9);
-      for (char& c : n)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-      return n;
-    });
+INSTANTIATE_TEST_SUITE_P(Set, OneParameter,
+                         ::testing::Values(Shift{"topology.upi.latency=20ns", 0, 10, 20, 0},
+                                           Shift{"topology.socket.upi_port_latency=7ns", 0, 8, 8, 0},
+                                           Shift{"topology.numalink.latency=57ns", 0, 0, 14, 0},
+                                           Shift{"topology.flex_asic.latency=26ns", 0, 0, 4, 0},
+                                           Shift{"topology.cxl.latency=6ns", 0, 0, 0, 2},
+                                           Shift{"topology.cxl.retimer_latency=15ns", 0, 0, 0, 10},
+                                           Shift{"topology.cxl.retimers=2", 0, 0, 0, 20},
+                                           Shift{"topology.socket.cxl_port_latency=20ns", 0, 0, 0, 15},
+                                           Shift{"topology.pool.port_latency=15ns", 0, 0, 0, 5},
+                                           Shift{"topology.pool.internal_latency=12ns", 0, 0, 0, 4},
+                                           Shift{"topology.pool.memory.t_cl=20.667ns", 0, 0, 0, 4},
+                                           Shift{"topology.socket.memory.t_rcd=18.667ns", 2, 2, 2, 0},
+                                           Shift{"topology.socket.uncore_latency=50ns", 10, 10, 10, 10}),
+                         [](const ::testing::TestParamInfo<Shift>& i) {
+                           std::string n = i.param.set;
+                           n = n.substr(9, n.find('=') - 9);
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
 
 TEST(UnloadedLatency, PathsAddUpToTheMeasuredLatency) {
   auto p = Platform::build(kPlatforms + "starnuma16-switch.yaml");
@@ -158,8 +157,9 @@ TEST(LoadedLatency, TracedAndUntracedAccessesTimeAlike) {
   size_t loaded = 0;
   const std::string untraced = completions(false, &loaded);
   ASSERT_EQ(std::count(untraced.begin(), untraced.end(), '\n'), 20000);
-  EXPECT_TRUE(untraced == traced) << "the first difference is at byte "
-                                  << std::mismatch(untraced.begin(), untraced.end(), traced.begin(), traced.end()).first - untraced.begin();
+  EXPECT_TRUE(untraced == traced)
+      << "the first difference is at byte "
+      << std::mismatch(untraced.begin(), untraced.end(), traced.begin(), traced.end()).first - untraced.begin();
   EXPECT_GT(loaded, 1000u) << "the sequence must load the fabric for the comparison to mean anything";
 }
 

@@ -15,7 +15,7 @@ const std::string kPlatforms = std::string(STARNUMA_SOURCE_DIR) + "/platforms/";
 
 std::string route_text(const Platform& p, const char* from, const char* to) {
   const auto& f = p.fabric();
-  size_t r = f.requester_index(dynamic_cast<Socket&>(*p.find_node(from)));
+  size_t r = f.requester_index(*p.find_node(from));
   return RouteTable::describe(*p.find_node(from), f.route(r, *p.find_node(to)));
 }
 

@@ -64,8 +64,12 @@ class CheckingInitiator : public sc_core::sc_module {
     unsigned char* enables;
     unsigned enable_length;
     explicit Snapshot(const tlm::tlm_generic_payload& p)
-        : command(p.get_command()), address(p.get_address()), data(p.get_data_ptr()), length(p.get_data_length()),
-          streaming(p.get_streaming_width()), enables(p.get_byte_enable_ptr()),
+        : command(p.get_command()),
+          address(p.get_address()),
+          data(p.get_data_ptr()),
+          length(p.get_data_length()),
+          streaming(p.get_streaming_width()),
+          enables(p.get_byte_enable_ptr()),
           enable_length(p.get_byte_enable_length()) {}
   };
 
@@ -94,7 +98,8 @@ class CheckingInitiator : public sc_core::sc_module {
     const RequesterExtension* ext = p.get_extension<RequesterExtension>();
     const size_t r = ext ? ext->requester : requester_;
     Time slowest;
-    for (uint64_t a = p.get_address(); a < p.get_address() + p.get_data_length(); a = (a / kLineBytes + 1) * kLineBytes) {
+    for (uint64_t a = p.get_address(); a < p.get_address() + p.get_data_length();
+         a = (a / kLineBytes + 1) * kLineBytes) {
       const size_t range = static_cast<size_t>(fabric_.home_of(a) - fabric_.address_map().data());
       slowest = std::max(slowest, fabric_.unloaded_latency(r, range));
     }
@@ -285,7 +290,7 @@ TEST(TlmTarget, ByteEnablesSelectTheBytesMoved) {
   b.send(r);
   EXPECT_EQ(r.status(), tlm::TLM_OK_RESPONSE);
   for (size_t i = 0; i < 64; ++i) EXPECT_EQ(r.data[i], i % 2 ? 0xAA : 0x11) << i;  // disabled bytes untouched
-  r.p.set_byte_enable_length(0);  // a mask of no length
+  r.p.set_byte_enable_length(0);                                                   // a mask of no length
   EXPECT_EQ(b.send(r).ps(), 0);
   EXPECT_EQ(r.status(), tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
   r.p.set_byte_enable_ptr(nullptr);
@@ -355,7 +360,7 @@ TEST(TlmTarget, FunctionalMemoryReadsBackWhatWasWritten) {
   Bench b(2, {"platform.functional_memory=true"});
   EXPECT_EQ(b.read(b.base(3) + 12345, 300), std::vector<uint8_t>(300, 0));  // never written
   const std::vector<uint8_t> page = pattern(4096 + 100, 9);
-  b.write(b.base(8) + 50, page);                  // the pool, unaligned, over two store pages
+  b.write(b.base(8) + 50, page);                     // the pool, unaligned, over two store pages
   EXPECT_EQ(b.read(b.base(8) + 50, 4196, 1), page);  // another requester sees it
   EXPECT_EQ(b.read(b.base(8) + 50 + 4000, 8), std::vector<uint8_t>(page.begin() + 4000, page.begin() + 4008));
   EXPECT_NO_THROW(b.fabric->check_conservation());
@@ -396,7 +401,7 @@ TEST(TlmTarget, DataSurvivesCoherenceTransfers) {
   c.load(0, a, b.next());
   c.store(1, a, b.next());
   EXPECT_EQ(c.load(5, a, b.next()).path, CohPath::BtSocket);  // socket1's M copy goes to socket5
-  c.store(4, a, b.next());                                     // the sharers are invalidated
+  c.store(4, a, b.next());                                    // the sharers are invalidated
   EXPECT_EQ(c.load(6, a, b.next()).path, CohPath::BtSocket);  // and socket4's M copy goes to socket6
   c.store(6, a, b.next());
   c.evict(6, a, b.next());  // PutM: the line goes home

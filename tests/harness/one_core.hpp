@@ -29,9 +29,10 @@ struct OneCore {
     table = std::make_unique<PageTable>(*pages);
     llc = std::make_unique<SocketLlc>(s0.llc_config(), s0.cores(), 1);
     cycle = std::llround(1e15 / s0.frequency().hz());
-    CacheHierarchy::Env env{&fabric, pages.get(), 0, llc.get(), nullptr, 0, cycle};
-    env.page_table = table.get();
-    caches = std::make_unique<CacheHierarchy>(s0.core_config(), env, stats, 1);
+    CacheHierarchy::RunContext run{pages.get(), llc.get(), nullptr};
+    run.page_table = table.get();
+    caches =
+        std::make_unique<CacheHierarchy>(s0.core_config(), CacheHierarchy::Uplink{&fabric, 0, 0}, run, cycle, stats, 1);
   }
   std::unique_ptr<Platform> platform;
   Fabric& fabric;

@@ -21,7 +21,7 @@ TEST(SlotCalendar, ABookingFarAheadForgetsNothingAfterTheFloor) {
   c.take_found(far);
   EXPECT_GT(c.capacity(), size_t{1024});  // the ring grew instead of forgetting
   int64_t slot = 0;
-  EXPECT_EQ(c.first_time(10 * kSlot, slot), 64 * kSlot);  // still behind the 64 busy slots
+  EXPECT_EQ(c.first_time(10 * kSlot, slot), 64 * kSlot);    // still behind the 64 busy slots
   EXPECT_EQ(c.first_time(100 * kSlot, slot), 100 * kSlot);  // a free slot stays free
 }
 

@@ -24,9 +24,7 @@ struct Controller {
     ddr->check_unused_keys();
     EXPECT_TRUE(elab.diagnostics().empty());
   }
-  uint64_t stat(const char* name) const {
-    return ddr->find_stat(name)->to_json(sc_core::SC_ZERO_TIME).get<uint64_t>();
-  }
+  uint64_t stat(const char* name) const { return ddr->find_stat(name)->to_json(sc_core::SC_ZERO_TIME).get<uint64_t>(); }
   // Reads every address at `at` (a saturating burst) and returns the achieved GB/s.
   double saturate(const std::vector<uint64_t>& offsets, Time at = 1000_ns) {
     Time last;
@@ -79,7 +77,8 @@ TEST(Ddr5, AnAddressMappingThatIsNotAPermutationIsAnErrorWithItsLocation) {
 
 TEST(Ddr5, XorBankHashNeedsAPowerOfTwoBankCount) {
   const std::string text = only_error("{bank_hash: xor, bank_groups: 6}");
-  EXPECT_NE(text.find("ddr.yaml:1:13: error: mc.bank_hash: xor needs a power-of-two number of banks"), std::string::npos)
+  EXPECT_NE(text.find("ddr.yaml:1:13: error: mc.bank_hash: xor needs a power-of-two number of banks"),
+            std::string::npos)
       << text;
 }
 
@@ -88,7 +87,8 @@ TEST(Ddr5, OneBankServesOneReadPerTrc) {
   Controller c("{refresh: none}");
   const int n = 200;
   Time last;
-  for (int k = 0; k < n; ++k) last = c.ddr->access(1000_ns, MemOp::Read, line_at(0, 0, static_cast<uint64_t>(k)), nullptr);
+  for (int k = 0; k < n; ++k)
+    last = c.ddr->access(1000_ns, MemOp::Read, line_at(0, 0, static_cast<uint64_t>(k)), nullptr);
   // The n-th read activates (n - 1) tRC after the first.
   EXPECT_EQ(last - 1040_ns, Time::from_ps((n - 1) * (32083 + 16667)));
   EXPECT_EQ(c.stat("activates"), static_cast<uint64_t>(n));
@@ -143,7 +143,8 @@ TEST(Ddr5, DataBusPeakIsTheBound) {
 // tCCD_L: one bank group takes a column command per 5 ns (12.8 GB/s); two groups share the
 // subchannel's bus (19.2 GB/s). Banks and activates are made fast so that only these limit.
 TEST(Ddr5, ColumnCommandsInOneBankGroupAreTccdLApart) {
-  const std::string fast = "refresh: none, t_rrd_s: 0ns, t_rrd_l: 0ns, t_faw: 0ns, t_rcd: 1ns, t_rtp: 0ns, t_ras: 1ns, t_rp: 1ns";
+  const std::string fast =
+      "refresh: none, t_rrd_s: 0ns, t_rrd_l: 0ns, t_faw: 0ns, t_rcd: 1ns, t_rtp: 0ns, t_ras: 1ns, t_rp: 1ns";
   std::vector<uint64_t> one_group, two_groups;
   for (uint64_t k = 0; k < 4000; ++k) {
     one_group.push_back(line_at(2, static_cast<unsigned>(k % 4), k / 4));
@@ -160,8 +161,7 @@ TEST(Ddr5, OpenPageRowHitAndConflict) {
   EXPECT_EQ(c.ddr->access(1000_ns, MemOp::Read, line_at(0, 0, 0), nullptr), 1040_ns);
   EXPECT_EQ(c.ddr->access(1100_ns, MemOp::Read, line_at(0, 0, 0) + 64 * 64, nullptr) - 1100_ns,
             Time::from_ps(6666 + 16667));
-  EXPECT_EQ(c.ddr->access(1200_ns, MemOp::Read, line_at(0, 0, 1), nullptr) - 1200_ns,
-            Time::from_ps(6666 + 3 * 16667));
+  EXPECT_EQ(c.ddr->access(1200_ns, MemOp::Read, line_at(0, 0, 1), nullptr) - 1200_ns, Time::from_ps(6666 + 3 * 16667));
   EXPECT_EQ(c.stat("row_hits"), 1u);
   EXPECT_EQ(c.stat("row_conflicts"), 1u);
   // Adaptive: the row closed in the background after row_timeout; a plain activate.
@@ -191,8 +191,7 @@ TEST(Ddr5, XorBankHashSpreadsARowStrideOverTheBanks) {
     for (uint64_t k = 0; k < 8; ++k) last = std::max(last, c.ddr->access(1000_ns, MemOp::Read, k * stride, nullptr));
     if (std::string(hash) == "none")
       EXPECT_EQ(last - 1040_ns, Time::from_ps(7 * (32083 + 16667))) << hash;  // one bank, one tRC each
-    else
-      EXPECT_LT(last - 1000_ns, 100_ns) << hash;  // eight banks in parallel
+    else EXPECT_LT(last - 1000_ns, 100_ns) << hash;                           // eight banks in parallel
   }
 }
 

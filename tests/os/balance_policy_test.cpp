@@ -46,8 +46,8 @@ TEST(Balance, RemotePagesOfTheBusiestNodeMoveHottestFirstUntilHalfTheGap) {
 // busiest with pages other sockets use is.
 TEST(Balance, ANodeBusyOnlyWithItsOwnSocketsPagesIsPassedOver) {
   BalanceInput in = four_nodes();
-  in.pages = {page(1, 2, 500, 2), page(2, 1, 60, 0), page(3, 1, 40, 1), page(4, 3, 30, 3), page(5, 0, 10, 0),
-              page(6, 4, 20, 1)};
+  in.pages = {page(1, 2, 500, 2), page(2, 1, 60, 0), page(3, 1, 40, 1),
+              page(4, 3, 30, 3),  page(5, 0, 10, 0), page(6, 4, 20, 1)};
   const BalanceDecision d = decide_balance(in);
   EXPECT_EQ(d.busiest, 1u);
   EXPECT_EQ(d.least, 0u);
@@ -60,8 +60,8 @@ TEST(Balance, ANodeBusyOnlyWithItsOwnSocketsPagesIsPassedOver) {
 TEST(Balance, DestinationsNeedRoomAndEligibilityAndTheLimitHolds) {
   BalanceInput in = four_nodes(false);
   in.free_pages = {0, 100, 2, 100, 100};
-  in.pages = {page(7, 1, 10, 0), page(5, 1, 10, 0), page(6, 1, 10, 3), page(8, 1, 10, 0), page(9, 3, 35, 3),
-              page(1, 2, 30, 2)};
+  in.pages = {page(7, 1, 10, 0), page(5, 1, 10, 0), page(6, 1, 10, 3),
+              page(8, 1, 10, 0), page(9, 3, 35, 3), page(1, 2, 30, 2)};
   BalanceDecision d = decide_balance(in);
   // Node 1 (40) is the busiest; node 0 is full and node 4 the pool, so node 2 (30) receives.
   EXPECT_EQ(d.busiest, 1u);
@@ -72,7 +72,7 @@ TEST(Balance, DestinationsNeedRoomAndEligibilityAndTheLimitHolds) {
   in.pages = {page(7, 1, 10, 0), page(5, 1, 10, 0), page(6, 1, 10, 3), page(8, 1, 10, 0), page(1, 2, 0, 2)};
   in.free_pages = {0, 100, 2, 100, 100};
   d = decide_balance(in);
-  EXPECT_EQ(d.least, 2u);  // traffic 0
+  EXPECT_EQ(d.least, 2u);         // traffic 0
   ASSERT_EQ(d.moves.size(), 2u);  // its room: 2 pages
   EXPECT_EQ(d.moves[0].vpage, 5u);
   EXPECT_EQ(d.moves[1].vpage, 6u);

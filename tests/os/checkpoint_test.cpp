@@ -16,9 +16,10 @@ namespace {
 constexpr uint64_t kPage = 4096;
 
 PageMap small_map() {
-  return PageMap(kPage,
-                 {{"socket0", 0, 4 * kPage, true}, {"socket1", 4 * kPage, 4 * kPage, true}, {"pool", 8 * kPage, 2 * kPage, false}},
-                 {{0, 1, 2}, {1, 0, 2}});
+  return PageMap(
+      kPage,
+      {{"socket0", 0, 4 * kPage, true}, {"socket1", 4 * kPage, 4 * kPage, true}, {"pool", 8 * kPage, 2 * kPage, false}},
+      {{0, 1, 2}, {1, 0, 2}});
 }
 
 Checkpoint sample_checkpoint(const PageMap& m) {
@@ -116,12 +117,14 @@ TEST(Checkpoint, AnyFlippedByteIsCaught) {
 }
 
 TEST(Checkpoint, OtherFilesAndFormatVersionsAreRefusedByName) {
-  EXPECT_NE(read_damaged("stats.json is not a checkpoint").message.find("not a starnuma checkpoint"), std::string::npos);
+  EXPECT_NE(read_damaged("stats.json is not a checkpoint").message.find("not a starnuma checkpoint"),
+            std::string::npos);
   std::string other = sample_checkpoint(map_with_pages()).serialise();
   other[8] = 2;  // format version 2
   EXPECT_NE(read_damaged(other).message.find("offset 8: checkpoint format version 2; this starnuma reads version 1"),
             std::string::npos);
-  EXPECT_NE(read_damaged(sample_checkpoint(map_with_pages()).serialise() + "x").message.find("data after"), std::string::npos);
+  EXPECT_NE(read_damaged(sample_checkpoint(map_with_pages()).serialise() + "x").message.find("data after"),
+            std::string::npos);
 }
 
 TEST(Checkpoint, APageMapRestoresFrameByFrame) {

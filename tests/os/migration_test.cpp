@@ -75,7 +75,8 @@ TEST(Migration, PerfectKnowledgeMovesSharedPagesToThePool) {
   EXPECT_EQ(m["pages_moved"].get<uint64_t>(),
             m["to_pool"].get<uint64_t>() + m["from_pool"].get<uint64_t>() + m["socket_to_socket"].get<uint64_t>());
   EXPECT_GT(r.breakdown[3], 0.02);  // pool accesses: first touch alone never places a page there
-  EXPECT_EQ(core_sum(r, "shootdowns") + m["shootdowns_unprocessed"].get<uint64_t>(), m["shootdowns_sent"].get<uint64_t>());
+  EXPECT_EQ(core_sum(r, "shootdowns") + m["shootdowns_unprocessed"].get<uint64_t>(),
+            m["shootdowns_sent"].get<uint64_t>());
   EXPECT_EQ(r.migration_policy, "perfect per-page knowledge");
 }
 
@@ -107,9 +108,8 @@ TEST(Migration, T0MovesOnlyRegionsEverySocketShares) {
 }
 
 TEST(Migration, TrackerKnowledgeWithoutTrackingIsAConfigurationError) {
-  auto r = testing::capture_report([] {
-    run("starnuma16-scaled.yaml", "sharing:pages=256", 1000, {"os.policy=tracker"});
-  });
+  auto r =
+      testing::capture_report([] { run("starnuma16-scaled.yaml", "sharing:pages=256", 1000, {"os.policy=tracker"}); });
   ASSERT_TRUE(r.raised);
   EXPECT_EQ(r.type, "starnuma/config");
   EXPECT_NE(r.message.find("os.policy: tracker needs the tracking hardware"), std::string::npos);
@@ -117,8 +117,8 @@ TEST(Migration, TrackerKnowledgeWithoutTrackingIsAConfigurationError) {
 
 // Each elaboration in a child process (SystemC elaborates once per process).
 TEST(Migration, OutOfRangeSettingsNameTheirKey) {
-  for (const std::string set : {"os.migration_limit=300000", "os.phase_instructions=0", "os.placement=random",
-                                "os.pool_fraction=1.5"}) {
+  for (const std::string set :
+       {"os.migration_limit=300000", "os.phase_instructions=0", "os.placement=random", "os.pool_fraction=1.5"}) {
     const std::string message = testing::in_child([&] {
       auto r = testing::capture_report([&] { Platform::build(kPlatforms + "starnuma16-scaled.yaml", {set}); });
       return r.raised ? r.message : std::string("accepted");

@@ -13,9 +13,9 @@ constexpr uint64_t kPage = 4096;
 
 // Two sockets of 4 pages each and a pool of 2 pages; socket s falls back to the other socket.
 PageMap small_map() {
-  return PageMap(kPage,
-                 {{"s0", 0, 4 * kPage, true}, {"s1", 4 * kPage, 4 * kPage, true}, {"pool", 8 * kPage, 2 * kPage, false}},
-                 {{0, 1, 2}, {1, 0, 2}});
+  return PageMap(
+      kPage, {{"s0", 0, 4 * kPage, true}, {"s1", 4 * kPage, 4 * kPage, true}, {"pool", 8 * kPage, 2 * kPage, false}},
+      {{0, 1, 2}, {1, 0, 2}});
 }
 
 TEST(PageMap, FirstTouchPlacesOnTheTouchingSocketAndKeepsTheOffset) {
@@ -44,7 +44,9 @@ TEST(PageMap, AFullNodeFallsBackInOrderButNeverToThePool) {
 // Three sockets of 4 pages and a pool; socket s falls back to the next sockets in order.
 PageMap three_sockets(Allocation a) {
   PageMap m(kPage,
-            {{"s0", 0, 4 * kPage, true}, {"s1", 4 * kPage, 4 * kPage, true}, {"s2", 8 * kPage, 4 * kPage, true},
+            {{"s0", 0, 4 * kPage, true},
+             {"s1", 4 * kPage, 4 * kPage, true},
+             {"s2", 8 * kPage, 4 * kPage, true},
              {"pool", 12 * kPage, 4 * kPage, false}},
             {{0, 1, 2, 3}, {1, 2, 0, 3}, {2, 0, 1, 3}});
   m.set_allocation(a);
@@ -68,7 +70,7 @@ TEST(Allocation, FirstTouchFillsTheTouchersNodeThenFallsBackInOrder) {
 
 TEST(Allocation, InterleaveGoesRoundRobinSkippingFullNodesAndNeverThePool) {
   PageMap m = three_sockets(Allocation::Interleave);
-  touch_new(m, 2, 100, 4);  // socket 2's own cursor: 0, 1, 2, 0
+  touch_new(m, 2, 100, 4);                                                          // socket 2's own cursor: 0, 1, 2, 0
   EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 1, 2, 0, 1, 2, 1, 2}));  // node 0 is full after 2 + 2
   EXPECT_EQ(m.pages_on(3), 0u);
   auto r = testing::capture_report([&] { m.translate(50 * kPage, 1); });
@@ -96,7 +98,9 @@ TEST(Allocation, PageTablesStayNearTheToucherWhateverThePolicy) {
 
 TEST(PageMap, OraclePutsWidelySharedPagesInThePoolHottestFirst) {
   PageMap m = PageMap(kPage,
-                      {{"s0", 0, 8 * kPage, true}, {"s1", 8 * kPage, 8 * kPage, true}, {"s2", 16 * kPage, 8 * kPage, true},
+                      {{"s0", 0, 8 * kPage, true},
+                       {"s1", 8 * kPage, 8 * kPage, true},
+                       {"s2", 16 * kPage, 8 * kPage, true},
                        {"pool", 24 * kPage, 1 * kPage, false}},
                       {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}});
   AccessProfile prof(3);
@@ -121,7 +125,9 @@ TEST(PageMap, OraclePutsWidelySharedPagesInThePoolHottestFirst) {
 TEST(Oracle, PagesOfARegionMoveTogether) {
   const uint64_t kPage = 4096;
   PageMap m(kPage,
-            {{"s0", 0, 8 * kPage, true}, {"s1", 8 * kPage, 8 * kPage, true}, {"s2", 16 * kPage, 8 * kPage, true},
+            {{"s0", 0, 8 * kPage, true},
+             {"s1", 8 * kPage, 8 * kPage, true},
+             {"s2", 16 * kPage, 8 * kPage, true},
              {"pool", 24 * kPage, 4 * kPage, false}},
             {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}});
   AccessProfile prof(3, 4);  // regions of four pages
@@ -157,8 +163,10 @@ TEST(PageMap, AMoveRemapsThePageAndFreesTheOldFrameOnlyWhenReleased) {
 }
 
 TEST(PageMap, InvariantsHoldThroughManyRandomMoves) {
-  PageMap m(kPage, {{"s0", 0, 64 * kPage, true}, {"s1", 64 * kPage, 64 * kPage, true}, {"pool", 128 * kPage, 32 * kPage, false}},
-            {{0, 1, 2}, {1, 0, 2}});
+  PageMap m(
+      kPage,
+      {{"s0", 0, 64 * kPage, true}, {"s1", 64 * kPage, 64 * kPage, true}, {"pool", 128 * kPage, 32 * kPage, false}},
+      {{0, 1, 2}, {1, 0, 2}});
   for (uint64_t p = 0; p < 80; ++p) m.translate(p * kPage, p % 2);
   uint64_t state = 12345;
   auto next = [&] { return state = state * 6364136223846793005ull + 1442695040888963407ull; };
@@ -187,7 +195,9 @@ TEST(PageMap, AReleaseOfAFrameStillMappedIsAnInternalError) {
 // pages go to the CPU-less nodes in turn, evenly spread; the rest by first touch.
 TEST(Allocation, WeightedSendsItsShareToTheCpuLessNodesInTurn) {
   PageMap m(kPage,
-            {{"s0", 0, 16 * kPage, true}, {"s1", 16 * kPage, 16 * kPage, true}, {"c0", 32 * kPage, 16 * kPage, true},
+            {{"s0", 0, 16 * kPage, true},
+             {"s1", 16 * kPage, 16 * kPage, true},
+             {"c0", 32 * kPage, 16 * kPage, true},
              {"c1", 48 * kPage, 2 * kPage, true}},
             {{0, 1, 2, 3}, {1, 0, 2, 3}});
   m.set_allocation(Allocation::Weighted);
@@ -208,7 +218,8 @@ TEST(Allocation, WeightedSendsItsShareToTheCpuLessNodesInTurn) {
 // only, then into the pool-like CPU-less node; s1 itself may still use all of its memory.
 TEST(Allocation, OtherServersTakeOnlyTheLentSlice) {
   PageMap m(kPage,
-            {{"s0", 0, 4 * kPage, true}, {"s1", 4 * kPage, 8 * kPage, true, 2 * kPage},
+            {{"s0", 0, 4 * kPage, true},
+             {"s1", 4 * kPage, 8 * kPage, true, 2 * kPage},
              {"pool", 12 * kPage, 8 * kPage, true}},
             {{0, 1, 2}, {1, 2}});
   EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 0, 0, 0, 1, 1, 2, 2}));

@@ -34,7 +34,7 @@ TEST(PageTable, ATableIsAFrameOnTheFirstWalkersNodeAndIsShared) {
   const uint64_t pt = t.table(3, a, 1);
   EXPECT_GE(pt, 8 * kPage);  // socket 1's memory
   EXPECT_EQ(pt % kPage, 0u);
-  EXPECT_EQ(t.table(3, b, 0), pt);  // socket 0's walk finds the same table
+  EXPECT_EQ(t.table(3, b, 0), pt);                 // socket 0's walk finds the same table
   EXPECT_NE(t.table(3, a + (1ull << 21), 0), pt);  // the next 2 MiB: another PT, on socket 0
   EXPECT_LT(t.table(3, a + (1ull << 21), 0), 8 * kPage);
   EXPECT_EQ(t.table(0, a, 0), t.table(0, 1ull << 45, 1));  // one root

@@ -4,9 +4,9 @@
 //   # expect: @:3:3: error: platform.quantm: unknown key 'quantm' (did you mean 'quantum'?)
 //   # args: --set platform.quantum=5
 //
-// "@:" stands for the file's own path, "@NAME" for the file NAME in the corpus. The errors raised must be exactly the expected ones (the
-// same count, each line present) and must be user errors (exit code 1 from the CLI). Files with
-// no "expect:" line are helpers that others extend.
+// "@:" stands for the file's own path, "@NAME" for the file NAME in the corpus. The errors raised must be exactly the
+// expected ones (the same count, each line present) and must be user errors (exit code 1 from the CLI). Files with no
+// "expect:" line are helpers that others extend.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -39,10 +39,8 @@ Case read_case(const std::string& file) {
   while (std::getline(in, line)) {
     if (line.rfind("# expect: ", 0) == 0) {
       std::string e = line.substr(10);
-      if (e.rfind("@:", 0) == 0)
-        e = path + e.substr(1);
-      else if (!e.empty() && e[0] == '@')
-        e = kCorpus + e.substr(1);
+      if (e.rfind("@:", 0) == 0) e = path + e.substr(1);
+      else if (!e.empty() && e[0] == '@') e = kCorpus + e.substr(1);
       c.expect.push_back(e);
     } else if (line.rfind("# args: ", 0) == 0) {
       std::istringstream args(line.substr(8));

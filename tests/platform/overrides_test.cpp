@@ -38,9 +38,8 @@ TEST(Overrides, SetOnOneElaboratedComponentChangesOnlyIt) {
 }
 
 TEST(Overrides, LaterSetWinsAndAnEmptyValueRemovesAKey) {
-  auto p = Platform::build(kPlatforms + "starnuma16.yaml",
-                           {"platform.quantum=2us", "platform.quantum=500ns", "topology.memory_pool=",
-                            "topology.pool="});
+  auto p = Platform::build(kPlatforms + "starnuma16.yaml", {"platform.quantum=2us", "platform.quantum=500ns",
+                                                            "topology.memory_pool=", "topology.pool="});
   EXPECT_EQ(p->settings().quantum(), Time::from_ns(500));
   EXPECT_EQ(p->find_node("pool"), nullptr);  // back to the default: no pool, a baseline machine
   EXPECT_EQ(p->links().size(), 68u);

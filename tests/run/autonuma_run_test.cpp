@@ -17,16 +17,17 @@ RunResult run_balancing(const std::string& platform, const std::string& rule) {
   o.instructions = 200000;
   o.placement = Placement::Dynamic;
   // Scans of 4 MiB every 100 us: every page faults several times within this short run.
-  return testing::run_platform(platform, o, {"os.migration=" + rule, "coherence.enabled=false", "os.numa_scan_size=4MiB"});
+  return testing::run_platform(platform, o,
+                               {"os.migration=" + rule, "coherence.enabled=false", "os.numa_scan_size=4MiB"});
 }
 
 TEST(AutoNumaRun, LacxMovesPagesSharedAcrossNodesToTheCxlNodeAndAutoNumaNever) {
   const std::string autonuma = testing::in_child([] {
     const RunResult r = run_balancing("lacx2-scaled.yaml", "autonuma");
     const auto& m = r.migration;
-    return std::to_string(m["hinting_faults"].get<uint64_t>()) + " " + std::to_string(m["shared_faults"].get<uint64_t>()) +
-           " " + std::to_string(m["to_cxl"].get<uint64_t>()) + " " + std::to_string(r.accesses[3]) + " " +
-           std::to_string(m["pages_moved"].get<uint64_t>());
+    return std::to_string(m["hinting_faults"].get<uint64_t>()) + " " +
+           std::to_string(m["shared_faults"].get<uint64_t>()) + " " + std::to_string(m["to_cxl"].get<uint64_t>()) +
+           " " + std::to_string(r.accesses[3]) + " " + std::to_string(m["pages_moved"].get<uint64_t>());
   });
   std::istringstream in(autonuma);
   uint64_t faults = 0, shared = 0, to_cxl = 1, cxl_accesses = 1, moved = 0;
@@ -35,14 +36,14 @@ TEST(AutoNumaRun, LacxMovesPagesSharedAcrossNodesToTheCxlNodeAndAutoNumaNever) {
   EXPECT_GT(shared, faults / 4);  // six threads on one array: most faults follow another task's
   EXPECT_EQ(to_cxl, 0u);          // the footprint fits the sockets, and AutoNUMA never demotes
   EXPECT_EQ(cxl_accesses, 0u);
-  EXPECT_GT(moved, 0u);           // private remote faults do move pages between the sockets
+  EXPECT_GT(moved, 0u);  // private remote faults do move pages between the sockets
 
   const RunResult r = run_balancing("lacx2-scaled.yaml", "lacx");
   const auto& m = r.migration;
   EXPECT_EQ(r.migration_policy, "AutoNUMA with LACX");
   EXPECT_GT(m["to_cxl"].get<uint64_t>(), 100u);
   EXPECT_EQ(m["from_cxl"].get<uint64_t>(), 0u);  // the mark keeps them there
-  EXPECT_GT(r.accesses[3], 0u);                   // the CXL node now serves accesses
+  EXPECT_GT(r.accesses[3], 0u);                  // the CXL node now serves accesses
   EXPECT_LE(m["to_cxl"].get<uint64_t>(), m["pages_moved"].get<uint64_t>());
 }
 

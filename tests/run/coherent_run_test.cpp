@@ -88,8 +88,8 @@ TEST(CoherentRun, WriteSharedBlocksTransferFasterViaThePool) {
 
 TEST(CoherentRun, LlcEvictionsPutBlocksBackToTheirHomes) {
   // A 256 KiB LLC per socket: the shared pages do not fit, so M and E blocks leave by PutM/PutE.
-  Outcome o = run("starnuma16-scaled.yaml", "sharing", 20000, {"topology.socket.llc.size_per_core=64KiB"},
-                  Placement::Oracle);
+  Outcome o =
+      run("starnuma16-scaled.yaml", "sharing", 20000, {"topology.socket.llc.size_per_core=64KiB"}, Placement::Oracle);
   const nlohmann::json& c = o.r.stats["coherence"];
   EXPECT_GT(c["socket_home_putm"].get<uint64_t>() + c["pool_home_putm"].get<uint64_t>(), 100u);
   EXPECT_GT(c["socket_home_pute"].get<uint64_t>() + c["pool_home_pute"].get<uint64_t>(), 100u);

@@ -116,8 +116,8 @@ TEST(Mix, DynamicMigrationMovesTheOverflowOffTheBusiestNode) {
   o.workload = "uniform:footprint=24MiB@socket0";
   o.instructions = 400000;
   o.placement = Placement::Dynamic;
-  const RunResult r = testing::run_platform("multichip4-scaled.yaml", o,
-                                            {"os.migration=balance", "os.phase_instructions=50000"});
+  const RunResult r =
+      testing::run_platform("multichip4-scaled.yaml", o, {"os.migration=balance", "os.phase_instructions=50000"});
   const auto& m = r.migration;
   ASSERT_FALSE(m.is_null());
   EXPECT_GT(m["pages_moved"].get<uint64_t>(), 100u);
@@ -158,12 +158,13 @@ TEST(Mix, AChampSimTraceIsAProgramOfItsOwn) {
   }
   const std::vector<uint8_t> bytes = testing::encode(program);
   const std::string path = ::testing::TempDir() + "mix-program.champsim";
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
-  const RunResult r = run_mix("multichip4-scaled.yaml", "trace:" + path + "@socket1,uniform:footprint=1MiB@socket0", 20000);
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  const RunResult r =
+      run_mix("multichip4-scaled.yaml", "trace:" + path + "@socket1,uniform:footprint=1MiB@socket0", 20000);
   ASSERT_EQ(r.programs.size(), 2u);
   EXPECT_EQ(r.programs[0].name, "mix-program.champsim");
-  EXPECT_EQ(r.programs[0].threads, 1u);  // one thread per trace
+  EXPECT_EQ(r.programs[0].threads, 1u);           // one thread per trace
   EXPECT_GE(r.programs[0].instructions, 20000u);  // the budget, and the last op's instructions
   EXPECT_LE(r.programs[0].instructions, 20010u);
   EXPECT_GT(r.programs[0].llc_misses, 0u);

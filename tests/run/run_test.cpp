@@ -40,8 +40,8 @@ TEST(Run, PointerChaseAmatIsTheUnloadedLatencyOfTheNodeItTargets) {
 }
 
 TEST(Run, LocalPointerChaseIsUnloadedToWithinTheInitPhasesWriteBacks) {
-  RunResult r = run("starnuma16-scaled.yaml", "chase:footprint=16MiB,operations=20000", 100000,
-                    Placement::FirstTouch, kNoRefresh);
+  RunResult r = run("starnuma16-scaled.yaml", "chase:footprint=16MiB,operations=20000", 100000, Placement::FirstTouch,
+                    kNoRefresh);
   EXPECT_DOUBLE_EQ(r.breakdown[0], 1.0);
   EXPECT_DOUBLE_EQ(r.amat_unloaded_ns, 80.0);
   EXPECT_NEAR(r.amat_ns, 80.0, 0.8);  // dirty lines left by the init phase go back to the same DRAM
@@ -57,8 +57,8 @@ TEST(Run, LocalWorkloadStaysLocal) {
 // os.allocation=interleave spreads each thread's pages over the 16 sockets' memory: of every 16
 // pages one is local, three are a hop away (its chassis) and twelve two hops.
 TEST(Run, InterleavedAllocationSpreadsEveryThreadsPagesOverTheSockets) {
-  RunResult r = run("starnuma16-scaled.yaml", "local:footprint=8MiB", 50000, Placement::FirstTouch,
-                    {"os.allocation=interleave"});
+  RunResult r =
+      run("starnuma16-scaled.yaml", "local:footprint=8MiB", 50000, Placement::FirstTouch, {"os.allocation=interleave"});
   EXPECT_NEAR(r.breakdown[0], 1.0 / 16, 0.01);
   EXPECT_NEAR(r.breakdown[1], 3.0 / 16, 0.02);
   EXPECT_NEAR(r.breakdown[2], 12.0 / 16, 0.02);
@@ -114,7 +114,7 @@ TEST(Run, TheBudgetCountsFromTheEndOfInitialisation) {
   RunResult r = run("starnuma16-scaled.yaml", "vecsum:size=1GiB,summers=all", 1000);
   EXPECT_EQ(r.instructions, 64u * 1000u);  // 5 instructions an element: the budget is met exactly
   EXPECT_GT(r.accesses[0], 0u);
-  EXPECT_DOUBLE_EQ(r.breakdown[0], 1.0);   // each thread sums what it first touched
+  EXPECT_DOUBLE_EQ(r.breakdown[0], 1.0);  // each thread sums what it first touched
 }
 
 // --warmup: the budget is measured after it; a private array that fits the L1 leaves nothing
@@ -179,9 +179,18 @@ TEST(Run, OraclePutsWidelySharedPagesInThePool) {
 
 struct CountingObserver : TlbObserver {
   uint64_t fills = 0, hits = 0, evictions = 0, llc_miss_loads = 0;
-  Time tlb_fill(unsigned, TlbLevel, uint64_t, uint64_t, Time) override { ++fills; return Time(); }
-  Time tlb_hit(unsigned, TlbLevel, uint64_t, Time) override { ++hits; return Time(); }
-  Time tlb_evict(unsigned, TlbLevel, uint64_t, uint64_t, Time) override { ++evictions; return Time(); }
+  Time tlb_fill(unsigned, TlbLevel, uint64_t, uint64_t, Time) override {
+    ++fills;
+    return Time();
+  }
+  Time tlb_hit(unsigned, TlbLevel, uint64_t, Time) override {
+    ++hits;
+    return Time();
+  }
+  Time tlb_evict(unsigned, TlbLevel, uint64_t, uint64_t, Time) override {
+    ++evictions;
+    return Time();
+  }
   void llc_miss_load(unsigned, uint64_t, uint64_t, Time) override { ++llc_miss_loads; }
 };
 
@@ -213,7 +222,7 @@ TEST(Run, MixedModalityRunsLightSocketsThroughTheirLlcAtTheDetailedIpc) {
   o.detailed_sockets = 1;
   RunResult r = run_workload(*p, o);
   EXPECT_EQ(r.detailed_sockets, 1u);
-  EXPECT_EQ(r.instructions, 64u * 30000u);  // light threads run their whole budget too
+  EXPECT_EQ(r.instructions, 64u * 30000u);   // light threads run their whole budget too
   EXPECT_DOUBLE_EQ(r.ipc, r.socket_ipc[0]);  // IPC comes from the detailed socket
   // A light core has no TLB or private caches: every access goes straight to its LLC.
   const Socket& light = dynamic_cast<const Socket&>(*p->find_node("socket5"));
@@ -232,8 +241,8 @@ TEST(Run, MixedModalityRunsLightSocketsThroughTheirLlcAtTheDetailedIpc) {
 // sees requests out of time order at 500 ns.
 // `dependent_loads: overlap` lets dispatch run past a load waiting for its address, as an
 // out-of-order core does; `stall` (the default) holds dispatch. A pointer chase is nothing but its
-// chain (with no instructions between its loads), so it runs alike either way; bfs loads each neighbour's parent after the neighbour, with
-// the next neighbour independent of both, so overlapping them raises its IPC.
+// chain (with no instructions between its loads), so it runs alike either way; bfs loads each neighbour's parent after
+// the neighbour, with the next neighbour independent of both, so overlapping them raises its IPC.
 TEST(Cores, DependentLoadsOverlapOnlyWhatDoesNotDependOnThem) {
   const auto ipc = [](const std::string& workload, const std::string& mode) {
     return testing::in_child([&] {

@@ -109,7 +109,8 @@ TEST(SampledWindow, RestoresTheMapAndReplaysThePhasesMoves) {
   EXPECT_EQ(m["per_phase"][0]["phase"].get<uint64_t>(), 2u);
   EXPECT_EQ(m["per_phase"][0]["pages_decided"].get<uint64_t>(), manifest["phases"][1]["pages_decided"].get<uint64_t>());
   EXPECT_GT(m["pages_moved"].get<uint64_t>(), 0u);
-  EXPECT_EQ(m["pages_moved"].get<uint64_t>() + m["dropped"].get<uint64_t>() + m["skipped"].get<uint64_t>(), c.moves.size());
+  EXPECT_EQ(m["pages_moved"].get<uint64_t>() + m["dropped"].get<uint64_t>() + m["skipped"].get<uint64_t>(),
+            c.moves.size());
   EXPECT_GT(r.breakdown[3], 0.0);  // pool accesses: pages the earlier phase moved there
   EXPECT_EQ(r.instructions, 20000u * 64);
 }
@@ -124,8 +125,9 @@ TEST(SampledWindow, RefusesACheckpointMadeForSomethingElse) {
     return testing::capture_report([&] { check_checkpoint(ck, path, p->fabric(), workload, seed); });
   };
   EXPECT_FALSE(refused(c, "sharing:pages=2048", 3).raised);
-  EXPECT_NE(refused(c, "sharing:pages=4096", 3).message.find("made for workload sharing:pages=2048, not sharing:pages=4096"),
-            std::string::npos);
+  EXPECT_NE(
+      refused(c, "sharing:pages=4096", 3).message.find("made for workload sharing:pages=2048, not sharing:pages=4096"),
+      std::string::npos);
   EXPECT_NE(refused(c, "sharing:pages=2048", 4).message.find("made with seed 3, not 4"), std::string::npos);
   Checkpoint other = c;
   other.starnuma_version = "0.0.1";

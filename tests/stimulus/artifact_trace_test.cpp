@@ -49,11 +49,11 @@ fs::path dir() { return testing::scratch_dir("starnuma_artifact_test_"); }
 
 TEST(MemTrace, RecordsBecomeLoadsStoresAndInstructionGaps) {
   const fs::path d = dir();
-  testing::write_file(d / "m", memtrace({{kHeap | 0, 1000},              // load
-                                          {(kHeap + 0x40) | 1, 1004},     // store, 3 instructions between
-                                          {kMemTraceMarker, 1100},        // a marker: skipped
-                                          {kHeap + 0x80, 1104},           // the gap runs across it: 99
-                                          {kHeap + 0xc0, 1104}}));        // one instruction's second operand
+  testing::write_file(d / "m", memtrace({{kHeap | 0, 1000},           // load
+                                         {(kHeap + 0x40) | 1, 1004},  // store, 3 instructions between
+                                         {kMemTraceMarker, 1100},     // a marker: skipped
+                                         {kHeap + 0x80, 1104},        // the gap runs across it: 99
+                                         {kHeap + 0xc0, 1104}}));     // one instruction's second operand
   MemTraceStream s((d / "m").string(), false);
   const auto ops = take(s, 10);
   ASSERT_EQ(ops.size(), 4u);
@@ -78,7 +78,7 @@ TEST(MemTrace, RepeatsAtTheEndInBoundedMemory) {
   const auto ops = take(s, 250000);
   ASSERT_EQ(ops.size(), 250000u);
   EXPECT_EQ(s.passes(), 2u);
-  EXPECT_EQ(ops[100000].address, kHeap);       // the file again
+  EXPECT_EQ(ops[100000].address, kHeap);  // the file again
   EXPECT_EQ(ops[100000].instructions, 0u);
   EXPECT_EQ(ops[100001].instructions, 9u);
   EXPECT_LE(s.buffer_bytes(), 64u << 10);
@@ -148,17 +148,20 @@ TEST(ArtifactSet, ErrorsNameTheDirectory) {
   write_set(d, 4, 1, 2);
   write_set(d, 4, 1, 3);
   auto error = [&](const std::function<void()>& f) { return testing::capture_report(f).message; };
-  EXPECT_NE(error([&] { find_artifact_set(d.string(), 4, std::nullopt, {}); })
-                .find(d.string() + ": the trace set holds phases 2, 3; say which with --trace-phase"),
+  EXPECT_NE(error([&] {
+              find_artifact_set(d.string(), 4, std::nullopt, {});
+            }).find(d.string() + ": the trace set holds phases 2, 3; say which with --trace-phase"),
             std::string::npos);
   EXPECT_NE(error([&] { find_artifact_set(d.string(), 4, 7, {}); }).find("no traces of phase 7 (it holds phases 2, 3)"),
             std::string::npos);
-  EXPECT_NE(error([&] { find_artifact_set(d.string(), 8, 2, {}); })
-                .find("phase 2 has traces of 4 threads (0 to 3); this run has 8"),
+  EXPECT_NE(error([&] {
+              find_artifact_set(d.string(), 8, 2, {});
+            }).find("phase 2 has traces of 4 threads (0 to 3); this run has 8"),
             std::string::npos);
   fs::remove(d / "mtrace_t2_3.out");
-  EXPECT_NE(error([&] { find_artifact_set(d.string(), 4, 3, {}); })
-                .find("thread 2 has no trace of phase 3 (champsim_2_3.trace[.xz] or mtrace_t2_3.out)"),
+  EXPECT_NE(error([&] {
+              find_artifact_set(d.string(), 4, 3, {});
+            }).find("thread 2 has no trace of phase 3 (champsim_2_3.trace[.xz] or mtrace_t2_3.out)"),
             std::string::npos);
 }
 
@@ -223,8 +226,9 @@ TEST(ArtifactRun, OwnerFileErrorsNameFileAndLine) {
             std::string::npos);
   o = artifact_run(d, 2);
   std::ofstream(d / "page_owner_pre.txt", std::ios::app) << (kHeap >> 12) << " 2\n";
-  EXPECT_NE(run_error("starnuma16-scaled.yaml", o).find("line 65: page " + std::to_string(kHeap >> 12) + " is listed twice"),
-            std::string::npos);
+  EXPECT_NE(
+      run_error("starnuma16-scaled.yaml", o).find("line 65: page " + std::to_string(kHeap >> 12) + " is listed twice"),
+      std::string::npos);
   o.placement = Placement::Oracle;
   EXPECT_NE(run_error("starnuma16-scaled.yaml", o).find("the oracle places every page itself"), std::string::npos);
 }

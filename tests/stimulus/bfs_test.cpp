@@ -85,7 +85,8 @@ TEST(Bfs, StreamsTouchTheRealArraysWithOneBarrierPerLevel) {
         }
         EXPECT_GE(op.address, layout.offsets);
         EXPECT_LT(op.address, layout.end);
-        if (op.kind == StreamOp::Kind::Load && op.address >= layout.neighbors && op.address < layout.parent) ++edge_loads;
+        if (op.kind == StreamOp::Kind::Load && op.address >= layout.neighbors && op.address < layout.parent)
+          ++edge_loads;
         if (initialised && op.kind == StreamOp::Kind::Store && op.address >= layout.parent &&
             op.address < layout.queue && op.instructions != 32)
           ++parent_stores;  // claims (not the first touch, nor the parallel reset of the array)
@@ -96,7 +97,7 @@ TEST(Bfs, StreamsTouchTheRealArraysWithOneBarrierPerLevel) {
   }
   EXPECT_TRUE(measurement_started);
   const uint64_t levels = r.level_start.size() - 1;
-  EXPECT_EQ(barriers, 1 + 1 + levels);  // first touch, parent reset, one per level
+  EXPECT_EQ(barriers, 1 + 1 + levels);           // first touch, parent reset, one per level
   EXPECT_EQ(parent_stores, r.queue.size() - 1);  // every vertex but the root is claimed once
   uint64_t edges_seen = 0;
   for (int32_t u : r.queue) edges_seen += static_cast<uint64_t>(bfs.graph().degree(u));

@@ -132,9 +132,10 @@ std::vector<std::pair<uint32_t, uint32_t>> brute_force_smems(const std::vector<u
 
 TEST(FmiSeeding, SmemsAreTheBruteForceOnes) {
   for (unsigned min_len : {1u, 12u, 19u}) {
-    auto w = make_workload("fmi:genome=3000,repeat_fraction=0.4,reads=40,error_rate=0.04,read_length=100,min_seed_len=" +
-                               std::to_string(min_len),
-                           1, 1, 9);
+    auto w =
+        make_workload("fmi:genome=3000,repeat_fraction=0.4,reads=40,error_rate=0.04,read_length=100,min_seed_len=" +
+                          std::to_string(min_len),
+                      1, 1, 9);
     const auto& f = dynamic_cast<const genomics::FmiWorkload&>(*w);
     const auto text = both_strands(f.genome());
     genomics::SmemFinder finder(f.index(), min_len);

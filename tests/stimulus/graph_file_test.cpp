@@ -18,11 +18,13 @@ std::string write(const std::string& name, const std::string& text) {
 }
 
 std::vector<int32_t> neighbors_of(const CsrGraph& g, int64_t v) {
-  return {g.neighbors.begin() + g.offsets[static_cast<size_t>(v)], g.neighbors.begin() + g.offsets[static_cast<size_t>(v) + 1]};
+  return {g.neighbors.begin() + g.offsets[static_cast<size_t>(v)],
+          g.neighbors.begin() + g.offsets[static_cast<size_t>(v) + 1]};
 }
 
 TEST(GraphFile, AnEdgeListBecomesUndirectedWithoutLoopsOrDuplicates) {
-  const CsrGraph g = read_graph_file(write("square.el", "# a square with a diagonal\n0 1\n1 2\n2 3\n3 0\n\n0 2\n2 2\n1 0\r\n"));
+  const CsrGraph g =
+      read_graph_file(write("square.el", "# a square with a diagonal\n0 1\n1 2\n2 3\n3 0\n\n0 2\n2 2\n1 0\r\n"));
   EXPECT_EQ(g.vertices(), 4);
   EXPECT_EQ(g.edges(), 10);  // five undirected edges, each both ways
   EXPECT_EQ(neighbors_of(g, 0), (std::vector<int32_t>{1, 2, 3}));
@@ -44,7 +46,8 @@ TEST(GraphFile, MatrixMarketIndicesStartAtOne) {
       write("ring.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n% a ring\n4 4 4\n2 1\n3 2\n4 3\n1 4\n"));
   EXPECT_EQ(g.vertices(), 4);
   EXPECT_EQ(neighbors_of(g, 0), (std::vector<int32_t>{1, 3}));
-  const CsrGraph w = read_graph_file(write("w.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 3 9\n"));
+  const CsrGraph w =
+      read_graph_file(write("w.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 3 9\n"));
   EXPECT_EQ(w.vertices(), 3);
   EXPECT_EQ(w.weights, (std::vector<int32_t>{9, 9}));
 }
@@ -57,16 +60,18 @@ TEST(GraphFile, AMalformedFileNamesLineAndColumn) {
             std::string::npos);
   EXPECT_NE(message("b.el", "0 1 2\n").find("b.el:1:5: error: file: unexpected '2' after the two vertex ids"),
             std::string::npos);
-  EXPECT_NE(message("c.el", "0\n").find("c.el:1:2: error: file: expected a vertex id, the line ends"), std::string::npos);
+  EXPECT_NE(message("c.el", "0\n").find("c.el:1:2: error: file: expected a vertex id, the line ends"),
+            std::string::npos);
   EXPECT_NE(message("d.wel", "0 1 0\n").find("d.wel:1:5: error: file: a weight 0 is outside 1 to"), std::string::npos);
   EXPECT_NE(message("e.el", "-1 2\n").find("e.el:1:1: error: file: a vertex id -1 is outside"), std::string::npos);
-  EXPECT_NE(message("f.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 0.5\n").find("must be integers"),
+  EXPECT_NE(
+      message("f.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 0.5\n").find("must be integers"),
+      std::string::npos);
+  EXPECT_NE(message("g.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n")
+                .find("announced 2 entries; the file has 1"),
             std::string::npos);
-  EXPECT_NE(message("g.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n").find(
-                "announced 2 entries; the file has 1"),
-            std::string::npos);
-  EXPECT_NE(message("h.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 4\n").find(
-                "h.mtx:3:3: error: file: a column index 4 is outside 1 to 3"),
+  EXPECT_NE(message("h.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 4\n")
+                .find("h.mtx:3:3: error: file: a column index 4 is outside 1 to 3"),
             std::string::npos);
   EXPECT_NE(message("i.txt", "0 1\n").find("a graph file is .el"), std::string::npos);
   EXPECT_NE(message("j.el", "# nothing\n").find("the file has no edges"), std::string::npos);

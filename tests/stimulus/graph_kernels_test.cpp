@@ -49,7 +49,8 @@ TEST(Cc, AfforestLabelsMatchUnionFind) {
 }
 
 TEST(Cc, TrialsRepeatAfforestAndAreRefusedForSv) {
-  auto once = make_workload("cc:scale=9,degree=8", 2, 1, 1), twice = make_workload("cc:scale=9,degree=8,trials=2", 2, 1, 1);
+  auto once = make_workload("cc:scale=9,degree=8", 2, 1, 1),
+       twice = make_workload("cc:scale=9,degree=8,trials=2", 2, 1, 1);
   const auto& a = dynamic_cast<const ProgramWorkload&>(*once).program().loops();
   const auto& b = dynamic_cast<const ProgramWorkload&>(*twice).program().loops();
   ASSERT_EQ(b.size(), 2 * a.size());

@@ -115,7 +115,8 @@ std::vector<std::pair<StreamOp::Kind, uint64_t>> descent(const MasstreeWorkload&
     ops.emplace_back(StreamOp::Kind::Load, at);
     // An independent search: the linear lower/upper bound.
     unsigned pos = 0;
-    while (pos < n.count && (n.border ? n.slice[pos] < tree.slice(k, layer) : n.slice[pos] <= tree.slice(k, layer))) ++pos;
+    while (pos < n.count && (n.border ? n.slice[pos] < tree.slice(k, layer) : n.slice[pos] <= tree.slice(k, layer)))
+      ++pos;
     Masstree::search(n, tree.slice(k, layer), [&](unsigned probe) {
       ops.emplace_back(StreamOp::Kind::Load, at + MasstreeWorkload::kSliceOffset + 8 * probe);
     });
@@ -176,7 +177,8 @@ TEST(Masstree, RequestsDescendToTheirKeysAndGetsSeeTheLastPut) {
   for (size_t id = 0; id < m.tree().nodes(); ++id) headers.insert(m.node_address(static_cast<uint32_t>(id)));
   for (const StreamOp& op : p[1][0]) {
     if (!op.dependent) continue;
-    EXPECT_TRUE(headers.count(op.address) || (op.address >= m.values_begin() && (op.address - m.values_begin()) % 128 == 0));
+    EXPECT_TRUE(headers.count(op.address) ||
+                (op.address >= m.values_begin() && (op.address - m.values_begin()) % 128 == 0));
   }
 }
 

@@ -72,7 +72,7 @@ void check_stream_validation(const std::string& text) {
           ASSERT_EQ(loaded[1], std::make_pair(static_cast<int>(k.src2), j));
         }
         const double scalar = micro::kStreamScalar;
-        arrays[k.dst][j] = k.dst == micro::StreamKernel::C ? (k.src2 == micro::StreamKernel::None ? v1 : v1 + v2)
+        arrays[k.dst][j] = k.dst == micro::StreamKernel::C   ? (k.src2 == micro::StreamKernel::None ? v1 : v1 + v2)
                            : k.dst == micro::StreamKernel::B ? scalar * v1
                                                              : v1 + scalar * v2;
         loaded.clear();
@@ -216,7 +216,7 @@ TEST(MicroKv, TheTableHoldsEveryKeyOnceAndGetsReturnTheLastValuePut) {
   const Phases p = phases(*w);
   ASSERT_EQ(p.size(), 2u);
   std::vector<uint64_t> value(table.capacity());  // the simulated program's values
-  std::unordered_map<uint64_t, uint64_t> last;   // the reference: the last value of each key
+  std::unordered_map<uint64_t, uint64_t> last;    // the reference: the last value of each key
   for (uint64_t key = 0; key < table.keys(); ++key)
     value[probe(key).back()] = last[key] = micro::KvWorkload::loaded_value(key);
   // The load: each page of slots is first touched by the thread whose insertion (rounds of one

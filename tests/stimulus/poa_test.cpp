@@ -70,8 +70,7 @@ int32_t score_of(const PoaAlignment& al, const PoaGraph& g, const std::string& r
     const int kind = node < 0 ? 2 : pos < 0 ? 1 : 0;
     if (kind == 0)
       total += g.node(static_cast<uint32_t>(node)).base == read[static_cast<size_t>(pos)] ? s.match : s.mismatch;
-    else
-      total += kind == run ? s.gap_extend : s.gap_open;
+    else total += kind == run ? s.gap_extend : s.gap_open;
     run = kind;
   }
   return total;

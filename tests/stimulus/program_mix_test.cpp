@@ -34,7 +34,8 @@ std::vector<StreamOp> take(ThreadStream& s, size_t n) {
 TEST(ProgramMix, TextFormSplitsProgramsAtTheirPlacementsNotAtParameterCommas) {
   EXPECT_TRUE(is_program_mix("gups@socket0"));
   EXPECT_FALSE(is_program_mix("gups:log2_size=20"));
-  const auto p = parse_program_mix("gups:log2_size=20,updates_per_word=2@socket0-1,stream@socket2.core1-2,gups@socket3");
+  const auto p =
+      parse_program_mix("gups:log2_size=20,updates_per_word=2@socket0-1,stream@socket2.core1-2,gups@socket3");
   ASSERT_EQ(p.size(), 3u);
   EXPECT_EQ(p[0].workload, "gups:log2_size=20,updates_per_word=2");
   EXPECT_EQ(p[0].sockets, (std::vector<unsigned>{0, 1}));
@@ -116,7 +117,7 @@ TEST(ProgramMix, ProgramsGetDisjointTerabytesOfOneAddressSpace) {
     EXPECT_EQ(a[i].address, a_alone[i].address);  // program 0's terabytes stay where they are
     pages_a.insert(a[i].address >> 12);
     pages_b.insert(b[i].address >> 12);
-    EXPECT_EQ(b[i].address % kTerabyte, a_alone[i].address % kTerabyte);  // same seed, same offsets
+    EXPECT_EQ(b[i].address % kTerabyte, a_alone[i].address % kTerabyte);       // same seed, same offsets
     EXPECT_EQ(b[i].address / kTerabyte, a_alone[i].address / kTerabyte + 64);  // half of 128 terabytes on
   }
   for (uint64_t p : pages_b) EXPECT_EQ(pages_a.count(p), 0u);

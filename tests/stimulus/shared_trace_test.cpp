@@ -56,8 +56,8 @@ TEST(SharedTrace, ThreadsTouchingOneAddressMeetInSharedModeNotInSeparate) {
   const auto s0 = take(*separate.stream(0), 64), s1 = take(*separate.stream(1), 64);
   const auto h0 = take(*shared.stream(0), 64), h1 = take(*shared.stream(1), 64);
   for (size_t i = 0; i < 64; ++i) {
-    EXPECT_NE(s0[i].address, s1[i].address) << i;  // two programs: two spaces
-    EXPECT_EQ(h0[i].address, h1[i].address) << i;  // one program: one space
+    EXPECT_NE(s0[i].address, s1[i].address) << i;                             // two programs: two spaces
+    EXPECT_EQ(h0[i].address, h1[i].address) << i;                             // one program: one space
     EXPECT_EQ(h0[i].address, kStack + 4096 * (i % 16) + 64 * (i % 64)) << i;  // as the trace has it
   }
 }
@@ -67,8 +67,8 @@ TEST(SharedTrace, ThreadsTouchingOneAddressMeetInSharedModeNotInSeparate) {
 TEST(SharedTrace, FoldingIsByTerabyteAndIndependentOfPullOrder) {
   const fs::path dir = testing::scratch_dir("starnuma_shared_trace_");
   const std::string a = write_trace(dir, "a", loads(0x555500000000, 8, 3, 200)).string();  // terabyte 85
-  const std::string b = write_trace(dir, "b", loads(kStack, 8, 5, 200)).string();           // terabyte 127
-  const uint64_t space = 64 * kTerabyte;  // M = 64
+  const std::string b = write_trace(dir, "b", loads(kStack, 8, 5, 200)).string();          // terabyte 127
+  const uint64_t space = 64 * kTerabyte;                                                   // M = 64
   auto run = [&](bool b_first) {
     auto w = one_process(std::make_unique<ChampSimWorkload>(std::vector<std::string>{a, b}, 2, TraceSpace::Shared),
                          "prog", space);
@@ -83,14 +83,14 @@ TEST(SharedTrace, FoldingIsByTerabyteAndIndependentOfPullOrder) {
   for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(x[i].address, y[i].address) << i;
   EXPECT_EQ(x[0].address / kTerabyte, 85u % 64);
   EXPECT_EQ(x[200].address / kTerabyte, 127u % 64);
-  EXPECT_EQ(x[200].address % kTerabyte, kStack % kTerabyte);  // offsets within a terabyte kept
+  EXPECT_EQ(x[200].address % kTerabyte, kStack % kTerabyte);    // offsets within a terabyte kept
   EXPECT_EQ(x[200].address, mix_address(kStack, 0, 1, space));  // b's first op, as a page-owner file is folded
 }
 
 TEST(SharedTrace, TerabytesFoldingOntoOneAreTheMixError) {
   const fs::path dir = testing::scratch_dir("starnuma_shared_trace_");
-  std::vector<Record> r = loads(0x1000000, 4, 1, 10);                       // terabyte 0 (non-PIE data)
-  for (const Record& s : loads(kStack, 4, 1, 10)) r.push_back(s);           // terabyte 127
+  std::vector<Record> r = loads(0x1000000, 4, 1, 10);              // terabyte 0 (non-PIE data)
+  for (const Record& s : loads(kStack, 4, 1, 10)) r.push_back(s);  // terabyte 127
   const std::string f = write_trace(dir, "spread", r).string();
   auto w = one_process(std::make_unique<ChampSimWorkload>(std::vector<std::string>{f}, 1, TraceSpace::Shared), "spread",
                        127 * kTerabyte);  // the default 16-set DTLB's 127 terabytes: 127 lands on 0
@@ -132,7 +132,8 @@ TEST(SharedTraceRun, SharedTracesReachThePoolAndOtherSocketsSeparateOnesStayLoca
   const RunResult r = testing::run_platform("starnuma16-scaled.yaml", two_traces(dir, TraceSpace::Shared));
   EXPECT_EQ(r.workload.rfind("champsim-shared:", 0), 0u) << r.workload;
   EXPECT_GT(r.breakdown[static_cast<size_t>(MissClass::Pool)], 0.05);
-  EXPECT_GT(r.breakdown[static_cast<size_t>(MissClass::OneHop)] + r.breakdown[static_cast<size_t>(MissClass::TwoHop)], 0.05);
+  EXPECT_GT(r.breakdown[static_cast<size_t>(MissClass::OneHop)] + r.breakdown[static_cast<size_t>(MissClass::TwoHop)],
+            0.05);
   std::istringstream sep(separate);
   double amat = 0, ipc = 0, local = 0, pool = 0;
   sep >> amat >> ipc >> local;

@@ -116,8 +116,8 @@ TEST(Tpcc, ConsistencyConditionsHoldAfterTheTransactions) {
 }
 
 TEST(Tpcc, TheMixRemoteAccessesAndRollbacksFollowTheSpecification) {
-  auto w = make_workload("tpcc:warehouses=8,districts=10,customers=3000,items=100000,orders=300,transactions=5000",
-                         8, 2, 3);
+  auto w =
+      make_workload("tpcc:warehouses=8,districts=10,customers=3000,items=100000,orders=300,transactions=5000", 8, 2, 3);
   auto engine = as_tpcc(*w).execute_all();
   tpcc::ThreadStats s;
   for (unsigned t = 0; t < 8; ++t) {
@@ -229,7 +229,8 @@ std::vector<std::vector<StreamOp>> read_streams(const Workload& w, bool reverse_
   if (!reverse_interleaved) {
     for (unsigned t = 0; t < n; ++t) {
       s[t] = w.stream(t);
-      for (size_t k; (k = s[t]->fill(buffer.data(), 1000)) > 0;) ops[t].insert(ops[t].end(), buffer.begin(), buffer.begin() + k);
+      for (size_t k; (k = s[t]->fill(buffer.data(), 1000)) > 0;)
+        ops[t].insert(ops[t].end(), buffer.begin(), buffer.begin() + k);
     }
     return ops;
   }

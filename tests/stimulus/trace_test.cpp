@@ -27,9 +27,9 @@ namespace starnuma {
 namespace {
 
 using namespace trace;
+using testing::capture_report;
 using testing::encode;
 using testing::Record;
-using testing::capture_report;
 namespace fs = std::filesystem;
 
 fs::path scratch() { return testing::scratch_dir("starnuma_trace_test_"); }
@@ -87,7 +87,8 @@ size_t header_bytes(const std::string& description) { return kHeaderFixedBytes +
 
 TEST(Trace, RoundTripGivesTheGeneratorsStreamsAndHeader) {
   const fs::path dir = scratch();
-  for (const std::string description : {"uniform:footprint=1MiB", "chase:footprint=1MiB,operations=3000", "bfs:scale=8,trials=1"}) {
+  for (const std::string description :
+       {"uniform:footprint=1MiB", "chase:footprint=1MiB,operations=3000", "bfs:scale=8,trials=1"}) {
     SCOPED_TRACE(description);
     const fs::path file = record(dir, description, 4, 20000);
     auto live = make_workload(description, 4, 1, 3);
@@ -235,11 +236,11 @@ TEST(TraceDamage, HeaderChecksum) {
 }
 TEST(TraceDamage, TruncatedBlock) {
   const size_t block = header_bytes("uniform");
-  expect_damage_reported([&](auto& b) { b.resize(block + 100); },
-                         "offset " + std::to_string(block + 100) + ": truncated block: the block at offset " +
-                             std::to_string(block));
-  expect_damage_reported([&](auto& b) { b.resize(block + 10); }, "offset " + std::to_string(block + 10) +
-                                                                     ": truncated block header");
+  expect_damage_reported(
+      [&](auto& b) { b.resize(block + 100); },
+      "offset " + std::to_string(block + 100) + ": truncated block: the block at offset " + std::to_string(block));
+  expect_damage_reported([&](auto& b) { b.resize(block + 10); },
+                         "offset " + std::to_string(block + 10) + ": truncated block header");
 }
 TEST(TraceDamage, FlippedPayloadByteFailsTheChecksum) {
   const size_t block = header_bytes("uniform");
@@ -265,7 +266,8 @@ TEST(TraceDamage, WrongThreadCountForTheRun) {
   const fs::path file = record(dir, "uniform", 4, 100);
   auto r = capture_report([&] { open_trace_input({file.string()}, 64); });
   EXPECT_EQ(r.type, "starnuma/input");
-  EXPECT_EQ(r.message, file.string() + ": offset 12: the trace has 4 threads; this run has 64 (one per core of the platform)");
+  EXPECT_EQ(r.message,
+            file.string() + ": offset 12: the trace has 4 threads; this run has 64 (one per core of the platform)");
   EXPECT_EQ(open_trace_input({file.string()}, 4).workload->threads(), 4u);
 }
 
@@ -294,7 +296,7 @@ TEST(Trace, FailedRecordingLeavesNoFile) {
   {
     TraceWriter unfinished((dir / "unfinished.snt").string(), header_for(*w, "uniform", 1, 100));
     unfinished.append(0, StreamOp{});
-  }  // destroyed without commit(), as when recording fails
+  }                                // destroyed without commit(), as when recording fails
   EXPECT_TRUE(fs::is_empty(dir));  // neither the files nor their temporaries
   record_trace(*w, (dir / "good.snt").string(), header_for(*w, "uniform", 1, 100));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
@@ -305,8 +307,9 @@ TEST(Trace, FailedRecordingLeavesNoFile) {
 std::vector<uint8_t> xz(const std::vector<uint8_t>& plain) {
   std::vector<uint8_t> out(lzma_stream_buffer_bound(plain.size()));
   size_t used = 0;
-  EXPECT_EQ(lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, nullptr, plain.data(), plain.size(), out.data(), &used, out.size()),
-            LZMA_OK);
+  EXPECT_EQ(
+      lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, nullptr, plain.data(), plain.size(), out.data(), &used, out.size()),
+      LZMA_OK);
   out.resize(used);
   return out;
 }
@@ -315,20 +318,20 @@ std::vector<uint8_t> xz(const std::vector<uint8_t>& plain) {
 // between, a store and an instruction with two loads.
 std::vector<Record> sample_program() {
   std::vector<Record> p(6);
-  p[0].source_memory[0] = 0x1000;           // load r1 <- [0x1000]
+  p[0].source_memory[0] = 0x1000;  // load r1 <- [0x1000]
   p[0].destination_registers[0] = 1;
-  p[1].source_registers[0] = 1;             // r2 <- r1 + 8 (no memory)
+  p[1].source_registers[0] = 1;  // r2 <- r1 + 8 (no memory)
   p[1].destination_registers[0] = 2;
-  p[2].source_registers[0] = 2;             // load r3 <- [r2]: dependent
+  p[2].source_registers[0] = 2;  // load r3 <- [r2]: dependent
   p[2].source_memory[0] = 0x2008;
   p[2].destination_registers[0] = 3;
-  p[3].destination_memory[0] = 0x3000;      // store [0x3000] <- r5
+  p[3].destination_memory[0] = 0x3000;  // store [0x3000] <- r5
   p[3].source_registers[0] = 5;
-  p[4].source_memory[0] = 0x4000;           // two loads, one instruction, independent
+  p[4].source_memory[0] = 0x4000;  // two loads, one instruction, independent
   p[4].source_memory[1] = 0x4040;
-  p[4].source_memory[2] = 0x4000;           // the same address again: one access
+  p[4].source_memory[2] = 0x4000;  // the same address again: one access
   p[4].destination_registers[0] = 4;
-  p[5].source_registers[0] = 1;             // nothing in memory
+  p[5].source_registers[0] = 1;  // nothing in memory
   return p;
 }
 
@@ -419,7 +422,8 @@ TEST(ChampSim, ProgramRegionsArePackedIntoTheCoresWindow) {
   write_bytes(dir / "too_spread", encode(p));
   ChampSimStream t((dir / "too_spread").string(), 0, 32, false);
   auto r = capture_report([&] { take(t, 10); });
-  EXPECT_NE(r.message.find("too_spread: offset 320: the program touches more than 4 distinct 1 GiB regions"), std::string::npos)
+  EXPECT_NE(r.message.find("too_spread: offset 320: the program touches more than 4 distinct 1 GiB regions"),
+            std::string::npos)
       << r.message;
 }
 
@@ -437,7 +441,10 @@ TEST(ChampSim, LargeXzTraceStreamsInBoundedMemory) {
 }
 
 void expect_champsim_error(const fs::path& file, const std::string& expected, size_t ops = 100) {
-  auto r = capture_report([&] { auto w = open_trace_input({file.string()}, 1); take(*w.workload->stream(0), ops); });
+  auto r = capture_report([&] {
+    auto w = open_trace_input({file.string()}, 1);
+    take(*w.workload->stream(0), ops);
+  });
   ASSERT_TRUE(r.raised) << expected;
   EXPECT_EQ(r.type, "starnuma/input");
   EXPECT_EQ(r.message.rfind(file.string() + ": offset ", 0), 0u) << r.message;

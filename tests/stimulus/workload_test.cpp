@@ -72,8 +72,9 @@ TEST(Workload, BadParametersAreReportedLikeYamlKeys) {
   auto r = testing::capture_report([] { make_workload("uniform:footprnt=1MiB", 1, 1, 1); });
   ASSERT_TRUE(r.raised);
   EXPECT_EQ(r.type, "starnuma/config");
-  EXPECT_EQ(r.message,
-            "--workload uniform:footprnt=1MiB: error: uniform.footprnt: unknown key 'footprnt' (did you mean 'footprint'?)");
+  EXPECT_EQ(
+      r.message,
+      "--workload uniform:footprnt=1MiB: error: uniform.footprnt: unknown key 'footprnt' (did you mean 'footprint'?)");
   r = testing::capture_report([] { make_workload("uniform:footprint=1MB", 1, 1, 1); });
   EXPECT_NE(r.message.find("'MB' is ambiguous for a size"), std::string::npos) << r.message;
   r = testing::capture_report([] { make_workload("uniform:store_fraction=2", 1, 1, 1); });
@@ -91,7 +92,8 @@ std::string write_temp(const std::string& name, const std::string& text) {
 }
 
 TEST(Workload, AWorkloadFileNamesItsWorkloadAndParameters) {
-  const std::string path = write_temp("w.yaml", "# a test workload\nworkload: uniform\nfootprint: 2MiB\nstore_fraction: 0\n");
+  const std::string path =
+      write_temp("w.yaml", "# a test workload\nworkload: uniform\nfootprint: 2MiB\nstore_fraction: 0\n");
   auto w = make_workload(path, 2, 1, 1);
   EXPECT_EQ(w->footprint(), 2u << 20);
   for (const StreamOp& op : take(*w->stream(0), 1000)) EXPECT_EQ(op.kind, StreamOp::Kind::Load);
@@ -103,8 +105,9 @@ TEST(Workload, BadWorkloadFilesNameFileLineAndKey) {
   auto r = testing::capture_report(
       [] { make_workload(write_temp("bad1.yaml", "workload: uniform\nfootprnt: 2MiB\n"), 1, 1, 1); });
   ASSERT_TRUE(r.raised);
-  EXPECT_NE(r.message.find("bad1.yaml:2:1: error: uniform.footprnt: unknown key 'footprnt' (did you mean 'footprint'?)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.message.find("bad1.yaml:2:1: error: uniform.footprnt: unknown key 'footprnt' (did you mean 'footprint'?)"),
+      std::string::npos)
       << r.message;
   r = testing::capture_report([] { make_workload(write_temp("bad2.yaml", "footprint: 2MiB\n"), 1, 1, 1); });
   EXPECT_NE(r.message.find("names its workload"), std::string::npos) << r.message;

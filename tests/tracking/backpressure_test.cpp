@@ -43,9 +43,9 @@ TEST(Backpressure, AFullQueueDelaysTheTranslationByExactlyTheWait) {
   MemoryStats stats(owner);
   const int64_t cycle = std::llround(1e15 / s0.frequency().hz());
   PageTable page_table(pages);
-  CacheHierarchy::Env env{&fabric, &pages, 0, &llc, s0.observer(), 0, cycle};
-  env.page_table = &page_table;
-  CacheHierarchy h(s0.core_config(), env, stats, 1);
+  CacheHierarchy::RunContext run{&pages, &llc, s0.observer()};
+  run.page_table = &page_table;
+  CacheHierarchy h(s0.core_config(), CacheHierarchy::Uplink{&fabric, 0, 0}, run, cycle, stats, 1);
   const unsigned entries = s0.core_config().dtlb.entries();
 
   // The core's process: each access once SystemC time has reached it (the tracker serves its

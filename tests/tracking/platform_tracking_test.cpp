@@ -44,9 +44,10 @@ Ran run_sharing(const std::vector<std::string>& sets, const std::string& dump = 
 
 // Everything a run reports but the host time: summary, statistics tree, metadata dump.
 std::string tracked_run(const std::string& impl, unsigned bits, const std::string& trackers, const std::string& dump) {
-  Ran ran = run_sharing({"topology.socket.tracking.impl=" + impl, "topology.socket.tracking.counter_bits=" + std::to_string(bits),
-                         "topology.socket.tracking.trackers=" + trackers, "topology.socket.tracking.phase_interval=2us"},
-                        dump);
+  Ran ran = run_sharing(
+      {"topology.socket.tracking.impl=" + impl, "topology.socket.tracking.counter_bits=" + std::to_string(bits),
+       "topology.socket.tracking.trackers=" + trackers, "topology.socket.tracking.phase_interval=2us"},
+      dump);
   nlohmann::ordered_json j = ran.r.to_json();
   j.erase("host_seconds");
   std::ifstream in(dump);
@@ -137,12 +138,13 @@ TEST(PlatformTracking, NoneLeavesResultsBitIdenticalToBefore) {
   nlohmann::json got = r.to_json();
   got.erase("host_seconds");
   for (auto& [name, node] : got["stats"]["nodes"].items()) {
-    node.erase("tracking");  // all zero, new
+    node.erase("tracking");                   // all zero, new
     for (auto& [part, stats] : node.items())  // new with coherence, all zero when it is off
       if (part.rfind("core", 0) == 0)
-        for (const char* key : {"bt_socket_accesses", "bt_socket_latency_ps", "bt_socket_unloaded_ps", "bt_pool_accesses",
-                                "bt_pool_latency_ps", "bt_pool_unloaded_ps", "upgrades", "upgrade_latency_ps",
-                                "stlb_back_invalidations", "shootdowns", "migration_stalls", "migration_stall_ps"}) {
+        for (const char* key :
+             {"bt_socket_accesses", "bt_socket_latency_ps", "bt_socket_unloaded_ps", "bt_pool_accesses",
+              "bt_pool_latency_ps", "bt_pool_unloaded_ps", "upgrades", "upgrade_latency_ps", "stlb_back_invalidations",
+              "shootdowns", "migration_stalls", "migration_stall_ps"}) {
           EXPECT_EQ(stats.at(key), 0) << part << "." << key;
           stats.erase(key);
         }
@@ -292,19 +294,21 @@ TEST(PlatformTracking, TheStlbAnnexNeedsAnInclusiveStlb) {
 TEST(PlatformTracking, RtlAcceptsOnlyWhatItIsBuiltFor) {
   auto r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.tracking.counter_bits=2"});
   ASSERT_TRUE(r.raised);
-  EXPECT_NE(r.message.find("tracking.counter_bits: 2 has no RTL build: with impl: rtl, counter_bits is one of 0, 1, 4, 8, 16"),
+  EXPECT_NE(r.message.find(
+                "tracking.counter_bits: 2 has no RTL build: with impl: rtl, counter_bits is one of 0, 1, 4, 8, 16"),
             std::string::npos)
       << r.message;
   r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.tracking.region_size=1MiB"});
   ASSERT_TRUE(r.raised);
-  EXPECT_NE(r.message.find("tracking.region_size: the RTL is built for 512KiB regions"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("tracking.region_size: the RTL is built for 512KiB regions"), std::string::npos)
+      << r.message;
   r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.core.stlb.entries=768"});
   ASSERT_TRUE(r.raised);
   EXPECT_NE(r.message.find("tracking.impl: the RTL annex is built for a 1536-entry STLB, this core's has 768"),
             std::string::npos)
       << r.message;
-  r = build_with({"topology.socket.tracking.impl=rtl", "topology.socket.tracking.tlb=l1",
-                  "topology.socket.core.dtlb.entries=32"});
+  r = build_with(
+      {"topology.socket.tracking.impl=rtl", "topology.socket.tracking.tlb=l1", "topology.socket.core.dtlb.entries=32"});
   ASSERT_TRUE(r.raised);
   EXPECT_NE(r.message.find("64-entry L1 DTLB"), std::string::npos) << r.message;
   EXPECT_FALSE(build_with({"topology.socket.tracking.impl=rtl", "topology.socket.core.dtlb.entries=32"}).raised);

@@ -33,7 +33,7 @@ TEST(TrackerQueue, UpdatesStartInOrderEachAfterThePreviousOnesLastResponse) {
   int64_t start;
   const int64_t end1 = serve(q, 0, &start);
   EXPECT_EQ(start, 10);
-  EXPECT_EQ(end1, 211);  // 10 + 100 + 1 + 100
+  EXPECT_EQ(end1, 211);        // 10 + 100 + 1 + 100
   EXPECT_TRUE(q.has_room(1));  // its slot freed when it started
   EXPECT_EQ(q.front().write_data, 9u);
   EXPECT_EQ(q.queue_wait(end1), 211 - 10);  // ready at 10, started when the first one ended

@@ -58,7 +58,7 @@ TEST(TrackerUpdateModel, T0OnlySetsBits) {
   LoggedMemory m;
   EXPECT_TRUE(t.update({0, 1, 0, 15}, m));
   EXPECT_EQ(m.words[0], 0x8000u);
-  EXPECT_FALSE(t.update({0, 2, 0, 15}, m));  // already a sharer: read, no write
+  EXPECT_FALSE(t.update({0, 2, 0, 15}, m));                     // already a sharer: read, no write
   EXPECT_THROW(t.update({0, 2, 1, 15}, m), std::out_of_range);  // T0 flushes carry no count
 }
 

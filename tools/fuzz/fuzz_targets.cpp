@@ -24,8 +24,8 @@ namespace {
 // The bytes as a file (the trace and checkpoint readers read files).
 std::string as_file(const uint8_t* data, size_t size) {
   static const std::string path = "/tmp/starnuma-fuzz-" + std::to_string(getpid());
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
-                                                                 static_cast<std::streamsize>(size));
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return path;
 }
 

@@ -92,8 +92,9 @@ double least_simulation_seconds(int n, const std::vector<std::string>& args) {
 
 std::vector<std::string> run_args(const std::string& platform, const std::string& workload, uint64_t instructions,
                                   const std::vector<std::string>& sets = {}) {
-  std::vector<std::string> a{"starnuma", "run", platform, "--workload", workload, "--instructions",
-                             std::to_string(instructions), "--no-progress", "--json"};
+  std::vector<std::string> a{
+      "starnuma",      "run",   platform, "--workload", workload, "--instructions", std::to_string(instructions),
+      "--no-progress", "--json"};
   for (const auto& s : sets) {
     a.push_back("--set");
     a.push_back(s);
@@ -107,26 +108,33 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   const std::string platform = platforms_dir + "/starnuma16-scaled.yaml";
   const uint64_t l1_n = static_cast<uint64_t>(4000000 * scale), miss_n = static_cast<uint64_t>(200000 * scale);
   const std::string l1_workload = "local:footprint=16KiB", miss_workload = "uniform:footprint=1GiB";
-  const std::string no_coherence = "coherence.enabled=false", fixed_walks = "topology.socket.core.page_walk.model=fixed";
+  const std::string no_coherence = "coherence.enabled=false",
+                    fixed_walks = "topology.socket.core.page_walk.model=fixed";
   nlohmann::ordered_json report;
   auto say = [&](const std::string& line) {
     if (!json) std::cout << line << std::flush;
   };
 
-  say("L1-friendly (" + l1_workload + ", " + std::to_string(l1_n) + " instructions per thread, 64 cores, min of 3) ... ");
+  say("L1-friendly (" + l1_workload + ", " + std::to_string(l1_n) +
+      " instructions per thread, 64 cores, min of 3) ... ");
   Measured l1 = best_of(3, run_args(platform, l1_workload, l1_n, {no_coherence, fixed_walks}));
   const double mips = l1.summary["instructions"].get<double>() / l1.seconds / 1e6;
   say(std::to_string(mips).substr(0, 6) + " M instructions/s, " + std::to_string(l1.rss_kib / 1024) + " MiB\n");
-  report["l1_friendly"] = {{"workload", l1_workload}, {"host_seconds", l1.seconds}, {"instructions", l1.summary["instructions"]},
-                           {"instructions_per_second", mips * 1e6}, {"peak_rss_MiB", l1.rss_kib / 1024.0}};
+  report["l1_friendly"] = {{"workload", l1_workload},
+                           {"host_seconds", l1.seconds},
+                           {"instructions", l1.summary["instructions"]},
+                           {"instructions_per_second", mips * 1e6},
+                           {"peak_rss_MiB", l1.rss_kib / 1024.0}};
 
   say("miss-heavy (" + miss_workload + ", " + std::to_string(miss_n) + " instructions per thread, min of 3) ... ");
   Measured miss = best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence, fixed_walks}));
   const double tps = miss.summary["llc_misses"].get<double>() / miss.seconds;
   say(std::to_string(tps / 1e6).substr(0, 5) + " M LLC-miss transactions/s, " + std::to_string(miss.rss_kib / 1024) +
       " MiB\n");
-  report["miss_heavy"] = {{"workload", miss_workload}, {"host_seconds", miss.seconds},
-                          {"llc_misses", miss.summary["llc_misses"]}, {"transactions_per_second", tps},
+  report["miss_heavy"] = {{"workload", miss_workload},
+                          {"host_seconds", miss.seconds},
+                          {"llc_misses", miss.summary["llc_misses"]},
+                          {"transactions_per_second", tps},
                           {"mips", miss.summary["instructions"].get<double>() / miss.seconds / 1e6},
                           {"peak_rss_MiB", miss.rss_kib / 1024.0}};
 
@@ -134,17 +142,21 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   Measured twice = best_of(3, run_args(platform, miss_workload, 2 * miss_n, {no_coherence, fixed_walks}));
   const double growth = twice.seconds / miss.seconds;
   say("host time x" + std::to_string(growth).substr(0, 4) + " (linear: x2.00)\n");
-  report["instruction_scaling"] = {{"host_seconds_1x", miss.seconds}, {"host_seconds_2x", twice.seconds}, {"ratio", growth}};
+  report["instruction_scaling"] = {
+      {"host_seconds_1x", miss.seconds}, {"host_seconds_2x", twice.seconds}, {"ratio", growth}};
 
   nlohmann::ordered_json sockets = nlohmann::ordered_json::array();
   double per_thread_16 = 0;
   for (unsigned chassis : {1u, 2u, 4u, 8u}) {
     say(std::to_string(chassis * 4) + " sockets ... ");
-    Measured m = run_child(run_args(platform, miss_workload, miss_n,
-                                    {"topology.chassis=" + std::to_string(chassis), "topology.pool.heads=32", no_coherence, fixed_walks}));
+    Measured m = run_child(
+        run_args(platform, miss_workload, miss_n,
+                 {"topology.chassis=" + std::to_string(chassis), "topology.pool.heads=32", no_coherence, fixed_walks}));
     const double per_thread = m.seconds / (chassis * 16.0);  // 4 sockets x 4 cores per chassis
     if (chassis == 4) per_thread_16 = per_thread;
-    sockets.push_back({{"sockets", chassis * 4}, {"host_seconds", m.seconds}, {"host_seconds_per_thread", per_thread},
+    sockets.push_back({{"sockets", chassis * 4},
+                       {"host_seconds", m.seconds},
+                       {"host_seconds_per_thread", per_thread},
                        {"peak_rss_MiB", m.rss_kib / 1024.0}});
     say(std::to_string(m.seconds).substr(0, 5) + " s, " + std::to_string(m.rss_kib / 1024) + " MiB\n");
   }
@@ -165,16 +177,21 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
                     {std::string("topology.socket.tracking.impl=") + impls[k], no_coherence, fixed_walks}));
     say(std::to_string(best[k]).substr(0, 5) + " s\n");
   }
-  report["tracking"] = {{"workload", track_workload}, {"instructions", track_n}, {"model_host_seconds", best[0]},
-                        {"rtl_host_seconds", best[1]}, {"rtl_over_model", best[1] / best[0]}};
+  report["tracking"] = {{"workload", track_workload},
+                        {"instructions", track_n},
+                        {"model_host_seconds", best[0]},
+                        {"rtl_host_seconds", best[1]},
+                        {"rtl_over_model", best[1] / best[0]}};
   say("tracking rtl / model: x" + std::to_string(best[1] / best[0]).substr(0, 4) + " (target <= x1.50)\n");
 
   // Converged timing: the default quantum (the largest at which results converge) against 1 us.
   say("miss-heavy at a 1 us quantum (min of 3) ... ");
-  Measured coarse = best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence, fixed_walks, "platform.quantum=1us"}));
+  Measured coarse =
+      best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence, fixed_walks, "platform.quantum=1us"}));
   say(std::to_string(coarse.seconds).substr(0, 5) + " s: the default quantum costs x" +
       std::to_string(miss.seconds / coarse.seconds).substr(0, 4) + "\n");
-  report["quantum"] = {{"default_host_seconds", miss.seconds}, {"one_us_host_seconds", coarse.seconds},
+  report["quantum"] = {{"default_host_seconds", miss.seconds},
+                       {"one_us_host_seconds", coarse.seconds},
                        {"default_over_one_us", miss.seconds / coarse.seconds}};
 
   // Coherence on the workload that exercises it most (docs/coherence.md).
@@ -183,12 +200,15 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   for (int k = 0; k < 2; ++k) {
     say(std::string("coherence ") + (k ? "on" : "off") + " (sharing, oracle, " + std::to_string(coh_n) +
         " instructions per thread, min of 3) ... ");
-    std::vector<std::string> args = run_args(platform, "sharing", coh_n, {k ? "coherence.enabled=true" : no_coherence, fixed_walks});
+    std::vector<std::string> args =
+        run_args(platform, "sharing", coh_n, {k ? "coherence.enabled=true" : no_coherence, fixed_walks});
     args.insert(args.end(), {"--placement", "oracle"});
     coh[k] = least_simulation_seconds(3, args);
     say(std::to_string(coh[k]).substr(0, 5) + " s\n");
   }
-  report["coherence"] = {{"workload", "sharing"}, {"off_host_seconds", coh[0]}, {"on_host_seconds", coh[1]},
+  report["coherence"] = {{"workload", "sharing"},
+                         {"off_host_seconds", coh[0]},
+                         {"on_host_seconds", coh[1]},
                          {"on_over_off", coh[1] / coh[0]}};
   say("coherence on / off: x" + std::to_string(coh[1] / coh[0]).substr(0, 4) + " (target <= x2)\n");
 
@@ -201,8 +221,10 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   say(std::to_string(walks.seconds).substr(0, 5) + " s: x" + std::to_string(walks.seconds / miss.seconds).substr(0, 4) +
       " the fixed walks' time, " + std::to_string(walk_tps / 1e6).substr(0, 5) +
       " M LLC-miss transactions/s (the walker's included)\n");
-  report["page_walks"] = {{"fixed_host_seconds", miss.seconds}, {"memory_host_seconds", walks.seconds},
-                          {"memory_over_fixed", walks.seconds / miss.seconds}, {"walker_llc_misses", walk_misses},
+  report["page_walks"] = {{"fixed_host_seconds", miss.seconds},
+                          {"memory_host_seconds", walks.seconds},
+                          {"memory_over_fixed", walks.seconds / miss.seconds},
+                          {"walker_llc_misses", walk_misses},
                           {"transactions_per_second", walk_tps}};
   // The functional pass: accesses per second of the pass itself (the graph's generation excluded,
   // the streams' production included), then the same streams read alone in the pass's turns
@@ -210,9 +232,19 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   const unsigned pass_phases = std::max(1u, static_cast<unsigned>(20 * scale));
   const std::string pass_workload = "bfs:scale=18,trials=100";
   const auto pass_args = [&](const std::string& knowledge, bool streams_only, const std::string& out) {
-    std::vector<std::string> a{"starnuma", "checkpoint", platform, "--workload", pass_workload, "--checkpoints",
-                               std::to_string(pass_phases), "--no-progress", "--json", "--set",
-                               "os.phase_instructions=250000", "--set", "os.policy=" + knowledge};
+    std::vector<std::string> a{"starnuma",
+                               "checkpoint",
+                               platform,
+                               "--workload",
+                               pass_workload,
+                               "--checkpoints",
+                               std::to_string(pass_phases),
+                               "--no-progress",
+                               "--json",
+                               "--set",
+                               "os.phase_instructions=250000",
+                               "--set",
+                               "os.policy=" + knowledge};
     if (knowledge == "tracker") a.insert(a.end(), {"--set", "topology.socket.tracking.impl=model"});
     if (streams_only) a.push_back("--streams-only");
     else a.insert(a.end(), {"--out", out});
@@ -243,8 +275,8 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
     const double own = seconds > streams ? accesses / (seconds - streams) : 0.0;
     say(std::to_string(accesses / seconds / 1e6).substr(0, 5) + " M accesses/s; its own work without the streams' " +
         std::to_string(own / 1e6).substr(0, 5) + " M accesses/s (target >= 50)\n");
-    passes[knowledge] = {{"accesses", accesses}, {"accesses_per_second", accesses / seconds},
-                         {"own_work_accesses_per_second", own}};
+    passes[knowledge] = {
+        {"accesses", accesses}, {"accesses_per_second", accesses / seconds}, {"own_work_accesses_per_second", own}};
   }
   report["functional_pass"] = passes;
   if (json) {

@@ -17,14 +17,10 @@ namespace starnuma::cli {
 
 int list(bool json, bool markdown, bool workloads_only) {
   if (workloads_only && markdown) report_error(msg::kUsage, "--workloads and --markdown do not go together");
-  if (json)
-    std::cout << json_text((workloads_only ? catalog_json()["workloads"] : catalog_json())) << '\n';
-  else if (workloads_only)
-    std::cout << workloads_text();
-  else if (markdown)
-    std::cout << catalog_markdown();
-  else
-    std::cout << catalog_text();
+  if (json) std::cout << json_text((workloads_only ? catalog_json()["workloads"] : catalog_json())) << '\n';
+  else if (workloads_only) std::cout << workloads_text();
+  else if (markdown) std::cout << catalog_markdown();
+  else std::cout << catalog_text();
   return 0;
 }
 
@@ -37,10 +33,8 @@ int check(const PlatformArgs& args) {
 
 int describe(const PlatformArgs& args, bool json) {
   auto platform = Platform::build(args.platform, args.sets);
-  if (json)
-    std::cout << json_text(describe_json(*platform)) << '\n';
-  else
-    std::cout << describe_text(*platform);
+  if (json) std::cout << json_text(describe_json(*platform)) << '\n';
+  else std::cout << describe_text(*platform);
   return 0;
 }
 
@@ -55,7 +49,8 @@ int latency(const PlatformArgs& args, bool json, bool paths) {
     for (size_t s = 0; s < m.sockets.size(); ++s) {
       nlohmann::ordered_json row = nlohmann::ordered_json::object();
       for (size_t n = 0; n < m.nodes.size(); ++n)
-        row[m.nodes[n]] = m.latency[s][n].ps() < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(m.latency[s][n].ns());
+        row[m.nodes[n]] =
+            m.latency[s][n].ps() < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(m.latency[s][n].ns());
       lat[m.sockets[s]] = row;
     }
     j["latency_ns"] = lat;
@@ -73,7 +68,8 @@ int latency(const PlatformArgs& args, bool json, bool paths) {
     std::cout << json_text(j) << '\n';
     return 0;
   }
-  std::cout << "Unloaded read latency (ns), measured by probe transactions; rows: requesting socket, columns: memory node\n\n";
+  std::cout << "Unloaded read latency (ns), measured by probe transactions; rows: requesting socket, columns: memory "
+               "node\n\n";
   size_t w = 9;
   for (const auto& n : m.nodes) w = std::max(w, n.size() + 1);
   std::cout << std::left << std::setw(10) << "";
@@ -90,7 +86,8 @@ int latency(const PlatformArgs& args, bool json, bool paths) {
     for (size_t s = 0; s < m.sockets.size(); ++s)
       for (size_t n = 0; n < m.nodes.size(); ++n) {
         if (m.latency[s][n].ps() < 0) continue;
-        std::cout << '\n' << m.sockets[s] << " -> " << m.nodes[n] << ": " << format_time(m.latency[s][n]) << "  ("
+        std::cout << '\n'
+                  << m.sockets[s] << " -> " << m.nodes[n] << ": " << format_time(m.latency[s][n]) << "  ("
                   << m.routes[s][n] << ")\n";
         for (const PathStep& step : m.paths[s][n].steps)
           std::cout << "    " << std::right << std::setw(8) << format_time(step.time) << "  " << std::left
@@ -116,31 +113,30 @@ int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json) {
   o.outstanding = bw.outstanding;
   o.seed = bw.seed;
   BandwidthResult r = measure_bandwidth(*platform, o);
-  nlohmann::ordered_json j{{"offered_GBps", r.offered_gbps},
-                           {"achieved_GBps", r.achieved_gbps},
-                           {"mean_latency_ns", r.mean_latency_ns},
-                           {"p99_latency_ns", r.p99_latency_ns},
-                           {"bottleneck", r.bottleneck},
-                           {"bottleneck_utilization", r.bottleneck_utilization},
-                           {"capacity_GBps", r.capacity_gbps},
-                           {"requests", r.requests}};
+  nlohmann::ordered_json j{{"offered_GBps", r.offered_gbps},       {"achieved_GBps", r.achieved_gbps},
+                           {"mean_latency_ns", r.mean_latency_ns}, {"p99_latency_ns", r.p99_latency_ns},
+                           {"bottleneck", r.bottleneck},           {"bottleneck_utilization", r.bottleneck_utilization},
+                           {"capacity_GBps", r.capacity_gbps},     {"requests", r.requests}};
   if (json) {
     std::cout << json_text(j) << '\n';
     return 0;
   }
-  std::cout << bw.op << " " << bw.pattern << " from " << bw.from << " to " << bw.to << ", " << r.requests
-            << " lines, " << (o.load ? "Poisson arrivals at load " + format_real(*o.load) : "saturating ("
-            + std::to_string(o.outstanding) + " in flight)") << "\n"
+  std::cout << bw.op << " " << bw.pattern << " from " << bw.from << " to " << bw.to << ", " << r.requests << " lines, "
+            << (o.load ? "Poisson arrivals at load " + format_real(*o.load)
+                       : "saturating (" + std::to_string(o.outstanding) + " in flight)")
+            << "\n"
             << "  path capacity  " << format_real(r.capacity_gbps) << " GB/s\n"
             << "  offered        " << format_real(r.offered_gbps) << " GB/s\n"
             << "  achieved       " << format_real(r.achieved_gbps) << " GB/s\n"
             << "  mean latency   " << format_real(r.mean_latency_ns) << " ns\n"
             << "  p99 latency    " << format_real(r.p99_latency_ns) << " ns\n"
-            << "  bottleneck     " << r.bottleneck << " (" << format_real(100 * r.bottleneck_utilization) << " % busy)\n";
+            << "  bottleneck     " << r.bottleneck << " (" << format_real(100 * r.bottleneck_utilization)
+            << " % busy)\n";
   return 0;
 }
 
-int profile(const std::string& workload, unsigned sockets, unsigned cores, uint64_t instructions, uint64_t seed, bool json) {
+int profile(const std::string& workload, unsigned sockets, unsigned cores, uint64_t instructions, uint64_t seed,
+            bool json) {
   ProfileOptions o;
   o.workload = workload;
   o.sockets = sockets;
@@ -148,8 +144,7 @@ int profile(const std::string& workload, unsigned sockets, unsigned cores, uint6
   o.instructions = instructions;
   o.seed = seed;
   SharingProfile p = profile_sharing(o);
-  if (json)
-    std::cout << json_text(p.to_json()) << '\n';
+  if (json) std::cout << json_text(p.to_json()) << '\n';
   else
     std::cout << workload << " on " << sockets << " sockets x " << cores << " cores, after a 2 MiB-per-core LLC\n\n"
               << format_profile(p);
@@ -185,7 +180,8 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   if (!ra.timeline.empty()) {
     const Parsed<Time> interval = parse_time(ra.timeline);
     if (!interval || interval.value->ps() <= 0)
-      report_error(msg::kUsage, "--timeline " + ra.timeline + ": " + (interval ? "give a positive time" : interval.error));
+      report_error(msg::kUsage,
+                   "--timeline " + ra.timeline + ": " + (interval ? "give a positive time" : interval.error));
     if (ra.out.empty()) report_error(msg::kUsage, "--timeline: the timeline goes into stats.json; give --out");
     o.timeline = sc_core::sc_time(static_cast<double>(interval.value->ps()), sc_core::SC_PS);
   }
@@ -194,10 +190,8 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   if (!ra.dump_trackers.empty()) check_output_path(ra.dump_trackers);
   RunResult r = run_workload(*platform, o);
   if (!ra.out.empty()) write_file_atomically(ra.out + "/stats.json", json_text(r.to_json()) + "\n");
-  if (json)
-    std::cout << json_text(r.summary_json()) << '\n';
-  else
-    std::cout << format_summary(r);
+  if (json) std::cout << json_text(r.summary_json()) << '\n';
+  else std::cout << format_summary(r);
   return 0;
 }
 

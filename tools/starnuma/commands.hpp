@@ -36,22 +36,22 @@ struct RunArgs {
   std::string workload = "uniform";
   uint64_t instructions = 1000000;
   uint64_t warmup = 0;
-  std::string placement;        // empty: the platform's os.placement
+  std::string placement;  // empty: the platform's os.placement
   uint64_t seed = 1;
-  double pool_fraction = -1;    // negative: the platform's os.pool_fraction
+  double pool_fraction = -1;  // negative: the platform's os.pool_fraction
   std::string oracle_region = "4KiB";
   std::string out;
   bool progress = true;
   unsigned detailed_sockets = 0;
-  std::vector<std::string> trace_in;   // instead of the workload
-  std::string trace_space;            // "separate", "shared" or empty (the default, separate)
+  std::vector<std::string> trace_in;    // instead of the workload
+  std::string trace_space;              // "separate", "shared" or empty (the default, separate)
   std::optional<uint64_t> trace_phase;  // an artifact trace set's phase
-  std::string initial_placement;      // the artifact's page-owner file
+  std::string initial_placement;        // the artifact's page-owner file
   bool seed_given = true, instructions_given = true;
-  std::string dump_trackers;          // tracking metadata CSV
-  std::string checkpoint;             // a sampled window's checkpoint
-  std::string timeline;               // interval of the per-node timeline (empty: none)
-  bool workload_given = true;         // else the checkpoint's
+  std::string dump_trackers;   // tracking metadata CSV
+  std::string checkpoint;      // a sampled window's checkpoint
+  std::string timeline;        // interval of the per-node timeline (empty: none)
+  bool workload_given = true;  // else the checkpoint's
 };
 
 struct CheckpointArgs {
@@ -64,10 +64,10 @@ struct CheckpointArgs {
 };
 
 struct SampleArgs {
-  std::string checkpoints;            // folder `checkpoint` wrote
-  uint64_t instructions = 100000;     // per thread and window
+  std::string checkpoints;         // folder `checkpoint` wrote
+  uint64_t instructions = 100000;  // per thread and window
   uint64_t warmup = 20000;
-  unsigned jobs = 0;                  // windows at once; 0: the host's cores
+  unsigned jobs = 0;  // windows at once; 0: the host's cores
   unsigned detailed_sockets = 0;
   std::string out;
 };
@@ -82,8 +82,8 @@ struct RecordArgs {
 struct SweepArgs {
   std::string spec, out;
   std::string executor = "local";
-  unsigned jobs = 1;       // local: runs at once
-  unsigned attempts = 3;   // a failed run is retried until it has failed this often
+  unsigned jobs = 1;      // local: runs at once
+  unsigned attempts = 3;  // a failed run is retried until it has failed this often
   bool dry_run = false, progress = true;
   SlurmOptions slurm;
 };
@@ -93,7 +93,8 @@ struct ReportArgs {
 };
 
 int list(bool json, bool markdown, bool workloads_only);
-int profile(const std::string& workload, unsigned sockets, unsigned cores, uint64_t instructions, uint64_t seed, bool json);
+int profile(const std::string& workload, unsigned sockets, unsigned cores, uint64_t instructions, uint64_t seed,
+            bool json);
 int check(const PlatformArgs& args);
 int describe(const PlatformArgs& args, bool json);
 int latency(const PlatformArgs& args, bool json, bool paths);
@@ -120,7 +121,7 @@ int sweep(const SweepArgs& args);
 int sweep_task(const std::string& run_dir);
 int report(const ReportArgs& args);
 int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
-            const std::vector<std::string>& base_sets, const std::vector<std::string>& other_sets,
-            const RunArgs& run, bool json);
+            const std::vector<std::string>& base_sets, const std::vector<std::string>& other_sets, const RunArgs& run,
+            bool json);
 
 }  // namespace starnuma::cli

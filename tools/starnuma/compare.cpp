@@ -23,10 +23,19 @@ namespace {
 
 pid_t spawn_run(const std::string& platform, const std::vector<std::string>& sets, const RunArgs& ra,
                 const std::string& out) {
-  std::vector<std::string> args{"starnuma", "run", platform, "--oracle-region", ra.oracle_region,
-                                "--warmup", std::to_string(ra.warmup),
-                                "--out", out, "--no-progress",
-                                "--json", "--detailed-sockets", std::to_string(ra.detailed_sockets)};
+  std::vector<std::string> args{"starnuma",
+                                "run",
+                                platform,
+                                "--oracle-region",
+                                ra.oracle_region,
+                                "--warmup",
+                                std::to_string(ra.warmup),
+                                "--out",
+                                out,
+                                "--no-progress",
+                                "--json",
+                                "--detailed-sockets",
+                                std::to_string(ra.detailed_sockets)};
   if (!ra.placement.empty()) args.insert(args.end(), {"--placement", ra.placement});
   if (ra.pool_fraction >= 0) args.insert(args.end(), {"--pool-fraction", std::to_string(ra.pool_fraction)});
   if (!ra.initial_placement.empty()) args.insert(args.end(), {"--initial-placement", ra.initial_placement});
@@ -67,7 +76,8 @@ int compare(const std::string& base, const std::string& other, const std::vector
   // Kept outputs are all or nothing: built beside --out, renamed over it at the end.
   std::optional<OutputFolder> folder;
   if (keep) folder.emplace(ra.out, "compare.json");
-  const fs::path dir = keep ? fs::path(folder->file("")) : fs::temp_directory_path() / ("starnuma-compare-" + std::to_string(getpid()));
+  const fs::path dir =
+      keep ? fs::path(folder->file("")) : fs::temp_directory_path() / ("starnuma-compare-" + std::to_string(getpid()));
   const std::string base_out = (dir / "base").string(), other_out = (dir / "other").string();
   // Overrides of one platform come after the shared ones (the later wins).
   std::vector<std::string> for_base = sets, for_other = sets;
@@ -122,7 +132,8 @@ int compare(const std::string& base, const std::string& other, const std::vector
     return s;
   };
   std::cout << B["workload"].get<std::string>() << ", "
-            << (ra.trace_in.empty() || ra.instructions_given ? std::to_string(ra.instructions) : std::string("the trace's"))
+            << (ra.trace_in.empty() || ra.instructions_given ? std::to_string(ra.instructions)
+                                                             : std::string("the trace's"))
             << " instructions per thread, " << B["placement"].get<std::string>() << " placement\n\n";
   row("", fs::path(base).stem().string(), fs::path(other).stem().string());
   row("IPC per core", num(B["ipc"].get<double>(), 3), num(O["ipc"].get<double>(), 3));

@@ -26,8 +26,8 @@ int benchmark_generators(const std::vector<std::string>& workloads, double scale
   const auto wanted = static_cast<uint64_t>(20e6 * scale);
   nlohmann::ordered_json report = nlohmann::ordered_json::array();
   if (!json)
-    std::cout << std::left << std::setw(28) << "workload" << std::right << std::setw(12) << "set-up (s)" << std::setw(14)
-              << "operations" << std::setw(18) << "M operations/s" << '\n';
+    std::cout << std::left << std::setw(28) << "workload" << std::right << std::setw(12) << "set-up (s)"
+              << std::setw(14) << "operations" << std::setw(18) << "M operations/s" << '\n';
   std::vector<StreamOp> batch(kBatch);
   for (const std::string& name : workloads) {
     using clock = std::chrono::steady_clock;
@@ -48,8 +48,8 @@ int benchmark_generators(const std::vector<std::string>& workloads, double scale
     const double setup = std::chrono::duration<double>(ready - start).count();
     const double seconds = std::chrono::duration<double>(clock::now() - ready).count();
     const double rate = static_cast<double>(operations) / seconds;
-    report.push_back({{"workload", name}, {"setup_seconds", setup}, {"operations", operations},
-                      {"operations_per_second", rate}});
+    report.push_back(
+        {{"workload", name}, {"setup_seconds", setup}, {"operations", operations}, {"operations_per_second", rate}});
     if (!json)
       std::cout << std::left << std::setw(28) << name << std::right << std::fixed << std::setprecision(2)
                 << std::setw(12) << setup << std::setw(14) << operations << std::setw(18) << rate / 1e6 << std::endl;

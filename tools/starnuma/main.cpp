@@ -43,7 +43,8 @@ const CLI::Validator kFinite(
     [](std::string& s) -> std::string {
       char* end = nullptr;
       const double v = std::strtod(s.c_str(), &end);
-      return end != s.c_str() && *end == '\0' && std::isfinite(v) ? std::string() : "'" + s + "' is not a finite number";
+      return end != s.c_str() && *end == '\0' && std::isfinite(v) ? std::string()
+                                                                  : "'" + s + "' is not a finite number";
     },
     "");
 
@@ -95,11 +96,15 @@ int run(int argc, char** argv) {
       ->required();
   bandwidth_cmd->add_option("--to", bw.to, "Memory node, e.g. socket5 or pool")->required();
   bandwidth_cmd->add_option("--op", bw.op, "read or write")->check(CLI::IsMember({"read", "write"}));
-  bandwidth_cmd->add_option("--load", bw.load, "Offered load as a fraction of the path capacity (Poisson); "
-                                               "without it the path is saturated")->check(kFinite & CLI::Range(1e-6, 100.0));
+  bandwidth_cmd
+      ->add_option("--load", bw.load,
+                   "Offered load as a fraction of the path capacity (Poisson); "
+                   "without it the path is saturated")
+      ->check(kFinite & CLI::Range(1e-6, 100.0));
   bandwidth_cmd->add_option("--pattern", bw.pattern, "sequential or random lines")
       ->check(CLI::IsMember({"sequential", "random"}));
-  bandwidth_cmd->add_option("--requests", bw.requests, "Lines to move")->transform(kCount)
+  bandwidth_cmd->add_option("--requests", bw.requests, "Lines to move")
+      ->transform(kCount)
       ->check(CLI::Range(1, 100000000));
   bandwidth_cmd->add_option("--outstanding", bw.outstanding, "Requests in flight when saturating")
       ->check(CLI::Range(1, 1000000));
@@ -136,7 +141,8 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   curve_cmd->add_flag("--json", json, "Machine-readable output");
 
-  auto* run_cmd = app.add_subcommand("run", "Run a workload on a platform: IPC, AMAT (unloaded + contention), access breakdown");
+  auto* run_cmd =
+      app.add_subcommand("run", "Run a workload on a platform: IPC, AMAT (unloaded + contention), access breakdown");
   add_platform_args(*run_cmd, run_args);
   auto* compare_cmd = app.add_subcommand("compare", "Run one workload on two platforms (in parallel) and compare them");
   std::string base_platform, other_platform;
@@ -149,93 +155,100 @@ int run(int argc, char** argv) {
   compare_cmd->add_option("--set-base", base_sets, "Override a parameter of the base platform only (repeatable)")
       ->type_name("K=V")
       ->allow_extra_args(false);
-  compare_cmd->add_option("--set-other", other_sets,
-                          "Override a parameter of the other platform only (repeatable), e.g. its tracking hardware "
-                          "for dynamic placement")
+  compare_cmd
+      ->add_option("--set-other", other_sets,
+                   "Override a parameter of the other platform only (repeatable), e.g. its tracking hardware "
+                   "for dynamic placement")
       ->type_name("K=V")
       ->allow_extra_args(false);
   for (CLI::App* cmd : {run_cmd, compare_cmd}) {
-  cmd->add_option("--workload", ra.workload, "Workload and parameters, e.g. uniform:footprint=64MiB")
-      ->capture_default_str();
-  cmd->add_option("--instructions", ra.instructions, "Instructions per hardware thread")
-      ->transform(kCount)
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
-      ->capture_default_str();
-  cmd->add_option("--warmup", ra.warmup,
-                  "Instructions per hardware thread run (timed) before measurement; each core's statistics "
-                  "restart at the end of its own, the shared ones at the end of the last (docs/cores.md)")
-      ->transform(kCount)
-      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50))
-      ->capture_default_str();
-  cmd->add_option("--placement", ra.placement,
-                  "Page placement: first-touch, oracle or dynamic (first touch, then migration phases; "
-                  "--set os.KEY=V tunes them, docs/os.md); default: the platform's os.placement (first-touch)")
-      ->check(CLI::IsMember({"first-touch", "oracle", "dynamic"}));
-  cmd->add_option("--pool-fraction", ra.pool_fraction,
-                  "Share of the workload's footprint the pool may hold; default: the platform's os.pool_fraction (0.2)")
-      ->check(kFinite & CLI::Range(0.0, 1.0));
-  cmd->add_option("--oracle-region", ra.oracle_region,
-                  "Oracle placement: the region its profile of LLC misses counts by, a power of two from 4KiB (a "
-                  "page) to 512KiB (the paper's tracking region); a region's pages move together")
-      ->capture_default_str();
-  cmd->add_option("--seed", ra.seed, "Seed of the workload and of random replacement")
-      ->check(kSeed)
-      ->capture_default_str();
-  cmd->add_option("--out", ra.out, cmd == run_cmd ? "Folder for stats.json (written atomically)"
-                                                  : "Folder for base/stats.json, other/stats.json and compare.json");
-  cmd->add_option("--detailed-sockets", ra.detailed_sockets,
-                  "Mixed modality: simulate only the first N sockets in detail; the others replay their streams "
-                  "through their LLC at the detailed cores' IPC (0: all detailed)")
-      ->capture_default_str();
-  cmd->add_flag("--json", json, "Print the summary as JSON");
-  cmd->add_option("--trace-in", ra.trace_in,
-                  "Run from trace files instead of --workload: one starnuma trace (its seed and instructions are "
-                  "the defaults), ChampSim traces (plain or .xz) assigned to the cores in order, round-robin, or "
-                  "a directory holding the StarNUMA artifact's trace set (docs/traces.md)")
-      ->delimiter(',')
-      ->type_name("FILE[,FILE...]|DIR")
-      ->check(CLI::ExistingPath)
-      ->excludes(cmd->get_option("--workload"));
-  cmd->add_option("--trace-space", ra.trace_space,
-                  "ChampSim traces: separate (default: one single-threaded program per core, each in its own "
-                  "address space) or shared (the per-thread traces of one program: addresses kept, folded into "
-                  "the platform's by the terabyte, so threads share pages)")
-      ->check(CLI::IsMember({"separate", "shared"}))
-      ->needs(cmd->get_option("--trace-in"));
-  cmd->add_option("--trace-phase", ra.trace_phase,
-                  "An artifact trace set: the phase to run (champsim_T_P / mtrace_tT_P files); default: the only "
-                  "one it holds")
-      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40))
-      ->needs(cmd->get_option("--trace-in"));
-  cmd->add_option("--initial-placement", ra.initial_placement,
-                  "The StarNUMA artifact's page-owner file (page_owner_pre.txt: '<4 KiB virtual page> <owner>' "
-                  "lines, owner a socket or 100 for the pool): those pages placed before the run, the rest by "
-                  "first touch; with first-touch or dynamic placement (docs/traces.md)")
-      ->type_name("FILE")
-      ->check(CLI::ExistingFile);
+    cmd->add_option("--workload", ra.workload, "Workload and parameters, e.g. uniform:footprint=64MiB")
+        ->capture_default_str();
+    cmd->add_option("--instructions", ra.instructions, "Instructions per hardware thread")
+        ->transform(kCount)
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
+        ->capture_default_str();
+    cmd->add_option("--warmup", ra.warmup,
+                    "Instructions per hardware thread run (timed) before measurement; each core's statistics "
+                    "restart at the end of its own, the shared ones at the end of the last (docs/cores.md)")
+        ->transform(kCount)
+        ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50))
+        ->capture_default_str();
+    cmd->add_option("--placement", ra.placement,
+                    "Page placement: first-touch, oracle or dynamic (first touch, then migration phases; "
+                    "--set os.KEY=V tunes them, docs/os.md); default: the platform's os.placement (first-touch)")
+        ->check(CLI::IsMember({"first-touch", "oracle", "dynamic"}));
+    cmd->add_option(
+           "--pool-fraction", ra.pool_fraction,
+           "Share of the workload's footprint the pool may hold; default: the platform's os.pool_fraction (0.2)")
+        ->check(kFinite & CLI::Range(0.0, 1.0));
+    cmd->add_option("--oracle-region", ra.oracle_region,
+                    "Oracle placement: the region its profile of LLC misses counts by, a power of two from 4KiB (a "
+                    "page) to 512KiB (the paper's tracking region); a region's pages move together")
+        ->capture_default_str();
+    cmd->add_option("--seed", ra.seed, "Seed of the workload and of random replacement")
+        ->check(kSeed)
+        ->capture_default_str();
+    cmd->add_option("--out", ra.out,
+                    cmd == run_cmd ? "Folder for stats.json (written atomically)"
+                                   : "Folder for base/stats.json, other/stats.json and compare.json");
+    cmd->add_option("--detailed-sockets", ra.detailed_sockets,
+                    "Mixed modality: simulate only the first N sockets in detail; the others replay their streams "
+                    "through their LLC at the detailed cores' IPC (0: all detailed)")
+        ->capture_default_str();
+    cmd->add_flag("--json", json, "Print the summary as JSON");
+    cmd->add_option("--trace-in", ra.trace_in,
+                    "Run from trace files instead of --workload: one starnuma trace (its seed and instructions are "
+                    "the defaults), ChampSim traces (plain or .xz) assigned to the cores in order, round-robin, or "
+                    "a directory holding the StarNUMA artifact's trace set (docs/traces.md)")
+        ->delimiter(',')
+        ->type_name("FILE[,FILE...]|DIR")
+        ->check(CLI::ExistingPath)
+        ->excludes(cmd->get_option("--workload"));
+    cmd->add_option("--trace-space", ra.trace_space,
+                    "ChampSim traces: separate (default: one single-threaded program per core, each in its own "
+                    "address space) or shared (the per-thread traces of one program: addresses kept, folded into "
+                    "the platform's by the terabyte, so threads share pages)")
+        ->check(CLI::IsMember({"separate", "shared"}))
+        ->needs(cmd->get_option("--trace-in"));
+    cmd->add_option("--trace-phase", ra.trace_phase,
+                    "An artifact trace set: the phase to run (champsim_T_P / mtrace_tT_P files); default: the only "
+                    "one it holds")
+        ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40))
+        ->needs(cmd->get_option("--trace-in"));
+    cmd->add_option("--initial-placement", ra.initial_placement,
+                    "The StarNUMA artifact's page-owner file (page_owner_pre.txt: '<4 KiB virtual page> <owner>' "
+                    "lines, owner a socket or 100 for the pool): those pages placed before the run, the rest by "
+                    "first touch; with first-touch or dynamic placement (docs/traces.md)")
+        ->type_name("FILE")
+        ->check(CLI::ExistingFile);
   }
   run_cmd->add_flag("!--no-progress", ra.progress, "No progress line on stderr");
-  run_cmd->add_option("--timeline", ra.timeline,
-                      "Every INTERVAL of simulated time (e.g. 1us, at least the platform's quantum), each memory "
-                      "node's bandwidth and pages, as a time series in stats.json (needs --out)")
+  run_cmd
+      ->add_option("--timeline", ra.timeline,
+                   "Every INTERVAL of simulated time (e.g. 1us, at least the platform's quantum), each memory "
+                   "node's bandwidth and pages, as a time series in stats.json (needs --out)")
       ->type_name("INTERVAL");
-  run_cmd->add_option("--dump-trackers", ra.dump_trackers,
-                      "After the run, write the tracking metadata (region,address,sharers,sharer_count,count per "
-                      "tracked region) to this CSV file, atomically; needs topology.socket.tracking.impl model or rtl")
+  run_cmd
+      ->add_option("--dump-trackers", ra.dump_trackers,
+                   "After the run, write the tracking metadata (region,address,sharers,sharer_count,count per "
+                   "tracked region) to this CSV file, atomically; needs topology.socket.tracking.impl model or rtl")
       ->type_name("FILE");
-  run_cmd->add_option("--checkpoint", ra.checkpoint,
-                      "Run one timing window of a sampled evaluation from this checkpoint (`starnuma checkpoint` "
-                      "wrote it): its workload, seed, page map and migrations; --warmup, then --instructions "
-                      "measured while the phase's migrations run (docs/sampling.md)")
+  run_cmd
+      ->add_option("--checkpoint", ra.checkpoint,
+                   "Run one timing window of a sampled evaluation from this checkpoint (`starnuma checkpoint` "
+                   "wrote it): its workload, seed, page map and migrations; --warmup, then --instructions "
+                   "measured while the phase's migrations run (docs/sampling.md)")
       ->type_name("FILE")
       ->check(CLI::ExistingFile)
       ->excludes(run_cmd->get_option("--trace-in"));
 
   PlatformArgs checkpoint_args, sample_args;
   CheckpointArgs ck;
-  auto* checkpoint_cmd = app.add_subcommand(
-      "checkpoint", "Sampled evaluation, step 1: a functional pass deciding every migration phase; one checkpoint "
-                    "per phase boundary (docs/sampling.md)");
+  auto* checkpoint_cmd =
+      app.add_subcommand("checkpoint",
+                         "Sampled evaluation, step 1: a functional pass deciding every migration phase; one checkpoint "
+                         "per phase boundary (docs/sampling.md)");
   add_platform_args(*checkpoint_cmd, checkpoint_args);
   checkpoint_cmd->add_option("--workload", ck.workload, "Workload and parameters")->capture_default_str();
   checkpoint_cmd->add_option("--seed", ck.seed, "Seed of the workload and of the policy's random choices")
@@ -246,9 +259,10 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   auto* checkpoint_out =
       checkpoint_cmd->add_option("--out", ck.out, "Folder for manifest.json and the checkpoints (replaced whole)");
-  checkpoint_cmd->add_flag("--streams-only", ck.streams_only,
-                           "Benchmark: only read the workload's streams in the pass's turns, writing nothing (times "
-                           "their production as the pass meets it; starnuma benchmark uses it)")
+  checkpoint_cmd
+      ->add_flag("--streams-only", ck.streams_only,
+                 "Benchmark: only read the workload's streams in the pass's turns, writing nothing (times "
+                 "their production as the pass meets it; starnuma benchmark uses it)")
       ->excludes(checkpoint_out);
   checkpoint_cmd->add_flag("!--no-progress", ck.progress, "No line per phase on stderr");
   checkpoint_cmd->add_flag("--json", json, "Print the manifest as JSON");
@@ -270,7 +284,8 @@ int run(int argc, char** argv) {
   sample_cmd->add_option("--jobs", sa.jobs, "Windows run at once (0: one per host core)")
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
-  sample_cmd->add_option("--detailed-sockets", sa.detailed_sockets, "Mixed modality, as for run")->capture_default_str();
+  sample_cmd->add_option("--detailed-sockets", sa.detailed_sockets, "Mixed modality, as for run")
+      ->capture_default_str();
   sample_cmd->add_option("--out", sa.out, "Folder for window-K/stats.json and sampled.json (written atomically)");
   sample_cmd->add_flag("--json", json, "Print the aggregate as JSON");
 
@@ -289,12 +304,14 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   record_cmd->add_option("--seed", rec.seed, "Seed of the workload")->check(kSeed)->capture_default_str();
   std::string info_file;
-  auto* info_cmd = trace_cmd->add_subcommand("info", "Print a trace's header and per-thread counts, verifying every checksum");
+  auto* info_cmd =
+      trace_cmd->add_subcommand("info", "Print a trace's header and per-thread counts, verifying every checksum");
   info_cmd->add_option("file", info_file, "Trace file (starnuma or ChampSim)")->required()->check(CLI::ExistingFile);
   info_cmd->add_flag("--json", json, "Machine-readable output");
 
   auto* profile_cmd = app.add_subcommand(
-      "profile", "Sharing profile of a workload after an LLC filter (StarNUMA Fig. 2): pages and accesses by sharer count");
+      "profile",
+      "Sharing profile of a workload after an LLC filter (StarNUMA Fig. 2): pages and accesses by sharer count");
   std::string profile_workload = "bfs";
   unsigned profile_sockets = 16, profile_cores = 4;
   uint64_t profile_instructions = 10000000, profile_seed = 1;
@@ -334,13 +351,16 @@ int run(int argc, char** argv) {
 
   SweepArgs sw;
   sw.jobs = std::max(1u, std::thread::hardware_concurrency());
-  auto* sweep_cmd = app.add_subcommand("sweep", "Run a sweep file's runs (here or on a Slurm cluster) into DIR/sweep.db, resuming what is not done (docs/sweeps.md)");
+  auto* sweep_cmd = app.add_subcommand("sweep",
+                                       "Run a sweep file's runs (here or on a Slurm cluster) into DIR/sweep.db, "
+                                       "resuming what is not done (docs/sweeps.md)");
   sweep_cmd->add_option("spec", sw.spec, "Sweep YAML file")->required()->check(CLI::ExistingFile);
   sweep_cmd->add_option("--out", sw.out, "Sweep folder: sweep.db, runs/NAME/, platforms/")->required();
   sweep_cmd->add_option("--executor", sw.executor, "local (child processes) or slurm (an sbatch job array)")
       ->check(CLI::IsMember({"local", "slurm"}))
       ->capture_default_str();
-  sweep_cmd->add_option("--jobs", sw.jobs, "local: runs at once (default: the host's cores)")->check(CLI::Range(1u, 4096u));
+  sweep_cmd->add_option("--jobs", sw.jobs, "local: runs at once (default: the host's cores)")
+      ->check(CLI::Range(1u, 4096u));
   sweep_cmd->add_option("--attempts", sw.attempts, "Attempts a run gets before a failure is final")
       ->check(CLI::Range(1u, 100u))
       ->capture_default_str();
@@ -361,7 +381,8 @@ int run(int argc, char** argv) {
   task_cmd->group("");  // not for users: listed nowhere
   task_cmd->add_option("run_dir", task_dir, "The run's folder")->required();
   ReportArgs rep;
-  auto* report_cmd = app.add_subcommand("report", "Figures and tables of a sweep's results: HTML, Markdown or PNG (docs/reports.md)");
+  auto* report_cmd =
+      app.add_subcommand("report", "Figures and tables of a sweep's results: HTML, Markdown or PNG (docs/reports.md)");
   report_cmd->add_option("dir", rep.dir, "Sweep folder")->required();
   report_cmd->add_option("--format", rep.format, "html (one self-contained page), md or png")
       ->check(CLI::IsMember({"html", "md", "png"}))

@@ -62,9 +62,9 @@ int memory_curve(const PlatformArgs& args, const MemoryCurveArgs& mc, bool json)
     std::ostringstream offered;
     offered << std::fixed << std::setprecision(1) << p.offered_gbps;
     std::cout << std::fixed << std::setprecision(1) << std::setw(14)
-              << (p.load == 0 ? std::string("closed loop") : offered.str()) << std::setw(15)
-              << p.achieved_gbps << std::setw(14) << p.mean_read_latency_ns << std::setw(13) << p.p99_read_latency_ns
-              << std::setw(9) << std::setprecision(0) << 100 * p.bus_utilization << " %\n";
+              << (p.load == 0 ? std::string("closed loop") : offered.str()) << std::setw(15) << p.achieved_gbps
+              << std::setw(14) << p.mean_read_latency_ns << std::setw(13) << p.p99_read_latency_ns << std::setw(9)
+              << std::setprecision(0) << 100 * p.bus_utilization << " %\n";
   }
   if (mc.outstanding > 0)
     std::cout << "\n  closed loop: " << mc.outstanding << " accesses in flight, each reissued when it completes\n";

@@ -136,8 +136,8 @@ int checkpoint(const PlatformArgs& args, const CheckpointArgs& ca, bool json) {
     return 0;
   }
   std::cout << r.manifest["workload"].get<std::string>() << " on " << r.manifest["platform"].get<std::string>() << ", "
-            << r.manifest["knowledge"].get<std::string>() << " knowledge, phases of " << r.manifest["phase_instructions"]
-            << " instructions per thread\n\n"
+            << r.manifest["knowledge"].get<std::string>() << " knowledge, phases of "
+            << r.manifest["phase_instructions"] << " instructions per thread\n\n"
             << "phase   HI        LO      candidates  pages moved  to pool  from pool  pool pages\n";
   for (const auto& p : r.manifest["phases"])
     std::cout << std::left << std::setw(8) << p["phase"].get<uint64_t>() << std::setw(10) << p["hi"].get<uint64_t>()
@@ -154,8 +154,9 @@ int checkpoint(const PlatformArgs& args, const CheckpointArgs& ca, bool json) {
 
 int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
   const fs::path dir(sa.checkpoints);
-  const nlohmann::ordered_json manifest = read_json(dir / "manifest.json", "the checkpoints' manifest (not a folder "
-                                                                            "`starnuma checkpoint` wrote?)");
+  const nlohmann::ordered_json manifest = read_json(dir / "manifest.json",
+                                                    "the checkpoints' manifest (not a folder "
+                                                    "`starnuma checkpoint` wrote?)");
   std::vector<std::string> files;
   try {
     for (const auto& p : manifest.at("phases")) files.push_back((dir / p.at("file").get<std::string>()).string());
@@ -166,7 +167,8 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
   const bool keep = !sa.out.empty();
   std::optional<OutputFolder> folder;  // all or nothing: built beside --out, renamed over it at the end
   if (keep) folder.emplace(sa.out, "sampled.json");
-  const fs::path out = keep ? fs::path(folder->file("")) : fs::temp_directory_path() / ("starnuma-sample-" + std::to_string(getpid()));
+  const fs::path out =
+      keep ? fs::path(folder->file("")) : fs::temp_directory_path() / ("starnuma-sample-" + std::to_string(getpid()));
   const unsigned jobs = sa.jobs ? sa.jobs : std::max(1u, std::thread::hardware_concurrency());
 
   std::vector<std::string> window_out;
@@ -185,9 +187,20 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
   };
   for (size_t k = 0; k < files.size() && !failed; ++k) {
     window_out.push_back((out / ("window-" + std::to_string(k + 1))).string());
-    std::vector<std::string> a{"starnuma", "run", args.platform, "--checkpoint", files[k], "--instructions",
-                               std::to_string(sa.instructions), "--warmup", std::to_string(sa.warmup), "--out",
-                               window_out.back(), "--no-progress", "--json", "--detailed-sockets",
+    std::vector<std::string> a{"starnuma",
+                               "run",
+                               args.platform,
+                               "--checkpoint",
+                               files[k],
+                               "--instructions",
+                               std::to_string(sa.instructions),
+                               "--warmup",
+                               std::to_string(sa.warmup),
+                               "--out",
+                               window_out.back(),
+                               "--no-progress",
+                               "--json",
+                               "--detailed-sockets",
                                std::to_string(sa.detailed_sockets)};
     for (const auto& s : args.sets) a.insert(a.end(), {"--set", s});
     while (running.size() >= jobs) reap_one();

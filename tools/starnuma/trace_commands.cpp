@@ -31,9 +31,11 @@ int trace_record(const PlatformArgs& args, const RecordArgs& ra) {
   header.workload = ra.workload;
   const trace::RecordResult r = trace::record_trace(*workload, ra.out, header);
   std::cout << "recorded " << ra.workload << " for " << threads << " threads, " << ra.instructions
-            << " instructions each after the measurement start (+" << trace::recording_budget(ra.instructions) - ra.instructions
-            << " margin): " << r.ops << " ops in " << r.bytes << " bytes (" << std::fixed << std::setprecision(2)
-            << (r.ops ? static_cast<double>(r.bytes) / static_cast<double>(r.ops) : 0.0) << " bytes/op) -> " << ra.out << '\n';
+            << " instructions each after the measurement start (+"
+            << trace::recording_budget(ra.instructions) - ra.instructions << " margin): " << r.ops << " ops in "
+            << r.bytes << " bytes (" << std::fixed << std::setprecision(2)
+            << (r.ops ? static_cast<double>(r.bytes) / static_cast<double>(r.ops) : 0.0) << " bytes/op) -> " << ra.out
+            << '\n';
   if (r.streams_ended) std::cout << r.streams_ended << " threads' streams ended before the budget\n";
   return 0;
 }
@@ -54,12 +56,13 @@ int champsim_info(const std::string& path, trace::TraceKind kind, bool json) {
   }
   const char* format = kind == trace::TraceKind::ChampSimXz ? "champsim-xz" : "champsim";
   if (json) {
-    nlohmann::ordered_json j{{"file", path}, {"format", format}, {"records", stream.records()}, {"loads", loads},
-                             {"stores", stores}, {"dependent_loads", dependent}};
+    nlohmann::ordered_json j{{"file", path},   {"format", format}, {"records", stream.records()},
+                             {"loads", loads}, {"stores", stores}, {"dependent_loads", dependent}};
     std::cout << json_text(j) << '\n';
   } else {
-    std::cout << path << ": ChampSim trace" << (kind == trace::TraceKind::ChampSimXz ? " (xz)" : "") << "\n  records (instructions) "
-              << stream.records() << "\n  loads                  " << loads << " (" << dependent << " dependent)\n"
+    std::cout << path << ": ChampSim trace" << (kind == trace::TraceKind::ChampSimXz ? " (xz)" : "")
+              << "\n  records (instructions) " << stream.records() << "\n  loads                  " << loads << " ("
+              << dependent << " dependent)\n"
               << "  stores                 " << stores << '\n';
   }
   return 0;
@@ -78,13 +81,27 @@ int trace_info(const std::string& path, bool json) {
   if (json) {
     nlohmann::ordered_json per_thread = nlohmann::ordered_json::array();
     for (const auto& t : threads)
-      per_thread.push_back({{"ops", t.ops}, {"loads", t.loads}, {"stores", t.stores}, {"barriers", t.barriers},
-                            {"dependent", t.dependent}, {"instructions", t.instructions}, {"blocks", t.blocks},
+      per_thread.push_back({{"ops", t.ops},
+                            {"loads", t.loads},
+                            {"stores", t.stores},
+                            {"barriers", t.barriers},
+                            {"dependent", t.dependent},
+                            {"instructions", t.instructions},
+                            {"blocks", t.blocks},
                             {"stream_ended", t.stream_ended}});
-    nlohmann::ordered_json j{{"file", path}, {"format", "starnuma"}, {"version", h.version}, {"threads", h.threads},
-                             {"workload", h.workload}, {"seed", h.seed}, {"footprint", h.footprint},
-                             {"instructions", h.instructions}, {"initialises", h.initialises}, {"bytes", file->file().size()},
-                             {"blocks", blocks}, {"checksums", "ok"}, {"per_thread", per_thread}};
+    nlohmann::ordered_json j{{"file", path},
+                             {"format", "starnuma"},
+                             {"version", h.version},
+                             {"threads", h.threads},
+                             {"workload", h.workload},
+                             {"seed", h.seed},
+                             {"footprint", h.footprint},
+                             {"instructions", h.instructions},
+                             {"initialises", h.initialises},
+                             {"bytes", file->file().size()},
+                             {"blocks", blocks},
+                             {"checksums", "ok"},
+                             {"per_thread", per_thread}};
     std::cout << json_text(j) << '\n';
     return 0;
   }
@@ -96,9 +113,10 @@ int trace_info(const std::string& path, bool json) {
             << "  instructions  " << h.instructions << " per thread after the measurement start\n"
             << "  initialises   " << (h.initialises ? "yes" : "no") << "\n"
             << "  size          " << file->file().size() << " bytes, " << blocks << " blocks, all checksums ok\n\n";
-  std::cout << std::right << std::setw(7) << "thread" << std::setw(12) << "ops" << std::setw(12) << "loads" << std::setw(12)
-            << "stores" << std::setw(10) << "barriers" << std::setw(11) << "dependent" << std::setw(14) << "instructions"
-            << std::setw(8) << "blocks" << "  end\n";
+  std::cout << std::right << std::setw(7) << "thread" << std::setw(12) << "ops" << std::setw(12) << "loads"
+            << std::setw(12) << "stores" << std::setw(10) << "barriers" << std::setw(11) << "dependent" << std::setw(14)
+            << "instructions" << std::setw(8) << "blocks"
+            << "  end\n";
   for (size_t t = 0; t < threads.size(); ++t) {
     const auto& s = threads[t];
     std::cout << std::setw(7) << t << std::setw(12) << s.ops << std::setw(12) << s.loads << std::setw(12) << s.stores

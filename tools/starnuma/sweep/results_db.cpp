@@ -30,12 +30,14 @@ CREATE TABLE IF NOT EXISTS runs (
 )";
 
 // The parameter columns upsert_run fills, and the result columns a new key clears.
-const char* const kParamColumns[] = {"kind", "platform", "platform_name", "platform_key", "workload", "placement",
-                                     "seed", "instructions", "warmup", "pool_fraction", "sets", "params"};
-const char* const kResultColumns[] = {"exit_code", "error", "executor", "host", "started", "finished", "host_seconds",
-                                      "ipc", "amat_ns", "amat_unloaded_ns", "amat_contention_ns", "access_local",
-                                      "access_1hop", "access_2hop", "access_pool", "util_upi", "util_numalink",
-                                      "util_cxl", "llc_misses", "sim_time_ns", "pages_moved", "to_pool", "stats_path"};
+const char* const kParamColumns[] = {"kind", "platform",     "platform_name", "platform_key",  "workload", "placement",
+                                     "seed", "instructions", "warmup",        "pool_fraction", "sets",     "params"};
+const char* const kResultColumns[] = {
+    "exit_code",          "error",         "executor",    "host",        "started",
+    "finished",           "host_seconds",  "ipc",         "amat_ns",     "amat_unloaded_ns",
+    "amat_contention_ns", "access_local",  "access_1hop", "access_2hop", "access_pool",
+    "util_upi",           "util_numalink", "util_cxl",    "llc_misses",  "sim_time_ns",
+    "pages_moved",        "to_pool",       "stats_path"};
 
 class Statement {
  public:
@@ -48,7 +50,8 @@ class Statement {
     if (v.is_null()) rc = sqlite3_bind_null(stmt_, i);
     else if (v.is_number_integer()) rc = sqlite3_bind_int64(stmt_, i, v.get<int64_t>());
     else if (v.is_number()) rc = sqlite3_bind_double(stmt_, i, v.get<double>());
-    else if (v.is_string()) rc = sqlite3_bind_text(stmt_, i, v.get_ref<const std::string&>().c_str(), -1, SQLITE_TRANSIENT);
+    else if (v.is_string())
+      rc = sqlite3_bind_text(stmt_, i, v.get_ref<const std::string&>().c_str(), -1, SQLITE_TRANSIENT);
     else rc = sqlite3_bind_text(stmt_, i, v.dump().c_str(), -1, SQLITE_TRANSIENT);
     if (rc != SQLITE_OK) fail("bind");
     return *this;
@@ -85,7 +88,8 @@ nlohmann::json at(const nlohmann::json& j, const char* a, const char* b = nullpt
 
 ResultsDb::ResultsDb(const std::string& path) : path_(path) {
   if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK)
-    report_error(msg::kInput, path + ": cannot open the results database: " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
+    report_error(msg::kInput,
+                 path + ": cannot open the results database: " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
   sqlite3_busy_timeout(db_, 10000);  // a report reading at the same moment
   exec(kSchema);
   std::string version;
@@ -94,8 +98,9 @@ ResultsDb::ResultsDb(const std::string& path) : path_(path) {
     if (s.step()) version = s.text(0);
   }
   if (!version.empty() && version != std::to_string(kResultsSchemaVersion))
-    report_error(msg::kInput, path + ": a results database of schema version " + version + "; this starnuma writes version " +
-                                  std::to_string(kResultsSchemaVersion) + " (use a new --out folder)");
+    report_error(msg::kInput, path + ": a results database of schema version " + version +
+                                  "; this starnuma writes version " + std::to_string(kResultsSchemaVersion) +
+                                  " (use a new --out folder)");
   set_meta("schema_version", std::to_string(kResultsSchemaVersion));
 }
 
@@ -111,7 +116,8 @@ void ResultsDb::exec(const std::string& sql) {
 }
 
 void ResultsDb::set_meta(const std::string& key, const std::string& value) {
-  Statement(db_, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", path_)
+  Statement(db_, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            path_)
       .bind(1, key)
       .bind(2, value)
       .step();
@@ -132,12 +138,14 @@ void ResultsDb::upsert_run(const std::string& name, const std::string& key, cons
     updates += std::string(", ") + c + " = excluded." + c;
   }
   // A changed key (another binary, input or parameter) makes the old result invalid.
-  std::string reset = "status = CASE WHEN runs.key = excluded.key THEN runs.status ELSE 'pending' END, "
-                      "attempts = CASE WHEN runs.key = excluded.key THEN runs.attempts ELSE 0 END";
-  for (const char* c : kResultColumns) reset += std::string(", ") + c + " = CASE WHEN runs.key = excluded.key THEN runs." + c + " END";
+  std::string reset =
+      "status = CASE WHEN runs.key = excluded.key THEN runs.status ELSE 'pending' END, "
+      "attempts = CASE WHEN runs.key = excluded.key THEN runs.attempts ELSE 0 END";
+  for (const char* c : kResultColumns)
+    reset += std::string(", ") + c + " = CASE WHEN runs.key = excluded.key THEN runs." + c + " END";
   Statement s(db_,
-              "INSERT INTO runs(" + names + ") VALUES(" + marks + ") ON CONFLICT(name) DO UPDATE SET " + reset + updates +
-                  ", key = excluded.key",
+              "INSERT INTO runs(" + names + ") VALUES(" + marks + ") ON CONFLICT(name) DO UPDATE SET " + reset +
+                  updates + ", key = excluded.key",
               path_);
   s.bind(1, name).bind(2, key);
   int i = 3;
@@ -162,12 +170,13 @@ void ResultsDb::record(const std::string& name, const nlohmann::json& result, co
                        const std::string& error, const std::string& stats_path) {
   const bool done = !summary.is_null();
   const nlohmann::json migration = at(summary, "migration");
-  Statement s(db_,
-              "UPDATE runs SET status = ?, exit_code = ?, error = ?, host = ?, started = ?, finished = ?, host_seconds = ?, "
-              "ipc = ?, amat_ns = ?, amat_unloaded_ns = ?, amat_contention_ns = ?, access_local = ?, access_1hop = ?, "
-              "access_2hop = ?, access_pool = ?, util_upi = ?, util_numalink = ?, util_cxl = ?, llc_misses = ?, "
-              "sim_time_ns = ?, pages_moved = ?, to_pool = ?, stats_path = ? WHERE name = ?",
-              path_);
+  Statement s(
+      db_,
+      "UPDATE runs SET status = ?, exit_code = ?, error = ?, host = ?, started = ?, finished = ?, host_seconds = ?, "
+      "ipc = ?, amat_ns = ?, amat_unloaded_ns = ?, amat_contention_ns = ?, access_local = ?, access_1hop = ?, "
+      "access_2hop = ?, access_pool = ?, util_upi = ?, util_numalink = ?, util_cxl = ?, llc_misses = ?, "
+      "sim_time_ns = ?, pages_moved = ?, to_pool = ?, stats_path = ? WHERE name = ?",
+      path_);
   s.bind(1, done ? "done" : "failed")
       .bind(2, at(result, "exit_code"))
       .bind(3, done ? nlohmann::json(nullptr) : nlohmann::json(error))

@@ -53,7 +53,8 @@ class Digest {
   }
   std::string hex() const {
     char s[33];
-    std::snprintf(s, sizeof s, "%016llx%016llx", static_cast<unsigned long long>(a_), static_cast<unsigned long long>(b_));
+    std::snprintf(s, sizeof s, "%016llx%016llx", static_cast<unsigned long long>(a_),
+                  static_cast<unsigned long long>(b_));
     return s;
   }
 
@@ -63,7 +64,8 @@ class Digest {
 
 // A platform file and every file it extends, in order.
 void platform_files(const std::string& path, std::vector<std::string>& files) {
-  if (files.size() > 64 || std::find(files.begin(), files.end(), path) != files.end()) return;  // `check` reports cycles
+  if (files.size() > 64 || std::find(files.begin(), files.end(), path) != files.end())
+    return;  // `check` reports cycles
   files.push_back(path);
   const ConfigNode doc = load_yaml_file(path);
   if (const ConfigNode* base = doc.is_map() ? doc.find("extends") : nullptr; base && base->is_scalar())
@@ -160,7 +162,9 @@ void prepare_folder(const std::string& dir) {
   if (fs::exists(dir)) {
     if (!fs::is_directory(dir)) report_error(msg::kInput, "--out " + dir + ": exists and is not a folder");
     if (!fs::exists(dir + "/sweep.db") && !fs::is_empty(dir))
-      report_error(msg::kInput, "--out " + dir + ": a folder of other files (a sweep folder holds sweep.db); give a new or empty one");
+      report_error(
+          msg::kInput,
+          "--out " + dir + ": a folder of other files (a sweep folder holds sweep.db); give a new or empty one");
   }
   fs::create_directories(dir + "/runs");
   fs::create_directories(dir + "/platforms");
@@ -220,7 +224,8 @@ int sweep(const SweepArgs& args) {
       if (row != rows.end() && row->second.key == keys[i]) {
         if (row->second.status == "done") status = "done";
         else if (row->second.status == "failed")
-          status = row->second.attempts >= static_cast<int>(args.attempts) ? "failed, no retries left" : "failed, to rerun";
+          status =
+              row->second.attempts >= static_cast<int>(args.attempts) ? "failed, no retries left" : "failed, to rerun";
       } else if (row != rows.end()) {
         status = "changed, to run";
       }
@@ -300,7 +305,8 @@ int report(const ReportArgs& args) {
   const char* given = std::getenv("STARNUMA_REPORT_SCRIPT");
   const std::string script = given ? given : std::string(STARNUMA_SOURCE_DIR) + "/tools/report/report.py";
   if (!fs::is_regular_file(script))
-    report_error(msg::kUsage, "report: no " + script + " (set STARNUMA_REPORT_SCRIPT to tools/report/report.py of a starnuma source tree)");
+    report_error(msg::kUsage, "report: no " + script +
+                                  " (set STARNUMA_REPORT_SCRIPT to tools/report/report.py of a starnuma source tree)");
   std::vector<std::string> argv{"python3", script, args.dir, "--format", args.format};
   if (!args.out.empty()) argv.insert(argv.end(), {"--out", args.out});
   std::vector<char*> raw;

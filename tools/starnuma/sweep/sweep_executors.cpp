@@ -93,7 +93,8 @@ ExecutorOutcome run_local(ResultsDb& db, const std::vector<PendingRun>& runs, un
     }
     const PendingRun& r = *it->second;
     running.erase(it);
-    const std::string missing = "the task ended (exit code " + std::to_string(code) + ") without a result; its log: " + r.dir + "/task.log";
+    const std::string missing =
+        "the task ended (exit code " + std::to_string(code) + ") without a result; its log: " + r.dir + "/task.log";
     shown.finished(r.name, ingest_run(db, r.dir, r.name, r.key, r.stats_path, missing));
   }
   shown.show(0);
@@ -112,7 +113,8 @@ std::string shell_quote(const std::string& s) {
 std::set<size_t> queued_tasks(const std::string& job) {
   std::string out, err;
   std::set<size_t> ids;
-  if (run_program({"squeue", "-h", "-r", "-j", job, "-o", "%K"}, out, err) != 0) return {~size_t{0}};  // unknown: assume all
+  if (run_program({"squeue", "-h", "-r", "-j", job, "-o", "%K"}, out, err) != 0)
+    return {~size_t{0}};  // unknown: assume all
   std::istringstream lines(out);
   for (std::string line; std::getline(lines, line);)
     if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos) ids.insert(std::stoul(line));
@@ -122,7 +124,8 @@ std::set<size_t> queued_tasks(const std::string& job) {
 // Slurm's word on a task that left the queue without a result (sacct needs accounting; without it, nothing).
 std::string slurm_state(const std::string& job, size_t task) {
   std::string out, err;
-  if (run_program({"sacct", "-n", "-P", "-X", "-j", job + "_" + std::to_string(task), "-o", "State,ExitCode"}, out, err) != 0)
+  if (run_program({"sacct", "-n", "-P", "-X", "-j", job + "_" + std::to_string(task), "-o", "State,ExitCode"}, out,
+                  err) != 0)
     return "";
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   return out.empty() ? "" : " (sacct: " + out + ")";
@@ -135,9 +138,8 @@ ExecutorOutcome run_slurm(ResultsDb& db, const std::vector<PendingRun>& runs, co
   if (runs.empty()) return {};
   const std::string slurm_dir = sweep_dir + "/slurm";
   fs::create_directories(slurm_dir);
-  const std::string stamp = std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
-                                               std::chrono::system_clock::now().time_since_epoch())
-                                               .count());
+  const std::string stamp = std::to_string(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
   // The binary must be reachable from the compute nodes at this path (a shared file system).
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   std::string tasks;
@@ -152,7 +154,8 @@ ExecutorOutcome run_slurm(ResultsDb& db, const std::vector<PendingRun>& runs, co
   if (!slurm.time.empty()) script += "#SBATCH --time=" + slurm.time + "\n";
   if (!slurm.memory.empty()) script += "#SBATCH --mem=" + slurm.memory + "\n";
   if (!slurm.account.empty()) script += "#SBATCH --account=" + slurm.account + "\n";
-  script += "set -eu\nrun=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + shell_quote(slurm_dir + "/" + stamp + ".tasks") + ")\n";
+  script += "set -eu\nrun=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " +
+            shell_quote(slurm_dir + "/" + stamp + ".tasks") + ")\n";
   script += "exec " + shell_quote(self) + " sweep-task \"$run\"\n";
   const std::string script_path = slurm_dir + "/" + stamp + ".sh";
   write_file_atomically(script_path, script);
@@ -163,11 +166,14 @@ ExecutorOutcome run_slurm(ResultsDb& db, const std::vector<PendingRun>& runs, co
   std::string out, err;
   const int rc = run_program(sbatch, out, err);
   if (rc != 0)
-    report_error(msg::kInput, "sweep: sbatch " + std::string(rc == 127 ? "could not be started (is Slurm installed and on PATH?)"
-                                                                       : "failed (exit code " + std::to_string(rc) + ")") +
+    report_error(msg::kInput, "sweep: sbatch " +
+                                  std::string(rc == 127 ? "could not be started (is Slurm installed and on PATH?)"
+                                                        : "failed (exit code " + std::to_string(rc) + ")") +
                                   (err.empty() ? "" : ": " + err));
   const std::string job = out.substr(0, out.find_first_of(";\n"));
-  if (progress) std::fprintf(stderr, "sweep: Slurm job %s, %zu array tasks (script %s)\n", job.c_str(), runs.size(), script_path.c_str());
+  if (progress)
+    std::fprintf(stderr, "sweep: Slurm job %s, %zu array tasks (script %s)\n", job.c_str(), runs.size(),
+                 script_path.c_str());
   for (const PendingRun& r : runs) db.mark_running(r.name, "slurm:" + job);
 
   Progress shown(runs.size(), progress);
@@ -185,7 +191,8 @@ ExecutorOutcome run_slurm(ResultsDb& db, const std::vector<PendingRun>& runs, co
       if (!in.finished && known && !queued.count(i) && ++absent[i] >= 2)
         in = ingest_run(db, r.dir, r.name, r.key, r.stats_path,
                         "Slurm task " + job + "_" + std::to_string(i) + " left the queue without a result" +
-                            slurm_state(job, i) + "; its log: " + slurm_dir + "/" + job + "_" + std::to_string(i) + ".out");
+                            slurm_state(job, i) + "; its log: " + slurm_dir + "/" + job + "_" + std::to_string(i) +
+                            ".out");
       if (!in.finished) continue;
       open[i] = false;
       --left;

@@ -93,7 +93,8 @@ class SpecReader {
       if (std::find(top.begin(), top.end(), e.key) == top.end()) unknown(e, "", top);
     spec.name = scalar(doc, "sweep", "", true);
     if (!spec.name.empty() && !is_name(spec.name))
-      issue(doc.find("sweep")->location(), "sweep", "'" + spec.name + "' is not a name (letters, digits, '_', '-', '.')");
+      issue(doc.find("sweep")->location(), "sweep",
+            "'" + spec.name + "' is not a name (letters, digits, '_', '-', '.')");
     spec.description = scalar(doc, "description", "", false);
     spec.baseline = scalar(doc, "baseline", "", false);
 
@@ -103,7 +104,8 @@ class SpecReader {
     std::vector<Part> parts;
     if (const ConfigNode* list = doc.find("parts")) {
       if (list->kind() != ConfigNode::Kind::Sequence || list->items().empty()) {
-        issue(list->location(), "parts", "expected a list of parts, each a map with 'part:', 'fixed:', 'axes:', 'name:'");
+        issue(list->location(), "parts",
+              "expected a list of parts, each a map with 'part:', 'fixed:', 'axes:', 'name:'");
       } else {
         for (size_t i = 0; i < list->items().size(); ++i) {
           const ConfigNode& p = list->items()[i];
@@ -118,7 +120,8 @@ class SpecReader {
           parts.push_back(read_part(p, path, shared.fixed, shared.groups));
           parts.back().name = scalar(p, "part", path, true);
           if (!parts.back().name.empty() && !is_name(parts.back().name))
-            issue(p.find("part")->location(), path + ".part", "'" + parts.back().name + "' is not a name (letters, digits, '_', '-', '.')");
+            issue(p.find("part")->location(), path + ".part",
+                  "'" + parts.back().name + "' is not a name (letters, digits, '_', '-', '.')");
           if (parts.back().name_template.empty()) parts.back().name_template = shared.name_template;
         }
       }
@@ -149,7 +152,8 @@ class SpecReader {
             if (!where.known()) where = values[at[g]].where;
           }
         SweepRun run = make_run(chosen, params, where);
-        run.name = part.name_template.empty() ? default_name(run) : expand_name(part.name_template, run, part.name_where);
+        run.name =
+            part.name_template.empty() ? default_name(run) : expand_name(part.name_template, run, part.name_where);
         if (!run.name.empty() && !names.insert(run.name).second)
           issue(part.name_template.empty() ? where : part.name_where, "name",
                 "two runs are both named '" + run.name + "': give 'name:' a template with every varying axis, e.g. {" +
@@ -210,10 +214,13 @@ class SpecReader {
   void unknown(const MapEntry& e, const std::string& section, const std::vector<std::string>& valid) {
     const std::string near = nearest_word(e.key, valid);
     issue(e.key_location, section.empty() ? e.key : section + "." + e.key,
-          "unknown key '" + e.key + "'" + (near.empty() ? " (valid keys: " + join(valid) + ")" : " (did you mean '" + near + "'?)"));
+          "unknown key '" + e.key + "'" +
+              (near.empty() ? " (valid keys: " + join(valid) + ")" : " (did you mean '" + near + "'?)"));
   }
   static bool is_name(const std::string& s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; });
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
   }
   std::string scalar(const ConfigNode& doc, const char* key, const std::string& path, bool required) {
     const ConfigNode* n = doc.find(key);
@@ -230,7 +237,8 @@ class SpecReader {
   }
 
   // Checks an option's name and value; false after reporting a problem.
-  bool check_option(const std::string& key, const ConfigNode& value, const Location& key_where, const std::string& path) {
+  bool check_option(const std::string& key, const ConfigNode& value, const Location& key_where,
+                    const std::string& path) {
     if (key.rfind(kSetPrefix, 0) == 0) {
       if (key.size() == std::string(kSetPrefix).size()) {
         issue(key_where, path, "'set:' needs a parameter's key, e.g. set:topology.cxl.latency");
@@ -240,7 +248,8 @@ class SpecReader {
       const std::vector<std::string> valid = option_names();
       const std::string near = nearest_word(key, valid);
       issue(key_where, path,
-            "unknown option '" + key + "'" + (near.empty() ? " (options: " + join(valid) + ")" : " (did you mean '" + near + "'?)"));
+            "unknown option '" + key + "'" +
+                (near.empty() ? " (options: " + join(valid) + ")" : " (did you mean '" + near + "'?)"));
       return false;
     }
     if (!value.is_scalar()) {
@@ -263,13 +272,15 @@ class SpecReader {
         break;
       }
       case ValueType::Placement:
-        if (v != "first-touch" && v != "oracle" && v != "dynamic") problem = "'" + v + "' is not first-touch, oracle or dynamic";
+        if (v != "first-touch" && v != "oracle" && v != "dynamic")
+          problem = "'" + v + "' is not first-touch, oracle or dynamic";
         break;
       case ValueType::Kind:
         if (v != "run" && v != "sampled" && v != "profile") problem = "'" + v + "' is not run, sampled or profile";
         break;
       case ValueType::Path:
-        if (!fs::is_regular_file(resolve(v))) problem = "no file '" + resolve(v) + "' (paths are relative to the sweep file)";
+        if (!fs::is_regular_file(resolve(v)))
+          problem = "no file '" + resolve(v) + "' (paths are relative to the sweep file)";
         break;
       case ValueType::Text:
         if (key == "workload") problem = workload_problem(v);
@@ -304,7 +315,8 @@ class SpecReader {
             fixed[kSetPrefix + s.key] = {s.value.value(), s.value.location()};
         continue;
       }
-      if (check_option(e.key, e.value, e.key_location, prefix + "fixed." + e.key)) fixed[e.key] = {e.value.value(), e.value.location()};
+      if (check_option(e.key, e.value, e.key_location, prefix + "fixed." + e.key))
+        fixed[e.key] = {e.value.value(), e.value.location()};
     }
   }
 
@@ -329,7 +341,8 @@ class SpecReader {
   void read_axes(const ConfigNode& a, const std::map<std::string, Value>& fixed, std::vector<Group>& groups,
                  const std::string& prefix) {
     if (!a.is_map()) {
-      issue(a.location(), prefix + "axes", "expected a map of axes: OPTION: [values], or GROUP: {OPTION: [values], ...} zipped");
+      issue(a.location(), prefix + "axes",
+            "expected a map of axes: OPTION: [values], or GROUP: {OPTION: [values], ...} zipped");
       return;
     }
     std::set<std::string> seen;
@@ -341,7 +354,8 @@ class SpecReader {
       if (e.value.is_map()) {  // a zipped group: its lists vary together
         for (const MapEntry& z : e.value.entries()) {
           std::vector<Value> values;
-          if (!seen.insert(z.key).second) issue(z.key_location, axes + e.key + "." + z.key, "'" + z.key + "' is already an axis");
+          if (!seen.insert(z.key).second)
+            issue(z.key_location, axes + e.key + "." + z.key, "'" + z.key + "' is already an axis");
           if (!read_axis(z.key, z.value, z.key_location, axes + e.key + "." + z.key, fixed, values)) continue;
           if (!g.axes.empty() && values.size() != g.size) {
             issue(z.value.location(), axes + e.key + "." + z.key,
@@ -370,8 +384,7 @@ class SpecReader {
   std::string resolve_workload(const std::string& text) const {
     const size_t colon = text.find(':');
     const std::string name = text.substr(0, colon);
-    if (is_yaml_path(name))
-      return resolve(name) + (colon == std::string::npos ? "" : text.substr(colon));
+    if (is_yaml_path(name)) return resolve(name) + (colon == std::string::npos ? "" : text.substr(colon));
     return text;
   }
 
@@ -381,7 +394,9 @@ class SpecReader {
     run.where = where;
     run.params = std::move(params);
     if (auto k = chosen.find("kind"); k != chosen.end())
-      run.kind = k->second.text == "sampled" ? RunKind::Sampled : k->second.text == "profile" ? RunKind::Profile : RunKind::Run;
+      run.kind = k->second.text == "sampled"   ? RunKind::Sampled
+                 : k->second.text == "profile" ? RunKind::Profile
+                                               : RunKind::Run;
     const unsigned kind_bit = run.kind == RunKind::Run ? kRun : run.kind == RunKind::Sampled ? kSampled : kProfile;
     for (const auto& [key, value] : chosen) {
       if (key.rfind(kSetPrefix, 0) == 0) {
@@ -486,12 +501,21 @@ std::vector<std::vector<std::string>> SweepRun::commands(const std::string& dir)
       return {argv};
     }
     case RunKind::Sampled: {
-      std::vector<std::string> pass{"starnuma", "checkpoint", platform, "--workload", option("workload"),
-                                    "--checkpoints", option("checkpoints", "5"), "--out", dir + "/checkpoints", "--no-progress"};
+      std::vector<std::string> pass{"starnuma",
+                                    "checkpoint",
+                                    platform,
+                                    "--workload",
+                                    option("workload"),
+                                    "--checkpoints",
+                                    option("checkpoints", "5"),
+                                    "--out",
+                                    dir + "/checkpoints",
+                                    "--no-progress"};
       if (options.count("seed")) pass.insert(pass.end(), {"--seed", option("seed")});
       add_sets(pass);
-      std::vector<std::string> windows{"starnuma", "sample", platform, "--checkpoints", dir + "/checkpoints",
-                                       "--jobs", option("jobs", "1"), "--out", dir + "/sampled", "--json"};
+      std::vector<std::string> windows{
+          "starnuma",          "sample", platform,         "--checkpoints", dir + "/checkpoints", "--jobs",
+          option("jobs", "1"), "--out",  dir + "/sampled", "--json"};
       for (const char* key : {"instructions", "warmup", "detailed_sockets"})
         if (options.count(key)) windows.insert(windows.end(), {find_option(key)->flag, option(key)});
       add_sets(windows);

@@ -18,13 +18,13 @@ const char* kind_name(RunKind k);
 struct SweepRun {
   std::string name;
   RunKind kind = RunKind::Run;
-  std::string platform;                                   // resolved path (empty for profile)
-  std::string platform_written;                           // as the sweep file gives it
-  std::string platform_name;                              // its file stem
-  std::map<std::string, std::string> options;            // option -> value text (see sweep_spec.cpp)
-  std::vector<std::pair<std::string, std::string>> sets;  // --set overrides, by key
+  std::string platform;                                     // resolved path (empty for profile)
+  std::string platform_written;                             // as the sweep file gives it
+  std::string platform_name;                                // its file stem
+  std::map<std::string, std::string> options;               // option -> value text (see sweep_spec.cpp)
+  std::vector<std::pair<std::string, std::string>> sets;    // --set overrides, by key
   std::vector<std::pair<std::string, std::string>> params;  // axis -> value as written
-  Location where;                                         // the spec line that made this run
+  Location where;                                           // the spec line that made this run
 
   std::string option(const std::string& key, const std::string& fallback = "") const {
     auto it = options.find(key);
@@ -39,8 +39,8 @@ struct SweepRun {
 struct SweepSpec {
   std::string path;
   std::string name, description;
-  std::string baseline;            // platform stem runs are normalised to
-  std::vector<std::string> axes;   // the varying options, in the spec's order
+  std::string baseline;           // platform stem runs are normalised to
+  std::vector<std::string> axes;  // the varying options, in the spec's order
   std::vector<SweepRun> runs;
 };
 

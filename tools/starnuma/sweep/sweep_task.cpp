@@ -15,9 +15,7 @@ namespace starnuma::cli {
 namespace fs = std::filesystem;
 namespace {
 
-double unix_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 // A failure's message followed by the last lines the run wrote on stderr.
 std::string with_stderr_tail(const std::string& what, const std::string& run_dir) {
@@ -65,7 +63,8 @@ int sweep_task(const std::string& run_dir) {
   if (!task.is_object() || !task.contains("commands") || !task.contains("key"))
     report_error(msg::kInput, run_dir + "/task.json: not a sweep task (written by starnuma sweep)");
   // Nothing of an earlier attempt may be mistaken for this one's.
-  for (const char* stale : {"result.json", "summary.json", "stats.json", "stdout.txt", "stderr.txt"}) fs::remove(run_dir + "/" + stale);
+  for (const char* stale : {"result.json", "summary.json", "stats.json", "stdout.txt", "stderr.txt"})
+    fs::remove(run_dir + "/" + stale);
   for (const char* stale : {"out", "checkpoints", "sampled"}) fs::remove_all(run_dir + "/" + stale);
 
   const double started = unix_now();
@@ -73,7 +72,8 @@ int sweep_task(const std::string& run_dir) {
   int code = 0;
   size_t failed_command = 0;
   for (const auto& command : task["commands"]) {
-    const pid_t pid = spawn_self_to(command.get<std::vector<std::string>>(), run_dir + "/stdout.txt", run_dir + "/stderr.txt");
+    const pid_t pid =
+        spawn_self_to(command.get<std::vector<std::string>>(), run_dir + "/stdout.txt", run_dir + "/stderr.txt");
     code = wait_for(pid);
     if (code != 0) break;
     ++failed_command;
@@ -126,7 +126,8 @@ Ingested ingest_run(ResultsDb& db, const std::string& run_dir, const std::string
     if (summary.is_discarded()) summary = nullptr;
   }
   in.done = !summary.is_null();
-  if (!in.done) in.error = with_stderr_tail("exit code " + std::to_string(result.value("exit_code", -1)) + ":", run_dir);
+  if (!in.done)
+    in.error = with_stderr_tail("exit code " + std::to_string(result.value("exit_code", -1)) + ":", run_dir);
   db.record(name, result, summary, in.error, stats_path);
   return in;
 }

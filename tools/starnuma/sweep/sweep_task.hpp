@@ -22,7 +22,7 @@ struct Ingested {
   bool finished = false;  // a result.json of this key exists
   bool done = false;      // and the run succeeded
   double host_seconds = 0;
-  std::string error;      // a failure's exit code and stderr tail
+  std::string error;  // a failure's exit code and stderr tail
 };
 // Reads the run's result into the database; `stats_path` is relative to the sweep folder.
 // `missing`: what to say when the task left no result (the executor knows why).
