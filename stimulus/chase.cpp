@@ -94,11 +94,13 @@ class ChaseSpec : public WorkloadSpec {
   Param<unsigned> init_thread_{*this, "init_thread", 0, "Thread that first touches the array (its socket holds it)"};
   Param<uint64_t> operations_{*this, "operations", uint64_t{1} << 40, "Loads in the chain",
                               between(uint64_t{1}, uint64_t{1} << 50)};
-  Param<uint32_t> instructions_{*this, "instructions", 0u, "Non-memory instructions between loads", between(0u, 100000u)};
+  Param<uint32_t> instructions_{*this, "instructions", 0u, "Non-memory instructions between loads",
+                                between(0u, 100000u)};
 };
 
 }  // namespace
 
-STARNUMA_REGISTER_WORKLOAD(ChaseSpec, "chase", "One thread chases pointers through an array another thread first touched");
+STARNUMA_REGISTER_WORKLOAD(ChaseSpec, "chase",
+                           "One thread chases pointers through an array another thread first touched");
 
 }  // namespace starnuma

@@ -16,7 +16,8 @@ namespace {
 }
 
 unsigned parse_index(const std::string& text, const Location& where, const std::string& key) {
-  if (text.empty() || text.size() > 6 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+  if (text.empty() || text.size() > 6 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
     fail(where, key, "expected a number, got '" + text + "'");
   return static_cast<unsigned>(std::stoul(text));
 }
@@ -45,7 +46,8 @@ void parse_place(ProgramSpec& p, const std::string& place, const Location& where
   if (place.rfind("socket", 0) != 0)
     fail(where, key, "a program's placement is socketA, socketA-B, or either with .coreC or .coreC-D");
   const size_t dot = place.find('.');
-  add_sockets(p, parse_range(place.substr(6, dot == std::string::npos ? std::string::npos : dot - 6), where, key), where, key);
+  add_sockets(p, parse_range(place.substr(6, dot == std::string::npos ? std::string::npos : dot - 6), where, key),
+              where, key);
   if (dot != std::string::npos) {
     const std::string cores = place.substr(dot + 1);
     if (cores.rfind("core", 0) != 0) fail(where, key, "expected .coreC or .coreC-D after the sockets");
@@ -179,7 +181,8 @@ ProgramSpec parse_program(const ConfigNode& node, const std::string& file) {
     }
   }
   if (p.workload.empty() == p.trace.empty()) fail(p.where, "workload", "a program has either a workload or a trace");
-  if (p.sockets.empty()) fail(p.where, "sockets", "a program says which sockets it runs on (sockets: 0, 0-3 or a list)");
+  if (p.sockets.empty())
+    fail(p.where, "sockets", "a program says which sockets it runs on (sockets: 0, 0-3 or a list)");
   if (p.cores) p.place += ".core" + std::to_string(p.cores->first) + "-" + std::to_string(p.cores->second);
   return p;
 }
@@ -215,8 +218,8 @@ std::vector<ProgramSpec> parse_program_mix(const std::string& text) {
   for (const ProgramSpec& p : programs) {
     if (!p.workload.empty()) check_workload(p.workload);
     if (p.cores && p.threads && p.threads > (p.cores->second - p.cores->first + 1) * p.sockets.size())
-      fail(p.where, "threads", "program '" + p.name + "' asks for " + std::to_string(p.threads) +
-                                   " threads on fewer cores");
+      fail(p.where, "threads",
+           "program '" + p.name + "' asks for " + std::to_string(p.threads) + " threads on fewer cores");
   }
   return programs;
 }
@@ -226,8 +229,8 @@ std::vector<ProgramSpec> parse_program_mix(const std::string& text) {
 struct ProgramMix::Space {
   static constexpr unsigned kTerabytes = 128;  // x86-64's 2^47 bytes of user space
   static constexpr uint8_t kUnmapped = 0xff;
-  unsigned terabytes = 1;  // M: the platform's
-  unsigned stride = 1;     // M / N
+  unsigned terabytes = 1;                             // M: the platform's
+  unsigned stride = 1;                                // M / N
   std::vector<std::array<uint8_t, kTerabytes>> slot;  // per program: its terabyte r's place, or kUnmapped
   std::array<uint16_t, kTerabytes> owner{};           // per place: program × 128 + r + 1, or 0
   std::vector<std::string> names;
@@ -328,7 +331,8 @@ bool ProgramMix::initialises() const {
 }
 
 size_t ProgramMix::program_of(unsigned thread) const {
-  if (thread >= threads_) report_internal("thread " + std::to_string(thread) + " of a mix of " + std::to_string(threads_));
+  if (thread >= threads_)
+    report_internal("thread " + std::to_string(thread) + " of a mix of " + std::to_string(threads_));
   return static_cast<size_t>(std::upper_bound(first_.begin(), first_.end(), thread) - first_.begin()) - 1;
 }
 

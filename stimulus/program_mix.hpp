@@ -23,15 +23,15 @@ namespace starnuma {
 inline constexpr uint64_t kTerabyte = uint64_t{1} << 40;
 
 struct ProgramSpec {
-  std::string name;                  // unique within the mix
-  std::string workload;              // "name:key=value,..." or a workload file; empty with `trace`
-  std::vector<std::string> trace;    // trace files instead (one ChampSim trace per thread)
-  std::vector<unsigned> sockets;     // requester indices, in order, each once
+  std::string name;                                    // unique within the mix
+  std::string workload;                                // "name:key=value,..." or a workload file; empty with `trace`
+  std::vector<std::string> trace;                      // trace files instead (one ChampSim trace per thread)
+  std::vector<unsigned> sockets;                       // requester indices, in order, each once
   std::optional<std::pair<unsigned, unsigned>> cores;  // first and last core of each socket; all when unset
-  unsigned threads = 0;              // at most this many threads (its first cores); 0: one per core
-  uint64_t instructions = 0;         // per thread; 0: the run's budget
-  std::string place;                 // the placement as written, for reports
-  Location where;                    // where the program was given, for errors
+  unsigned threads = 0;                                // at most this many threads (its first cores); 0: one per core
+  uint64_t instructions = 0;                           // per thread; 0: the run's budget
+  std::string place;                                   // the placement as written, for reports
+  Location where;                                      // where the program was given, for errors
 };
 
 // Whether `--workload` text names a mix: it places a program with '@', or it is a YAML file whose

@@ -23,24 +23,29 @@ constexpr uint64_t kBase = uint64_t{1} << 34;
 constexpr uint64_t kLine = 64, kPage = 4096;
 
 struct SharingLayout {
-  std::vector<uint8_t> sharers;                  // per page: how many sockets share it
-  std::vector<std::vector<uint32_t>> pages;      // per socket: the pages it shares
-  std::vector<std::vector<double>> cumulative;   // per socket: cumulative page weights
+  std::vector<uint8_t> sharers;                 // per page: how many sockets share it
+  std::vector<std::vector<uint32_t>> pages;     // per socket: the pages it shares
+  std::vector<std::vector<double>> cumulative;  // per socket: cumulative page weights
 };
 
 class SharingStream : public ThreadStream {
  public:
   SharingStream(const SharingLayout& layout, unsigned socket, double store_fraction, uint32_t gap, uint64_t operations,
                 uint64_t seed)
-      : pages_(layout.pages[socket]), cumulative_(layout.cumulative[socket]), store_fraction_(store_fraction), gap_(gap),
-        operations_(operations), rng_(seed) {}
+      : pages_(layout.pages[socket]),
+        cumulative_(layout.cumulative[socket]),
+        store_fraction_(store_fraction),
+        gap_(gap),
+        operations_(operations),
+        rng_(seed) {}
   size_t fill(StreamOp* out, size_t max) override {
     if (pages_.empty()) return 0;
     size_t n = 0;
     const double total = cumulative_.back();
     for (; n < max && done_ < operations_; ++n, ++done_) {
       const double u = unit() * total;
-      const size_t i = static_cast<size_t>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin());
+      const size_t i =
+          static_cast<size_t>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin());
       const uint64_t page = pages_[std::min(i, pages_.size() - 1)];
       const bool store = unit() < store_fraction_;
       out[n] = StreamOp{store ? StreamOp::Kind::Store : StreamOp::Kind::Load, false, false, gap_,
@@ -63,8 +68,13 @@ class Sharing : public Workload {
  public:
   Sharing(SharingLayout layout, unsigned threads, unsigned sockets, double store_fraction, uint32_t gap,
           uint64_t operations, uint64_t seed)
-      : layout_(std::move(layout)), threads_(threads), sockets_(sockets), store_fraction_(store_fraction), gap_(gap),
-        operations_(operations), seed_(seed) {}
+      : layout_(std::move(layout)),
+        threads_(threads),
+        sockets_(sockets),
+        store_fraction_(store_fraction),
+        gap_(gap),
+        operations_(operations),
+        seed_(seed) {}
   unsigned threads() const override { return threads_; }
   uint64_t footprint() const override { return layout_.sharers.size() * kPage; }
   std::unique_ptr<ThreadStream> stream(unsigned t) const override {
@@ -84,9 +94,7 @@ class Sharing : public Workload {
 
 class SharingSpec : public WorkloadSpec {
  public:
-  explicit SharingSpec(const ScopeContext& c) : WorkloadSpec(c) {
-    parse_distribution();
-  }
+  explicit SharingSpec(const ScopeContext& c) : WorkloadSpec(c) { parse_distribution(); }
 
   std::unique_ptr<Workload> create(unsigned threads, unsigned sockets, uint64_t seed) const override {
     for (const auto& [k, p] : distribution_)
@@ -116,7 +124,8 @@ class SharingSpec : public WorkloadSpec {
         layout.cumulative[s].push_back((layout.cumulative[s].empty() ? 0.0 : layout.cumulative[s].back()) + weight);
       }
     }
-    return std::make_unique<Sharing>(std::move(layout), threads, sockets, store_fraction_, instructions_, operations_, seed);
+    return std::make_unique<Sharing>(std::move(layout), threads, sockets, store_fraction_, instructions_, operations_,
+                                     seed);
   }
 
  private:
@@ -144,7 +153,8 @@ class SharingSpec : public WorkloadSpec {
   Param<uint32_t> pages_{*this, "pages", 16384u, "Pages of shared data (4 KiB each)", between(1u, 1u << 28)};
   Param<std::string> sharers_{*this, "sharers", "1:0.17,2:0.30,4:0.31,8:0.15,12:0.05,16:0.02",
                               "Distribution of the number of sockets sharing a page, SHARERS:FRACTION,..."};
-  Param<double> hotness_{*this, "hotness", 2.2, "A page with k sharers is chosen with weight k^hotness", between(0.0, 10.0)};
+  Param<double> hotness_{*this, "hotness", 2.2, "A page with k sharers is chosen with weight k^hotness",
+                         between(0.0, 10.0)};
   Param<double> store_fraction_{*this, "store_fraction", 0.25, "Fraction of memory operations that are stores",
                                 between(0.0, 1.0)};
   Param<uint32_t> instructions_{*this, "instructions", 4u, "Non-memory instructions between memory operations",
@@ -156,7 +166,8 @@ class SharingSpec : public WorkloadSpec {
 
 }  // namespace
 
-STARNUMA_REGISTER_WORKLOAD(SharingSpec, "sharing",
-                           "Pages shared by a given distribution of socket counts; widely shared pages are the hottest");
+STARNUMA_REGISTER_WORKLOAD(
+    SharingSpec, "sharing",
+    "Pages shared by a given distribution of socket counts; widely shared pages are the hottest");
 
 }  // namespace starnuma

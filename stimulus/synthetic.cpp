@@ -12,10 +12,10 @@ using namespace literals;
 namespace {
 
 struct RandomAccessParams {
-  uint64_t footprint;      // bytes of the array (shared) or of each thread's array (private)
+  uint64_t footprint;  // bytes of the array (shared) or of each thread's array (private)
   double store_fraction;
-  uint32_t instructions;   // non-memory instructions between memory operations
-  uint64_t operations;     // per thread
+  uint32_t instructions;  // non-memory instructions between memory operations
+  uint64_t operations;    // per thread
   bool shared;
 };
 
@@ -27,8 +27,8 @@ class RandomAccessStream : public ThreadStream {
     size_t n = 0;
     for (; n < max && done_ < p_.operations; ++n, ++done_) {
       const uint64_t r = rng_();
-      out[n].kind = static_cast<double>(r >> 11) * 0x1.0p-53 < p_.store_fraction ? StreamOp::Kind::Store
-                                                                                 : StreamOp::Kind::Load;
+      out[n].kind =
+          static_cast<double>(r >> 11) * 0x1.0p-53 < p_.store_fraction ? StreamOp::Kind::Store : StreamOp::Kind::Load;
       out[n].instructions = p_.instructions;
       out[n].address = base_ + (rng_() % lines_) * kLine;
     }

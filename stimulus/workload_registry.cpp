@@ -26,8 +26,9 @@ const WorkloadType& find_workload(const std::string& name, const Location& where
   if (!type) {
     std::vector<std::string> known = WorkloadRegistry::instance().names([](const WorkloadType&) { return true; });
     std::string near = nearest_word(name, known);
-    throw_config_error({where, "", "unknown workload '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
-                                       "; known workloads: " + join(known)});
+    throw_config_error({where, "",
+                        "unknown workload '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                            "; known workloads: " + join(known)});
   }
   return *type;
 }

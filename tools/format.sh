@@ -9,8 +9,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-# stimulus/ joins once it has been formatted (it was being changed when the check was added).
-dirs=(models tools tests testbenches)
+dirs=(models stimulus tools tests testbenches)
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
   $(for d in "${dirs[@]}"; do printf '%s/*.cpp %s/*.hpp ' "$d" "$d"; done))
 ((${#files[@]})) || { echo "error: no C++ sources found under ${dirs[*]}" >&2; exit 1; }
