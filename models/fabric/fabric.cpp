@@ -128,9 +128,15 @@ const char* access_class_name(AccessClass c) {
   return "?";
 }
 
+// Reached when one program's threads run on several separate hosts and share a page that one of
+// them placed in its own memory: the workload's layout, not the model, is at fault.
 void Fabric::unreachable_access(size_t requester, size_t range) const {
-  report_internal(std::string("an access of ") + requester_nodes_[requester]->basename() + " to the memory of " +
-                  ranges_[range].node->basename() + ", another host's that it does not lend");
+  report_error(msg::kInput,
+               std::string("an access of ") + requester_nodes_[requester]->basename() + " to the memory of " +
+                   ranges_[range].node->basename() +
+                   ", another host's that it does not lend: with platform.separate_hosts, the threads of "
+                   "one program on several hosts share only lent or pooled memory; run one program per "
+                   "host (a mix, docs/workloads.md) or place the shared data in the pool (docs/fabric.md)");
 }
 
 Time Fabric::unloaded_latency(size_t r, size_t range) const {
