@@ -9,7 +9,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-dirs=(models stimulus tools tests testbenches)
+dirs=(models stimulus tools tests testbenches examples)
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
   $(for d in "${dirs[@]}"; do printf '%s/*.cpp %s/*.hpp ' "$d" "$d"; done))
 ((${#files[@]})) || { echo "error: no C++ sources found under ${dirs[*]}" >&2; exit 1; }

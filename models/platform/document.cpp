@@ -4,6 +4,7 @@
 
 #include "common/diagnostics.hpp"
 #include "common/text.hpp"
+#include "plugin/plugins.hpp"
 
 namespace starnuma {
 
@@ -51,6 +52,11 @@ ConfigNode load_with_bases(const std::string& path, std::vector<std::string>& ch
     throw_config_error(
         {doc.location(), "",
          std::string("a platform file must be a map of keys, not ") + ConfigNode::kind_name(doc.kind())});
+  // Plug-ins load first: the types they register may appear anywhere in the document.
+  if (const MapEntry* plugins = doc.find_entry("plugins")) {
+    load_plugins(path, plugins->value);
+    doc.erase("plugins");
+  }
   const MapEntry* ext = doc.find_entry("extends");
   if (!ext) return doc;
   // Bases merge left to right; this file's own keys go last.

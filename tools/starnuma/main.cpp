@@ -16,6 +16,7 @@
 #include "common/host_memory_limit.hpp"
 #include "common/interrupt_cleanup.hpp"
 #include "common/units.hpp"
+#include "plugin/plugins.hpp"
 
 namespace {
 
@@ -72,6 +73,9 @@ int run(int argc, char** argv) {
   list_cmd->add_flag("--markdown", markdown, "The YAML reference as Markdown (docs/yaml-reference.md)");
   bool workloads_only = false;
   list_cmd->add_flag("--workloads", workloads_only, "Only the workloads and their parameters");
+  std::vector<std::string> list_plugins;
+  list_cmd->add_option("--plugin", list_plugins, "Load this plug-in (a shared library) first: its types are listed too")
+      ->type_name("LIB");
 
   PlatformArgs check_args, describe_args;
   auto* check_cmd = app.add_subcommand("check", "Validate a platform file; exit 1 listing every error");
@@ -417,7 +421,10 @@ int run(int argc, char** argv) {
     host_limit = size.value->bytes();
   }
   starnuma::set_host_memory_limit(host_limit);
-  if (*list_cmd) return list(json, markdown, workloads_only);
+  if (*list_cmd) {
+    for (const std::string& lib : list_plugins) starnuma::load_plugin(lib);
+    return list(json, markdown, workloads_only);
+  }
   if (*check_cmd) return check(check_args);
   if (*describe_cmd) return describe(describe_args, json);
   if (*latency_cmd) return latency(latency_args, json, paths);

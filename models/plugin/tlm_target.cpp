@@ -1,0 +1,104 @@
+#include "plugin/tlm_target.hpp"
+
+#include "common/diagnostics.hpp"
+#include "common/registry.hpp"
+
+namespace starnuma {
+
+using namespace literals;
+
+// The plug-in's view of the node's parameters: each call declares a Param of the node.
+class TlmTargetNode::ParamAdapter : public plugin::Params {
+ public:
+  explicit ParamAdapter(TlmTargetNode& node) : node_(node) {}
+  sc_core::sc_time time(const char* name, double default_ns, const char* description) override {
+    Time t =
+        add<Time>(name, Time::from_ps(static_cast<int64_t>(default_ns * 1000 + 0.5)), description, latency_range());
+    return t.to_sc();
+  }
+  double bandwidth(const char* name, double default_gb_per_s, const char* description) override {
+    return add<Bandwidth>(name, Bandwidth::gbps(default_gb_per_s), description, bandwidth_range()).bytes_per_s();
+  }
+  double real(const char* name, double default_value, const char* description) override {
+    return add<double>(name, default_value, description, {});
+  }
+  int64_t integer(const char* name, int64_t default_value, const char* description) override {
+    return add<int64_t>(name, default_value, description, {});
+  }
+
+ private:
+  template <class T>
+  T add(const char* name, T default_value, const char* description, Range<T> range) {
+    auto p = std::make_unique<Param<T>>(node_, name, default_value, description, std::move(range));
+    T value = p->get();
+    node_.device_params_.push_back(std::move(p));
+    return value;
+  }
+  TlmTargetNode& node_;
+};
+
+TlmTargetNode::TlmTargetNode(sc_core::sc_module_name n, const ScopeContext& c, plugin::TargetFactory factory)
+    : FabricNode(n, c),
+      port_latency_(*this, "port_latency", Time::from_ps(12500), "Device-side port latency per direction",
+                    latency_range()),
+      capacity_(*this, "capacity", 768_GiB, "Memory behind the module (its offsets 0 to capacity)",
+                between(Size::mib(1), Size::gib(1u << 16))),
+      cxl_(*this, "cxl", true, "Reached over CXL links (a pool device); false: over coherent links"),
+      numa_node_(*this, "numa_node", false,
+                 "How the OS sees the device: false, a pool that only placement and migration fill; true, a "
+                 "CPU-less NUMA node that first touch may fill (as cxl_pool's numa_node)") {
+  ParamAdapter params(*this);
+  target_ = &factory("device", params);
+  device_ = target_->get_parent_object();
+  socket_.bind(*target_);
+  // Unloaded latency by probing: one read of an idle module at time 0.
+  unloaded_ = transport(Time(), MemOp::Read, 0);
+  errors_ = 0;
+}
+
+TlmTargetNode::~TlmTargetNode() { delete dynamic_cast<sc_core::sc_module*>(device_); }
+
+Time TlmTargetNode::transport(Time arrival, MemOp op, uint64_t offset) {
+  tlm::tlm_generic_payload payload;
+  uint8_t data[kLineBytes] = {};
+  payload.set_command(op == MemOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  payload.set_address(offset);
+  payload.set_data_ptr(data);
+  payload.set_data_length(kLineBytes);
+  payload.set_streaming_width(kLineBytes);
+  payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  const Time now = Time::from_ps(static_cast<int64_t>(sc_core::sc_time_stamp().value()));
+  const Time base = arrival < now ? arrival : now;
+  sc_core::sc_time delay = sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((arrival - base).ps()));
+  // Through the module's export: the probe runs before elaboration has bound the ports.
+  target_->get_base_export()->b_transport(payload, delay);
+  if (payload.is_response_error()) {
+    ++errors_;
+    if (errors_ == 1)
+      report_error(msg::kInput, path() + ": the TLM target answered " + payload.get_response_string() + " to a " +
+                                    (op == MemOp::Read ? "read" : "write") + " at offset " + std::to_string(offset));
+  }
+  return base + Time::from_ps(static_cast<int64_t>(delay.value()));
+}
+
+Time TlmTargetNode::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
+  ++requests_;
+  Time done = transport(arrival, op, offset);
+  if (trace) trace->add(path(), "TLM target " + std::string(device_->basename()), done - arrival);
+  ++responses_;
+  return done;
+}
+
+namespace plugin {
+
+bool register_tlm_target(const char* name, const char* description, TargetFactory factory) {
+  return ComponentRegistry::instance().add(
+      ComponentType{name, Role::Node, std::string(description) + " (a TLM-2.0 target, tlm_target kind)",
+                    [factory](const char* n, const ScopeContext& c) -> std::unique_ptr<Component> {
+                      return std::make_unique<TlmTargetNode>(n, c, factory);
+                    }});
+}
+
+}  // namespace plugin
+
+}  // namespace starnuma
