@@ -310,7 +310,7 @@ TEST(TlmTarget, StreamingBurstsAreBurstErrors) {
   EXPECT_EQ(wide.status(), tlm::TLM_OK_RESPONSE);
 }
 
-TEST(TlmTarget, IgnoreCommandDoesNothingAndOtherCommandsAreErrors) {
+TEST(TlmTarget, IgnoreCommandDoesNothingAndEmptyTransactionsAreErrors) {
   Bench b(1, {"platform.functional_memory=true"});
   b.write(b.base(0), std::vector<uint8_t>(64, 0x42));
   const uint64_t before = b.home_requests(0);
@@ -322,10 +322,8 @@ TEST(TlmTarget, IgnoreCommandDoesNothingAndOtherCommandsAreErrors) {
   }
   EXPECT_EQ(b.home_requests(0), before);
   EXPECT_EQ(b.read(b.base(0), 64), std::vector<uint8_t>(64, 0x42));
-  Txn bad(tlm::TLM_READ_COMMAND, b.base(0), 64);
-  bad.p.set_command(static_cast<tlm::tlm_command>(7));
-  b.send(bad);
-  EXPECT_EQ(bad.status(), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  // tlm_command has no value beyond read, write and ignore: a payload holding another one is
+  // undefined behaviour before the target sees it (UBSan stops at the load), so it is not sent.
   Txn empty(tlm::TLM_READ_COMMAND, b.base(0), 0);
   b.send(empty);
   EXPECT_EQ(empty.status(), tlm::TLM_GENERIC_ERROR_RESPONSE);
