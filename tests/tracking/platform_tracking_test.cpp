@@ -1,5 +1,7 @@
 // The tracking hardware inside whole runs: impl: rtl against impl: model, impl: none against the
 // results from before tracking existed, the metadata traffic on the fabric, configuration errors.
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <functional>
@@ -55,9 +57,12 @@ std::string tracked_run(const std::string& impl, unsigned bits, const std::strin
 }
 
 void expect_rtl_equals_model(unsigned bits, const std::string& trackers = "per_socket") {
-  const std::string dir = ::testing::TempDir();
-  const std::string model = in_child([&] { return tracked_run("model", bits, trackers, dir + "/model.csv"); });
-  const std::string rtl = in_child([&] { return tracked_run("rtl", bits, trackers, dir + "/rtl.csv"); });
+  // Per test and process: ctest runs these tests side by side, and a shared dump file let one
+  // test read another's dump.
+  const std::string dir = ::testing::TempDir() + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                          "-" + std::to_string(getpid());
+  const std::string model = in_child([&] { return tracked_run("model", bits, trackers, dir + "-model.csv"); });
+  const std::string rtl = in_child([&] { return tracked_run("rtl", bits, trackers, dir + "-rtl.csv"); });
   ASSERT_EQ(model.rfind("ERROR", 0), std::string::npos) << model;
   ASSERT_NE(model.find("\"tracker_writes\""), std::string::npos);
   ASSERT_NE(model.find("\n--- dump ---\nregion,"), std::string::npos);
