@@ -59,8 +59,8 @@ std::string tracked_run(const std::string& impl, unsigned bits, const std::strin
 void expect_rtl_equals_model(unsigned bits, const std::string& trackers = "per_socket") {
   // Per test and process: ctest runs these tests side by side, and a shared dump file let one
   // test read another's dump.
-  const std::string dir = ::testing::TempDir() + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
-                          "-" + std::to_string(getpid());
+  const std::string dir = ::testing::TempDir() + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
+                          std::to_string(getpid());
   const std::string model = in_child([&] { return tracked_run("model", bits, trackers, dir + "-model.csv"); });
   const std::string rtl = in_child([&] { return tracked_run("rtl", bits, trackers, dir + "-rtl.csv"); });
   ASSERT_EQ(model.rfind("ERROR", 0), std::string::npos) << model;
