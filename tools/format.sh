@@ -10,8 +10,10 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 dirs=(models stimulus tools tests testbenches examples)
-mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
-  $(for d in "${dirs[@]}"; do printf '%s/*.cpp %s/*.hpp ' "$d" "$d"; done))
+# Quoted, so git (whose '*' crosses folders) matches them, not the shell (whose '*' does not).
+patterns=()
+for d in "${dirs[@]}"; do patterns+=("$d/*.cpp" "$d/*.hpp"); done
+mapfile -t files < <(git ls-files --cached --others --exclude-standard -- "${patterns[@]}")
 ((${#files[@]})) || { echo "error: no C++ sources found under ${dirs[*]}" >&2; exit 1; }
 
 case "${1:-}" in

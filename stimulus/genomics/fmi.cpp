@@ -325,10 +325,19 @@ class FmiStream : public ThreadStream {
  public:
   FmiStream(const FmiWorkload& w, std::shared_ptr<const std::vector<uint8_t>> genome,
             std::shared_ptr<const FmdIndex> index, unsigned t, uint64_t seed)
-      : genome_(std::move(genome)), index_(std::move(index)), config_(w.config()), seed_(seed),
-        share_(static_share(config_.reads, t, w.threads())), next_read_(share_.begin), occ_base_(w.occ_base()),
-        reads_base_(w.read_address(0)), output_base_(w.output_base(t)), output_slots_(w.output_slots(t)),
-        recorder_(ops_), finder_(*index_, config_.min_seed_len), bases_(config_.read_length) {
+      : genome_(std::move(genome)),
+        index_(std::move(index)),
+        config_(w.config()),
+        seed_(seed),
+        share_(static_share(config_.reads, t, w.threads())),
+        next_read_(share_.begin),
+        occ_base_(w.occ_base()),
+        reads_base_(w.read_address(0)),
+        output_base_(w.output_base(t)),
+        output_slots_(w.output_slots(t)),
+        recorder_(ops_),
+        finder_(*index_, config_.min_seed_len),
+        bases_(config_.read_length) {
     finder_.trace(&recorder_, occ_base_);
     if (t == 0) index_touch_ = micro::FirstTouch({occ_base_}, Share{0, index_->lines() * kLine / 8});
     const uint64_t bytes_begin = share_.begin * config_.read_length, bytes_end = share_.end * config_.read_length;
@@ -404,9 +413,11 @@ class FmiStream : public ThreadStream {
 }  // namespace
 
 FmiWorkload::FmiWorkload(const FmiConfig& config, unsigned threads, uint64_t seed)
-    : config_(config), threads_(threads), seed_(seed),
-      genome_(std::make_shared<const std::vector<uint8_t>>(
-          synthetic_genome(config.genome, config.repeat_fraction, seed))),
+    : config_(config),
+      threads_(threads),
+      seed_(seed),
+      genome_(
+          std::make_shared<const std::vector<uint8_t>>(synthetic_genome(config.genome, config.repeat_fraction, seed))),
       index_(std::make_shared<const FmdIndex>(*genome_)) {
   ArrayAllocator layout(kBase);
   occ_base_ = layout.allocate(index_->lines() * kLine);
@@ -434,8 +445,8 @@ class FmiSpec : public WorkloadSpec {
     // (The ranges keep reads shorter than the genome: at most 1000 bases against at least 1024.)
     if (min_seed_len_ > read_length_)
       report_error(msg::kConfig, "fmi: min_seed_len " + std::to_string(min_seed_len_.get()) +
-                                     " is longer than the reads (read_length " +
-                                     std::to_string(read_length_.get()) + ")");
+                                     " is longer than the reads (read_length " + std::to_string(read_length_.get()) +
+                                     ")");
     FmiConfig c;
     c.genome = genome_;
     c.repeat_fraction = repeat_fraction_;
@@ -462,14 +473,14 @@ class FmiSpec : public WorkloadSpec {
                          between(uint64_t{1}, uint64_t{1} << 26)};
   Param<double> error_rate_{*this, "error_rate", 0.01, "Substitution rate of the reads against the genome",
                             between(0.0, 0.25)};
-  Param<uint32_t> min_seed_len_{*this, "min_seed_len", 19u, "Shortest SMEM kept (BWA-MEM's -k)",
-                                between(1u, 1000u)};
+  Param<uint32_t> min_seed_len_{*this, "min_seed_len", 19u, "Shortest SMEM kept (BWA-MEM's -k)", between(1u, 1000u)};
 };
 
 }  // namespace
 }  // namespace genomics
 
-STARNUMA_REGISTER_WORKLOAD(genomics::FmiSpec, "fmi",
-                           "GenomicsBench's fmi: BWA-MEM2's SMEM seeding of reads on an FMD index of a synthetic genome");
+STARNUMA_REGISTER_WORKLOAD(
+    genomics::FmiSpec, "fmi",
+    "GenomicsBench's fmi: BWA-MEM2's SMEM seeding of reads on an FMD index of a synthetic genome");
 
 }  // namespace starnuma

@@ -45,7 +45,7 @@ class FmdIndex {
   uint64_t length() const { return length_; }  // of the text: 2 x genome + 1
   uint64_t lines() const { return occ_.size(); }
   uint64_t sentinel_row() const { return sentinel_; }  // the BWT row holding '$'
-  uint64_t occ(unsigned base, uint64_t i) const;        // occurrences of `base` in BWT[0, i)
+  uint64_t occ(unsigned base, uint64_t i) const;       // occurrences of `base` in BWT[0, i)
   BiInterval base_interval(unsigned base) const;
   // out[b]: the interval of bP, from the two lines holding rows k and k + s (BWA-MEM2's backwardExt).
   void extend_backward(const BiInterval& in, BiInterval out[4]) const;

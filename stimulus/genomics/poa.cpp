@@ -57,7 +57,10 @@ uint64_t page_round(uint64_t bytes) { return (bytes + kPage - 1) / kPage * kPage
 class PoaStream : public micro::StepStream<PoaStream> {
  public:
   PoaStream(const PoaWorkload& w, unsigned thread, micro::FirstTouch first_touch)
-      : StepStream(std::move(first_touch)), w_(w), arena_(w.window(), w.reads(), thread), share_(w.share(thread)),
+      : StepStream(std::move(first_touch)),
+        w_(w),
+        arena_(w.window(), w.reads(), thread),
+        share_(w.share(thread)),
         batch_(share_.begin) {
     pending_.reserve(size_t{16} * poa_max_read(w.window()) + 64);
   }
@@ -136,8 +139,7 @@ class PoaStream : public micro::StepStream<PoaStream> {
         ++batch_;
         phase_ = Phase::Batch;
         return true;
-      case Phase::Done:
-        return false;
+      case Phase::Done: return false;
     }
     return false;
   }
@@ -236,9 +238,12 @@ class PoaStream : public micro::StepStream<PoaStream> {
 struct Regions {
   uint64_t reads, profile, nodes, edges, ranks, scores, matrix;
   Regions(uint32_t window, uint32_t read_count, uint64_t node_count, uint64_t width)
-      : reads(page_round(uint64_t{read_count} * poa_max_read(window))), profile(page_round(4 * width * 4)),
-        nodes(page_round(node_count * PoaArena::kNodeBytes)), edges(page_round(node_count * PoaArena::kEdgeBytes)),
-        ranks(page_round(node_count * 8)), scores(page_round(node_count * 12)),
+      : reads(page_round(uint64_t{read_count} * poa_max_read(window))),
+        profile(page_round(4 * width * 4)),
+        nodes(page_round(node_count * PoaArena::kNodeBytes)),
+        edges(page_round(node_count * PoaArena::kEdgeBytes)),
+        ranks(page_round(node_count * 8)),
+        scores(page_round(node_count * 12)),
         matrix(page_round((node_count + 1) * width * 4)) {}
   uint64_t bytes() const { return reads + profile + nodes + edges + ranks + scores + 3 * matrix; }
 };
@@ -271,7 +276,12 @@ PoaArena::PoaArena(uint32_t window, uint32_t read_count, unsigned thread) {
 
 PoaWorkload::PoaWorkload(uint32_t window, uint32_t reads, double error_rate, uint64_t batches, unsigned lanes,
                          unsigned threads, uint64_t seed)
-    : window_(window), reads_(reads), error_rate_(error_rate), batches_(batches), lanes_(lanes), threads_(threads),
+    : window_(window),
+      reads_(reads),
+      error_rate_(error_rate),
+      batches_(batches),
+      lanes_(lanes),
+      threads_(threads),
       seed_(seed) {}
 
 uint64_t PoaWorkload::batch_seed(uint64_t b) const { return thread_seed(seed_ ^ 0x706f61, static_cast<unsigned>(b)); }
@@ -306,8 +316,7 @@ class PoaSpec : public WorkloadSpec {
     if (stride > (kLimit - PoaArena::kBase) / threads)
       report_error(msg::kConfig, "poa: window " + std::to_string(window_.get()) + " and reads " +
                                      std::to_string(reads_.get()) + " reserve " +
-                                     format_size(Size::from_bytes(stride)) + " per thread; " +
-                                     std::to_string(threads) +
+                                     format_size(Size::from_bytes(stride)) + " per thread; " + std::to_string(threads) +
                                      " threads do not fit below 2^47 (reduce window or reads)");
     return std::make_unique<PoaWorkload>(window_, reads_, error_rate_, batches_, std::stoul(lanes_.get()), threads,
                                          seed);

@@ -220,8 +220,7 @@ void PoaAligner::start(const std::string& read, const PoaGraph& graph) {
   for (uint32_t r = 0; r < graph.nodes(); ++r) {
     const PoaGraph::Node& n = graph.node(graph.rank_to_node()[r]);
     int32_t best = n.in.empty() ? s_.gap_open - s_.gap_extend : kPoaMinusInfinity;
-    for (uint32_t e : n.in)
-      best = std::max(best, f_[size_t{graph.node_to_rank()[graph.edge(e).tail] + 1} * width_]);
+    for (uint32_t e : n.in) best = std::max(best, f_[size_t{graph.node_to_rank()[graph.edge(e).tail] + 1} * width_]);
     const size_t at = size_t{r + 1} * width_;
     h_[at] = f_[at] = best + s_.gap_extend;
     e_[at] = kPoaMinusInfinity;
@@ -350,7 +349,7 @@ void make_poa_batch(uint64_t seed, uint32_t window, uint32_t reads, double error
         continue;
       }
       const uint64_t kind = (u & 0xff) % 3, other = (u >> 8) & 3;  // bits below the threshold's
-      if (kind == 0) {  // substitution: one of the three other bases
+      if (kind == 0) {                                             // substitution: one of the three other bases
         read.push_back(kBases[(code(c) + 1 + other % 3) & 3]);
       } else if (kind == 1) {  // insertion before the base
         read.push_back(kBases[other]);

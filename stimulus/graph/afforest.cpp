@@ -17,9 +17,9 @@
 // recorded while executing and replayed by its thread's stream. The result is checked against a
 // union-find.
 #include <algorithm>
-#include <numeric>
 #include <random>
 
+#include "stimulus/graph/components.hpp"
 #include "stimulus/graph/graph_kernels.hpp"
 #include "stimulus/graph/parallel_program.hpp"
 
@@ -87,8 +87,7 @@ LoopAccesses compress(std::vector<int32_t>& comp) {
 AfforestRun run_afforest(const CsrGraph& g, uint64_t seed) {
   const auto n = static_cast<size_t>(g.vertices());
   AfforestRun run;
-  run.comp.resize(n);
-  std::iota(run.comp.begin(), run.comp.end(), 0);
+  run.comp = initial_labels(g);
   std::vector<int32_t>& comp = run.comp;
   for (unsigned r = 0; r < kNeighbourRounds; ++r) {
     LoopAccesses& a = run.link.emplace_back();
@@ -107,14 +106,14 @@ AfforestRun run_afforest(const CsrGraph& g, uint64_t seed) {
   for (unsigned i = 0; i < kSamples && n > 0; ++i) {
     const auto v = static_cast<int32_t>(rng() % n);
     run.samples.push_back(v);
-    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == comp[static_cast<size_t>(v)]; });
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& c) { return c.first == comp[static_cast<size_t>(v)]; });
     if (it == counts.end()) counts.emplace_back(comp[static_cast<size_t>(v)], 1);
     else ++it->second;
   }
-  run.frequent = counts.empty() ? 0
-                                : std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
-                                    return a.second < b.second;
-                                  })->first;
+  run.frequent = counts.empty() ? 0 : std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
+                                        return a.second < b.second;
+                                      })->first;
   LoopAccesses& a = run.link.emplace_back();
   for (size_t u = 0; u < n; ++u) {
     a.load(static_cast<int32_t>(u));
@@ -132,26 +131,22 @@ AfforestRun run_afforest(const CsrGraph& g, uint64_t seed) {
 // Instruction cost model (GAP's loops): per link call its set-up and compare, per access the
 // compare-and-branch around it; per edge the neighbour loop's control; per compression step its
 // pointer jump; per sample the count update.
-constexpr uint32_t kPerLink = 6, kPerAccess = 2, kPerEdge = 3, kPerVertex = 4, kPerSample = 12, kPerFillLine = 32;
+constexpr uint32_t kPerLink = 6, kPerAccess = 2, kPerEdge = 3, kPerVertex = 4, kPerSample = 12;
 constexpr int64_t kChunk = 1024;  // GAP uses dynamic chunks of 16384, sized for graphs of 2^27 and more vertices
 
 enum Body : uint8_t { kInit, kLink, kCompress, kSample, kFinal };
 
-class AfforestProgram : public ParallelProgram {
+class AfforestProgram : public ComponentsProgram {
  public:
-  AfforestProgram(CsrGraph g, uint64_t seed, unsigned trials) : graph_(std::move(g)), run_(run_afforest(graph_, seed)) {
-    ArrayAllocator a;
-    offsets_ = a.allocate(8 * graph_.offsets.size());
-    neighbors_ = a.allocate(4 * graph_.neighbors.size());
-    comp_ = a.allocate(4 * static_cast<uint64_t>(graph_.vertices()));
-    footprint_ = a.end() - a.begin();
+  AfforestProgram(CsrGraph g, uint64_t seed, unsigned trials)
+      : ComponentsProgram(std::move(g)), run_(run_afforest(graph_, seed)) {
     using S = ParallelLoop::Schedule;
     const int64_t n = graph_.vertices();
     // GAP runs the kernel once per trial, from fresh labels; every trial does the same work here
     // (one execution is recorded), each with its own dynamic schedule.
     for (uint64_t trial = 0; trial < trials; ++trial) {
       const uint64_t salt = (seed * 31 + trial) * 8;
-      loops_.push_back({kInit, S::Static, 0, (n + 15) / 16, 1, 0, 0, 0});  // lines of comp
+      loops_.push_back(init_loop(kInit));
       for (uint32_t r = 0; r <= kNeighbourRounds; ++r) {
         if (r == kNeighbourRounds)
           loops_.push_back({kSample, S::Serial, 0, static_cast<int64_t>(run_.samples.size()), 1, 0, r, 0});
@@ -162,16 +157,11 @@ class AfforestProgram : public ParallelProgram {
   }
 
   const std::vector<ParallelLoop>& loops() const override { return loops_; }
-  uint64_t footprint() const override { return footprint_; }
-  void first_touch(unsigned t, unsigned threads, std::vector<uint64_t>& pages) const override {
-    append_csr_share(pages, graph_, offsets_, neighbors_, 4, t, threads);
-    append_vertex_share(pages, comp_, 4, graph_.vertices(), t, threads);
-  }
 
   void run_item(const ParallelLoop& loop, int64_t item, unsigned, OpSink& out) const override {
     const auto u = static_cast<size_t>(item);
     switch (loop.body) {
-      case kInit: out.store(comp_ + u * kGraphLine, kPerFillLine); return;
+      case kInit: init_item(item, out); return;
       case kSample: out.load(comp(run_.samples[u]), kPerSample); return;
       case kCompress: replay(run_.compress[loop.round], u, kPerVertex, out); return;
       default:  // kLink (the r-th neighbour) and kFinal (the label test, then the neighbours from the third)
@@ -181,7 +171,6 @@ class AfforestProgram : public ParallelProgram {
   }
 
  private:
-  uint64_t comp(int32_t v) const { return comp_ + 4 * static_cast<uint64_t>(v); }
   // Item u's recorded accesses: neighbours from `edge` on, labels at the addresses the values read
   // before gave (dependent), but for the item's own label read first after a neighbour.
   void replay(const LoopAccesses& a, size_t u, uint32_t first_cost, OpSink& out, int64_t edge = 0) const {
@@ -201,9 +190,7 @@ class AfforestProgram : public ParallelProgram {
     }
   }
 
-  CsrGraph graph_;
   AfforestRun run_;
-  uint64_t offsets_ = 0, neighbors_ = 0, comp_ = 0, footprint_ = 0;
   std::vector<ParallelLoop> loops_;
 };
 

@@ -106,7 +106,8 @@ BfsResult breadth_first_search(const CsrGraph& g, int32_t root, bool direction_o
 }
 
 std::string check_bfs(const CsrGraph& g, int32_t root, const BfsResult& r) {
-  if (r.parent[static_cast<size_t>(root)] != root || r.depth[static_cast<size_t>(root)] != 0) return "the root is wrong";
+  if (r.parent[static_cast<size_t>(root)] != root || r.depth[static_cast<size_t>(root)] != 0)
+    return "the root is wrong";
   for (int64_t v = 0; v < g.vertices(); ++v) {
     const int32_t p = r.parent[static_cast<size_t>(v)];
     if (p == -1) continue;
@@ -168,11 +169,14 @@ class BfsProgram : public ParallelProgram {
     const GraphLayout& L = layout_;
     const BfsResult& r = trials_[loop.round];
     const BfsStep& st = r.steps[std::min<size_t>(loop.step, r.steps.size() - 1)];
-    const auto at = [](uint64_t base, uint64_t element, int64_t i) { return base + element * static_cast<uint64_t>(i); };
+    const auto at = [](uint64_t base, uint64_t element, int64_t i) {
+      return base + element * static_cast<uint64_t>(i);
+    };
     switch (loop.body) {
       case kResetParents: out.store(L.parent + static_cast<uint64_t>(item) * kGraphLine, kPerFillLine); return;
       case kClearBitmap: {
-        const uint64_t base = st.kind == BfsStep::Kind::QueueToBitmap ? L.bitmap_a : (st.front_is_a ? L.bitmap_b : L.bitmap_a);
+        const uint64_t base =
+            st.kind == BfsStep::Kind::QueueToBitmap ? L.bitmap_a : (st.front_is_a ? L.bitmap_b : L.bitmap_a);
         out.store(base + static_cast<uint64_t>(item) * kGraphLine, 8);
         return;
       }
@@ -291,7 +295,6 @@ class BfsSpec : public GraphSpec {
 
 }  // namespace
 
-STARNUMA_REGISTER_WORKLOAD(BfsSpec, "bfs",
-                           "GAP's breadth-first search (direction-optimizing) on a Kronecker graph");
+STARNUMA_REGISTER_WORKLOAD(BfsSpec, "bfs", "GAP's breadth-first search (direction-optimizing) on a Kronecker graph");
 
 }  // namespace starnuma

@@ -29,18 +29,18 @@ struct BfsStep {
   enum class Kind : uint8_t { TopDown, BottomUp, QueueToBitmap, BitmapToQueue };
   Kind kind;
   int64_t queue_begin = 0, queue_end = 0;  // TopDown, QueueToBitmap: the frontier in `queue`;
-                                            // BitmapToQueue: where it appends the new frontier
-  bool front_is_a = true;                   // BottomUp: which bitmap holds the frontier (the other is next)
-  int32_t level = 0;                        // TopDown, BottomUp: the depth of the vertices it discovers
+                                           // BitmapToQueue: where it appends the new frontier
+  bool front_is_a = true;                  // BottomUp: which bitmap holds the frontier (the other is next)
+  int32_t level = 0;                       // TopDown, BottomUp: the depth of the vertices it discovers
 };
 
 struct BfsResult {
-  std::vector<int32_t> parent;           // -1: not reached; the root is its own parent
-  std::vector<int32_t> depth;            // -1: not reached
-  std::vector<int32_t> queue;            // every frontier, in the order the queue held them
-  std::vector<int64_t> queue_slot;       // per vertex: its index in `queue` when it was appended (-1: never)
+  std::vector<int32_t> parent;      // -1: not reached; the root is its own parent
+  std::vector<int32_t> depth;       // -1: not reached
+  std::vector<int32_t> queue;       // every frontier, in the order the queue held them
+  std::vector<int64_t> queue_slot;  // per vertex: its index in `queue` when it was appended (-1: never)
   std::vector<BfsStep> steps;
-  std::vector<int64_t> level_start;      // top-down only: queue index where each level begins (+ the end)
+  std::vector<int64_t> level_start;  // top-down only: queue index where each level begins (+ the end)
 };
 
 // `direction_optimizing`: GAP's switch between top-down and bottom-up (alpha 15, beta 18).

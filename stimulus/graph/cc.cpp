@@ -14,6 +14,7 @@
 // themselves.
 #include <numeric>
 
+#include "stimulus/graph/components.hpp"
 #include "stimulus/graph/graph_kernels.hpp"
 #include "stimulus/graph/parallel_program.hpp"
 
@@ -22,8 +23,7 @@ namespace starnuma {
 ComponentsRun shiloach_vishkin(const CsrGraph& g) {
   const auto n = static_cast<size_t>(g.vertices());
   ComponentsRun run;
-  run.comp.resize(n);
-  std::iota(run.comp.begin(), run.comp.end(), 0);
+  run.comp = initial_labels(g);
   std::vector<int32_t>& comp = run.comp;
   for (bool change = true; change;) {
     change = false;
@@ -52,7 +52,8 @@ std::string check_components(const CsrGraph& g, const std::vector<int32_t>& comp
   std::vector<int32_t> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
   auto find = [&](int32_t x) {
-    while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+    while (parent[static_cast<size_t>(x)] != x)
+      x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
     return x;
   };
   for (size_t u = 0; u < n; ++u)
@@ -78,21 +79,16 @@ std::string check_components(const CsrGraph& g, const std::vector<int32_t>& comp
 namespace {
 
 // Instruction cost model: loop control and the compare-and-branch around each access (GAP's loops).
-constexpr uint32_t kPerVertex = 4, kPerEdge = 3, kPerHook = 3, kPerFillLine = 32;
+constexpr uint32_t kPerVertex = 4, kPerEdge = 3, kPerHook = 3;
 
 enum Body : uint8_t { kInit, kHook, kCompress };
 
-class CcProgram : public ParallelProgram {
+class CcProgram : public ComponentsProgram {
  public:
-  explicit CcProgram(CsrGraph g) : graph_(std::move(g)), run_(shiloach_vishkin(graph_)) {
-    ArrayAllocator a;
-    offsets_ = a.allocate(8 * graph_.offsets.size());
-    neighbors_ = a.allocate(4 * graph_.neighbors.size());
-    comp_ = a.allocate(4 * static_cast<uint64_t>(graph_.vertices()));
-    footprint_ = a.end() - a.begin();
+  explicit CcProgram(CsrGraph g) : ComponentsProgram(std::move(g)), run_(shiloach_vishkin(graph_)) {
     using S = ParallelLoop::Schedule;
     const int64_t n = graph_.vertices();
-    loops_.push_back({kInit, S::Static, 0, (n + 15) / 16, 1, 0, 0, 0});  // lines of comp
+    loops_.push_back(init_loop(kInit));
     for (uint32_t i = 0; i < run_.before_hooking.size(); ++i) {
       loops_.push_back({kHook, S::Static, 0, n, 1, 0, i, 0});
       loops_.push_back({kCompress, S::Static, 0, n, 1, 0, i, 0});
@@ -100,16 +96,10 @@ class CcProgram : public ParallelProgram {
   }
 
   const std::vector<ParallelLoop>& loops() const override { return loops_; }
-  uint64_t footprint() const override { return footprint_; }
-  void first_touch(unsigned t, unsigned threads, std::vector<uint64_t>& pages) const override {
-    append_csr_share(pages, graph_, offsets_, neighbors_, 4, t, threads);
-    append_vertex_share(pages, comp_, 4, graph_.vertices(), t, threads);
-  }
 
   void run_item(const ParallelLoop& loop, int64_t item, unsigned, OpSink& out) const override {
-    const auto comp = [&](int64_t v) { return comp_ + 4 * static_cast<uint64_t>(v); };
     if (loop.body == kInit) {
-      out.store(comp_ + static_cast<uint64_t>(item) * kGraphLine, kPerFillLine);
+      init_item(item, out);
       return;
     }
     const auto u = static_cast<size_t>(item);
@@ -144,9 +134,7 @@ class CcProgram : public ParallelProgram {
   const ComponentsRun& run() const { return run_; }
 
  private:
-  CsrGraph graph_;
   ComponentsRun run_;
-  uint64_t offsets_ = 0, neighbors_ = 0, comp_ = 0, footprint_ = 0;
   std::vector<ParallelLoop> loops_;
 };
 
@@ -172,6 +160,7 @@ class CcSpec : public GraphSpec {
 
 }  // namespace
 
-STARNUMA_REGISTER_WORKLOAD(CcSpec, "cc", "GAP's connected components (Afforest, or Shiloach-Vishkin) on a Kronecker graph");
+STARNUMA_REGISTER_WORKLOAD(CcSpec, "cc",
+                           "GAP's connected components (Afforest, or Shiloach-Vishkin) on a Kronecker graph");
 
 }  // namespace starnuma

@@ -107,7 +107,8 @@ std::vector<Edge> read_matrix_market(Reader& r, bool& weighted, int64_t& vertice
   if (!r.next() || r.line().rfind("%%MatrixMarket", 0) != 0)
     r.fail(0, "a Matrix Market file starts with '%%MatrixMarket matrix coordinate ...'");
   std::string banner = r.line();
-  std::transform(banner.begin(), banner.end(), banner.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(banner.begin(), banner.end(), banner.begin(),
+                 [](char c) { return static_cast<char>(std::tolower(c)); });
   if (banner.find(" matrix ") == std::string::npos || banner.find(" coordinate") == std::string::npos)
     r.fail(0, "only coordinate matrices describe graphs ('%%MatrixMarket matrix coordinate ...')");
   if (banner.find(" real") != std::string::npos || banner.find(" complex") != std::string::npos)
@@ -117,7 +118,8 @@ std::vector<Edge> read_matrix_market(Reader& r, bool& weighted, int64_t& vertice
   do {
     if (!r.next()) r.fail_file("no size line ('rows columns entries') after the header");
   } while (r.blank_or_comment());
-  const int64_t rows = r.integer("the number of rows", 1, kMaxVertex), cols = r.integer("the number of columns", 1, kMaxVertex);
+  const int64_t rows = r.integer("the number of rows", 1, kMaxVertex),
+                cols = r.integer("the number of columns", 1, kMaxVertex);
   const int64_t entries = r.integer("the number of entries", 0, int64_t{1} << 40);
   r.end_of_line("the size line");
   vertices = std::max(rows, cols);
@@ -160,8 +162,9 @@ CsrGraph read_graph_file(const std::string& path) {
   read.shrink_to_fit();
   std::sort(edges.begin(), edges.end(),
             [](const Edge& a, const Edge& b) { return std::tie(a.u, a.v, a.w) < std::tie(b.u, b.v, b.w); });
-  edges.erase(std::unique(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.u == b.u && a.v == b.v; }),
-              edges.end());
+  edges.erase(
+      std::unique(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.u == b.u && a.v == b.v; }),
+      edges.end());
   CsrGraph g;
   g.offsets.assign(static_cast<size_t>(vertices) + 1, 0);
   for (const Edge& e : edges) ++g.offsets[static_cast<size_t>(e.u) + 1];

@@ -19,7 +19,7 @@ namespace starnuma {
 
 // --- cc: Shiloach-Vishkin connected components (GAP's cc_sv) --------------------------------
 struct ComponentsRun {
-  std::vector<int32_t> comp;                 // the final label of every vertex
+  std::vector<int32_t> comp;  // the final label of every vertex
   // Per iteration: the labels as the hooking loop reads them (taken when it starts), and as
   // they are after it (what the compression loop walks).
   std::vector<std::vector<int32_t>> before_hooking, after_hooking;

@@ -81,7 +81,8 @@ CsrGraph kronecker_graph(unsigned scale, unsigned degree, uint64_t seed, CsrBuil
   // A random relabelling of vertices, so that ids carry no locality from the recursion.
   std::vector<int32_t> label(static_cast<size_t>(n));
   std::iota(label.begin(), label.end(), 0);
-  for (int64_t i = n - 1; i > 0; --i) std::swap(label[static_cast<size_t>(i)], label[rng() % static_cast<uint64_t>(i + 1)]);
+  for (int64_t i = n - 1; i > 0; --i)
+    std::swap(label[static_cast<size_t>(i)], label[rng() % static_cast<uint64_t>(i + 1)]);
 
   const std::mt19937_64 edges_start = rng;
   auto for_each_edge = [&](auto&& visit) {

@@ -111,7 +111,7 @@ class ProgramStream : public ThreadStream {
     const ParallelLoop& l = loops[loop_];
     share_ = LoopShare(l, thread_, threads_,
                        l.schedule == ParallelLoop::Schedule::PerThread ? program_->thread_items(l, thread_)
-                                                                        : std::pair<int64_t, int64_t>{0, 0});
+                                                                       : std::pair<int64_t, int64_t>{0, 0});
   }
 
   // The operations of the next item, or the barrier that ends the current loop.

@@ -22,11 +22,14 @@ double pagerank_iteration(const CsrGraph& g, std::vector<float>& scores, std::ve
   const auto n = static_cast<size_t>(g.vertices());
   const float base = (1.0f - kPageRankDamping) / static_cast<float>(n);
   for (size_t v = 0; v < n; ++v)
-    contrib[v] = g.degree(static_cast<int64_t>(v)) > 0 ? scores[v] / static_cast<float>(g.degree(static_cast<int64_t>(v))) : 0.0f;
+    contrib[v] = g.degree(static_cast<int64_t>(v)) > 0
+                     ? scores[v] / static_cast<float>(g.degree(static_cast<int64_t>(v)))
+                     : 0.0f;
   double error = 0;
   for (size_t u = 0; u < n; ++u) {
     float incoming = 0;
-    for (int64_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) incoming += contrib[static_cast<size_t>(g.neighbors[static_cast<size_t>(e)])];
+    for (int64_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+      incoming += contrib[static_cast<size_t>(g.neighbors[static_cast<size_t>(e)])];
     const float old = scores[u];
     scores[u] = base + kPageRankDamping * incoming;
     error += std::fabs(scores[u] - old);
@@ -119,12 +122,13 @@ class PrSpec : public GraphSpec {
  public:
   explicit PrSpec(const ScopeContext& c) : GraphSpec(c) {}
   std::unique_ptr<Workload> create(unsigned threads, unsigned, uint64_t seed) const override {
-    return std::make_unique<ProgramWorkload>(std::make_shared<PrProgram>(graph(seed), max_iterations_, tolerance_, seed),
-                                             threads);
+    return std::make_unique<ProgramWorkload>(
+        std::make_shared<PrProgram>(graph(seed), max_iterations_, tolerance_, seed), threads);
   }
 
  private:
-  Param<unsigned> max_iterations_{*this, "max_iterations", 20u, "Iterations at most (GAP's default)", between(1u, 1000u)};
+  Param<unsigned> max_iterations_{*this, "max_iterations", 20u, "Iterations at most (GAP's default)",
+                                  between(1u, 1000u)};
   Param<double> tolerance_{*this, "tolerance", 1e-4,
                            "Stop when the sum of |score changes| of an iteration falls below this (GAP's default)",
                            between(1e-12, 1.0)};

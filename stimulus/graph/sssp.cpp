@@ -69,9 +69,9 @@ struct Push {
 
 struct BinStep {
   int64_t bin = 0;
-  std::vector<int32_t> frontier;    // as the relaxation loop reads it
-  std::vector<int32_t> dist_seen;   // per item: dist[u] when it ran
-  std::vector<uint64_t> first_push; // per item (+1): its pushes in `pushes`
+  std::vector<int32_t> frontier;     // as the relaxation loop reads it
+  std::vector<int32_t> dist_seen;    // per item: dist[u] when it ran
+  std::vector<uint64_t> first_push;  // per item (+1): its pushes in `pushes`
   std::vector<Push> pushes;
   std::vector<int64_t> copy_start;  // per thread (+1): where its local bin goes in the next frontier
   int64_t next_bin = -1;
@@ -88,7 +88,8 @@ uint64_t relax_salt(uint64_t seed, uint32_t trial, size_t step) {
 }
 
 // Runs one search, recording what each step's items did.
-Search run_search(const CsrGraph& graph, int32_t source, int32_t delta, unsigned threads, uint64_t seed, uint32_t trial) {
+Search run_search(const CsrGraph& graph, int32_t source, int32_t delta, unsigned threads, uint64_t seed,
+                  uint32_t trial) {
   Search r;
   r.source = source;
   std::vector<int32_t>& dist = r.dist;
@@ -102,8 +103,9 @@ Search run_search(const CsrGraph& graph, int32_t source, int32_t delta, unsigned
     s.bin = bin;
     // Which thread runs each item: the schedule of the loop the stream will replay.
     owner.assign(frontier.size(), 0);
-    const ParallelLoop loop{kRelax, ParallelLoop::Schedule::Dynamic, 0, static_cast<int64_t>(frontier.size()), 64,
-                            relax_salt(seed, trial, r.steps.size()), trial, 0};
+    const ParallelLoop loop{
+        kRelax, ParallelLoop::Schedule::Dynamic,         0,     static_cast<int64_t>(frontier.size()),
+        64,     relax_salt(seed, trial, r.steps.size()), trial, 0};
     for (unsigned t = 0; t < threads; ++t) {
       LoopShare share(loop, t, threads, {0, 0});
       for (int64_t i; (i = share.next()) >= 0;) owner[static_cast<size_t>(i)] = t;
@@ -242,7 +244,8 @@ class SsspProgram : public ParallelProgram {
       loops_.push_back({kStart, S::Serial, 0, 1, 1, 0, trial, 0});
       const auto& steps = searches_[trial].steps;
       for (uint32_t i = 0; i < steps.size(); ++i) {
-        loops_.push_back({kRelax, S::Dynamic, 0, static_cast<int64_t>(steps[i].frontier.size()), 64, relax_salt(seed_, trial, i), trial, i});
+        loops_.push_back({kRelax, S::Dynamic, 0, static_cast<int64_t>(steps[i].frontier.size()), 64,
+                          relax_salt(seed_, trial, i), trial, i});
         loops_.push_back({kGather, S::PerThread, 0, 0, 1, 0, trial, i});
       }
     }
@@ -263,7 +266,8 @@ class SsspSpec : public GraphSpec {
   explicit SsspSpec(const ScopeContext& c) : GraphSpec(c) {}
   std::unique_ptr<Workload> create(unsigned threads, unsigned, uint64_t seed) const override {
     return std::make_unique<ProgramWorkload>(
-        std::make_shared<SsspProgram>(graph(seed), static_cast<int32_t>(delta_.get()), trials_, threads, seed), threads);
+        std::make_shared<SsspProgram>(graph(seed), static_cast<int32_t>(delta_.get()), trials_, threads, seed),
+        threads);
   }
 
  private:

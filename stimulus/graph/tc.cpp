@@ -19,8 +19,7 @@ CsrGraph relabel_by_degree(const CsrGraph& g) {
   const auto n = static_cast<size_t>(g.vertices());
   std::vector<int32_t> by_degree(n);
   std::iota(by_degree.begin(), by_degree.end(), 0);
-  std::stable_sort(by_degree.begin(), by_degree.end(),
-                   [&](int32_t a, int32_t b) { return g.degree(a) > g.degree(b); });
+  std::stable_sort(by_degree.begin(), by_degree.end(), [&](int32_t a, int32_t b) { return g.degree(a) > g.degree(b); });
   std::vector<int32_t> new_id(n);
   for (size_t i = 0; i < n; ++i) new_id[static_cast<size_t>(by_degree[i])] = static_cast<int32_t>(i);
   CsrGraph r;
@@ -30,7 +29,8 @@ CsrGraph relabel_by_degree(const CsrGraph& g) {
   for (size_t i = 0; i < n; ++i) {
     const auto old = static_cast<size_t>(by_degree[i]);
     auto out = r.neighbors.begin() + r.offsets[i];
-    for (int64_t e = g.offsets[old]; e < g.offsets[old + 1]; ++e) *out++ = new_id[static_cast<size_t>(g.neighbors[static_cast<size_t>(e)])];
+    for (int64_t e = g.offsets[old]; e < g.offsets[old + 1]; ++e)
+      *out++ = new_id[static_cast<size_t>(g.neighbors[static_cast<size_t>(e)])];
     std::sort(r.neighbors.begin() + r.offsets[i], out);
   }
   return r;
@@ -82,7 +82,8 @@ uint64_t reference_triangle_count(const CsrGraph& g) {
   std::vector<char> marked(n, 0);
   uint64_t total = 0;
   for (size_t u = 0; u < n; ++u) {
-    for (int64_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) marked[static_cast<size_t>(g.neighbors[static_cast<size_t>(e)])] = 1;
+    for (int64_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+      marked[static_cast<size_t>(g.neighbors[static_cast<size_t>(e)])] = 1;
     for (int64_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
       const auto v = static_cast<size_t>(g.neighbors[static_cast<size_t>(e)]);
       if (v <= u) continue;
@@ -91,7 +92,8 @@ uint64_t reference_triangle_count(const CsrGraph& g) {
         total += w > v && marked[w];
       }
     }
-    for (int64_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) marked[static_cast<size_t>(g.neighbors[static_cast<size_t>(e)])] = 0;
+    for (int64_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+      marked[static_cast<size_t>(g.neighbors[static_cast<size_t>(e)])] = 0;
   }
   return total;
 }

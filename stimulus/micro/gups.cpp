@@ -37,7 +37,10 @@ class GupsStream : public StepStream<GupsStream> {
  public:
   GupsStream(const GupsWorkload& w, unsigned t, unsigned threads)
       : StepStream(FirstTouch({w.table()}, static_share(w.words(), t, threads))),
-        table_(w.table()), mask_(w.words() - 1), updates_(static_share(w.updates(), t, threads)), i_(updates_.begin),
+        table_(w.table()),
+        mask_(w.words() - 1),
+        updates_(static_share(w.updates(), t, threads)),
+        i_(updates_.begin),
         ran_(hpcc_starts(updates_.begin)) {}
 
   size_t step(StreamOp* out) {

@@ -37,7 +37,11 @@ uint64_t mix(uint64_t z) {
 class KvStream : public StepStream<KvStream> {
  public:
   KvStream(std::shared_ptr<const KvTable> table, uint64_t base, Share load, KvRequests requests, uint64_t operations)
-      : table_(std::move(table)), base_(base), mask_(table_->capacity() - 1), load_(load), requests_(requests),
+      : table_(std::move(table)),
+        base_(base),
+        mask_(table_->capacity() - 1),
+        load_(load),
+        requests_(requests),
         operations_(operations) {
     for (KvRequest& r : ahead_) {
       r = requests_.next();
@@ -143,8 +147,12 @@ KvRequest KvRequests::next() {
 
 KvWorkload::KvWorkload(uint64_t keys, double load_factor, double read_fraction, uint64_t operations, unsigned threads,
                        uint64_t seed)
-    : table_(std::make_shared<KvTable>(keys, load_factor, threads, seed)), read_fraction_(read_fraction),
-      operations_(operations), threads_(threads), seed_(seed), base_(kBase) {}
+    : table_(std::make_shared<KvTable>(keys, load_factor, threads, seed)),
+      read_fraction_(read_fraction),
+      operations_(operations),
+      threads_(threads),
+      seed_(seed),
+      base_(kBase) {}
 
 KvRequests KvWorkload::requests(unsigned t) const {
   return KvRequests(table_->keys(), read_fraction_, thread_seed(seed_, t));
@@ -165,9 +173,10 @@ class KvSpec : public WorkloadSpec {
     const uint64_t slots = KvTable::capacity_for(keys_, load_factor_);
     if (slots > kMaxSlots)
       report_error(msg::kConfig, "kv: " + std::to_string(keys_.get()) + " keys at load_factor " +
-                                     format_real(load_factor_) + " need " + std::to_string(slots) +
-                                     " slots; at most " + std::to_string(kMaxSlots) + " are supported");
-    return std::make_unique<KvWorkload>(keys_, load_factor_, read_fraction_, operations_, threads, seed);
+                                     format_real(load_factor_) + " need " + std::to_string(slots) + " slots; at most " +
+                                     std::to_string(kMaxSlots) + " are supported");
+    return std::make_unique<KvWorkload>(keys_, load_factor_, requests_.read_fraction, requests_.operations, threads,
+                                        seed);
   }
 
  private:
@@ -176,11 +185,7 @@ class KvSpec : public WorkloadSpec {
   Param<double> load_factor_{*this, "load_factor", 0.5,
                              "Largest fraction of the slots the keys fill (the table has a power-of-two slot count)",
                              between(0.05, 0.95)};
-  Param<double> read_fraction_{*this, "read_fraction", 0.5, "Fraction of requests that are gets (the rest are puts)",
-                               between(0.0, 1.0)};
-  Param<uint64_t> operations_{*this, "operations", uint64_t{1} << 40,
-                              "Requests per thread after the load (the run's --instructions usually ends it first)",
-                              between(uint64_t{1}, uint64_t{1} << 50)};
+  KvRequestParams requests_{*this};
 };
 
 }  // namespace

@@ -174,15 +174,17 @@ namespace {
 // halving; per pointer, its load and the node-type test; per 64 bytes of value, eight 8-byte moves;
 // per put, allocating the new value from the thread's pool, the lock, the pointer swap, the version
 // bump and handing the old value to RCU.
-constexpr uint32_t kPerRequest = 300, kPerNode = 30, kPerProbe = 6, kPerPointer = 6, kPerValueLine = 8,
-                   kPerPut = 120;
+constexpr uint32_t kPerRequest = 300, kPerNode = 30, kPerProbe = 6, kPerPointer = 6, kPerValueLine = 8, kPerPut = 120;
 constexpr uint64_t kLine = 64;
 
 class MasstreeStream : public ThreadStream {
  public:
   MasstreeStream(const MasstreeWorkload& w, std::shared_ptr<const Masstree> tree, std::vector<uint64_t> first_touch,
                  KvRequests requests, uint64_t operations)
-      : w_(w), tree_(std::move(tree)), first_touch_(std::move(first_touch)), requests_(requests),
+      : w_(w),
+        tree_(std::move(tree)),
+        first_touch_(std::move(first_touch)),
+        requests_(requests),
         operations_(operations) {
     buffer_.reserve(kBuffer);
   }
@@ -253,8 +255,7 @@ class MasstreeStream : public ThreadStream {
       const uint64_t value = w_.value_address(r.key);
       if (r.put) op(StreamOp::Kind::Store, at, kPerPut, false);  // the lock, in the version word
       const auto kind = r.put ? StreamOp::Kind::Store : StreamOp::Kind::Load;
-      for (uint64_t line = 0; line < w_.value_bytes(); line += kLine)
-        op(kind, value + line, kPerValueLine, line == 0);
+      for (uint64_t line = 0; line < w_.value_bytes(); line += kLine) op(kind, value + line, kPerValueLine, line == 0);
       return;
     }
   }
@@ -275,8 +276,12 @@ uint64_t page_round(uint64_t bytes) { return (bytes + kPage - 1) / kPage * kPage
 
 MasstreeWorkload::MasstreeWorkload(uint64_t keys, uint64_t value_bytes, double read_fraction, uint64_t operations,
                                    unsigned threads, uint64_t seed)
-    : tree_(std::make_shared<Masstree>(keys, threads, seed)), value_bytes_(value_bytes), read_fraction_(read_fraction),
-      operations_(operations), threads_(threads), seed_(seed) {
+    : tree_(std::make_shared<Masstree>(keys, threads, seed)),
+      value_bytes_(value_bytes),
+      read_fraction_(read_fraction),
+      operations_(operations),
+      threads_(threads),
+      seed_(seed) {
   // Each thread's node pool, then each thread's values (in key order: a thread inserts its share in order).
   uint64_t at = kBase;
   for (unsigned t = 0; t < threads; ++t) {
@@ -317,9 +322,10 @@ class MasstreeSpec : public WorkloadSpec {
   explicit MasstreeSpec(const ScopeContext& c) : WorkloadSpec(c) {}
   std::unique_ptr<Workload> create(unsigned threads, unsigned, uint64_t seed) const override {
     if (value_bytes_ % 8 != 0)
-      report_error(msg::kConfig, "masstree.value_bytes: " + std::to_string(value_bytes_.get()) +
-                                     " is not a multiple of 8 bytes");
-    return std::make_unique<MasstreeWorkload>(keys_, value_bytes_, read_fraction_, operations_, threads, seed);
+      report_error(msg::kConfig,
+                   "masstree.value_bytes: " + std::to_string(value_bytes_.get()) + " is not a multiple of 8 bytes");
+    return std::make_unique<MasstreeWorkload>(keys_, value_bytes_, requests_.read_fraction, requests_.operations,
+                                              threads, seed);
   }
 
  private:
@@ -328,11 +334,7 @@ class MasstreeSpec : public WorkloadSpec {
                         between(uint64_t{16}, uint64_t{1} << 27)};
   Param<uint64_t> value_bytes_{*this, "value_bytes", 64, "Bytes of each key's value (a multiple of 8)",
                                between(uint64_t{8}, uint64_t{1024})};
-  Param<double> read_fraction_{*this, "read_fraction", 0.5, "Fraction of requests that are gets (the rest are puts)",
-                               between(0.0, 1.0)};
-  Param<uint64_t> operations_{*this, "operations", uint64_t{1} << 40,
-                              "Requests per thread after the load (the run's --instructions usually ends it first)",
-                              between(uint64_t{1}, uint64_t{1} << 50)};
+  KvRequestParams requests_{*this};
 };
 
 }  // namespace

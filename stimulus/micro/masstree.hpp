@@ -20,9 +20,9 @@ namespace starnuma::micro {
 
 class Masstree {
  public:
-  static constexpr unsigned kWidth = 15;        // keys per node, Masstree's default
-  static constexpr uint64_t kNodeBytes = 320;   // version, permutation, 15 slices, lengths, 16 pointers
-  static constexpr uint32_t kLayer = 1u << 31;  // a border entry that leads to a layer (its id below)
+  static constexpr unsigned kWidth = 15;                   // keys per node, Masstree's default
+  static constexpr uint64_t kNodeBytes = 320;              // version, permutation, 15 slices, lengths, 16 pointers
+  static constexpr uint32_t kLayer = 1u << 31;             // a border entry that leads to a layer (its id below)
   static constexpr uint64_t kKeySpace = 1000000000000ull;  // the 12 digits
 
   struct Node {
@@ -76,10 +76,8 @@ unsigned Masstree::search(const Node& n, uint64_t slice, Probe&& probe) {
   while (lo < hi) {
     const unsigned mid = (lo + hi) / 2;
     probe(mid);
-    if (n.border ? n.slice[mid] < slice : n.slice[mid] <= slice)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (n.border ? n.slice[mid] < slice : n.slice[mid] <= slice) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }

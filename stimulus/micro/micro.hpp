@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/host_prefetch.hpp"
+#include "common/param.hpp"
 #include "stimulus/layout.hpp"
 #include "stimulus/stream.hpp"
 
@@ -154,9 +155,7 @@ class StreamWorkload : public Workload {
 // ---- gups: HPCC RandomAccess -------------------------------------------------------------------
 
 // HPCC's generator: the powers of x in GF(2)[x] modulo x^64 + x^2 + x + 1, one step a shift.
-inline uint64_t hpcc_next(uint64_t ran) {
-  return (ran << 1) ^ (static_cast<int64_t>(ran) < 0 ? uint64_t{7} : 0);
-}
+inline uint64_t hpcc_next(uint64_t ran) { return (ran << 1) ^ (static_cast<int64_t>(ran) < 0 ? uint64_t{7} : 0); }
 // The n-th value of the sequence that starts at 1 (x^n), computed by square-and-multiply.
 uint64_t hpcc_starts(uint64_t n);
 
@@ -250,6 +249,19 @@ class KvRequests {
   uint64_t keys_;
   double read_fraction_;
   uint64_t state_;
+};
+
+// The request parameters of the key-value workloads (kv, masstree), declared in their scope
+// after the workload's own.
+struct KvRequestParams {
+  explicit KvRequestParams(ParamScope& owner)
+      : read_fraction(owner, "read_fraction", 0.5, "Fraction of requests that are gets (the rest are puts)",
+                      between(0.0, 1.0)),
+        operations(owner, "operations", uint64_t{1} << 40,
+                   "Requests per thread after the load (the run's --instructions usually ends it first)",
+                   between(uint64_t{1}, uint64_t{1} << 50)) {}
+  Param<double> read_fraction;
+  Param<uint64_t> operations;
 };
 
 class KvWorkload : public Workload {

@@ -24,8 +24,11 @@ class StreamStream : public StepStream<StreamStream> {
   StreamStream(const StreamWorkload& w, unsigned t, unsigned threads)
       : StepStream(FirstTouch({w.array(StreamKernel::A), w.array(StreamKernel::B), w.array(StreamKernel::C)},
                               static_share(w.elements(), t, threads))),
-        bases_{w.array(StreamKernel::A), w.array(StreamKernel::B), w.array(StreamKernel::C)}, kernels_(w.kernels()),
-        iterations_(w.iterations()), share_(static_share(w.elements(), t, threads)), j_(share_.begin) {}
+        bases_{w.array(StreamKernel::A), w.array(StreamKernel::B), w.array(StreamKernel::C)},
+        kernels_(w.kernels()),
+        iterations_(w.iterations()),
+        share_(static_share(w.elements(), t, threads)),
+        j_(share_.begin) {}
 
   size_t step(StreamOp* out) {
     if (initialising(out)) return 1;

@@ -26,8 +26,10 @@ class VecsumStream : public StepStream<VecsumStream> {
  public:
   VecsumStream(const VecsumWorkload& w, unsigned t, unsigned threads)
       : StepStream(FirstTouch({w.vector()}, static_share(w.elements(), t, threads))),
-        vector_(w.vector()), repeats_(w.repeats()),
-        sum_(t < w.summers() ? static_share(w.elements(), t, w.summers()) : Share{}), i_(sum_.begin) {}
+        vector_(w.vector()),
+        repeats_(w.repeats()),
+        sum_(t < w.summers() ? static_share(w.elements(), t, w.summers()) : Share{}),
+        i_(sum_.begin) {}
 
   size_t step(StreamOp* out) {
     if (initialising(out)) return 1;
@@ -58,9 +60,7 @@ std::unique_ptr<ThreadStream> VecsumWorkload::stream(unsigned t) const {
   return std::make_unique<VecsumStream>(*this, t, threads_);
 }
 
-uint64_t VecsumWorkload::expected_sum(uint64_t n) {
-  return static_cast<uint64_t>(u128{n} * (n - 1) / 2);
-}
+uint64_t VecsumWorkload::expected_sum(uint64_t n) { return static_cast<uint64_t>(u128{n} * (n - 1) / 2); }
 
 namespace {
 

@@ -10,13 +10,13 @@ namespace starnuma::tpcc {
 // Silo's header: WAREHOUSE 112, DISTRICT 112, CUSTOMER 696, HISTORY 64, NEW-ORDER 12, ORDER 24,
 // ORDER-LINE 80, STOCK 324, ITEM 96.
 const std::array<uint32_t, kTables> kRecordBytes = {
-    record_bytes(112), record_bytes(112), record_bytes(696), 0, 0, record_bytes(64),
-    record_bytes(12),  record_bytes(24),  record_bytes(80),  record_bytes(324), record_bytes(96)};
+    record_bytes(112), record_bytes(112), record_bytes(696), 0, 0, record_bytes(64), record_bytes(12), record_bytes(24),
+    record_bytes(80),  record_bytes(324), record_bytes(96)};
 
 const char* table_name(Table t) {
-  static const char* names[kTables] = {"WAREHOUSE", "DISTRICT", "CUSTOMER",   "CUSTOMER-NAME", "ORDER-CUSTOMER",
-                                       "HISTORY",   "NEW-ORDER", "ORDER",     "ORDER-LINE",    "STOCK",
-                                       "ITEM"};
+  static const char* names[kTables] = {"WAREHOUSE",      "DISTRICT", "CUSTOMER",  "CUSTOMER-NAME",
+                                       "ORDER-CUSTOMER", "HISTORY",  "NEW-ORDER", "ORDER",
+                                       "ORDER-LINE",     "STOCK",    "ITEM"};
   return names[t];
 }
 
@@ -68,13 +68,13 @@ Layout::Layout(const Config& c, unsigned threads) {
     TableRegion* t = &tables_[w * kTables];
     for (unsigned k = 0; k < kItem; ++k) {
       const auto table = static_cast<Table>(k);
-      const uint64_t keys = table == kWarehouse         ? 1
-                            : table == kDistrict        ? c.districts
+      const uint64_t keys = table == kWarehouse                                                       ? 1
+                            : table == kDistrict                                                      ? c.districts
                             : table == kCustomer || table == kCustomerName || table == kOrderCustomer ? dc
-                            : table == kHistory         ? history_capacity_
-                            : table == kOrderLine       ? c.districts * line_capacity()
-                            : table == kStock           ? c.items
-                                                        : orders;
+                            : table == kHistory   ? history_capacity_
+                            : table == kOrderLine ? c.districts * line_capacity()
+                            : table == kStock     ? c.items
+                                                  : orders;
       t[k] = allocate(a, keys, keys, kRecordBytes[k]);
     }
   }

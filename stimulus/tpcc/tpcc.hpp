@@ -67,9 +67,9 @@ struct Tree {
   // Offsets in a node: version and permutation, then 15 key slices, then the 16 child/value pointers.
   static constexpr uint64_t kSlices = 16, kPointers = 152;
   uint64_t base = 0, keys = 0;
-  unsigned height = 0;                    // levels; level 0 holds the leaves
-  std::array<uint64_t, 8> level_base{};   // address of the level's first node
-  std::array<uint64_t, 9> span{};         // keys under one node of the level: 15^(level + 1)
+  unsigned height = 0;                   // levels; level 0 holds the leaves
+  std::array<uint64_t, 8> level_base{};  // address of the level's first node
+  std::array<uint64_t, 9> span{};        // keys under one node of the level: 15^(level + 1)
   static unsigned height_for(uint64_t keys);
   static uint64_t bytes_for(uint64_t keys);
   uint64_t node(unsigned level, uint64_t key) const { return level_base[level] + key / span[level] * kNodeBytes; }
@@ -83,7 +83,7 @@ struct TableRegion {
   Tree index;
   uint64_t records = 0;  // address of row 0 (0: index only)
   uint32_t stride = 0;
-  uint64_t rows = 0;     // capacity in rows
+  uint64_t rows = 0;  // capacity in rows
   uint64_t row(uint64_t i) const { return records + i * stride; }
 };
 
@@ -96,7 +96,7 @@ class Layout {
   explicit Layout(const Config& c, unsigned threads);
   const TableRegion& at(unsigned w, Table t) const { return t == kItem ? item_ : tables_[w * kTables + t]; }
   uint64_t epoch() const { return epoch_; }
-  uint64_t order_capacity() const { return order_capacity_; }   // ORDER / NEW-ORDER rows per district
+  uint64_t order_capacity() const { return order_capacity_; }      // ORDER / NEW-ORDER rows per district
   uint64_t line_capacity() const { return order_capacity_ * 15; }  // ORDER-LINE rows per district
   uint64_t history_capacity() const { return history_capacity_; }  // HISTORY rows per warehouse
   uint64_t begin() const { return kBase; }
@@ -122,10 +122,10 @@ struct CustomerRow {
 };
 struct OrderRow {
   uint32_t c_id = 0;
-  uint32_t first_line = 0;  // its lines are rows [first_line, first_line + ol_cnt) of the district's ORDER-LINE
-  Cents amount = 0;         // sum of its lines' OL_AMOUNT
+  uint32_t first_line = 0;          // its lines are rows [first_line, first_line + ol_cnt) of the district's ORDER-LINE
+  Cents amount = 0;                 // sum of its lines' OL_AMOUNT
   uint8_t ol_cnt = 0, carrier = 0;  // carrier 0: null
-  bool new_order = false;   // its NEW-ORDER row exists
+  bool new_order = false;           // its NEW-ORDER row exists
 };
 struct HistoryRow {
   uint32_t c_w, c_d, c_id;  // 0-based warehouse and district, 1-based customer
@@ -135,16 +135,16 @@ struct HistoryRow {
 struct DistrictState {
   Cents ytd = 0;
   uint32_t next_o_id = 0;
-  uint32_t oldest_new_order = 0;  // Delivery's cursor: the lowest o_id that may have a NEW-ORDER row
-  std::vector<OrderRow> orders;   // o_id 1.. at index o_id - 1
-  std::vector<uint32_t> line_item;     // OL_I_ID of each ORDER-LINE row
-  std::vector<uint8_t> line_delivered; // OL_DELIVERY_D not null
-  std::vector<uint64_t> names;    // (c_last number, c_first key, c_id) sorted: the name index
+  uint32_t oldest_new_order = 0;        // Delivery's cursor: the lowest o_id that may have a NEW-ORDER row
+  std::vector<OrderRow> orders;         // o_id 1.. at index o_id - 1
+  std::vector<uint32_t> line_item;      // OL_I_ID of each ORDER-LINE row
+  std::vector<uint8_t> line_delivered;  // OL_DELIVERY_D not null
+  std::vector<uint64_t> names;          // (c_last number, c_first key, c_id) sorted: the name index
 };
 struct WarehouseState {
   Cents ytd = 0;
   std::vector<DistrictState> districts;
-  std::vector<CustomerRow> customers;  // d * customers + c_id - 1
+  std::vector<CustomerRow> customers;   // d * customers + c_id - 1
   std::vector<int16_t> stock_quantity;  // i_id - 1
   std::vector<HistoryRow> history;
 };
@@ -165,7 +165,7 @@ struct Database {
 // Values derived from the seed instead of stored (clause 4.3.3's random columns).
 struct Derived {
   uint64_t seed;
-  Cents price(uint32_t i_id) const;                         // I_PRICE, 1.00 .. 100.00
+  Cents price(uint32_t i_id) const;                           // I_PRICE, 1.00 .. 100.00
   bool bad_credit(unsigned w, unsigned d, uint32_t c) const;  // C_CREDIT = "BC" (10 %)
   static uint64_t mix(uint64_t z);
 };

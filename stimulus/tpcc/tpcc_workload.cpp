@@ -19,7 +19,11 @@ namespace tpcc {
 // ---- the engine ---------------------------------------------------------------------------------
 
 Engine::Engine(const TpccWorkload& w, std::shared_ptr<const Layout> layout, const Database& loaded, uint64_t seed)
-    : config_(w.config()), layout_(std::move(layout)), db_(loaded), derived_{seed}, threads_(w.threads()),
+    : config_(w.config()),
+      layout_(std::move(layout)),
+      db_(loaded),
+      derived_{seed},
+      threads_(w.threads()),
       homes_(w.config().warehouses) {
   for (unsigned t = 0; t < threads_.size(); ++t) threads_[t].rng = thread_seed(seed, t);
   tx_ = std::make_unique<Transactions>(*this);
@@ -123,8 +127,12 @@ void add_loaded(std::vector<std::pair<uint64_t, uint64_t>>& pages, const TableRe
 // ---- the workload -------------------------------------------------------------------------------
 
 TpccWorkload::TpccWorkload(const Config& c, unsigned threads, uint64_t seed)
-    : config_(c), threads_(threads), seed_(seed), layout_(std::make_shared<Layout>(c, threads)),
-      loaded_(std::make_shared<Database>(c, seed)), joined_(threads) {
+    : config_(c),
+      threads_(threads),
+      seed_(seed),
+      layout_(std::make_shared<Layout>(c, threads)),
+      loaded_(std::make_shared<Database>(c, seed)),
+      joined_(threads) {
   // The footprint: the loaded database's pages (the insert regions grow as far as a run goes).
   footprint_ = 0;
   for (unsigned t = 0; t < threads_; ++t)
@@ -242,12 +250,12 @@ class TpccSpec : public WorkloadSpec {
   Param<unsigned> warehouses_{*this, "warehouses", 64u, "Warehouses (thread t's home is warehouse t mod warehouses)",
                               between(1u, 4096u)};
   Param<unsigned> districts_{*this, "districts", 10u, "Districts per warehouse (TPC-C: 10)", between(1u, 100u)};
-  Param<unsigned> customers_{*this, "customers", 3000u, "Customers per district (TPC-C: 3000)",
-                             between(10u, 100000u)};
+  Param<unsigned> customers_{*this, "customers", 3000u, "Customers per district (TPC-C: 3000)", between(10u, 100000u)};
   Param<unsigned> items_{*this, "items", 100000u, "ITEM rows, and STOCK rows per warehouse (TPC-C: 100000)",
                          between(100u, 1000000u)};
   Param<unsigned> orders_{*this, "orders", 3000u,
-                          "Initial orders per district, the last 30 % undelivered (TPC-C: 3000)", between(10u, 100000u)};
+                          "Initial orders per district, the last 30 % undelivered (TPC-C: 3000)",
+                          between(10u, 100000u)};
   Param<unsigned> new_order_{*this, "new_order", 45u, "Percent of transactions that are New-Order", between(0u, 100u)};
   Param<unsigned> payment_{*this, "payment", 43u, "Percent of transactions that are Payment", between(0u, 100u)};
   Param<unsigned> order_status_{*this, "order_status", 4u, "Percent that are Order-Status", between(0u, 100u)};

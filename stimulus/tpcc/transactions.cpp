@@ -50,8 +50,7 @@ Field stock_district(unsigned d) { return Field{20 + 25 * (d % 10), 24}; }
 
 }  // namespace
 
-Transactions::Transactions(Engine& e)
-    : e_(e), layout_(*e.layout_), db_(e.db_), c_(e.config_), derived_(e.derived_) {
+Transactions::Transactions(Engine& e) : e_(e), layout_(*e.layout_), db_(e.db_), c_(e.config_), derived_(e.derived_) {
   reads_.reserve(1024);
   writes_.reserve(256);
   items_.reserve(512);
@@ -65,7 +64,8 @@ void Transactions::emit(StreamOp::Kind kind, uint64_t address, bool dependent) {
 
 void Transactions::lines(const Field& f, uint64_t record, bool store_, uint64_t skip) {
   if (f.length == 0) return;
-  const uint64_t first = (record + kHeader + f.offset) / kLine, last = (record + kHeader + f.offset + f.length - 1) / kLine;
+  const uint64_t first = (record + kHeader + f.offset) / kLine,
+                 last = (record + kHeader + f.offset + f.length - 1) / kLine;
   for (uint64_t line = first; line <= last; ++line) {
     if (line * kLine == skip) continue;
     instr(kPerLine);
@@ -353,8 +353,8 @@ void Transactions::order_status(unsigned w, Engine::ThreadState& ts) {
 
 void Transactions::delivery(unsigned w, Engine::ThreadState& ts) {
   const auto carrier = static_cast<uint8_t>(uniform(ts.rng, 1, 10));
-  const TableRegion &no = layout_.at(w, kNewOrder), &orders = layout_.at(w, kOrder),
-                    &lines = layout_.at(w, kOrderLine), &cr = layout_.at(w, kCustomer);
+  const TableRegion &no = layout_.at(w, kNewOrder), &orders = layout_.at(w, kOrder), &lines = layout_.at(w, kOrderLine),
+                    &cr = layout_.at(w, kCustomer);
   for (unsigned d = 0; d < c_.districts; ++d) {
     DistrictState& ds = db_.warehouses[w].districts[d];
     // The oldest NEW-ORDER row of the district: a scan from the district's lowest key.
@@ -365,7 +365,7 @@ void Transactions::delivery(unsigned w, Engine::ThreadState& ts) {
     OrderRow& order = ds.orders[o - 1];
     const uint64_t new_order = read(no, order_base + o - 1, Field{0, 12});
     index_update(no.index, order_base + o - 1);  // the delete: Masstree's leaf update
-    write(new_order, Field{0, 0});      // and the record's TID, marked absent
+    write(new_order, Field{0, 0});               // and the record's TID, marked absent
     lookup(orders.index, order_base + o - 1);
     const uint64_t record = read(orders, order_base + o - 1, kOCustomer);
     write(record, kOCarrier);

@@ -92,12 +92,13 @@ ArtifactSet find_artifact_set(const std::string& dir, unsigned threads, std::opt
   }
   const auto p = found.find(*phase);
   if (p == found.end())
-    report_error(msg::kInput, dir + ": no traces of phase " + std::to_string(*phase) + " (it holds phases " + phases + ")");
+    report_error(msg::kInput,
+                 dir + ": no traces of phase " + std::to_string(*phase) + " (it holds phases " + phases + ")");
   const uint64_t set_threads = p->second.rbegin()->first + 1;
   if (set_threads != threads)
-    report_error(msg::kInput, dir + ": phase " + std::to_string(*phase) + " has traces of " + std::to_string(set_threads) +
-                                  " threads (0 to " + std::to_string(set_threads - 1) + "); this run has " +
-                                  std::to_string(threads) + " (one per core of the platform)");
+    report_error(msg::kInput, dir + ": phase " + std::to_string(*phase) + " has traces of " +
+                                  std::to_string(set_threads) + " threads (0 to " + std::to_string(set_threads - 1) +
+                                  "); this run has " + std::to_string(threads) + " (one per core of the platform)");
   ArtifactSet set;
   set.dir = dir;
   set.phase = *phase;
@@ -117,8 +118,8 @@ ArtifactSet find_artifact_set(const std::string& dir, unsigned threads, std::opt
     set.champsim.push_back(use_champsim);
     (use_champsim ? champsim_threads : memtrace_threads).push_back(t);
   }
-  set.description = "artifact:" + dir + " phase " + std::to_string(*phase) + " (ChampSim: " +
-                    ranges(champsim_threads) + "; memory accesses: " + ranges(memtrace_threads) + ")";
+  set.description = "artifact:" + dir + " phase " + std::to_string(*phase) + " (ChampSim: " + ranges(champsim_threads) +
+                    "; memory accesses: " + ranges(memtrace_threads) + ")";
   return set;
 }
 
@@ -144,11 +145,12 @@ void read_page_owners(const std::string& path, const std::function<void(uint64_t
     uint64_t page = 0, owner = 0;
     const bool ok = number(text, at, text.size(), page) && at < text.size() && (text[at] == ' ' || text[at] == '\t') &&
                     (at = text.find_first_not_of(" \t", at)) != std::string::npos &&
-                    number(text, at, text.size(), owner) &&
-                    text.find_first_not_of(" \t", at) == std::string::npos;
+                    number(text, at, text.size(), owner) && text.find_first_not_of(" \t", at) == std::string::npos;
     if (!ok)
-      report_error(msg::kInput, path + ": line " + std::to_string(line) + ": expected '<virtual page> <owner>' (two "
-                                "decimal numbers), got '" + text.substr(0, 80) + "'");
+      report_error(msg::kInput, path + ": line " + std::to_string(line) +
+                                    ": expected '<virtual page> <owner>' (two "
+                                    "decimal numbers), got '" +
+                                    text.substr(0, 80) + "'");
     each(line, page, owner);
   }
   if (in.bad()) report_error(msg::kInput, path + ": read error");

@@ -69,8 +69,9 @@ size_t InputFile::read_at(uint64_t offset, void* out, size_t n) const {
 void InputFile::read_exact(uint64_t offset, void* out, size_t n, const char* what) const {
   const size_t got = read_at(offset, out, n);
   if (got < n)
-    fail(offset + got, std::string("truncated ") + what + " (the file ends " + std::to_string(got) + " bytes into the " +
-                           std::to_string(n) + " read from offset " + std::to_string(offset) + ")");
+    fail(offset + got, std::string("truncated ") + what + " (the file ends " + std::to_string(got) +
+                           " bytes into the " + std::to_string(n) + " read from offset " + std::to_string(offset) +
+                           ")");
 }
 
 void InputFile::fail(uint64_t offset, const std::string& message) const { fail_at(path_, offset, message); }

@@ -141,8 +141,8 @@ size_t ChampSimStream::fill(StreamOp* out, size_t max) {
     if (!repeat_) break;
     // The end of the file: start it again, unless a whole pass gave nothing to replay.
     if (ops_this_pass_ == 0)
-      fail_at(path_, source_->position(), "no memory operations in " + std::to_string(records_) +
-                                              " records: nothing to simulate");
+      fail_at(path_, source_->position(),
+              "no memory operations in " + std::to_string(records_) + " records: nothing to simulate");
     source_->restart();
     ++passes_;
     ops_this_pass_ = 0;
@@ -161,7 +161,8 @@ bool ChampSimStream::next_record() {
     if (got % kChampSimRecordBytes != 0)
       fail_at(path_, source_->position() - got % kChampSimRecordBytes,
               std::string("truncated ChampSim record (") + std::to_string(got % kChampSimRecordBytes) + " of " +
-                  std::to_string(kChampSimRecordBytes) + " bytes" + (source_->compressed() ? " of decompressed data)" : ")"));
+                  std::to_string(kChampSimRecordBytes) + " bytes" +
+                  (source_->compressed() ? " of decompressed data)" : ")"));
     buffered_ = got;
     used_ = 0;
     if (got == 0) return false;
@@ -221,8 +222,9 @@ uint64_t ChampSimStream::map_address(uint64_t address) {
     while (i < regions_used_ && regions_[i] != region) ++i;
     if (i == regions_used_) {
       if (regions_used_ == regions_max_)
-        fail_at(path_, source_->position() - buffered_ + used_, "the program touches more than " + std::to_string(regions_max_) +
-                                                " distinct 1 GiB regions, the most a core's address window holds with this many cores");
+        fail_at(path_, source_->position() - buffered_ + used_,
+                "the program touches more than " + std::to_string(regions_max_) +
+                    " distinct 1 GiB regions, the most a core's address window holds with this many cores");
       regions_[regions_used_++] = region;
     }
     last_region_ = i;

@@ -64,17 +64,17 @@ class ChampSimStream : public ThreadStream {
 
   std::string path_;
   uint64_t address_base_;
-  unsigned regions_max_;                 // 0: shared space, addresses kept
-  uint64_t regions_[256];                // the program's regions (address >> 30), in first-touch order
+  unsigned regions_max_;   // 0: shared space, addresses kept
+  uint64_t regions_[256];  // the program's regions (address >> 30), in first-touch order
   unsigned regions_used_ = 0, last_region_ = 0;
   std::unique_ptr<Source> source_;
   std::vector<uint8_t> records_buffer_;  // a batch of whole records
   size_t buffered_ = 0, used_ = 0;
-  StreamOp pending_[6];                  // the memory operands of the current record
+  StreamOp pending_[6];  // the memory operands of the current record
   unsigned pending_count_ = 0, pending_next_ = 0;
-  uint32_t non_memory_ = 0;              // non-memory instructions since the last op
-  uint64_t load_serial_ = 0;             // serial number of the thread's latest load record
-  uint64_t register_source_[256] = {};   // per register: the load serial its value derives from
+  uint32_t non_memory_ = 0;             // non-memory instructions since the last op
+  uint64_t load_serial_ = 0;            // serial number of the thread's latest load record
+  uint64_t register_source_[256] = {};  // per register: the load serial its value derives from
   uint64_t records_ = 0, passes_ = 0, ops_this_pass_ = 0;
   bool repeat_;
 };

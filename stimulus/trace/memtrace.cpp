@@ -16,9 +16,9 @@ MemTraceStream::MemTraceStream(const std::string& path, bool repeat)
     : file_(std::make_unique<InputFile>(path)), buffer_(kRecordsPerBatch * kMemTraceRecordBytes), repeat_(repeat) {
   const uint64_t size = file_->size();
   if (size % kMemTraceRecordBytes != 0)  // caught before the run starts
-    file_->fail(size - size % kMemTraceRecordBytes,
-                "truncated memory-access record (" + std::to_string(size % kMemTraceRecordBytes) + " of " +
-                    std::to_string(kMemTraceRecordBytes) + " bytes)");
+    file_->fail(size - size % kMemTraceRecordBytes, "truncated memory-access record (" +
+                                                        std::to_string(size % kMemTraceRecordBytes) + " of " +
+                                                        std::to_string(kMemTraceRecordBytes) + " bytes)");
 }
 
 MemTraceStream::~MemTraceStream() = default;

@@ -42,8 +42,8 @@ class MemTraceStream : public ThreadStream {
   std::vector<uint8_t> buffer_;  // a batch of whole records
   uint64_t buffer_offset_ = 0;   // file offset of buffer_[0]
   size_t buffered_ = 0, used_ = 0;
-  uint64_t last_count_ = 0;      // instruction count of the previous record (access or marker)
-  bool first_ = true;            // no access yet in this pass
+  uint64_t last_count_ = 0;  // instruction count of the previous record (access or marker)
+  bool first_ = true;        // no access yet in this pass
   uint64_t records_ = 0, passes_ = 0, accesses_this_pass_ = 0;
   bool repeat_;
 };

@@ -26,27 +26,32 @@ TraceInput open_trace_input(const std::vector<std::string>& files, unsigned thre
   for (const std::string& f : files) {
     if (!is_trace_directory(f)) continue;
     if (files.size() > 1)
-      report_error(msg::kUsage, f + ": a directory is an artifact trace set, every thread of a run; give it alone to --trace-in");
+      report_error(msg::kUsage,
+                   f + ": a directory is an artifact trace set, every thread of a run; give it alone to --trace-in");
     if (options.space == TraceSpace::Separate)
-      report_error(msg::kUsage, "--trace-space separate: " + f + " is one program's trace set; its threads share one address space");
+      report_error(msg::kUsage,
+                   "--trace-space separate: " + f + " is one program's trace set; its threads share one address space");
     ArtifactSet set = find_artifact_set(f, threads, options.phase, options.detailed);
     input.description = set.description;
     input.workload = std::make_unique<ArtifactWorkload>(std::move(set));
     input.shared = true;
     return input;
   }
-  if (options.phase) report_error(msg::kUsage, "--trace-phase: applies to an artifact trace set (a directory given to --trace-in)");
+  if (options.phase)
+    report_error(msg::kUsage, "--trace-phase: applies to an artifact trace set (a directory given to --trace-in)");
   for (const std::string& f : files) {
     if (detect_trace_kind(f) != TraceKind::Starnuma) continue;
     if (options.space)
-      report_error(msg::kUsage, "--trace-space: " + f + " is a starnuma trace, which keeps its workload's own addresses");
+      report_error(msg::kUsage,
+                   "--trace-space: " + f + " is a starnuma trace, which keeps its workload's own addresses");
     if (files.size() > 1)
       report_error(msg::kUsage, f + ": a starnuma trace holds every thread of a run; give it alone to --trace-in");
     auto file = TraceFile::open(f);
     const TraceHeader& h = file->header();
     if (h.threads != threads)
-      fail_at(f, kThreadsOffset, "the trace has " + std::to_string(h.threads) + " threads; this run has " +
-                                     std::to_string(threads) + " (one per core of the platform)");
+      fail_at(f, kThreadsOffset,
+              "the trace has " + std::to_string(h.threads) + " threads; this run has " + std::to_string(threads) +
+                  " (one per core of the platform)");
     input.description = h.workload;
     input.seed = h.seed;
     if (h.instructions) input.instructions = h.instructions;

@@ -19,8 +19,8 @@ TraceKind detect_trace_kind(const std::string& path);
 
 struct TraceInput {
   std::unique_ptr<Workload> workload;
-  std::string description;                // what the run reports as its workload
-  std::optional<uint64_t> seed;           // the recorded run's seed and budget (own format only)
+  std::string description;       // what the run reports as its workload
+  std::optional<uint64_t> seed;  // the recorded run's seed and budget (own format only)
   std::optional<uint64_t> instructions;
   // The streams keep the traces' addresses, one program's: fold them into the platform's space
   // (one_process) unless the workload is a program of a mix, which folds it.

@@ -72,8 +72,8 @@ void TraceFile::scan_blocks() {
     scanned_bytes_ += kBlockHeaderBytes;
     const uint32_t thread = get_u32(h + 4), ops = get_u32(h + 8), payload = get_u32(h + 12);
     if (thread >= threads)
-      file_.fail(offset + 4, "a block of thread " + std::to_string(thread) + " in a trace of " + std::to_string(threads) +
-                                 " threads");
+      file_.fail(offset + 4, "a block of thread " + std::to_string(thread) + " in a trace of " +
+                                 std::to_string(threads) + " threads");
     if (payload > kMaxPayloadBytes) file_.fail(offset + 12, "a block payload of " + std::to_string(payload) + " bytes");
     if (ops == 0 || ops > payload)
       file_.fail(offset + 8, "a block of " + std::to_string(ops) + " ops in " + std::to_string(payload) + " bytes");
@@ -102,8 +102,9 @@ void TraceFile::read_end_record(uint64_t offset) {
     const uint64_t recorded = get_u64(&end[8 + 9 * t]);
     const uint8_t ended = end[8 + 9 * t + 8];
     if (recorded != ops_[t])
-      file_.fail(offset + 8 + 9 * t, "thread " + std::to_string(t) + ": the end record counts " + std::to_string(recorded) +
-                                         " ops, its blocks hold " + std::to_string(ops_[t]) + " (blocks are missing)");
+      file_.fail(offset + 8 + 9 * t, "thread " + std::to_string(t) + ": the end record counts " +
+                                         std::to_string(recorded) + " ops, its blocks hold " + std::to_string(ops_[t]) +
+                                         " (blocks are missing)");
     if (ended > 1) file_.fail(offset + 16 + 9 * t, "bad end record");
     stream_ended_[t] = ended == 1;
   }
@@ -112,7 +113,8 @@ void TraceFile::read_end_record(uint64_t offset) {
     file_.fail(after, std::to_string(file_.size() - after) + " bytes of unexpected data after the end record");
 }
 
-TraceStream::TraceStream(std::shared_ptr<const TraceFile> file, unsigned thread) : file_(std::move(file)), thread_(thread) {
+TraceStream::TraceStream(std::shared_ptr<const TraceFile> file, unsigned thread)
+    : file_(std::move(file)), thread_(thread) {
   if (thread >= file_->header().threads) report_internal("trace thread " + std::to_string(thread) + " out of range");
 }
 
@@ -135,7 +137,8 @@ void TraceStream::load_block() {
   bytes_read_ += kBlockHeaderBytes + payload;
   if (crc32(payload_.data(), payload, crc32(h + 4, 12)) != get_u32(h + 16))
     in.fail(offset, "block checksum mismatch (thread " + std::to_string(thread_) + ", " + std::to_string(payload) +
-                        " bytes of payload at offset " + std::to_string(offset + kBlockHeaderBytes) + "): the file is damaged");
+                        " bytes of payload at offset " + std::to_string(offset + kBlockHeaderBytes) +
+                        "): the file is damaged");
   payload_offset_ = offset + kBlockHeaderBytes;
   cursor_ = payload_.data();
   end_ = cursor_ + payload;
@@ -151,8 +154,9 @@ size_t TraceStream::fill(StreamOp* out, size_t max) {
       if (next_block_ == file_->blocks(thread_).size()) {
         // Only a request for one more op (n == 0) means the run needs what was not recorded.
         if (n == 0 && !file_->stream_ended(thread_))
-          report_error(msg::kInput, file_->path() + ": thread " + std::to_string(thread_) + ": the run reads past the " +
-                                        std::to_string(file_->ops(thread_)) + " ops recorded (the trace was recorded for " +
+          report_error(msg::kInput, file_->path() + ": thread " + std::to_string(thread_) +
+                                        ": the run reads past the " + std::to_string(file_->ops(thread_)) +
+                                        " ops recorded (the trace was recorded for " +
                                         std::to_string(file_->header().instructions) +
                                         " instructions per thread; record it with at least the run's --instructions)");
         break;

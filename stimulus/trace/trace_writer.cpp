@@ -60,7 +60,8 @@ TraceWriter::~TraceWriter() {
 }
 
 void TraceWriter::write(const void* data, size_t size) {
-  if (std::fwrite(data, 1, size, file_) != size) report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
+  if (std::fwrite(data, 1, size, file_) != size)
+    report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
   written_ += size;
 }
 

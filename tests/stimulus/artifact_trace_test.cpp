@@ -11,6 +11,7 @@
 #include "harness/in_child.hpp"
 #include "harness/run_platform.hpp"
 #include "harness/scratch_files.hpp"
+#include "stimulus/stream_capture.hpp"
 #include "stimulus/trace/artifact.hpp"
 #include "stimulus/trace/binary_io.hpp"
 #include "stimulus/trace/memtrace.hpp"
@@ -31,18 +32,6 @@ std::vector<uint8_t> memtrace(const std::vector<std::pair<uint64_t, uint64_t>>& 
     put_u64(&b[16 * i + 8], records[i].second);
   }
   return b;
-}
-
-std::vector<StreamOp> take(ThreadStream& s, size_t n) {
-  std::vector<StreamOp> ops(n);
-  size_t got = 0;
-  while (got < n) {
-    const size_t k = s.fill(ops.data() + got, n - got);
-    if (k == 0) break;
-    got += k;
-  }
-  ops.resize(got);
-  return ops;
 }
 
 fs::path dir() { return testing::scratch_dir("starnuma_artifact_test_"); }

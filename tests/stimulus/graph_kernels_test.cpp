@@ -7,6 +7,7 @@
 
 #include "harness/expect_report.hpp"
 #include "stimulus/graph/parallel_program.hpp"
+#include "stimulus/stream_capture.hpp"
 
 namespace starnuma {
 namespace {
@@ -104,14 +105,6 @@ TEST(Pr, ConvergesToAFixedPoint) {
   EXPECT_GT(pagerank_residual(g, pagerank(g, 1, 1e-4).scores), 1e-3);
 }
 
-std::vector<StreamOp> whole_stream(const Workload& w, unsigned t) {
-  std::vector<StreamOp> ops;
-  auto s = w.stream(t);
-  StreamOp batch[256];
-  for (size_t k; (k = s->fill(batch, 256)) > 0;) ops.insert(ops.end(), batch, batch + k);
-  return ops;
-}
-
 // Every graph workload: first touch, then one barrier that starts measurement; every thread passes
 // the same barriers; addresses stay in the footprint; the same seed gives the same streams.
 class GraphStream : public ::testing::TestWithParam<std::string> {};
@@ -126,8 +119,8 @@ TEST_P(GraphStream, IsWellFormedAndDeterministic) {
   std::vector<uint64_t> barrier_ids;
   uint64_t measured_ops = 0;
   for (unsigned t = 0; t < kThreads; ++t) {
-    const auto ops = whole_stream(*w, t);
-    const auto same = whole_stream(*again, t);
+    const auto ops = all_ops(*w, t, 256);
+    const auto same = all_ops(*again, t, 256);
     ASSERT_EQ(ops.size(), same.size());
     std::vector<uint64_t> ids;
     bool measuring = false;
@@ -169,7 +162,7 @@ TEST(GraphStream, AfforestSkipsTheLargestComponentsEdges) {
     uint64_t reads = 0;
     for (unsigned t = 0; t < 3; ++t) {
       bool measuring = false;
-      for (const StreamOp& op : whole_stream(*w, t)) {
+      for (const StreamOp& op : all_ops(*w, t, 256)) {
         measuring |= op.kind == StreamOp::Kind::Barrier;
         reads += measuring && op.kind == StreamOp::Kind::Load && op.address >= neighbors && op.address < neighbors_end;
       }
@@ -189,7 +182,7 @@ TEST(GraphStream, PageRankRunsTwoLoopsPerIteration) {
   auto w = make_workload("pr:scale=10,degree=8", 4, 2, 1);
   const PageRankRun run = pagerank(kronecker_graph(10, 8, 1), 20, 1e-4);
   uint64_t barriers = 0;
-  for (const StreamOp& op : whole_stream(*w, 1)) barriers += op.kind == StreamOp::Kind::Barrier;
+  for (const StreamOp& op : all_ops(*w, 1, 256)) barriers += op.kind == StreamOp::Kind::Barrier;
   EXPECT_EQ(barriers, 1 + 1 + 2 * run.errors.size());  // first touch, score init, contributions + pull
 }
 
@@ -203,7 +196,7 @@ TEST(GraphStream, SsspStoresOnlyImprovedDistances) {
   const uint64_t dist_end = dist_base + 4 * static_cast<uint64_t>(g.vertices());
   uint64_t stores = 0, loads = 0;
   bool measuring = false;
-  for (const StreamOp& op : whole_stream(*w, 0)) {
+  for (const StreamOp& op : all_ops(*w, 0, 256)) {
     if (op.kind == StreamOp::Kind::Barrier) {
       measuring = true;
       continue;

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/expect_report.hpp"
+#include "stimulus/stream_capture.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -224,14 +225,6 @@ TEST(PoaBatch, ReadsFollowTheErrorRate) {
 
 // ---- streams ---------------------------------------------------------------------------------
 
-std::vector<StreamOp> all_ops(const Workload& w, unsigned t, size_t batch = 1000) {
-  auto s = w.stream(t);
-  std::vector<StreamOp> ops, buffer(batch);
-  for (size_t k; (k = s->fill(buffer.data(), batch)) > 0;)
-    ops.insert(ops.end(), buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(k));
-  return ops;
-}
-
 void check_arenas_and_dp(unsigned lanes) {
   const unsigned threads = 3;
   auto w = make_workload("poa:window=60,reads=5,batches=5,lanes=" + std::to_string(lanes), threads, 1, 1);
@@ -338,22 +331,15 @@ TEST(PoaStream, DefaultStreamsAreCheapToStart) {
 }
 
 TEST(PoaStream, BadParametersAreClearErrors) {
-  struct Case {
-    std::string text, message;
-  };
-  const std::vector<Case> cases = {
-      {"poa:window=8", "poa.window: value 8 is out of range [16, 4096]"},
-      {"poa:reads=1", "poa.reads: value 1 is out of range [2, 256]"},
-      {"poa:error_rate=0.5", "poa.error_rate: value 0.5 is out of range [0, 0.4]"},
-      {"poa:batches=0", "poa.batches: value 0 is out of range"},
-      {"poa:window_size=3", "unknown key 'window_size'"},
-  };
-  for (const Case& c : cases) {
-    auto r = testing::capture_report([&] { make_workload(c.text, 64, 16, 1); });
-    ASSERT_TRUE(r.raised) << c.text;
-    EXPECT_EQ(r.type, "starnuma/config") << c.text;
-    EXPECT_NE(r.message.find(c.message), std::string::npos) << c.text << ": " << r.message;
-  }
+  testing::expect_config_errors(
+      {
+          {"poa:window=8", "poa.window: value 8 is out of range [16, 4096]"},
+          {"poa:reads=1", "poa.reads: value 1 is out of range [2, 256]"},
+          {"poa:error_rate=0.5", "poa.error_rate: value 0.5 is out of range [0, 0.4]"},
+          {"poa:batches=0", "poa.batches: value 0 is out of range"},
+          {"poa:window_size=3", "unknown key 'window_size'"},
+      },
+      [](const std::string& text) { make_workload(text, 64, 16, 1); });
   // Worst-case arenas of 206 GB: 512 threads' do not fit in the 96 TiB above 2^45.
   auto r = testing::capture_report([&] { make_workload("poa:window=4096,reads=256", 512, 16, 1); });
   ASSERT_TRUE(r.raised);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/expect_report.hpp"
+#include "stimulus/stream_capture.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -17,18 +18,6 @@ std::string write_temp(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + name;
   std::ofstream(path) << text;
   return path;
-}
-
-std::vector<StreamOp> take(ThreadStream& s, size_t n) {
-  std::vector<StreamOp> ops(n);
-  size_t got = 0;
-  while (got < n) {
-    const size_t k = s.fill(ops.data() + got, n - got);
-    if (k == 0) break;
-    got += k;
-  }
-  ops.resize(got);
-  return ops;
 }
 
 TEST(ProgramMix, TextFormSplitsProgramsAtTheirPlacementsNotAtParameterCommas) {

@@ -12,6 +12,7 @@
 #include "harness/run_platform.hpp"
 #include "harness/scratch_files.hpp"
 #include "stimulus/program_mix.hpp"
+#include "stimulus/stream_capture.hpp"
 #include "stimulus/trace/champsim.hpp"
 #include "stimulus/trace/trace_input.hpp"
 
@@ -34,18 +35,6 @@ std::vector<Record> loads(uint64_t base, unsigned pages, unsigned step, size_t n
 fs::path write_trace(const fs::path& dir, const std::string& name, const std::vector<Record>& records) {
   testing::write_file(dir / name, testing::encode(records));
   return dir / name;
-}
-
-std::vector<StreamOp> take(ThreadStream& s, size_t n) {
-  std::vector<StreamOp> ops(n);
-  size_t got = 0;
-  while (got < n) {
-    const size_t k = s.fill(ops.data() + got, n - got);
-    if (k == 0) break;
-    got += k;
-  }
-  ops.resize(got);
-  return ops;
 }
 
 TEST(SharedTrace, ThreadsTouchingOneAddressMeetInSharedModeNotInSeparate) {

@@ -1,7 +1,9 @@
-// Reading a workload's streams whole in tests: each thread's operations, and the operations cut at
-// the barriers every thread passes.
+// Reading a workload's streams in tests: the first operations of a stream, each thread's operations,
+// and the operations cut at the barriers every thread passes.
 #pragma once
 
+#include <algorithm>
+#include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -9,6 +11,19 @@
 #include "stimulus/stream.hpp"
 
 namespace starnuma {
+
+// The first n operations of `s` (fewer if it ends first), asked for at most `batch` at a time.
+inline std::vector<StreamOp> take(ThreadStream& s, size_t n, size_t batch = std::numeric_limits<size_t>::max()) {
+  std::vector<StreamOp> ops(n);
+  size_t got = 0;
+  while (got < n) {
+    const size_t k = s.fill(ops.data() + got, std::min(n - got, batch));
+    if (k == 0) break;
+    got += k;
+  }
+  ops.resize(got);
+  return ops;
+}
 
 // A thread's whole stream, read in batches of `batch` (small odd batches exercise the spill).
 inline std::vector<StreamOp> all_ops(const Workload& w, unsigned t, size_t batch = 1000, size_t limit = 50'000'000) {

@@ -17,6 +17,7 @@
 #include "harness/expect_report.hpp"
 #include "harness/scratch_files.hpp"
 #include "run/simulation.hpp"
+#include "stimulus/stream_capture.hpp"
 #include "stimulus/trace/champsim.hpp"
 #include "stimulus/trace/trace_input.hpp"
 #include "stimulus/trace/trace_reader.hpp"
@@ -40,17 +41,7 @@ std::vector<uint8_t> read_bytes(const fs::path& p) {
 }
 void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) { testing::write_file(p, bytes); }
 
-std::vector<StreamOp> take(ThreadStream& s, size_t n) {
-  std::vector<StreamOp> ops(n);
-  size_t got = 0;
-  while (got < n) {
-    const size_t k = s.fill(ops.data() + got, std::min<size_t>(n - got, 100));  // odd batches on purpose
-    if (k == 0) break;
-    got += k;
-  }
-  ops.resize(got);
-  return ops;
-}
+constexpr size_t kOddBatch = 100;  // streams are read in odd batches on purpose (take's third argument)
 
 void expect_same(const std::vector<StreamOp>& a, const std::vector<StreamOp>& b) {
   ASSERT_EQ(a.size(), b.size());
@@ -103,7 +94,7 @@ TEST(Trace, RoundTripGivesTheGeneratorsStreamsAndHeader) {
     for (unsigned t = 0; t < 4; ++t) {
       ASSERT_GT(f->ops(t), 0u);
       auto from_trace = traced.stream(t);
-      expect_same(take(*from_trace, f->ops(t)), take(*live->stream(t), f->ops(t)));
+      expect_same(take(*from_trace, f->ops(t), kOddBatch), take(*live->stream(t), f->ops(t), kOddBatch));
     }
   }
 }
@@ -121,7 +112,7 @@ TEST(Trace, RecordingCoversTheRunsBudgetFromTheMeasurementStart) {
   uint64_t after_barrier = 0;
   TraceStream s(f, 0);
   bool measuring = false;
-  for (const StreamOp& op : take(s, f->ops(0))) {
+  for (const StreamOp& op : take(s, f->ops(0), kOddBatch)) {
     if (op.starts_measurement) measuring = true;
     else if (measuring && op.kind != StreamOp::Kind::Barrier) after_barrier += op.instructions + 1;
   }
@@ -135,7 +126,7 @@ TEST(Trace, AStreamThatEndedEndsAgainWhenReplayed) {
   auto f = TraceFile::open(file.string());
   EXPECT_TRUE(f->stream_ended(0));
   TraceStream s(f, 0);
-  EXPECT_EQ(take(s, 1000).size(), 300u);
+  EXPECT_EQ(take(s, 1000, kOddBatch).size(), 300u);
   StreamOp op;
   EXPECT_EQ(s.fill(&op, 1), 0u);
 }
@@ -146,7 +137,7 @@ TEST(Trace, ReadingPastTheRecordedBudgetIsAnError) {
   auto f = TraceFile::open(file.string());
   EXPECT_FALSE(f->stream_ended(1));
   TraceStream s(f, 1);
-  EXPECT_EQ(take(s, f->ops(1)).size(), f->ops(1));
+  EXPECT_EQ(take(s, f->ops(1), kOddBatch).size(), f->ops(1));
   StreamOp op;
   auto r = capture_report([&] { s.fill(&op, 1); });
   EXPECT_EQ(r.type, "starnuma/input");
@@ -280,9 +271,9 @@ TEST(Trace, ReaderHoldsOneBlockNotTheFile) {
   EXPECT_LT(f->scanned_bytes(), size / 1000);  // the index read block headers only
   ASSERT_GT(f->blocks(0).size(), 10u);
   TraceStream s(f, 0);
-  take(s, 1000);
+  take(s, 1000, kOddBatch);
   EXPECT_LE(s.bytes_read(), kBlockHeaderBytes + kTargetPayloadBytes + kMaxOpBytes);
-  take(s, f->ops(0) - 1000);
+  take(s, f->ops(0) - 1000, kOddBatch);
   EXPECT_EQ(s.delivered(), f->ops(0));
   EXPECT_LE(s.buffer_capacity(), kTargetPayloadBytes + kMaxOpBytes);  // one block, reused
 }
@@ -357,7 +348,7 @@ TEST(ChampSim, PlainRecordsBecomeLoadsStoresAndGaps) {
   write_bytes(dir / "prog.champsim", encode(sample_program()));
   EXPECT_EQ(detect_trace_kind((dir / "prog.champsim").string()), TraceKind::ChampSim);
   ChampSimStream s((dir / "prog.champsim").string(), 3, 36);
-  const auto ops = take(s, 10);  // five per pass: the file starts again at its end
+  const auto ops = take(s, 10, kOddBatch);  // five per pass: the file starts again at its end
   ASSERT_EQ(ops.size(), 10u);
   const uint64_t base = uint64_t{3} << 36;
   expect_sample_ops(ops, base);
@@ -372,7 +363,7 @@ TEST(ChampSim, XzIsDetectedByItsMagicNotItsName) {
   write_bytes(dir / "prog.trace", xz(plain));
   EXPECT_EQ(detect_trace_kind((dir / "prog.trace").string()), TraceKind::ChampSimXz);
   ChampSimStream s((dir / "prog.trace").string(), 0, 36, false);
-  const auto ops = take(s, 100);
+  const auto ops = take(s, 100, kOddBatch);
   EXPECT_EQ(ops.size(), 5u);
   EXPECT_EQ(s.records(), 6u);
   expect_sample_ops(ops, 0);
@@ -388,7 +379,7 @@ TEST(ChampSim, FilesMapToCoresRoundRobinEachInItsOwnSpace) {
   ASSERT_EQ(in.workload->threads(), 5u);
   EXPECT_FALSE(in.seed.has_value());
   for (unsigned core = 0; core < 5; ++core) {
-    const auto ops = take(*in.workload->stream(core), 3);
+    const auto ops = take(*in.workload->stream(core), 3, kOddBatch);
     const uint64_t base = uint64_t{core} << champsim_window_bits(5);
     EXPECT_EQ(ops[0].address, base + (core % 2 == 0 ? 0x1000 : 0x9000)) << core;
   }
@@ -408,7 +399,7 @@ TEST(ChampSim, ProgramRegionsArePackedIntoTheCoresWindow) {
   p[4].source_memory[0] = 0x7f0000000010;
   write_bytes(dir / "spread", encode(p));
   ChampSimStream s((dir / "spread").string(), 2, 32, false);
-  const auto ops = take(s, 10);
+  const auto ops = take(s, 10, kOddBatch);
   ASSERT_EQ(ops.size(), 5u);
   const uint64_t base = uint64_t{2} << 32, gib = uint64_t{1} << 30;
   EXPECT_EQ(ops[0].address, base + 0x12345678 % gib);
@@ -421,7 +412,7 @@ TEST(ChampSim, ProgramRegionsArePackedIntoTheCoresWindow) {
   p.back().source_memory[0] = 0x10000;
   write_bytes(dir / "too_spread", encode(p));
   ChampSimStream t((dir / "too_spread").string(), 0, 32, false);
-  auto r = capture_report([&] { take(t, 10); });
+  auto r = capture_report([&] { take(t, 10, kOddBatch); });
   EXPECT_NE(r.message.find("too_spread: offset 320: the program touches more than 4 distinct 1 GiB regions"),
             std::string::npos)
       << r.message;
@@ -433,17 +424,17 @@ TEST(ChampSim, LargeXzTraceStreamsInBoundedMemory) {
   for (size_t i = 0; i < program.size(); ++i) program[i].source_memory[0] = 0x10000 + 64 * (i % 5000);
   write_bytes(dir / "big.xz", xz(encode(program)));
   ChampSimStream s((dir / "big.xz").string(), 0, 36, false);
-  take(s, 10);
+  take(s, 10, kOddBatch);
   const size_t held = s.buffer_bytes();
   EXPECT_LT(held, 200u << 10);
-  EXPECT_EQ(take(s, 1000000).size(), 200000u - 10);
+  EXPECT_EQ(take(s, 1000000, kOddBatch).size(), 200000u - 10);
   EXPECT_EQ(s.buffer_bytes(), held);
 }
 
 void expect_champsim_error(const fs::path& file, const std::string& expected, size_t ops = 100) {
   auto r = capture_report([&] {
     auto w = open_trace_input({file.string()}, 1);
-    take(*w.workload->stream(0), ops);
+    take(*w.workload->stream(0), ops, kOddBatch);
   });
   ASSERT_TRUE(r.raised) << expected;
   EXPECT_EQ(r.type, "starnuma/input");

@@ -7,21 +7,10 @@
 #include <gtest/gtest.h>
 
 #include "harness/expect_report.hpp"
+#include "stimulus/stream_capture.hpp"
 
 namespace starnuma {
 namespace {
-
-std::vector<StreamOp> take(ThreadStream& s, size_t n) {
-  std::vector<StreamOp> ops(n);
-  size_t got = 0;
-  while (got < n) {
-    size_t k = s.fill(ops.data() + got, n - got);
-    if (k == 0) break;
-    got += k;
-  }
-  ops.resize(got);
-  return ops;
-}
 
 TEST(Workload, UniformSharesOneArrayAndIsDeterministic) {
   auto w = make_workload("uniform:footprint=1MiB", 4, 1, 42);
