@@ -1,6 +1,7 @@
 // Built-in synthetic workloads, so cores and placement can be exercised before the real kernels:
 //   uniform  every thread reads and writes random lines of one shared array
 //   local    every thread reads and writes random lines of its own private array
+//   idle     no thread runs anything (a platform's initiators alone load it)
 #include <random>
 
 #include "stimulus/workload_registry.hpp"
@@ -97,8 +98,32 @@ struct LocalSpec : RandomAccessSpec {
   explicit LocalSpec(const ScopeContext& c) : RandomAccessSpec(c, false, 16_MiB) {}
 };
 
+class Idle : public Workload {
+ public:
+  explicit Idle(unsigned threads) : threads_(threads) {}
+  unsigned threads() const override { return threads_; }
+  uint64_t footprint() const override { return 0; }
+  std::unique_ptr<ThreadStream> stream(unsigned) const override { return std::make_unique<Done>(); }
+
+ private:
+  struct Done : ThreadStream {
+    size_t fill(StreamOp*, size_t) override { return 0; }
+  };
+  unsigned threads_;
+};
+
+struct IdleSpec : WorkloadSpec {
+  using WorkloadSpec::WorkloadSpec;
+  std::unique_ptr<Workload> create(unsigned threads, unsigned, uint64_t) const override {
+    return std::make_unique<Idle>(threads);
+  }
+};
+
 }  // namespace
 
+STARNUMA_REGISTER_WORKLOAD(IdleSpec, "idle",
+                           "No thread runs anything: the cores stay idle while the platform's initiators (plug-ins, "
+                           "docs/plugins.md) load it");
 STARNUMA_REGISTER_WORKLOAD(UniformSpec, "uniform", "Every thread reads and writes random lines of one shared array");
 STARNUMA_REGISTER_WORKLOAD(LocalSpec, "local", "Every thread reads and writes random lines of its own private array");
 

@@ -7,6 +7,7 @@ const char* role_name(Role r) {
     case Role::Node: return "node";
     case Role::Link: return "link";
     case Role::Part: return "part";
+    case Role::Initiator: return "initiator";
   }
   return "?";
 }

@@ -54,9 +54,10 @@ class Registry {
 
 // Where a component type may appear in a platform file.
 enum class Role {
-  Node,  // under `nodes:`: a vertex of the topology (socket, FLEX ASIC, switch, pool)
-  Link,  // under `links:`: an edge between two nodes
-  Part,  // inside another component (a memory controller inside a socket)
+  Node,       // under `nodes:`: a vertex of the topology (socket, FLEX ASIC, switch, pool)
+  Link,       // under `links:`: an edge between two nodes
+  Part,       // inside another component (a memory controller inside a socket)
+  Initiator,  // under `initiators:`: a plug-in that drives the platform from a socket
 };
 const char* role_name(Role r);
 

@@ -3,7 +3,9 @@
 // reported after construction, with the nearest valid key suggested.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +17,12 @@ namespace starnuma {
 
 class ParamBase;
 
+// A memory node's place in the physical address map, by node name.
+struct NamedRange {
+  std::string name;
+  uint64_t base = 0, size = 0;
+};
+
 // State shared by everything built in one elaboration.
 class Elaboration {
  public:
@@ -24,10 +32,15 @@ class Elaboration {
   Diagnostics& diagnostics() { return diagnostics_; }
   const Diagnostics& diagnostics() const { return diagnostics_; }
   bool schema_only() const { return schema_only_; }
+  // The physical address map, once the fabric is built (null before): what components built
+  // after it (initiators) may name.
+  const std::vector<NamedRange>* address_map() const { return address_map_ ? &*address_map_ : nullptr; }
+  void set_address_map(std::vector<NamedRange> map) { address_map_ = std::move(map); }
 
  private:
   Diagnostics diagnostics_;
   bool schema_only_;
+  std::optional<std::vector<NamedRange>> address_map_;
 };
 
 class ParamScope;

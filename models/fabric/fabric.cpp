@@ -166,8 +166,14 @@ Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*siz
       if ((t - before - link.latency()).ps()) trace->add(link.path(), "queueing", t - before - link.latency());
     }
     if (i + 1 < n) {
-      t = t + to.transit_latency();
-      if (trace) trace->add(to.path(), "transit", to.transit_latency());
+      const Time arrived = t;
+      if (to.times_messages()) {
+        const Link& out = *route.hops[forward ? i + 1 : n - 2 - i].link;
+        t = to.cross(t, link, out, (link.*size)(), !forward);
+      } else {
+        t = t + to.transit_latency();
+      }
+      if (trace) trace->add(to.path(), "transit", t - arrived);
     } else {
       t = t + to.port_latency(link);
       if (trace && to.port_latency(link).ps()) trace->add(to.path(), "port", to.port_latency(link));
@@ -180,16 +186,23 @@ Fabric::Leg Fabric::compile(const Route& route, bool forward, uint32_t (Link::*s
   Leg leg{steps_.size(), route.hops.size(), 0};
   const size_t n = route.hops.size();
   int64_t before = 0;
+  const Link* previous = nullptr;
   for (size_t i = 0; i < n; ++i) {
     const Hop& hop = route.hops[forward ? i : n - 1 - i];
-    const FabricNode& from = forward ? *hop.from : *hop.to;
+    FabricNode& from = forward ? *hop.from : *hop.to;
     const FabricNode& to = forward ? *hop.to : *hop.from;
     Link& link = *hop.link;
     if (i == 0) before = from.port_latency(link).ps();
+    int32_t crossing = -1;
+    if (i > 0 && from.times_messages()) {
+      crossing = static_cast<int32_t>(crossings_.size());
+      crossings_.push_back(Crossing{&from, previous, &link, !forward});
+    }
     Channel& channel = link.channel_from(from);
     const uint32_t bytes = (link.*size)();
-    steps_.push_back(Step{&channel, before, channel.service_ps(bytes), bytes,
+    steps_.push_back(Step{&channel, before, channel.service_ps(bytes), bytes, crossing,
                           forward ? &link.requests_from(from) : &link.responses_from(from)});
+    previous = &link;
     before = to.transit_latency().ps();
     if (i + 1 == n) leg.tail_ps = to.port_latency(link).ps();
   }

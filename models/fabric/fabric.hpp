@@ -130,7 +130,15 @@ class Fabric : public Component {
     int64_t before_ps;   // the first node's port, or the transit of the node before
     int64_t service_ps;  // the message's serialization on this channel
     uint32_t bytes;
-    Counter* sent;  // the link's request or response count in this direction
+    int32_t crossing;  // into crossings_ when the node before times each message, else -1
+    Counter* sent;     // the link's request or response count in this direction
+  };
+  // A node that times each message it forwards (FabricNode::times_messages), between two links.
+  struct Crossing {
+    FabricNode* node;
+    const Link* in;
+    const Link* out;
+    bool response;
   };
   struct Leg {
     size_t first = 0, steps = 0;  // into steps_
@@ -146,10 +154,16 @@ class Fabric : public Component {
   Time run(const Leg& leg, Time t) {
     const Step* s = &steps_[leg.first];
     for (const Step* end = s + leg.steps; s != end; ++s) {
-      t = s->channel->traverse(t + Time::from_ps(s->before_ps), s->bytes, s->service_ps);
+      t = s->crossing < 0 ? t + Time::from_ps(s->before_ps) : cross(*s, t);
+      t = s->channel->traverse(t, s->bytes, s->service_ps);
       ++*s->sent;
     }
     return t + Time::from_ps(leg.tail_ps);
+  }
+
+  Time cross(const Step& s, Time t) const {
+    const Crossing& c = crossings_[static_cast<size_t>(s.crossing)];
+    return c.node->cross(t, *c.in, *c.out, s.bytes, c.response);
   }
 
   bool separate_hosts_ = false;
@@ -163,6 +177,7 @@ class Fabric : public Component {
   std::vector<std::vector<const Route*>> route_to_home_;  // [requester][range]
   std::vector<std::vector<AccessClass>> classes_;         // [requester][range]
   std::vector<Step> steps_;
+  std::vector<Crossing> crossings_;
   std::vector<std::vector<Path>> paths_;       // [requester][range]
   std::vector<std::pair<Time, Time>> uncore_;  // [requester]: on die, out and back
 

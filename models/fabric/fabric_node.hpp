@@ -20,8 +20,16 @@ class FabricNode : public Component {
 
   // Whether routes may pass through this node (routers and switches do; sockets and devices not).
   virtual bool forwards() const { return false; }
-  // Latency of crossing this node as an intermediate hop, per direction, ports included.
+  // Latency of crossing this node as an intermediate hop, per direction, ports included (for a
+  // node that times each message, its unloaded crossing: what routing and unloaded latency use).
   virtual Time transit_latency() const { return Time(); }
+  // Whether each message's crossing is timed by cross() (a plug-in switch model with queues of its
+  // own) rather than by the constant transit latency.
+  virtual bool times_messages() const { return false; }
+  // When a message of `bytes` that reached this node over `in` at `arrival` leaves over `out`.
+  virtual Time cross(Time arrival, const Link& in, const Link& out, uint32_t bytes, bool response) {
+    return arrival + transit_latency();
+  }
   // Latency of this node's port on `via`, per direction, when a route starts or ends here.
   virtual Time port_latency(const Link& via) const { return Time(); }
   // The protocol of the links a route to this node may use (sockets: coherent; CXL devices: CXL).

@@ -248,11 +248,15 @@ std::string catalog_markdown() {
        << header;
     schema_lines(os, w["params"], true);
   }
-  for (const char* role : {"node", "link", "part"}) {
+  for (const char* role : {"node", "link", "initiator", "part"}) {
+    bool any = false;
+    for (const auto& c : cat["components"]) any = any || c["role"] == role;
+    if (!any) continue;  // initiators come from plug-ins only
     os << "\n## "
-       << (role == std::string("node")   ? "Node types (`nodes:`)"
-           : role == std::string("link") ? "Link types (`links:`)"
-                                         : "Parts (maps inside a component)")
+       << (role == std::string("node")        ? "Node types (`nodes:`)"
+           : role == std::string("link")      ? "Link types (`links:`)"
+           : role == std::string("initiator") ? "Initiator types (`initiators:`)"
+                                              : "Parts (maps inside a component)")
        << "\n";
     for (const auto& c : cat["components"]) {
       if (c["role"] != role) continue;

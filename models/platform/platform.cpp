@@ -6,6 +6,7 @@
 #include "common/host_memory_limit.hpp"
 #include "common/text.hpp"
 #include "platform/document.hpp"
+#include "plugin/tlm_initiator.hpp"
 #include "socket/socket.hpp"
 #include "tracking/socket_tracking.hpp"
 
@@ -63,6 +64,8 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
   DocumentScope root(ScopeContext{&elab, &document, "", document.location(), nullptr, ""});
   description_ = root.description;
   settings_ = std::make_unique<PlatformSettings>("platform", root.child_context("platform", "platform"));
+  // Plug-in initiators follow TLM's global quantum (tlm_quantumkeeper): the platform's.
+  tlm::tlm_global_quantum::instance().set(settings_->quantum().to_sc());
   os_ = std::make_unique<OsSettings>("os", root.child_context("os", "os"));
 
   // Generated entries first, then the explicit maps merged over them by name.
@@ -141,9 +144,11 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
     coherence_ = std::make_unique<Coherence>("coherence", root.child_context("coherence", "coherence"), fabric_.get());
     if (coherence_->enabled())
       for (Socket* sock : fabric_->requesters()) sock->bind_coherence(*coherence_);
+    build_initiators(elab, root);
   } else {  // not built for the errors above: their sections are not unknown keys
     root.accept("fabric");
     root.accept("coherence");
+    root.accept("initiators");
   }
   root.check_unused_keys();
   // Only when nothing else explains it (a misspelt 'nodes:' is reported as such).
@@ -212,6 +217,10 @@ void Platform::check_host_memory(Elaboration& elab) {
 void Platform::build_members(Container& container, const ConfigNode& members, Role role, const char* section) {
   ParamScope& scope = container;
   std::vector<std::string> known = type_names(role);
+  const std::string choices = known.empty() ? std::string(section) +
+                                                  " take a plug-in's type and no plug-in loaded registers one "
+                                                  "(plugins: [...], docs/plugins.md)"
+                                            : std::string(section) + " take one of: " + join(known);
   for (const MapEntry& e : members.entries()) {
     ScopeContext ctx = scope.child_context(e.key);
     if (!is_identifier(e.key)) {
@@ -228,7 +237,7 @@ void Platform::build_members(Container& container, const ConfigNode& members, Ro
     if (!type || !type->is_scalar()) {
       std::string hint = role == Role::Node ? " (no generated node has this name)" : "";
       scope.error(type ? type : &e.value, type ? e.key + ".type" : e.key,
-                  "missing required key 'type'" + hint + "; " + section + " take one of: " + join(known));
+                  "missing required key 'type'" + hint + "; " + choices);
       continue;
     }
     const ComponentType* t = ComponentRegistry::instance().find(type->value());
@@ -239,15 +248,34 @@ void Platform::build_members(Container& container, const ConfigNode& members, Ro
       } else if (std::string near = nearest_word(type->value(), known); !near.empty()) {
         message += " (did you mean '" + near + "'?)";
       }
-      scope.error(type, e.key + ".type", message + "; " + section + " take one of: " + join(known));
+      scope.error(type, e.key + ".type", message + "; " + choices);
       continue;
     }
     ctx.type = t->name;
     ctx.type_key = true;
     Component& c = container.build_child([&] { return t->create(e.key.c_str(), ctx); });
     if (role == Role::Node) nodes_.push_back(&dynamic_cast<FabricNode&>(c));
-    else links_.push_back(&dynamic_cast<Link&>(c));
+    else if (role == Role::Link) links_.push_back(&dynamic_cast<Link&>(c));
+    else initiators_.push_back(&dynamic_cast<TlmInitiator&>(c));
   }
+}
+
+// Initiators are built once the fabric is: they may name memory nodes by their addresses, and
+// they bind to the fabric as the socket they sit at.
+void Platform::build_initiators(Elaboration& elab, ParamScope& root) {
+  ScopeContext ctx = root.child_context("initiators");
+  if (!ctx.config) return;
+  if (!ctx.config->is_map()) {
+    root.error(ctx.config, "initiators",
+               std::string("expected a map of names to initiators, got ") + ConfigNode::kind_name(ctx.config->kind()));
+    return;
+  }
+  std::vector<NamedRange> map;
+  for (const Fabric::Range& r : fabric_->address_map()) map.push_back({r.node->basename(), r.base, r.size});
+  elab.set_address_map(std::move(map));
+  initiator_container_ = std::make_unique<Container>("initiators", ctx);
+  build_members(*initiator_container_, *ctx.config, Role::Initiator, "initiators");
+  for (TlmInitiator* i : initiators_) i->bind_fabric(*fabric_);
 }
 
 FabricNode* Platform::find_node(const std::string& name) const {
@@ -318,6 +346,7 @@ std::vector<const Component*> Platform::roots() const {
   if (fabric_) r.push_back(fabric_.get());
   if (coherence_) r.push_back(coherence_.get());
   r.push_back(os_.get());
+  if (initiator_container_) r.push_back(initiator_container_.get());
   return r;
 }
 

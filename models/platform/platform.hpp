@@ -5,6 +5,7 @@
 //   topology: {generator: ..., ...} optional generator of nodes and links
 //   nodes:  {NAME: {type: T, ...}}  topology vertices, merged over generated ones by name
 //   links:  {NAME: {type: T, a: NODE, b: NODE, ...}}
+//   initiators: {NAME: {type: T, at: SOCKET, ...}}  plug-ins' TLM-2.0 initiators (docs/plugins.md)
 //
 // Building one checks everything a user can get wrong and raises a single configuration error
 // (an sc_report) listing every problem with its file, line, column and key.
@@ -23,6 +24,8 @@
 #include "platform/topology_generator.hpp"
 
 namespace starnuma {
+
+class TlmInitiator;
 
 // Settings that apply to the whole platform.
 class PlatformSettings : public Component {
@@ -59,11 +62,13 @@ class Platform {
   const PlatformSettings& settings() const { return *settings_; }
   const std::vector<FabricNode*>& nodes() const { return nodes_; }
   const std::vector<Link*>& links() const { return links_; }
+  const std::vector<TlmInitiator*>& initiators() const { return initiators_; }
   FabricNode* find_node(const std::string& name) const;
   Fabric& fabric() const { return *fabric_; }
   Coherence& coherence() const { return *coherence_; }
   const OsSettings& os() const { return *os_; }
-  // The top-level components ("platform", "nodes", "links", "fabric", "coherence", "os"), for walkers.
+  // The top-level components ("platform", "nodes", "links", "fabric", "coherence", "os",
+  // "initiators"), for walkers.
   std::vector<const Component*> roots() const;
 
  private:
@@ -73,6 +78,7 @@ class Platform {
   void build_members(Container& container, const ConfigNode& members, Role role, const char* section);
   void resolve_links(Elaboration& elab);
   void check_connected(Elaboration& elab);
+  void build_initiators(Elaboration& elab, ParamScope& root);
 
   std::string source_;
   std::string description_;
@@ -81,11 +87,12 @@ class Platform {
   std::unique_ptr<TopologyGenerator> generator_;
   std::unique_ptr<PlatformSettings> settings_;
   std::unique_ptr<OsSettings> os_;
-  std::unique_ptr<Container> node_container_, link_container_;
+  std::unique_ptr<Container> node_container_, link_container_, initiator_container_;
   std::unique_ptr<Fabric> fabric_;
   std::unique_ptr<Coherence> coherence_;  // after fabric_: destroyed first
   std::vector<FabricNode*> nodes_;
   std::vector<Link*> links_;
+  std::vector<TlmInitiator*> initiators_;
 };
 
 }  // namespace starnuma

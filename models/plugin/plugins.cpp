@@ -5,16 +5,29 @@
 #include <filesystem>
 
 #include "common/diagnostics.hpp"
+#include "common/text.hpp"
 
 namespace starnuma {
 
 namespace {
 
+// Type names a library being loaded tried to register twice (its static initialisers run inside
+// dlopen, before the loader can say which library it was).
+std::vector<std::string>& clashes() {
+  static std::vector<std::string> names;
+  return names;
+}
+
 // dlopen's error text, or empty when the library loaded. A library stays loaded for the process:
 // its types stay registered and dlopen of the same file again is a no-op.
 std::string open_library(const std::string& path) {
   dlerror();
-  if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) return "";
+  clashes().clear();
+  if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+    if (clashes().empty()) return "";
+    return "it registers the type '" + join(clashes(), "', '") +
+           "', a name already taken by a built-in type or an earlier plug-in: rename it in the plug-in";
+  }
   const char* e = dlerror();
   return e ? e : "dlopen failed";
 }
@@ -42,6 +55,14 @@ void load_plugins(const std::string& file, const ConfigNode& entry) {
   } else {
     load_one(entry);
   }
+}
+
+bool add_plugin_type(ComponentType type) {
+  if (ComponentRegistry::instance().find(type.name)) {
+    clashes().push_back(type.name);
+    return false;
+  }
+  return ComponentRegistry::instance().add(std::move(type));
 }
 
 void load_plugin(const std::string& path) {

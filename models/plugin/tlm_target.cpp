@@ -2,40 +2,12 @@
 
 #include "common/diagnostics.hpp"
 #include "common/registry.hpp"
+#include "plugin/plugin_params.hpp"
+#include "plugin/plugins.hpp"
 
 namespace starnuma {
 
 using namespace literals;
-
-// The plug-in's view of the node's parameters: each call declares a Param of the node.
-class TlmTargetNode::ParamAdapter : public plugin::Params {
- public:
-  explicit ParamAdapter(TlmTargetNode& node) : node_(node) {}
-  sc_core::sc_time time(const char* name, double default_ns, const char* description) override {
-    Time t =
-        add<Time>(name, Time::from_ps(static_cast<int64_t>(default_ns * 1000 + 0.5)), description, latency_range());
-    return t.to_sc();
-  }
-  double bandwidth(const char* name, double default_gb_per_s, const char* description) override {
-    return add<Bandwidth>(name, Bandwidth::gbps(default_gb_per_s), description, bandwidth_range()).bytes_per_s();
-  }
-  double real(const char* name, double default_value, const char* description) override {
-    return add<double>(name, default_value, description, {});
-  }
-  int64_t integer(const char* name, int64_t default_value, const char* description) override {
-    return add<int64_t>(name, default_value, description, {});
-  }
-
- private:
-  template <class T>
-  T add(const char* name, T default_value, const char* description, Range<T> range) {
-    auto p = std::make_unique<Param<T>>(node_, name, default_value, description, std::move(range));
-    T value = p->get();
-    node_.device_params_.push_back(std::move(p));
-    return value;
-  }
-  TlmTargetNode& node_;
-};
 
 TlmTargetNode::TlmTargetNode(sc_core::sc_module_name n, const ScopeContext& c, plugin::TargetFactory factory)
     : FabricNode(n, c),
@@ -47,7 +19,7 @@ TlmTargetNode::TlmTargetNode(sc_core::sc_module_name n, const ScopeContext& c, p
       numa_node_(*this, "numa_node", false,
                  "How the OS sees the device: false, a pool that only placement and migration fill; true, a "
                  "CPU-less NUMA node that first touch may fill (as cxl_pool's numa_node)") {
-  ParamAdapter params(*this);
+  PluginParams params(*this, device_params_);
   target_ = &factory("device", params);
   device_ = target_->get_parent_object();
   socket_.bind(*target_);
@@ -92,11 +64,8 @@ Time TlmTargetNode::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* tr
 namespace plugin {
 
 bool register_tlm_target(const char* name, const char* description, TargetFactory factory) {
-  return ComponentRegistry::instance().add(
-      ComponentType{name, Role::Node, std::string(description) + " (a TLM-2.0 target, tlm_target kind)",
-                    [factory](const char* n, const ScopeContext& c) -> std::unique_ptr<Component> {
-                      return std::make_unique<TlmTargetNode>(n, c, factory);
-                    }});
+  return add_plugin_type<TlmTargetNode>(name, Role::Node,
+                                        std::string(description) + " (a TLM-2.0 target, tlm_target kind)", factory);
 }
 
 }  // namespace plugin

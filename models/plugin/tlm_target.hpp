@@ -31,7 +31,6 @@ class TlmTargetNode : public FabricNode, public MemoryHome {
   uint64_t errors() const { return errors_; }
 
  private:
-  class ParamAdapter;
   // One b_transport to the module: returns when the response leaves it.
   Time transport(Time arrival, MemOp op, uint64_t offset);
 

@@ -381,7 +381,11 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     if (const std::string bad = pages.check(); !bad.empty()) report_internal("page map after migration: " + bad);
   }
   r.host_seconds = host_seconds;
-  const sc_core::sc_time measured = control.end() - control.measurement_start();
+  // Initiators may go on after the cores are done (with the idle workload, they are all there is):
+  // the measurement lasts until the last of them is.
+  const sc_core::sc_time end =
+      platform.initiators().empty() ? control.end() : std::max(control.end(), sc_core::sc_time_stamp());
+  const sc_core::sc_time measured = end - control.measurement_start();
   r.sim_time_ns = measured.to_seconds() * 1e9;
   r.detailed_sockets = static_cast<unsigned>(detailed);
   r.coherence = coherence != nullptr;
@@ -486,6 +490,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
     m["policy"] = migration_policy;
     j["migration"] = m;
   }
+  if (stats.contains("initiators")) j["initiators"] = stats["initiators"];
   j["sim_time_ns"] = sim_time_ns;
   j["host_seconds"] = host_seconds;
   return j;
@@ -542,6 +547,12 @@ std::string format_summary(const RunResult& r) {
   if (r.walk_ns > 0)
     os << "\npage walks     " << r.page_walks << " (mean " << std::setprecision(1) << r.walk_ns << " ns), "
        << r.walk_llc_misses << " entry reads from memory";
+  if (r.stats.contains("initiators"))
+    for (const auto& [name, i] : r.stats["initiators"].items())
+      os << "\ninitiator " << name << "  " << i["transactions"].get<uint64_t>() << " transactions ("
+         << i["reads"].get<uint64_t>() << " reads), " << std::setprecision(2) << i["bandwidth"].get<double>()
+         << " GB/s, latency " << std::setprecision(1) << i["latency"]["mean"].get<double>() << " ns mean, "
+         << i["latency"]["max"].get<double>() << " max";
   os << "\nlink busy     ";
   for (const auto& [type, u] : r.link_utilization) os << " " << type << " " << std::setprecision(1) << 100 * u << " %";
   os << "\n\n"

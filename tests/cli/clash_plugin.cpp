@@ -1,0 +1,15 @@
+// A plug-in that registers a type under a built-in name (cxl_switch): loading it must fail with
+// an error naming the library and the type, and leave the built-in type in place.
+#include <systemc>
+
+#include "plugin/plugin_api.hpp"
+
+class Clash : public sc_core::sc_module, public starnuma::plugin::SwitchModel {
+ public:
+  Clash(sc_core::sc_module_name n, starnuma::plugin::Params&) : sc_module(n) {}
+  sc_core::sc_time transit(const starnuma::plugin::Message&, const sc_core::sc_time& arrival) override {
+    return arrival;
+  }
+};
+
+STARNUMA_REGISTER_SWITCH_MODEL(Clash, "cxl_switch", "A test plug-in whose type name is taken");
