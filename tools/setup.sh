@@ -24,7 +24,8 @@ jobs=${JOBS:-2}
 # sources' layout with clang-format.
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev verilator libyaml-cpp-dev libboost-dev
           nlohmann-json3-dev libcli11-dev libgtest-dev liblzma-dev libsqlite3-dev python3
-          python3-matplotlib python3-pandas python3-numpy slurmctld slurmd slurm-client munge clang-format)
+          python3-matplotlib python3-pandas python3-numpy slurmctld slurmd slurm-client munge clang-format
+          gtkwave)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -194,6 +194,7 @@ Time Coherence::invalidate(Txn& x, uint64_t sharers, Time t) {
 
 Time Coherence::back_invalidate(Home& h, const Directory::Victim& v, Time t) {
   ++back_invalidations_;
+  if (waves_) waves_->set(back_invalidated_, t.ps(), static_cast<int64_t>(back_invalidations_.value()));
   Time last = t;
   const uint64_t holders = v.entry.sharers | (v.entry.owner >= 0 ? bit(static_cast<size_t>(v.entry.owner)) : 0);
   for (size_t s = 0; s < caches_.size(); ++s) {
@@ -210,6 +211,23 @@ Time Coherence::back_invalidate(Home& h, const Directory::Victim& v, Time t) {
   }
   bi_latency_.sample((last - t).ns());
   return last;
+}
+
+void Coherence::attach_waves(Waves& waves) {
+  if (!enabled_) return;
+  const char* names[] = {"in_flight_memory", "in_flight_bt_socket", "in_flight_bt_pool", "in_flight_upgrade"};
+  bool any = false;
+  for (size_t k = 0; k < in_flight_.size(); ++k) {
+    in_flight_[k] = waves.level(path(), names[k], 16);
+    any = any || in_flight_[k] != Waves::kOff;
+  }
+  const bool pool = std::any_of(homes_.begin(), homes_.end(), [](const Home& h) { return h.socket < 0; });
+  if (pool) {
+    pool_entries_signal_ = waves.value(path(), "pool_directory_entries", 32);
+    back_invalidated_ = waves.value(path(), "back_invalidations", 32);
+    any = any || pool_entries_signal_ != Waves::kOff || back_invalidated_ != Waves::kOff;
+  }
+  if (any) waves_ = &waves;
 }
 
 Coherence::Result Coherence::load(size_t s, uint64_t address, Time issue) { return request(s, address, false, issue); }
@@ -297,6 +315,16 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   }
   const Time done = std::max(at_r, acks) + (fabric_->requesters()[r]->uncore_latency() - half);
   res.done = done;
+  if (waves_) {
+    const size_t k = res.path == CohPath::BtSocket  ? 1
+                     : res.path == CohPath::BtPool  ? 2
+                     : res.path == CohPath::Upgrade ? 3
+                                                    : 0;
+    waves_->add(in_flight_[k], issue.ps(), 1);
+    waves_->add(in_flight_[k], done.ps(), -1);
+    if (h.socket < 0)
+      waves_->set(pool_entries_signal_, at_home.ps(), static_cast<int64_t>(h.directory->entries_in_use()));
+  }
   if (res.path == CohPath::BtSocket) {
     ++bt_socket_;
     bt_socket_latency_.sample((done - issue).ns());

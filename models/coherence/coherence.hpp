@@ -16,12 +16,15 @@
 // Details, transitions and derived latencies: docs/coherence.md.
 #pragma once
 
+#include <array>
+
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "coherence/checker.hpp"
 #include "coherence/directory.hpp"
+#include "debug/waves.hpp"
 #include "common/flat_map.hpp"
 #include "common/component.hpp"
 #include "fabric/fabric.hpp"
@@ -190,6 +193,16 @@ class Coherence : public Component {
   Counter bisnp_{*this, "bisnp_messages", "messages", "Back-invalidation snoops sent to sockets"};
   Average bi_latency_{*this, "back_invalidation_latency", "ns", "From the eviction to the last BIRsp at the pool"};
   Counter violations_{*this, "violations", "violations", "Invariant violations found by the checker"};
+
+ public:
+  // Transactions in flight per path (memory, bt_socket, bt_pool, upgrade), and at the pool its
+  // directory's entries in use and the back-invalidations so far.
+  void attach_waves(Waves& waves) override;
+
+ private:
+  Waves* waves_ = nullptr;
+  std::array<Waves::Signal, 4> in_flight_{Waves::kOff, Waves::kOff, Waves::kOff, Waves::kOff};
+  Waves::Signal pool_entries_signal_ = Waves::kOff, back_invalidated_ = Waves::kOff;
 };
 
 }  // namespace starnuma

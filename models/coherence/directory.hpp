@@ -54,6 +54,7 @@ class Directory {
   // Frees the entry of `block` (no copies are left).
   void release(uint64_t block);
   bool bounded() const { return sets_ > 0; }
+  size_t entries_in_use() const { return bounded() ? live_.size() : unbounded_.size(); }
   // Brings the entry's slot into the host's caches.
   void prefetch(uint64_t block) const {
     if (bounded()) live_.prefetch(block);

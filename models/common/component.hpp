@@ -15,6 +15,8 @@
 
 namespace starnuma {
 
+class Waves;
+
 class Component : public sc_core::sc_module, public ParamScope, public StatOwner {
  public:
   Component(sc_core::sc_module_name name, const ScopeContext& ctx);
@@ -22,6 +24,9 @@ class Component : public sc_core::sc_module, public ParamScope, public StatOwner
   // Context for a fixed part of this component, configured by the map under `key`:
   //   Ddr5Controller memory{"memory", part("memory", "ddr5")};
   ScopeContext part(const char* key, std::string type = "") { return child_context(key, std::move(type)); }
+  // Before a run that records waveforms (docs/debugging.md): declare this component's signals and
+  // keep `waves` to record their changes. Components without signals do nothing.
+  virtual void attach_waves(Waves& waves) {}
 };
 
 // A component whose children are created from the entries of its map (e.g. `nodes:`), each by

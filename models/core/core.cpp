@@ -164,7 +164,13 @@ void Core::run() {
       const int64_t latency = caches_->access(op.address, false, std::max(now, issue));
       missing = latency > l1_fs;
       last_load_done = std::max(now, issue) + latency;
-      if (latency > l1_fs) loads.push_back(Outstanding{index, last_load_done});
+      if (latency > l1_fs) {
+        loads.push_back(Outstanding{index, last_load_done});
+        if (waves_) {
+          waves_->add(outstanding_signal_, std::max(now, issue) / 1000, 1);
+          waves_->add(outstanding_signal_, last_load_done / 1000, -1);
+        }
+      }
     } else {
       ++stores_;
       if (store_done[store_head] > now) {
@@ -191,6 +197,7 @@ void Core::run() {
       reported_instructions = retired;
       reported_cycles = static_cast<uint64_t>((now - start) / cycle_fs_);
       reported_at = now;
+      if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
     }
     wait_if_ahead(now, quantum_fs);
   }
@@ -203,8 +210,15 @@ void Core::run() {
   }
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
+  if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
   wait_until_fs(now);
   job.control->finished(job.group);
+}
+
+void Core::attach_waves(Waves& waves) {
+  outstanding_signal_ = waves.level(path(), "outstanding_misses", 8);
+  retired_signal_ = waves.value(path(), "retired", 48);
+  if (outstanding_signal_ != Waves::kOff || retired_signal_ != Waves::kOff) waves_ = &waves;
 }
 
 void Core::run_light() {

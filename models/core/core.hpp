@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/component.hpp"
+#include "debug/waves.hpp"
 #include "core/cache_hierarchy.hpp"
 #include "core/run_control.hpp"
 #include "stimulus/stream.hpp"
@@ -56,6 +57,9 @@ class Core : public Component {
   uint64_t retired_so_far() const { return retired_so_far_; }
   // Instructions retired since the start, initialisation and warm-up included (migration phases).
   uint64_t retired_total() const { return retired_total_; }
+  // outstanding_misses (loads that missed the L1, in flight) and retired (instructions, set once
+  // a quantum of local time).
+  void attach_waves(Waves& waves) override;
   uint64_t cycles() const { return cycles_.value(); }
   double ipc() const { return cycles_.value() ? static_cast<double>(instructions_.value()) / cycles_.value() : 0.0; }
   const MemoryStats& memory() const { return memory_stats_; }
@@ -78,6 +82,8 @@ class Core : public Component {
   std::optional<Job> job_;
   std::unique_ptr<CacheHierarchy> caches_;
   uint64_t retired_so_far_ = 0, retired_total_ = 0;
+  Waves* waves_ = nullptr;
+  Waves::Signal outstanding_signal_ = Waves::kOff, retired_signal_ = Waves::kOff;
 
   Counter instructions_{*this, "instructions", "instructions", "Instructions retired"};
   Counter cycles_{*this, "cycles", "cycles", "Cycles from the start to the last retirement"};

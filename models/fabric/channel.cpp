@@ -94,4 +94,10 @@ double Channel::mean_wait_ns() const {
   return messages_.value() ? static_cast<double>(wait_ps_) / 1e3 / static_cast<double>(messages_.value()) : 0.0;
 }
 
+void Channel::attach_waves(Waves& waves, const std::string& scope) {
+  busy_signal_ = waves.level(scope, "busy", 1);
+  queue_signal_ = waves.level(scope, "queue", 16);
+  if (busy_signal_ != Waves::kOff || queue_signal_ != Waves::kOff) waves_ = &waves;
+}
+
 }  // namespace starnuma

@@ -17,6 +17,7 @@
 
 #include "common/stats.hpp"
 #include "common/units.hpp"
+#include "debug/waves.hpp"
 
 namespace starnuma {
 
@@ -29,6 +30,7 @@ class Channel {
   // As above, with the message's serialization time already known (service_ps(bytes)).
   Time traverse(Time arrival, uint32_t bytes, int64_t service) {
     const int64_t start = occupy(arrival.ps(), service);
+    if (waves_) record_waves(arrival.ps(), start, service);
     busy_ps_ += service;
     const int64_t wait = start - arrival.ps();
     wait_ps_ += wait;
@@ -47,6 +49,8 @@ class Channel {
   double utilization(Time elapsed) const;
   Time busy_time() const { return Time::from_ps(busy_ps_); }
   double mean_wait_ns() const;
+  // Records this direction's busy flag and queue (messages waiting or being sent) under `scope`.
+  void attach_waves(Waves& waves, const std::string& scope);
   // Restarts the busy and wait accounting (the counters restart with their owner).
   void reset_accounting() {
     busy_ps_ = 0;
@@ -60,6 +64,12 @@ class Channel {
   // Reserves `service` ps in the first idle stretch at or after `arrival`; returns its start.
   int64_t occupy(int64_t arrival, int64_t service);
   void compact();
+  void record_waves(int64_t arrival, int64_t start, int64_t service) {
+    waves_->add(busy_signal_, start, 1);
+    waves_->add(busy_signal_, start + service, -1);
+    waves_->add(queue_signal_, arrival, 1);
+    waves_->add(queue_signal_, start + service, -1);
+  }
 
   Bandwidth bandwidth_;
   Time latency_;
@@ -74,6 +84,8 @@ class Channel {
   Counter queued_;
   Formula utilization_stat_;
   Formula wait_stat_;
+  Waves* waves_ = nullptr;
+  Waves::Signal busy_signal_ = Waves::kOff, queue_signal_ = Waves::kOff;
 };
 
 }  // namespace starnuma

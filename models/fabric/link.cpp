@@ -40,6 +40,12 @@ void Link::reset_stats() {
   if (ba_) ba_->reset_accounting();
 }
 
+void Link::attach_waves(Waves& waves) {
+  if (!ab_) return;
+  ab_->attach_waves(waves, path() + ".from_" + node_a_->basename());
+  ba_->attach_waves(waves, path() + ".from_" + node_b_->basename());
+}
+
 std::string Link::direction_name(const FabricNode& from) const {
   return std::string(from.basename()) + "->" + other_end(from)->basename();
 }

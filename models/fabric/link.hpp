@@ -63,6 +63,8 @@ class Link : public Component {
   void count_request(const FabricNode& from) { ++requests_from(from); }
   void count_response(const FabricNode& from) { ++responses_from(from); }
   void reset_stats() override;
+  // Each direction under "PATH.from_NODE": busy and queue.
+  void attach_waves(Waves& waves) override;
   bool balanced() const {
     return requests_ab_.value() == responses_ba_.value() && requests_ba_.value() == responses_ab_.value();
   }

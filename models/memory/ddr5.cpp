@@ -282,7 +282,8 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
   const bool hit = open_row && bank.row == loc.row;
 
   int64_t act = -1, column, data_slot, column_slot, act_slot = 0, group_act_slot = 0;
-  int64_t credit = 0;  // wait taken back from a request issued late but earlier in time (below)
+  int64_t credit = 0;                      // wait taken back from a request issued late but earlier in time (below)
+  int64_t booked_from = 0, booked_to = 0;  // the bank's busy stretch for this access
   if (hit) {
     ++row_hits_;
     column = std::max(cmd, bank.last_column + tm_.ccd_l);
@@ -293,6 +294,8 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
       column = data - cas;
     }
     bank.busy.insert(column, column + tm_.burst, cmd);
+    booked_from = column;
+    booked_to = column + tm_.burst;
   } else {
     // A conflict precharges the open row first (not before tRAS from its ACT, nor before its last
     // column command's tRTP or write recovery); the bank is busy from the precharge.
@@ -339,6 +342,8 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
         continue;
       }
       bank.busy.insert(act - lead, end, cmd);
+      booked_from = act - lead;
+      booked_to = end;
       break;
     }
     if (refresh_waited) ++refresh_waits_;
@@ -377,7 +382,46 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     done = Time::from_ps(accepted);
   }
   if (trace) trace->add(path(), read ? "DRAM read" : "DRAM write (posted)", done - arrival);
+  if (waves_) {
+    const size_t b = group_index * radix_[kBank].value() + loc.bank;
+    waves_->add(channel_queue_[loc.channel], arrival.ps(), 1);
+    waves_->add(channel_queue_[loc.channel], data + tm_.burst, -1);
+    waves_->add(subchannel_bus_[sc_index], data, 1);
+    waves_->add(subchannel_bus_[sc_index], data + tm_.burst, -1);
+    waves_->add(bank_busy_[b], booked_from, 1);
+    waves_->add(bank_busy_[b], booked_to, -1);
+    if (!hit) waves_->set(bank_row_[b], act, static_cast<int64_t>(loc.row));
+  }
   return done;
+}
+
+void Ddr5Controller::attach_waves(Waves& waves) {
+  const size_t subs = radix_[kSubchannel].value(), ranks = radix_[kRank].value(), groups = radix_[kBankGroup].value(),
+               banks = radix_[kBank].value();
+  unsigned row_bits = 1;
+  while (row_bits < 63 && (uint64_t{1} << row_bits) < radix_[kRow].value()) ++row_bits;
+  bool any = false;
+  const auto keep = [&](Waves::Signal s) {
+    any = any || s != Waves::kOff;
+    return s;
+  };
+  for (size_t c = 0; c < channels_; ++c) {
+    const std::string channel = path() + ".channel" + std::to_string(c);
+    channel_queue_.push_back(keep(waves.level(channel, "queue", 16)));
+    for (size_t sc = 0; sc < subs; ++sc) {
+      const std::string sub = channel + ".subchannel" + std::to_string(sc);
+      subchannel_bus_.push_back(keep(waves.level(sub, "bus", 1)));
+      for (size_t r = 0; r < ranks; ++r)
+        for (size_t g = 0; g < groups; ++g)
+          for (size_t b = 0; b < banks; ++b) {
+            const std::string bank =
+                sub + ".rank" + std::to_string(r) + ".group" + std::to_string(g) + ".bank" + std::to_string(b);
+            bank_busy_.push_back(keep(waves.level(bank, "busy", 1)));
+            bank_row_.push_back(keep(waves.value(bank, "row", row_bits)));
+          }
+    }
+  }
+  if (any) waves_ = &waves;
 }
 
 void Ddr5Controller::reset_stats() {

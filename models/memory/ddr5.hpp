@@ -27,6 +27,7 @@
 #include "common/component.hpp"
 #include "common/divisor.hpp"
 #include "common/interval_calendar.hpp"
+#include "debug/waves.hpp"
 #include "memory/slot_calendar.hpp"
 #include "memory/mem_access.hpp"
 
@@ -73,6 +74,10 @@ class Ddr5Controller : public Component {
   // Busy fraction of the data buses over `elapsed`, averaged over subchannels.
   double bus_utilization(Time elapsed) const;
   void reset_stats() override;
+  // Per channel `queue` (accesses arrived and not yet through their burst), per subchannel `bus`
+  // (a burst on the data bus), per bank `busy` (activate to precharge, or a row hit's burst) and
+  // `row` (the row last activated).
+  void attach_waves(Waves& waves) override;
 
   // Where a line lives (exposed for tests and docs).
   struct Location {
@@ -149,6 +154,8 @@ class Ddr5Controller : public Component {
   std::vector<RankState> ranks_state_;
   std::vector<GroupState> groups_state_;
   std::vector<Bank> banks_state_;
+  Waves* waves_ = nullptr;
+  std::vector<Waves::Signal> channel_queue_, subchannel_bus_, bank_busy_, bank_row_;
 
   Counter reads_{*this, "reads", "lines", "Reads served"};
   Counter writes_{*this, "writes", "lines", "Writes served"};

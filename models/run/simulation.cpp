@@ -344,7 +344,13 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     timeline.emplace(fabric, pages, o.timeline);
     control.set_sampler([&timeline] { timeline->poll(); });
   }
+  std::optional<Waves> waves;
+  if (!o.waves.path.empty()) {
+    waves.emplace(o.waves);
+    attach_waves(*waves);
+  }
   sc_core::sc_start();
+  if (waves) waves->write();
   if (o.progress && tty) std::fprintf(stderr, "\r%80s\r", "");
   const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
   if (tracking) tracking->finish();

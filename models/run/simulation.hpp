@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "debug/waves.hpp"
 #include "core/cache_hierarchy.hpp"
 #include "os/os_settings.hpp"
 #include "platform/platform.hpp"
@@ -60,6 +61,8 @@ struct RunOptions {
   // Every this much simulated time, each memory node's bandwidth and pages (run/timeline.hpp);
   // zero: no timeline.
   sc_core::sc_time timeline = sc_core::SC_ZERO_TIME;
+  // Record waveforms of the run into waves.path (empty: none; debug/waves.hpp).
+  WaveOptions waves;
 };
 
 // One program of a mix, measured over its own cores.

@@ -4,6 +4,8 @@
 // the cycle after it is taken (the memory's timing is the fabric's, applied by SocketTracking).
 #include <verilated.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -23,6 +25,7 @@
 #include "Vtracker_update_w4.h"
 #include "Vtracker_update_w8.h"
 #include "common/diagnostics.hpp"
+#include "debug/waves.hpp"
 #include "tracking/tracking_engine.hpp"
 
 namespace starnuma {
@@ -56,9 +59,41 @@ class RtlEngine final : public TrackingEngine {
     for (auto& t : trackers_) t->final();
   }
 
+  void attach_waves(Waves& waves, const std::string& scope, int64_t cycle_ps) override {
+    cycle_ps_ = std::max<int64_t>(cycle_ps, 2);
+    for (size_t k = 0; k < annexes_.size(); ++k) {
+      Annex& a = *annexes_[k];
+      Ports p(waves, scope + ".annex" + std::to_string(k));
+      p.add("clk", a.clk).add("evict_valid", a.evict_valid).add("fill_valid", a.fill_valid);
+      p.add("hit_valid", a.hit_valid).add("load_valid", a.load_valid).add("phase_valid", a.phase_valid);
+      p.add("in_ready", a.in_ready).add("busy", a.busy).add("flush_valid", a.flush_valid);
+      p.add("flush_ready", a.flush_ready)
+          .add("flush_ppage", a.flush_ppage, false)
+          .add("flush_count", a.flush_count, false);
+      annex_ports_.push_back(std::move(p));
+    }
+    for (size_t k = 0; k < trackers_.size(); ++k) {
+      Tracker& t = *trackers_[k];
+      Ports p(waves, scope + ".tracker" + std::to_string(k));
+      p.add("clk", t.clk).add("in_valid", t.in_valid).add("in_ready", t.in_ready).add("in_ppage", t.in_ppage, false);
+      p.add("in_count", t.in_count, false).add("busy", t.busy).add("mem_req_valid", t.mem_req_valid);
+      p.add("mem_req_write", t.mem_req_write).add("mem_req_addr", t.mem_req_addr, false);
+      p.add("mem_req_wdata", t.mem_req_wdata, false).add("mem_resp_valid", t.mem_resp_valid);
+      p.add("mem_resp_rdata", t.mem_resp_rdata, false);
+      tracker_ports_.push_back(std::move(p));
+    }
+    drawn_until_.assign(annexes_.size(), 0);
+    waves_ = &waves;
+  }
+
   void apply(unsigned core, const AnnexBeat& beat, MetadataMemory& memory) override {
     Annex& a = *annexes_[core];
     Tracker& t = *trackers_[trackers_.size() == 1 ? 0 : core];
+    Ports* annex_ports = waves_ ? &annex_ports_[core] : nullptr;
+    Ports* tracker_ports = waves_ ? &tracker_ports_[trackers_.size() == 1 ? 0 : core] : nullptr;
+    // The waves' time of this cycle: a core's beats come in its time order, and its annex finishes
+    // one beat's cycles before the next begins.
+    int64_t cycle_at = waves_ ? std::max(beat_ps_, drawn_until_[core]) : 0;
     bool pending = !beat.empty();
     drive_beat(a, beat);
     bool respond = false;  // a memory response is due this cycle
@@ -86,6 +121,11 @@ class RtlEngine final : public TrackingEngine {
           rdata = memory.read(t.mem_req_addr) & entry_mask_;
         }
       }
+      if (waves_) {  // the values the edge samples, settled in the clock's low half
+        annex_ports->sample(cycle_at, cycle_at + cycle_ps_ / 2);
+        tracker_ports->sample(cycle_at, cycle_at + cycle_ps_ / 2);
+        cycle_at += cycle_ps_;
+      }
       // The rising edge.
       if (annex_on) rise(a);
       if (tracker_on) rise(t);
@@ -95,6 +135,7 @@ class RtlEngine final : public TrackingEngine {
       }
     }
     t.mem_resp_valid = 0;
+    if (waves_) drawn_until_[core] = cycle_at;
     if (ctx_->gotError()) report_error(msg::kModel, "tracking: an RTL assertion failed (see the message above)");
   }
 
@@ -137,10 +178,53 @@ class RtlEngine final : public TrackingEngine {
     for (auto& t : trackers_) t->rst = 0, settle(*t);
   }
 
+  // A model's ports as signals: each sampled value recorded when it changes, and its clock.
+  class Ports {
+   public:
+    Ports(Waves& waves, std::string scope) : waves_(&waves), scope_(std::move(scope)) {}
+    template <class Port>
+    Ports& add(const char* name, Port& port, bool flag = true) {
+      const Waves::Signal s = waves_->value(scope_, name, flag ? 1 : static_cast<unsigned>(sizeof(Port) * 8));
+      if (s != Waves::kOff) probes_.push_back(Probe{s, &port, sizeof(Port), ~uint64_t{0}, name == std::string("clk")});
+      return *this;
+    }
+    // The clock rises at `edge` after the settled values (taken at `settled`, its low half).
+    void sample(int64_t settled, int64_t edge) {
+      for (Probe& p : probes_) {
+        if (p.clock) {
+          waves_->set(p.signal, settled, 0);
+          waves_->set(p.signal, edge, 1);
+          continue;
+        }
+        uint64_t v = 0;
+        std::memcpy(&v, p.port, p.bytes);
+        if (v == p.last) continue;
+        p.last = v;
+        waves_->set(p.signal, settled, static_cast<int64_t>(v));
+      }
+    }
+
+   private:
+    struct Probe {
+      Waves::Signal signal;
+      const void* port;
+      size_t bytes;
+      uint64_t last;
+      bool clock;
+    };
+    Waves* waves_;
+    std::string scope_;
+    std::vector<Probe> probes_;
+  };
+
   std::unique_ptr<VerilatedContext> ctx_;  // first member: destroyed after the models
   std::vector<std::unique_ptr<Annex>> annexes_;
   std::vector<std::unique_ptr<Tracker>> trackers_;
   uint64_t entry_mask_ = 0;
+  Waves* waves_ = nullptr;
+  int64_t cycle_ps_ = 2;
+  std::vector<Ports> annex_ports_, tracker_ports_;
+  std::vector<int64_t> drawn_until_;  // per annex: the end of its last beat's cycles in the waves
 };
 
 std::string join(const std::vector<unsigned>& v) {

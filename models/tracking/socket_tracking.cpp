@@ -196,11 +196,16 @@ void SocketTracking::deliver(unsigned c, const AnnexBeat& beat, unsigned flushes
   }
   current_ = &k;  // set after the wait: other cores' beats may have run meanwhile
   beat_fs_ = t;
+  engine_->set_beat_time(t / 1000);
   engine_->apply(c, beat, memory_);
   if (flushes > 0) {
     last_taken_fs_ = std::max(last_taken_fs_, t);
     k.queued.notify();
   }
+}
+
+void SocketTracking::attach_waves(Waves& waves) {
+  if (engine_ && impl() == TrackingImpl::Rtl) engine_->attach_waves(waves, path() + ".rtl", at_.cycle_fs / 1000);
 }
 
 void SocketTracking::make_room(Tracker& k, unsigned flushes, int64_t& t) {

@@ -70,6 +70,8 @@ class SocketTracking : public Component, public TlbObserver {
   Time tlb_shootdown(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
   void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) override;
   void reset_stats() override;
+  // impl rtl: the Verilated annexes' and trackers' ports under PATH.rtl (impl model: none).
+  void attach_waves(Waves& waves) override;
 
  private:
   // The engine's view of the metadata: data from TrackerMetadata at once; the requests queue for

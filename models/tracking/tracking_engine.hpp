@@ -5,6 +5,8 @@
 // timing is not theirs (SocketTracking times every request through the fabric).
 #pragma once
 
+#include <string>
+
 #include <memory>
 #include <vector>
 
@@ -12,6 +14,8 @@
 #include "tracking/tracker_update_model.hpp"
 
 namespace starnuma {
+
+class Waves;
 
 struct EngineConfig {
   unsigned cores = 1;         // annexes, one per core
@@ -27,6 +31,13 @@ class TrackingEngine {
   // One cycle's events of `core`'s annex. Every flush they cause is folded into the metadata
   // through `memory` (one read, then a write if the entry changes) before this returns.
   virtual void apply(unsigned core, const AnnexBeat& beat, MetadataMemory& memory) = 0;
+  // Waveforms (docs/debugging.md): the engine's signals under `scope`, its clock `cycle_ps`; the
+  // cycles of a beat are drawn from the beat's time, which set_beat_time gives before apply.
+  virtual void attach_waves(Waves& waves, const std::string& scope, int64_t cycle_ps) {}
+  void set_beat_time(int64_t ps) { beat_ps_ = ps; }
+
+ protected:
+  int64_t beat_ps_ = 0;
 };
 
 std::unique_ptr<TrackingEngine> make_model_engine(const EngineConfig& config);

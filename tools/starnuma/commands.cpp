@@ -185,6 +185,11 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
     if (ra.out.empty()) report_error(msg::kUsage, "--timeline: the timeline goes into stats.json; give --out");
     o.timeline = sc_core::sc_time(static_cast<double>(interval.value->ps()), sc_core::SC_PS);
   }
+  if (!ra.waves.empty()) {
+    o.waves = wave_options(ra.waves, ra.waves_window, ra.waves_filter);
+  } else if (!ra.waves_window.empty() || !ra.waves_filter.empty()) {
+    report_error(msg::kUsage, "--waves-window and --waves-filter shape the waves of --waves FILE; give it");
+  }
   // Output paths are checked before the run: a wrong one must not cost a simulation.
   if (!ra.out.empty()) check_output_path(ra.out + "/stats.json");
   if (!ra.dump_trackers.empty()) check_output_path(ra.dump_trackers);

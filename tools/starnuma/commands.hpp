@@ -48,10 +48,13 @@ struct RunArgs {
   std::optional<uint64_t> trace_phase;  // an artifact trace set's phase
   std::string initial_placement;        // the artifact's page-owner file
   bool seed_given = true, instructions_given = true;
-  std::string dump_trackers;   // tracking metadata CSV
-  std::string checkpoint;      // a sampled window's checkpoint
-  std::string timeline;        // interval of the per-node timeline (empty: none)
-  bool workload_given = true;  // else the checkpoint's
+  std::string dump_trackers;              // tracking metadata CSV
+  std::string checkpoint;                 // a sampled window's checkpoint
+  std::string timeline;                   // interval of the per-node timeline (empty: none)
+  std::string waves;                      // waveform file (.fst or .vcd; empty: none)
+  std::string waves_window;               // START:END of simulated time (either may be empty)
+  std::vector<std::string> waves_filter;  // glob patterns on component paths
+  bool workload_given = true;             // else the checkpoint's
 };
 
 struct CheckpointArgs {

@@ -234,6 +234,20 @@ int run(int argc, char** argv) {
                    "node's bandwidth and pages, as a time series in stats.json (needs --out)")
       ->type_name("INTERVAL");
   run_cmd
+      ->add_option("--waves", ra.waves,
+                   "Record waveforms of the run into this file, FST (.fst, GTKWave's) or VCD (.vcd): link "
+                   "directions, cores, DRAM channels and banks, coherence, tracking RTL (docs/debugging.md)")
+      ->type_name("FILE");
+  run_cmd
+      ->add_option("--waves-window", ra.waves_window,
+                   "Only this stretch of simulated time, START:END (e.g. 20us:25us; either may be left out)")
+      ->type_name("START:END");
+  run_cmd
+      ->add_option("--waves-filter", ra.waves_filter,
+                   "Only the components whose path matches one of these patterns (e.g. 'links.cxl_*,nodes.socket0')")
+      ->type_name("PATTERN[,PATTERN...]")
+      ->delimiter(',');
+  run_cmd
       ->add_option("--dump-trackers", ra.dump_trackers,
                    "After the run, write the tracking metadata (region,address,sharers,sharer_count,count per "
                    "tracked region) to this CSV file, atomically; needs topology.socket.tracking.impl model or rtl")

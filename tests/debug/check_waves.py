@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Reads a VCD file (ours, or GTKWave's fst2vcd's from an FST) and checks it against a run.
+
+    check_waves.py VCD --describe DESCRIBE.json --stats STATS.json     busy time = utilisation
+    check_waves.py VCD --window START_PS END_PS                         no change outside the window
+    check_waves.py VCD --only PREFIX [PREFIX ...]                       every signal under a prefix
+    check_waves.py VCD --busy-of OTHER.vcd START_PS END_PS              busy inside the window agrees
+    check_waves.py VCD --stats STATS.json --rtl-flushes SOCKET            the RTL annexes' handshakes
+
+A small parser of its own (no package needed): scopes, vars, timestamps, scalar and vector
+changes. Exit status 1 with the first difference on stderr.
+"""
+import argparse
+import json
+import sys
+
+
+def parse(path):
+    """Returns (signals {full_name: [(time, value)]}, first_time, last_time)."""
+    ids, changes, scope = {}, {}, []
+    first = last = None
+    t = 0
+    with open(path) as f:
+        in_header = True
+        for line in f:
+            words = line.split()
+            if not words:
+                continue
+            if in_header:
+                if words[0] == "$scope":
+                    scope.append(words[2])
+                elif words[0] == "$upscope":
+                    scope.pop()
+                elif words[0] == "$var":
+                    name = ".".join(scope + [words[4]])
+                    ids.setdefault(words[3], []).append(name)
+                    changes[name] = []
+                elif words[0] == "$enddefinitions":
+                    in_header = False
+                continue
+            w = words[0]
+            if w.startswith("#"):
+                t = int(w[1:])
+                first = t if first is None else first
+                last = t
+            elif w[0] in "01xzXZ" and len(words) == 1:
+                for name in ids.get(w[1:], []):
+                    changes[name].append((t, 0 if w[0] in "xzXZ" else int(w[0])))
+            elif w[0] in "bB":
+                value = int(w[1:].replace("x", "0").replace("z", "0"), 2)
+                for name in ids.get(words[1], []):
+                    changes[name].append((t, value))
+    return changes, first, last
+
+
+def time_high(changes, start, end):
+    """Time a 1-bit signal is 1 inside [start, end)."""
+    total, level, since = 0, 0, start
+    for t, v in changes:
+        if t >= end:
+            break
+        if t > since:
+            total += level * (t - since)
+            since = t
+        level = v
+    if end > since:
+        total += level * (end - since)
+    return total
+
+
+def value_at(changes, t):
+    value = 0
+    for when, v in changes:
+        if when > t:
+            break
+        value = v
+    return value
+
+
+def rising_edges(clock):
+    return [t for i, (t, v) in enumerate(clock) if v == 1 and (i == 0 or clock[i - 1][1] == 0)]
+
+
+def fail(message):
+    print("check_waves: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("vcd")
+    p.add_argument("--describe")
+    p.add_argument("--stats")
+    p.add_argument("--window", nargs=2, type=int)
+    p.add_argument("--only", nargs="+")
+    p.add_argument("--busy-of", nargs=3)
+    p.add_argument("--rtl-flushes")
+    a = p.parse_args()
+    changes, first, last = parse(a.vcd)
+    if not changes:
+        fail(a.vcd + " has no signals")
+
+    if a.rtl_flushes:
+        # Each flush an annex hands the tracker is one cycle with flush_valid and flush_ready high
+        # at the clock's rising edge.
+        socket = a.rtl_flushes
+        scope = "nodes.%s.tracking.rtl." % socket
+        annexes = sorted({n[len(scope):].split(".")[0] for n in changes if n.startswith(scope + "annex")})
+        if not annexes:
+            fail("no RTL annex under " + scope)
+        seen = 0
+        for annex in annexes:
+            s = scope + annex + "."
+            valid, ready = changes[s + "flush_valid"], changes[s + "flush_ready"]
+            seen += sum(1 for t in rising_edges(changes[s + "clk"]) if value_at(valid, t) and value_at(ready, t))
+        expected = json.load(open(a.stats))["stats"]["nodes"][socket]["tracking"]["flushes"]
+        if seen != expected:
+            fail("%d flush handshakes in the RTL's waves of %s, %d flushes in stats.json" % (seen, socket, expected))
+        print("check_waves: %d flush handshakes of %d annexes, as stats.json counts" % (seen, len(annexes)))
+
+    if a.describe:
+        links = {l["path"]: l for l in json.load(open(a.describe))["links"]}
+        run = json.load(open(a.stats))
+        elapsed = run["sim_time_ns"] * 1000
+        checked = 0
+        for name, ch in changes.items():
+            parts = name.split(".")
+            if parts[0] != "links" or parts[-1] != "busy":
+                continue
+            link, sender = ".".join(parts[:2]), parts[2][len("from_"):]
+            direction = "ab" if links[link]["a"] == sender else "ba"
+            utilization = run["stats"]["links"][parts[1]][direction + "_utilization"]
+            busy = time_high(ch, 0, 2**62)
+            if abs(busy - utilization * elapsed) > 1e-9 * elapsed + 1:
+                fail("%s: busy %d ps in the waves, %.1f ps by stats.json's utilization %r" %
+                     (name, busy, utilization * elapsed, utilization))
+            checked += 1
+        if checked == 0:
+            fail("no link busy signal to check")
+        print("check_waves: %d link directions busy as their utilization says" % checked)
+
+    if a.window:
+        start, end = a.window
+        for name, ch in changes.items():
+            for t, _ in ch:
+                if t < start or t > end:
+                    fail("%s changes at %d ps, outside the window [%d, %d]" % (name, t, start, end))
+        if first is not None and first < start:
+            fail("the file starts at %d ps, before the window's %d" % (first, start))
+        print("check_waves: every change inside [%d, %d] ps" % (start, end))
+
+    if a.only:
+        for name in changes:
+            if not any(name.startswith(prefix) for prefix in a.only):
+                fail(name + " is not under " + ", ".join(a.only))
+        print("check_waves: %d signals, all under %s" % (len(changes), ", ".join(a.only)))
+
+    if a.busy_of:
+        other, _, _ = parse(a.busy_of[0])
+        start, end = int(a.busy_of[1]), int(a.busy_of[2])
+        compared = 0
+        for name, ch in changes.items():
+            if not name.endswith(".busy") or name not in other:
+                continue
+            mine, theirs = time_high(ch, start, end), time_high(other[name], start, end)
+            if mine != theirs:
+                fail("%s: busy %d ps inside the window here, %d in %s" % (name, mine, theirs, a.busy_of[0]))
+            compared += 1
+        if compared == 0:
+            fail("no busy signal in common with " + a.busy_of[0])
+        print("check_waves: %d busy signals agree with %s inside the window" % (compared, a.busy_of[0]))
+
+
+main()
