@@ -115,18 +115,21 @@ MesiState Coherence::state(size_t s, uint64_t address) const {
 
 // --- messages ---
 
-Time Coherence::peer(size_t a, size_t b, Time t, bool data) {
-  return a == b ? t : fabric_->send(a, *fabric_->requesters()[b], true, t, data);
+Time Coherence::peer(size_t a, size_t b, Time t, bool data, PathTrace* trace) {
+  return a == b ? t : fabric_->send(a, *fabric_->requesters()[b], true, t, data, trace);
 }
 
-Time Coherence::to_home(size_t s, const Home& h, Time t, bool data) {
-  if (h.socket >= 0) return peer(s, static_cast<size_t>(h.socket), t, data);
-  return fabric_->send(s, *h.node, true, t, data) + h.transit;
+Time Coherence::to_home(size_t s, const Home& h, Time t, bool data, PathTrace* trace) {
+  if (h.socket >= 0) return peer(s, static_cast<size_t>(h.socket), t, data, trace);
+  const Time at = fabric_->send(s, *h.node, true, t, data, trace);
+  if (trace && h.transit.ps()) trace->add(h.node->path(), "internal crossing", h.transit);
+  return at + h.transit;
 }
 
-Time Coherence::from_home(const Home& h, size_t s, Time t, bool data) {
-  if (h.socket >= 0) return peer(static_cast<size_t>(h.socket), s, t, data);
-  return fabric_->send(s, *h.node, false, t + h.transit, data);
+Time Coherence::from_home(const Home& h, size_t s, Time t, bool data, PathTrace* trace) {
+  if (h.socket >= 0) return peer(static_cast<size_t>(h.socket), s, t, data, trace);
+  if (trace && h.transit.ps()) trace->add(h.node->path(), "internal crossing", h.transit);
+  return fabric_->send(s, *h.node, false, t + h.transit, data, trace);
 }
 
 Time Coherence::one_way(size_t a, size_t b) const {
@@ -230,10 +233,32 @@ void Coherence::attach_waves(Waves& waves) {
   if (any) waves_ = &waves;
 }
 
-Coherence::Result Coherence::load(size_t s, uint64_t address, Time issue) { return request(s, address, false, issue); }
-Coherence::Result Coherence::store(size_t s, uint64_t address, Time issue) { return request(s, address, true, issue); }
+Coherence::Result Coherence::load(size_t s, uint64_t address, Time issue, PathTrace* trace) {
+  return request(s, address, false, issue, trace);
+}
+Coherence::Result Coherence::store(size_t s, uint64_t address, Time issue, PathTrace* trace) {
+  return request(s, address, true, issue, trace);
+}
 
-Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Time issue) {
+namespace {
+
+// A transaction's critical path as it is computed: a waiting step from where the last one ended,
+// or the hops of a message sent from there (the fabric adds those).
+struct Chain {
+  PathTrace* trace;
+  Time at;
+  void wait(const std::string& where, const char* what, Time until) {
+    if (!trace) return;
+    if (until > at) trace->add(where, what, until - at);
+    at = std::max(at, until);
+  }
+  PathTrace* send() const { return trace; }  // the message leaves at `at`
+  void arrived(Time t) { at = t; }
+};
+
+}  // namespace
+
+Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Time issue, PathTrace* trace) {
   uint64_t block;
   Home& h = home_of(address, block);
   const size_t range = static_cast<size_t>(&h - homes_.data());
@@ -252,16 +277,25 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   ++*requests_[(h.socket < 0 ? kCohRequests : 0) + static_cast<size_t>(type)];
   const Time half = half_of(fabric_->requesters()[r]->uncore_latency());
 
+  const std::string& requester = fabric_->requesters()[r]->path();
+  const std::string& home = h.node->path();
+  Chain chain{trace, issue};
+  chain.wait(requester, "on die, out", issue + half);
   Directory::Victim victim;
   DirEntry& e = h.directory->obtain(block, victim);
-  const Time at_home = e.start_at(to_home(r, h, issue + half, false));
+  const Time arrival = to_home(r, h, issue + half, false, chain.send());
+  chain.arrived(arrival);
+  const Time at_home = e.start_at(arrival);
+  chain.wait(home, "directory entry busy", at_home);
   if (h.socket < 0) {
     if (pool_transactions_.value() == 0) pool_first_ = at_home;
     pool_last_ = std::max(pool_last_, at_home);
     ++pool_transactions_;
   }
   Time t = at_home + h.lookup;
+  chain.wait(home, "directory lookup", t);
   if (victim.evicted) t = back_invalidate(h, victim, t);
+  chain.wait(home, "back-invalidation", t);
   Txn x{r, block, h, e};
   const uint64_t invalidated_before = invalidations_.value();
   const Time acks = write ? invalidate(x, e.sharers & ~bit(r), t) : t;
@@ -276,19 +310,27 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     const bool dirty = oc == MesiState::M;
     const uint64_t version = version_of(o, block);
     res.owner = owner;
-    const Time at_o = from_home(h, o, t, false) + snoop_.get();
+    const std::string& owner_path = fabric_->requesters()[o]->path();
+    const Time forwarded = from_home(h, o, t, false, chain.send());
+    chain.arrived(forwarded);
+    const Time at_o = forwarded + snoop_.get();
+    chain.wait(owner_path, "snoop", at_o);
     if (h.socket >= 0) {
       res.path = CohPath::BtSocket;
-      at_r = peer(o, r, at_o, true);
+      at_r = peer(o, r, at_o, true, chain.send());
+      chain.arrived(at_r);
       // On a GetS the owner also tells the home, with the data if dirty (memory is updated).
       const Time told = write ? at_o : to_home(o, h, at_o, dirty);
       if (!write && dirty) write_memory(h, block, version, told);
       e.hold(at_home, told);
     } else {
       res.path = CohPath::BtPool;
-      const Time at_h = to_home(o, h, at_o, true);
+      const Time at_h = to_home(o, h, at_o, true, chain.send());
+      chain.arrived(at_h);
       if (!write && dirty) write_memory(h, block, version, at_h);
-      at_r = from_home(h, r, std::max(at_h, acks), true);
+      chain.wait(home, "invalidation acks", std::max(at_h, acks));
+      at_r = from_home(h, r, std::max(at_h, acks), true, chain.send());
+      chain.arrived(at_r);
       e.hold(at_home, at_h);
     }
     if (write) {
@@ -301,12 +343,17 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     set_version(r, block, version);
   } else if (type == CohRequest::Upgrade) {
     res.path = CohPath::Upgrade;
-    at_r = from_home(h, r, h.socket >= 0 ? t : std::max(t, acks), false);
+    chain.wait(home, "invalidation acks", h.socket >= 0 ? t : std::max(t, acks));
+    at_r = from_home(h, r, h.socket >= 0 ? t : std::max(t, acks), false, chain.send());
+    chain.arrived(at_r);
     e.hold(at_home, t);
   } else {
     // The DRAM read starts with the directory lookup; a block with no owner is answered from it.
     const Time ready = std::max(t, read_memory(h, block, at_home));
-    at_r = from_home(h, r, h.socket >= 0 ? ready : std::max(ready, acks), true);
+    chain.wait(home, "memory read (beyond the lookup it overlaps)", ready);
+    chain.wait(home, "invalidation acks", h.socket >= 0 ? ready : std::max(ready, acks));
+    at_r = from_home(h, r, h.socket >= 0 ? ready : std::max(ready, acks), true, chain.send());
+    chain.arrived(at_r);
     e.hold(at_home, ready);
     if (check_) {
       auto it = memory_version_.find(block);
@@ -314,6 +361,8 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     }
   }
   const Time done = std::max(at_r, acks) + (fabric_->requesters()[r]->uncore_latency() - half);
+  chain.wait(requester, "invalidation acks", std::max(at_r, acks));
+  chain.wait(requester, "on die, back", done);
   res.done = done;
   if (waves_) {
     const size_t k = res.path == CohPath::BtSocket  ? 1

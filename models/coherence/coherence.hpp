@@ -67,8 +67,10 @@ class Coherence : public Component {
     int owner = -1;    // the socket that supplied the block (BtSocket, BtPool)
   };
   // A load or store by socket `s` whose LLC lookup ended at `issue`.
-  Result load(size_t s, uint64_t address, Time issue);
-  Result store(size_t s, uint64_t address, Time issue);
+  // `trace`: record the transaction's critical path there (docs/debugging.md), each step a slice
+  // from where the last one ended, so the steps add up to its latency.
+  Result load(size_t s, uint64_t address, Time issue, PathTrace* trace = nullptr);
+  Result store(size_t s, uint64_t address, Time issue, PathTrace* trace = nullptr);
   // Socket `s` drops its copy: PutM (with the data) or PutE, acknowledged by the home; an S copy
   // leaves silently. Returns whether the block went home written (PutM). The socket does not wait
   // for the acknowledgement.
@@ -113,13 +115,13 @@ class Coherence : public Component {
   struct Txn;  // one transaction in progress (coherence.cpp)
 
   // Messages, port to port, with the home's internal crossing; from == to costs nothing.
-  Time to_home(size_t s, const Home& h, Time t, bool data);
-  Time from_home(const Home& h, size_t s, Time t, bool data);
-  Time peer(size_t a, size_t b, Time t, bool data);  // socket to socket
-  Time one_way(size_t a, size_t b) const;            // unloaded socket to socket
+  Time to_home(size_t s, const Home& h, Time t, bool data, PathTrace* trace = nullptr);
+  Time from_home(const Home& h, size_t s, Time t, bool data, PathTrace* trace = nullptr);
+  Time peer(size_t a, size_t b, Time t, bool data, PathTrace* trace = nullptr);  // socket to socket
+  Time one_way(size_t a, size_t b) const;                                        // unloaded socket to socket
   Time one_way_home(size_t s, const Home& h) const;  // unloaded socket to home, transit included
 
-  Result request(size_t s, uint64_t address, bool write, Time issue);
+  Result request(size_t s, uint64_t address, bool write, Time issue, PathTrace* trace);
   // Invalidates every sharer but `keep`; returns when the last ack reached the collector (R for a
   // socket home, the home for the pool).
   Time invalidate(Txn& x, uint64_t sharers, Time t);

@@ -8,6 +8,7 @@
 #include "common/diagnostics.hpp"
 #include "common/local_time.hpp"
 #include "common/text.hpp"
+#include "debug/transactions.hpp"
 #include "os/autonuma.hpp"
 
 namespace starnuma {
@@ -85,7 +86,7 @@ MemoryStats::MemoryStats(StatOwner& o)
 
 CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Uplink& uplink, const RunContext& run, int64_t cycle_fs,
                                MemoryStats& stats, uint64_t seed)
-    : env_{uplink, run, cycle_fs},
+    : env_{uplink, run, cycle_fs, {}},
       stats_(stats),
       dtlb_(c.dtlb.entries(), c.dtlb.ways(), Replacement::Lru, 1, true),
       stlb_(c.stlb.entries(), c.stlb.ways(), Replacement::Lru, 1, true),
@@ -228,6 +229,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   const uint64_t line = paddr >> kLineShift;
   const bool demand = who == Who::Demand;
   SocketLlc& llc = *env_.llc;
+  const int64_t lookup_from = t;
   t += llc_latency_;
   if (llc.array.access(line, dirty_here)) {
     ++(demand ? stats_.llc_hits : stats_.walk_llc_hits);
@@ -236,14 +238,16 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   }
   ++(demand ? stats_.llc_misses : stats_.walk_llc_misses);
   // The LLC's miss slots: wait for the one used `mshrs` misses ago.
+  const int64_t lookup_end = t;
   if (llc.miss_done[llc.head] > t) t = llc.miss_done[llc.head];
   const Time issue = Time::from_ps(t / 1000);
+  PathTrace* trace = env_.transactions && demand ? env_.transactions->sample(env_.requester, paddr, issue) : nullptr;
   Time done;
   MissClass cls;
   int64_t unloaded_ps;
   if (Coherence* coh = env_.coherence) {
     const Coherence::Result res =
-        store ? coh->store(env_.requester, paddr, issue) : coh->load(env_.requester, paddr, issue);
+        store ? coh->store(env_.requester, paddr, issue, trace) : coh->load(env_.requester, paddr, issue, trace);
     done = res.done;
     switch (res.path) {
       case CohPath::BtSocket: cls = MissClass::BtSocket; break;
@@ -255,10 +259,13 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
         res.path == CohPath::Memory ? unloaded_ps_[res.range] : coh->unloaded_transfer(env_.requester, res).ps();
   } else {
     size_t range = 0;
-    done = env_.fabric->access(env_.requester, MemAccess{MemOp::Read, paddr, nullptr}, issue, &range);
+    done = env_.fabric->access(env_.requester, MemAccess{MemOp::Read, paddr, trace}, issue, &range);
     cls = static_cast<MissClass>(class_[range]);
     unloaded_ps = unloaded_ps_[range];
   }
+  if (trace)
+    env_.transactions->record(env_.owner, store, vaddr, paddr, miss_class_name(cls), Time::from_ps(lookup_from / 1000),
+                              Time::from_ps(lookup_end / 1000), issue, done);
   const int64_t latency_ps = (done - issue).ps();
   if (demand) {
     if (env_.page_counts) env_.page_counts->count(vaddr >> kPageShift, env_.requester);

@@ -22,6 +22,7 @@
 namespace starnuma {
 
 class AutoNuma;
+class TransactionTrace;
 
 class CacheHierarchy;
 
@@ -96,6 +97,8 @@ class CacheHierarchy {
     PageCounter* page_counts = nullptr;
     // AutoNUMA (os.migration: autonuma or lacx): page walks to unmapped pages take hinting faults.
     AutoNuma* numa = nullptr;
+    // run --trace-transactions: sampled demand LLC misses are recorded here (debug/transactions.hpp).
+    TransactionTrace* transactions = nullptr;
   };
 
   // `cycle_fs`: one core cycle.
@@ -103,6 +106,8 @@ class CacheHierarchy {
                  MemoryStats& stats, uint64_t seed);
   CacheHierarchy(const CacheHierarchy&) = delete;
   CacheHierarchy& operator=(const CacheHierarchy&) = delete;
+  // The core's path, for the transactions it records.
+  void set_owner(std::string path) { env_.owner = std::move(path); }
 
   // Drops `line` from this core's L1 and L2 (SocketLlc::purge_private); true if a copy was dirty.
   bool invalidate_private(uint64_t line);
@@ -182,6 +187,7 @@ class CacheHierarchy {
 
   struct Env : Uplink, RunContext {
     int64_t cycle_fs;
+    std::string owner;  // the core's path (transaction traces)
   };
   Env env_;
   MemoryStats& stats_;

@@ -18,6 +18,7 @@ void Core::start(Job job) {
   job_ = std::move(job);
   if (!uplink_.fabric) report_internal(path() + " was not bound to a fabric");
   caches_ = std::make_unique<CacheHierarchy>(config_, uplink_, job_->context, cycle_fs_, memory_stats_, job_->seed);
+  if (job_->context.transactions) caches_->set_owner(path());
   std::string thread = path() + "_thread";  // spawned at the top level: the full path keeps it unique
   std::replace(thread.begin(), thread.end(), '.', '_');
   if (job_->light) sc_core::sc_spawn([this] { run_light(); }, thread.c_str());

@@ -238,9 +238,9 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   return t + back;
 }
 
-Time Fabric::send(size_t s, const FabricNode& node, bool outbound, Time t, bool data) {
+Time Fabric::send(size_t s, const FabricNode& node, bool outbound, Time t, bool data, PathTrace* trace) {
   const Route& route = routes_.route(*requester_nodes_[s], node);
-  return walk(route, outbound, t, data ? &Link::data_bytes : &Link::request_bytes, nullptr, false);
+  return walk(route, outbound, t, data ? &Link::data_bytes : &Link::request_bytes, trace, false);
 }
 
 void Fabric::check_conservation() const {

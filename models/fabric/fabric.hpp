@@ -107,7 +107,7 @@ class Fabric : public Component {
   // over the same route and link directions as accesses, so it queues behind and delays them.
   // Port to port: the on-die parts are the caller's. Not counted by the conservation check: a
   // transaction's messages (request, forward, data from a third node) do not pair up per link.
-  Time send(size_t s, const FabricNode& node, bool outbound, Time t, bool data);
+  Time send(size_t s, const FabricNode& node, bool outbound, Time t, bool data, PathTrace* trace = nullptr);
 
  private:
   // The TLM-2.0 target (fabric_tlm.cpp). `port`: the index of the binding it came through.

@@ -268,6 +268,12 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     numa_mover = std::make_unique<PageMover>(fabric, pages, coherence, std::move(llc_list));
     autonuma = std::make_unique<AutoNuma>(autonuma_setup(os, fabric, pages, *numa_mover, control));
   }
+  std::optional<TransactionTrace> transactions;
+  if (!o.transactions.path.empty()) {
+    std::vector<std::string> names;
+    for (const Socket* sock : fabric.requesters()) names.push_back(sock->basename());
+    transactions.emplace(o.transactions, names);
+  }
   for (unsigned t = 0; t < threads.size(); ++t) {
     const size_t s = threads[t].socket;
     const RunProgram& prog = stimulus.programs[program_of[t]];
@@ -277,7 +283,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     threads[t].core->start(Core::Job{
         std::move(stream),
         CacheHierarchy::RunContext{&pages, llcs[s].get(), sock.observer(), platform.settings().quantum().ps() * 1000,
-                                   &page_table, perfect ? &page_counts : nullptr, autonuma.get()},
+                                   &page_table, perfect ? &page_counts : nullptr, autonuma.get(),
+                                   transactions ? &*transactions : nullptr},
         prog.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t, s >= detailed,
         workload->thread_initialises(t) && !checkpoint, o.warmup, program_of[t]});
   }
@@ -351,6 +358,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   }
   sc_core::sc_start();
   if (waves) waves->write();
+  if (transactions) transactions->write();
   if (o.progress && tty) std::fprintf(stderr, "\r%80s\r", "");
   const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
   if (tracking) tracking->finish();

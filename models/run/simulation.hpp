@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "debug/transactions.hpp"
 #include "debug/waves.hpp"
 #include "core/cache_hierarchy.hpp"
 #include "os/os_settings.hpp"
@@ -63,6 +64,8 @@ struct RunOptions {
   sc_core::sc_time timeline = sc_core::SC_ZERO_TIME;
   // Record waveforms of the run into waves.path (empty: none; debug/waves.hpp).
   WaveOptions waves;
+  // Record sampled transactions into transactions.path (empty: none; debug/transactions.hpp).
+  TransactionOptions transactions;
 };
 
 // One program of a mix, measured over its own cores.

@@ -190,6 +190,15 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   } else if (!ra.waves_window.empty() || !ra.waves_filter.empty()) {
     report_error(msg::kUsage, "--waves-window and --waves-filter shape the waves of --waves FILE; give it");
   }
+  if (!ra.transactions.empty()) {
+    o.transactions =
+        transaction_options(ra.transactions, ra.trace_every, ra.trace_addresses, ra.trace_sockets, ra.trace_window);
+  } else if (ra.trace_every != 1000 || !ra.trace_addresses.empty() || !ra.trace_sockets.empty() ||
+             !ra.trace_window.empty()) {
+    report_error(msg::kUsage,
+                 "--trace-every, --trace-addresses, --trace-sockets and --trace-window shape the trace "
+                 "of --trace-transactions FILE; give it");
+  }
   // Output paths are checked before the run: a wrong one must not cost a simulation.
   if (!ra.out.empty()) check_output_path(ra.out + "/stats.json");
   if (!ra.dump_trackers.empty()) check_output_path(ra.dump_trackers);

@@ -54,7 +54,12 @@ struct RunArgs {
   std::string waves;                      // waveform file (.fst or .vcd; empty: none)
   std::string waves_window;               // START:END of simulated time (either may be empty)
   std::vector<std::string> waves_filter;  // glob patterns on component paths
-  bool workload_given = true;             // else the checkpoint's
+  std::string transactions;               // transaction trace file (.json; empty: none)
+  uint64_t trace_every = 1000;            // one LLC miss in this many per socket
+  std::string trace_addresses;            // LOW:HIGH physical addresses
+  std::vector<std::string> trace_sockets;
+  std::string trace_window;    // START:END of simulated time
+  bool workload_given = true;  // else the checkpoint's
 };
 
 struct CheckpointArgs {

@@ -248,6 +248,22 @@ int run(int argc, char** argv) {
       ->type_name("PATTERN[,PATTERN...]")
       ->delimiter(',');
   run_cmd
+      ->add_option("--trace-transactions", ra.transactions,
+                   "Record sampled LLC misses, hop by hop, into this JSON file in the Trace Event format Perfetto "
+                   "and chrome://tracing open (docs/debugging.md)")
+      ->type_name("FILE");
+  run_cmd->add_option("--trace-every", ra.trace_every, "Record one LLC miss in N of each socket's (default 1000)")
+      ->type_name("N");
+  run_cmd
+      ->add_option("--trace-addresses", ra.trace_addresses,
+                   "Only misses to physical addresses in LOW:HIGH (hex with 0x or decimal; either may be left out)")
+      ->type_name("LOW:HIGH");
+  run_cmd->add_option("--trace-sockets", ra.trace_sockets, "Only the misses of these sockets")
+      ->type_name("SOCKET[,SOCKET...]")
+      ->delimiter(',');
+  run_cmd->add_option("--trace-window", ra.trace_window, "Only misses issued in START:END of simulated time")
+      ->type_name("START:END");
+  run_cmd
       ->add_option("--dump-trackers", ra.dump_trackers,
                    "After the run, write the tracking metadata (region,address,sharers,sharer_count,count per "
                    "tracked region) to this CSV file, atomically; needs topology.socket.tracking.impl model or rtl")
