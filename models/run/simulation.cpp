@@ -355,6 +355,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   if (!o.waves.path.empty()) {
     waves.emplace(o.waves);
     attach_waves(*waves);
+    if (migration) migration->attach_waves(*waves);
   }
   sc_core::sc_start();
   if (waves) waves->write();

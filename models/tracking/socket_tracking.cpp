@@ -205,6 +205,11 @@ void SocketTracking::deliver(unsigned c, const AnnexBeat& beat, unsigned flushes
 }
 
 void SocketTracking::attach_waves(Waves& waves) {
+  if (impl() == TrackingImpl::None) return;
+  for (size_t k = 0; k < tracker_units_.size(); ++k) {
+    tracker_units_[k]->queue_signal = waves.level(path() + ".tracker" + std::to_string(k), "queue", 16);
+    if (tracker_units_[k]->queue_signal != Waves::kOff) waves_ = &waves;
+  }
   if (engine_ && impl() == TrackingImpl::Rtl) engine_->attach_waves(waves, path() + ".rtl", at_.cycle_fs / 1000);
 }
 
@@ -233,6 +238,7 @@ void SocketTracking::serve(Tracker& k) {
     wait_until(start);
     queue_wait_fs_ += k.queue.queue_wait(k.free_fs);
     const TrackerQueue::Update u = k.queue.pop();
+    if (waves_) waves_->add(k.queue_signal, start / 1000, -1);
     k.started.notify();
     k.free_fs = access(MemOp::Read, u.read_addr, 0, start);
     if (u.writes) {
@@ -403,6 +409,7 @@ int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t i
 uint64_t SocketTracking::QueuedMemory::read(uint64_t addr) {
   SocketTracking& o = owner_;
   o.current_->queue.push(o.beat_fs_, addr);
+  if (o.waves_) o.waves_->add(o.current_->queue_signal, o.beat_fs_ / 1000, 1);
   ++o.reads_;
   ++o.total_reads_;
   return o.at_.metadata->read(addr);

@@ -14,6 +14,7 @@
 
 #include "cache/cache_array.hpp"
 #include "common/component.hpp"
+#include "debug/waves.hpp"
 #include "core/core_config.hpp"
 #include "core/tracking_hook.hpp"
 #include "memory/mem_access.hpp"
@@ -70,7 +71,8 @@ class SocketTracking : public Component, public TlbObserver {
   Time tlb_shootdown(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
   void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) override;
   void reset_stats() override;
-  // impl rtl: the Verilated annexes' and trackers' ports under PATH.rtl (impl model: none).
+  // Each tracker's queue of updates (PATH.trackerK.queue), and with impl rtl the Verilated
+  // annexes' and trackers' ports under PATH.rtl.
   void attach_waves(Waves& waves) override;
 
  private:
@@ -98,8 +100,9 @@ class SocketTracking : public Component, public TlbObserver {
   struct Tracker {
     Tracker(unsigned depth, int64_t issue_fs, int64_t modify_fs) : queue(depth, issue_fs, modify_fs) {}
     TrackerQueue queue;
-    sc_core::sc_event queued, started;  // an update was queued; one started (its slot is free)
-    int64_t free_fs = 0;                // the last update's last response is back
+    sc_core::sc_event queued, started;         // an update was queued; one started (its slot is free)
+    int64_t free_fs = 0;                       // the last update's last response is back
+    Waves::Signal queue_signal = Waves::kOff;  // updates waiting (waves)
   };
 
   // Every beat is applied at a core's time `t` (fs), which moves to when the tracker's queue
@@ -171,10 +174,11 @@ class SocketTracking : public Component, public TlbObserver {
   std::unique_ptr<CacheArray> metadata_cache_;
   QueuedMemory memory_{*this};
   std::vector<CoreState> cores_;
-  std::vector<std::unique_ptr<Tracker>> tracker_units_;  // one, or one per core (trackers: per_core)
-  Tracker* current_ = nullptr;                           // the tracker of the beat being applied
-  int64_t beat_fs_ = 0;                                  // time of the beat being applied
-  int64_t core_stall_fs_ = 0, queue_wait_fs_ = 0;        // since the statistics were reset
+  std::vector<std::unique_ptr<Tracker>> tracker_units_;
+  Waves* waves_ = nullptr;                         // one, or one per core (trackers: per_core)
+  Tracker* current_ = nullptr;                     // the tracker of the beat being applied
+  int64_t beat_fs_ = 0;                            // time of the beat being applied
+  int64_t core_stall_fs_ = 0, queue_wait_fs_ = 0;  // since the statistics were reset
   int64_t last_taken_fs_ = 0;
   uint64_t total_flushes_ = 0, total_reads_ = 0, served_ = 0;  // not reset with the statistics
 };

@@ -6,6 +6,7 @@
     check_waves.py VCD --only PREFIX [PREFIX ...]                       every signal under a prefix
     check_waves.py VCD --busy-of OTHER.vcd START_PS END_PS              busy inside the window agrees
     check_waves.py VCD --stats STATS.json --rtl-flushes SOCKET            the RTL annexes' handshakes
+    check_waves.py VCD --migration RUN.json                               shootdowns and copies
 
 A small parser of its own (no package needed): scopes, vars, timestamps, scalar and vector
 changes. Exit status 1 with the first difference on stderr.
@@ -95,6 +96,7 @@ def main():
     p.add_argument("--only", nargs="+")
     p.add_argument("--busy-of", nargs=3)
     p.add_argument("--rtl-flushes")
+    p.add_argument("--migration")
     a = p.parse_args()
     changes, first, last = parse(a.vcd)
     if not changes:
@@ -117,6 +119,16 @@ def main():
         if seen != expected:
             fail("%d flush handshakes in the RTL's waves of %s, %d flushes in stats.json" % (seen, socket, expected))
         print("check_waves: %d flush handshakes of %d annexes, as stats.json counts" % (seen, len(annexes)))
+
+    if a.migration:
+        sent = json.load(open(a.migration))["migration"]["shootdowns_sent"]
+        shootdowns, copies = changes["os.migration.shootdowns"], changes["os.migration.pages_in_flight"]
+        if shootdowns[-1][1] != sent:
+            fail("os.migration.shootdowns ends at %d, the run sent %d" % (shootdowns[-1][1], sent))
+        if copies[-1][1] != 0 or max(v for _, v in copies) < 1:
+            fail("os.migration.pages_in_flight does not rise and end at 0")
+        print("check_waves: %d shootdowns as the run sent, %d copies at most in flight" %
+              (sent, max(v for _, v in copies)))
 
     if a.describe:
         links = {l["path"]: l for l in json.load(open(a.describe))["links"]}

@@ -1,7 +1,7 @@
 # One waves test: runs starnuma with --waves, reads the file back (an FST through GTKWave's
 # fst2vcd) and checks it with check_waves.py.
 #   -DSTARNUMA= -DFST2VCD= -DPYTHON= -DCHECKER= -DDIR=(scratch) -DPLATFORM=
-#   -DCASE=utilization|window|filter|rtl
+#   -DCASE=utilization|window|filter|rtl|migration
 set(run ${STARNUMA} run ${PLATFORM} --workload uniform:footprint=64MiB --instructions 5000 --placement oracle
     --set coherence.enabled=true --no-progress)
 file(REMOVE_RECURSE ${DIR})
@@ -28,6 +28,20 @@ if(CASE STREQUAL "rtl")
        --no-progress --waves ${DIR}/rtl.fst --waves-filter nodes.socket0 --out ${DIR}/out)
   fst_to_vcd(${DIR}/rtl.fst ${DIR}/rtl.vcd)
   must(${PYTHON} ${CHECKER} ${DIR}/rtl.vcd --stats ${DIR}/out/stats.json --rtl-flushes socket0 --only nodes.socket0.)
+  return()
+endif()
+
+if(CASE STREQUAL "migration")
+  # Dynamic placement: the OS's copies in flight and its shootdowns, as the run reports them.
+  execute_process(COMMAND ${STARNUMA} run ${PLATFORM} --workload kv --instructions 100000 --placement dynamic
+                          --set topology.socket.tracking.impl=model --set os.phase_instructions=50000 --no-progress
+                          --json --waves ${DIR}/migration.fst --waves-filter os.migration
+                  OUTPUT_FILE ${DIR}/run.json RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the dynamic run failed")
+  endif()
+  fst_to_vcd(${DIR}/migration.fst ${DIR}/migration.vcd)
+  must(${PYTHON} ${CHECKER} ${DIR}/migration.vcd --migration ${DIR}/run.json --only os.migration.)
   return()
 endif()
 
