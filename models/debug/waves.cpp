@@ -11,6 +11,7 @@
 
 #include "common/component.hpp"
 #include "common/diagnostics.hpp"
+#include "common/host_memory_limit.hpp"
 #include "common/interrupt_cleanup.hpp"
 #include "common/output_file.hpp"
 #include "common/units.hpp"
@@ -75,7 +76,7 @@ WaveOptions wave_options(const std::string& path, const std::string& window, con
   return o;
 }
 
-Waves::Waves(WaveOptions options) : options_(std::move(options)) {}
+Waves::Waves(WaveOptions options) : options_(std::move(options)), budget_(host_memory_limit() / 2) {}
 
 bool Waves::wants(const std::string& scope) const {
   if (options_.filters.empty()) return true;
@@ -109,6 +110,14 @@ void Waves::record(Signal s, int64_t t, int64_t v) {
     }
     return;
   }
+  // Growing the list holds the old and the new one (three times the old) for a moment.
+  if (events_.size() == events_.capacity() && 3 * events_.capacity() * sizeof(Event) > budget_)
+    report_error(msg::kUsage,
+                 "--waves: the run's changes would take more than half the host memory this command may "
+                 "use (" +
+                     std::to_string(events_.size()) +
+                     " changes held until the file is written): "
+                     "give a --waves-window or a --waves-filter (docs/debugging.md)");
   events_.push_back(Event{t, v, static_cast<uint32_t>(s)});
 }
 

@@ -76,6 +76,7 @@ class Waves {
   WaveOptions options_;
   std::vector<Var> vars_;
   std::vector<Event> events_;
+  uint64_t budget_;  // bytes: half the host memory this command may use (starnuma --max-host-memory)
 };
 
 // Every component of the elaborated design declares its signals (Component::attach_waves).

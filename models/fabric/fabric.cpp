@@ -160,10 +160,10 @@ Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*siz
     t = link.channel_from(from).traverse(t, (link.*size)());
     if (count && forward) link.count_request(from);
     if (count && !forward) link.count_response(from);
-    if (trace) {
+    if (trace) {  // in the order they happen: the wait for the direction, then the crossing
+      if ((t - before - link.latency()).ps()) trace->add(link.path(), "queueing", t - before - link.latency());
       trace->add(link.path(), "link " + link.direction_name(from), link.wire_latency());
       if (link.retimers_latency().ps()) trace->add(link.path(), "retimers", link.retimers_latency());
-      if ((t - before - link.latency()).ps()) trace->add(link.path(), "queueing", t - before - link.latency());
     }
     if (i + 1 < n) {
       const Time arrived = t;
