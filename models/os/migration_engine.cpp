@@ -228,23 +228,12 @@ int64_t MigrationEngine::migrate(const PageMove& m, int64_t start_fs, PhaseRecor
   const size_t copier = socket_of_node(m.to != s_.pool ? m.to : from);
   const int64_t done_fs = mover_.move(m.vpage, m.to, start_fs, os_done_fs, copier);
   copy_fs_ += done_fs - start_fs;
-  if (waves_) {
-    waves_->add(in_flight_signal_, start_fs / 1000, 1);
-    waves_->add(in_flight_signal_, done_fs / 1000, -1);
-    waves_->set(shootdowns_signal_, start_fs / 1000, static_cast<int64_t>(mover_.shootdowns_sent()));
-  }
   ++rec.moved_pages;
   const bool pool = s_.pool != static_cast<size_t>(-1);
   if (pool && m.to == s_.pool) ++rec.to_pool;
   else if (pool && from == s_.pool) ++rec.from_pool;
   else ++rec.socket_to_socket;
   return os_done_fs;
-}
-
-void MigrationEngine::attach_waves(Waves& waves) {
-  in_flight_signal_ = waves.level("os.migration", "pages_in_flight", 16);
-  shootdowns_signal_ = waves.value("os.migration", "shootdowns", 32);
-  if (in_flight_signal_ != Waves::kOff || shootdowns_signal_ != Waves::kOff) waves_ = &waves;
 }
 
 nlohmann::ordered_json MigrationEngine::report() const {

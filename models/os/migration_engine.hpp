@@ -20,7 +20,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "debug/waves.hpp"
 #include "core/cache_hierarchy.hpp"
 #include "core/core.hpp"
 #include "core/run_control.hpp"
@@ -81,12 +80,10 @@ class MigrationEngine {
   // Totals and one record per phase, for the run's summary.
   nlohmann::ordered_json report() const;
   // os.migration's pages_in_flight (copies under way) and shootdowns (sent so far).
-  void attach_waves(Waves& waves);
+  void attach_waves(Waves& waves) { mover_.attach_waves(waves); }
   uint64_t phases() const { return records_.size(); }
 
  private:
-  Waves* waves_ = nullptr;
-  Waves::Signal in_flight_signal_ = Waves::kOff, shootdowns_signal_ = Waves::kOff;
   // Per phase, as reported.
   struct PhaseRecord {
     uint64_t phase = 0;

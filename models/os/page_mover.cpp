@@ -12,19 +12,23 @@ namespace {
 constexpr uint64_t kCopyLine = 64;  // bytes the copy and the cache flush move per access
 }
 
-void PageMover::shoot_down(uint64_t vpage) {
+void PageMover::shoot_down(uint64_t vpage, int64_t at_ps) {
+  const uint64_t before = shootdowns_sent_;
   for (SocketLlc* llc : llcs_)
     for (CacheHierarchy* h : llc->members)
       if (h->holds_translation(vpage)) {
         h->shoot_down(vpage);
         ++shootdowns_sent_;
       }
+  if (waves_ && shootdowns_sent_ != before)
+    waves_->set(shootdowns_signal_, at_ps >= 0 ? at_ps : static_cast<int64_t>(sc_core::sc_time_stamp().value()),
+                static_cast<int64_t>(shootdowns_sent_));
 }
 
 int64_t PageMover::move(uint64_t vpage, size_t to, int64_t flush_fs, int64_t copy_fs, size_t copier) {
   const PageMap::Moved moved = pages_.move(vpage, to);
   fabric_.page_moved(moved.from * pages_.page_size(), moved.to * pages_.page_size(), pages_.page_size());
-  shoot_down(vpage);
+  shoot_down(vpage, flush_fs / 1000);
   flush_page(moved.from, Time::from_ps(flush_fs / 1000));
   const Time copy = Time::from_ps((copy_fs + 999) / 1000);
   Time done = copy;
@@ -34,9 +38,19 @@ int64_t PageMover::move(uint64_t vpage, size_t to, int64_t flush_fs, int64_t cop
     done = std::max(done, fabric_.access(copier, MemAccess{MemOp::Write, moved.to * page + off, nullptr}, read));
   }
   const int64_t done_fs = done.ps() * 1000;
+  if (waves_) {
+    waves_->add(in_flight_signal_, flush_fs / 1000, 1);
+    waves_->add(in_flight_signal_, done.ps(), -1);
+  }
   pages_.set_in_flight(vpage, done_fs);
   copies_.push_back({done_fs, vpage, moved.from});
   return done_fs;
+}
+
+void PageMover::attach_waves(Waves& waves) {
+  in_flight_signal_ = waves.level("os.migration", "pages_in_flight", 16);
+  shootdowns_signal_ = waves.value("os.migration", "shootdowns", 32);
+  if (in_flight_signal_ != Waves::kOff || shootdowns_signal_ != Waves::kOff) waves_ = &waves;
 }
 
 void PageMover::land(int64_t now) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "debug/waves.hpp"
 #include "core/cache_hierarchy.hpp"
 #include "os/page_map.hpp"
 
@@ -25,6 +26,8 @@ class PageMover {
   // Moves placed page `vpage` to node `to` (which has room): flushes at `flush_fs`, copies from
   // `copy_fs` by a core of socket `copier`. Returns when the copy ends (fs).
   int64_t move(uint64_t vpage, size_t to, int64_t flush_fs, int64_t copy_fs, size_t copier);
+  // Waveforms: os.migration's pages_in_flight (copies under way) and shootdowns (sent so far).
+  void attach_waves(Waves& waves);
   // Ends the copies done by `now`: their pages are no longer in flight, their old frames free.
   void land(int64_t now);
   // The earliest end of a copy in flight (INT64_MAX when none).
@@ -37,8 +40,9 @@ class PageMover {
   uint64_t dirty_lines() const { return dirty_lines_; }
   // Shootdowns sent to cores that made no access after them (their threads had finished).
   uint64_t shootdowns_unprocessed() const;
-  // Tells every core holding `vpage`'s translation to drop it (before its next access).
-  void shoot_down(uint64_t vpage);
+  // Tells every core holding `vpage`'s translation to drop it (before its next access); `at_ps`
+  // is when, for the waves (negative: now, the calling process's time).
+  void shoot_down(uint64_t vpage, int64_t at_ps = -1);
 
  private:
   Fabric& fabric_;
@@ -51,6 +55,8 @@ class PageMover {
   };
   std::vector<Copy> copies_;  // in flight
   uint64_t shootdowns_sent_ = 0, lines_flushed_ = 0, dirty_lines_ = 0;
+  Waves* waves_ = nullptr;
+  Waves::Signal in_flight_signal_ = Waves::kOff, shootdowns_signal_ = Waves::kOff;
 };
 
 }  // namespace starnuma

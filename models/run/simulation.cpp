@@ -356,6 +356,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     waves.emplace(o.waves);
     attach_waves(*waves);
     if (migration) migration->attach_waves(*waves);
+    if (numa_mover) numa_mover->attach_waves(*waves);
   }
   sc_core::sc_start();
   if (waves) waves->write();
