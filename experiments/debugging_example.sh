@@ -45,4 +45,8 @@ xvfb-run -a -s "-screen 0 1500x330x24" sh -c "
   --trace-transactions "$out/coherence.json" --trace-every 50 --trace-window 100us:200us
 /usr/bin/python3 "$root/tools/plot_transaction.py" "$out/coherence.json" \
   "$root/docs/images/debug-bt-pool-transaction.png" --path bt-pool
-echo "figures in $root/docs/images/debug-*.png; runs in $out"
+
+# The same run with the full CXL bandwidth, for comparison.
+"$sn" run "$root/platforms/starnuma16-scaled.yaml" --workload uniform:footprint=64MiB --instructions 50000 \
+  --placement oracle --pool-fraction 1 --no-progress --json > "$out/full-bandwidth.json"
+/usr/bin/python3 "$root/experiments/debugging_figures.py" "$out"   # the figures docs/debugging.md quotes

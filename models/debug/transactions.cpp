@@ -4,8 +4,8 @@
 
 #include "common/diagnostics.hpp"
 #include "common/output_file.hpp"
+#include "debug/time_window.hpp"
 #include "common/text.hpp"
-#include "common/units.hpp"
 
 namespace starnuma {
 
@@ -40,19 +40,7 @@ TransactionOptions transaction_options(const std::string& path, uint64_t every, 
     if (colon + 1 < addresses.size()) o.high = address_bound(addresses.substr(colon + 1), "--trace-addresses");
     if (o.high <= o.low) report_error(msg::kUsage, "--trace-addresses " + addresses + ": an empty range");
   }
-  if (!window.empty()) {
-    const size_t colon = window.find(':');
-    if (colon == std::string::npos) report_error(msg::kUsage, "--trace-window " + window + ": expected START:END");
-    const auto bound = [&](const std::string& text, int64_t& ps) {
-      if (text.empty()) return;
-      const Parsed<Time> t = parse_time(text);
-      if (!t) report_error(msg::kUsage, "--trace-window " + window + ": " + t.error);
-      ps = t.value->ps();
-    };
-    bound(window.substr(0, colon), o.start_ps);
-    bound(window.substr(colon + 1), o.end_ps);
-    if (o.end_ps <= o.start_ps) report_error(msg::kUsage, "--trace-window " + window + ": it ends before it starts");
-  }
+  if (!window.empty()) parse_time_window("--trace-window", window, o.start_ps, o.end_ps);
   o.sockets = sockets;
   check_output_path(path);
   return o;

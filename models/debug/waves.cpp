@@ -14,7 +14,7 @@
 #include "common/host_memory_limit.hpp"
 #include "common/interrupt_cleanup.hpp"
 #include "common/output_file.hpp"
-#include "common/units.hpp"
+#include "debug/time_window.hpp"
 #include "gtkwave/fstapi.h"
 
 namespace starnuma {
@@ -55,20 +55,7 @@ WaveOptions wave_options(const std::string& path, const std::string& window, con
   o.path = path;
   if (!ends_with(path, ".fst") && !ends_with(path, ".vcd"))
     report_error(msg::kUsage, "--waves " + path + ": the file's extension says its format, .fst or .vcd");
-  if (!window.empty()) {
-    const size_t colon = window.find(':');
-    if (colon == std::string::npos)
-      report_error(msg::kUsage, "--waves-window " + window + ": expected START:END (e.g. 20us:25us)");
-    const auto bound = [&](const std::string& text, int64_t& ps) {
-      if (text.empty()) return;
-      const Parsed<Time> t = parse_time(text);
-      if (!t) report_error(msg::kUsage, "--waves-window " + window + ": " + t.error);
-      ps = t.value->ps();
-    };
-    bound(window.substr(0, colon), o.start_ps);
-    bound(window.substr(colon + 1), o.end_ps);
-    if (o.end_ps <= o.start_ps) report_error(msg::kUsage, "--waves-window " + window + ": it ends before it starts");
-  }
+  if (!window.empty()) parse_time_window("--waves-window", window, o.start_ps, o.end_ps);
   for (const std::string& f : filters)
     if (f.empty()) report_error(msg::kUsage, "--waves-filter: an empty pattern");
   o.filters = filters;
@@ -159,50 +146,33 @@ void Waves::write() {
   if (ec) report_error(msg::kInput, "--waves " + options_.path + ": cannot write it (" + ec.message() + ")");
 }
 
-namespace {
-
-// The variables in scope order, and the scope changes before each: (opens, closes) around var i.
-struct Hierarchy {
-  std::vector<size_t> order;
-  template <class Open, class Close, class Var>
-  void walk(const std::vector<std::string>& scopes, Open open, Close close, Var var) {
-    std::vector<std::string> current;
-    for (size_t i : order) {
-      const std::vector<std::string> parts = split_scope(scopes[i]);
-      size_t common = 0;
-      while (common < current.size() && common < parts.size() && current[common] == parts[common]) ++common;
-      while (current.size() > common) {
-        close();
-        current.pop_back();
-      }
-      for (size_t k = common; k < parts.size(); ++k) {
-        open(parts[k]);
-        current.push_back(parts[k]);
-      }
-      var(i);
+// Opens and closes scopes around the variables, in scope order (VCD and FST declare alike).
+template <class Open, class Close, class Declare>
+void Waves::declare_in_scope_order(Open open, Close close, Declare declare) const {
+  std::vector<size_t> order(vars_.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return vars_[a].scope < vars_[b].scope; });
+  std::vector<std::string> current;
+  for (size_t i : order) {
+    const std::vector<std::string> parts = split_scope(vars_[i].scope);
+    size_t common = 0;
+    while (common < current.size() && common < parts.size() && current[common] == parts[common]) ++common;
+    for (; current.size() > common; current.pop_back()) close();
+    for (size_t k = common; k < parts.size(); ++k) {
+      open(parts[k]);
+      current.push_back(parts[k]);
     }
-    while (!current.empty()) {
-      close();
-      current.pop_back();
-    }
+    declare(i);
   }
-};
-
-}  // namespace
+  for (; !current.empty(); current.pop_back()) close();
+}
 
 void Waves::write_vcd(const std::string& path) const {
   std::ofstream out(path, std::ios::trunc);
   if (!out) report_error(msg::kInput, "--waves " + options_.path + ": cannot write " + path);
   out << "$comment starnuma platform waves (docs/debugging.md) $end\n$timescale 1ps $end\n";
-  Hierarchy h;
-  h.order.resize(vars_.size());
-  std::iota(h.order.begin(), h.order.end(), 0);
-  std::vector<std::string> scopes;
-  for (const Var& v : vars_) scopes.push_back(v.scope);
-  std::stable_sort(h.order.begin(), h.order.end(), [&](size_t a, size_t b) { return scopes[a] < scopes[b]; });
-  h.walk(
-      scopes, [&](const std::string& s) { out << "$scope module " << s << " $end\n"; },
-      [&] { out << "$upscope $end\n"; },
+  declare_in_scope_order(
+      [&](const std::string& s) { out << "$scope module " << s << " $end\n"; }, [&] { out << "$upscope $end\n"; },
       [&](size_t i) {
         out << "$var wire " << vars_[i].width << ' ' << vcd_id(i) << ' ' << vars_[i].name << " $end\n";
       });
@@ -242,20 +212,13 @@ void Waves::write_fst(const std::string& path) const {
   fstWriterSetTimescale(fst, -12);
   fstWriterSetPackType(fst, FST_WR_PT_LZ4);
   fstWriterSetComment(fst, "starnuma platform waves (docs/debugging.md)");
-  Hierarchy h;
-  h.order.resize(vars_.size());
-  std::iota(h.order.begin(), h.order.end(), 0);
-  std::vector<std::string> scopes;
-  for (const Var& v : vars_) scopes.push_back(v.scope);
-  std::stable_sort(h.order.begin(), h.order.end(), [&](size_t a, size_t b) { return scopes[a] < scopes[b]; });
   std::vector<fstHandle> handles(vars_.size());
-  h.walk(
-      scopes, [&](const std::string& s) { fstWriterSetScope(fst, FST_ST_VCD_MODULE, s.c_str(), nullptr); },
-      [&] { fstWriterSetUpscope(fst); },
-      [&](size_t i) {
-        handles[i] =
-            fstWriterCreateVar(fst, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, vars_[i].width, vars_[i].name.c_str(), 0);
-      });
+  declare_in_scope_order([&](const std::string& s) { fstWriterSetScope(fst, FST_ST_VCD_MODULE, s.c_str(), nullptr); },
+                         [&] { fstWriterSetUpscope(fst); },
+                         [&](size_t i) {
+                           handles[i] = fstWriterCreateVar(fst, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, vars_[i].width,
+                                                           vars_[i].name.c_str(), 0);
+                         });
   fstWriterEmitTimeChange(fst, static_cast<uint64_t>(options_.start_ps));
   int64_t last = options_.start_ps;
   replay([&](size_t s, uint64_t v) { fstWriterEmitValueChange64(fst, handles[s], vars_[s].width, v); },

@@ -70,6 +70,8 @@ class Waves {
   // Calls emit(time, signal, value) for every change in time order, after init(signal, value).
   template <class Init, class Emit>
   void replay(Init init, Emit emit) const;
+  template <class Open, class Close, class Declare>
+  void declare_in_scope_order(Open open, Close close, Declare declare) const;
   void write_vcd(const std::string& path) const;
   void write_fst(const std::string& path) const;
 

@@ -9,6 +9,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/text.hpp"
+#include "fabric/line_payload.hpp"
 #include "socket/socket.hpp"
 
 namespace starnuma {
@@ -26,11 +27,7 @@ class ProbeInitiator : public sc_core::sc_module {
   Time send(size_t requester, MemOp op, uint64_t address, Time issue, PathTrace* trace) {
     tlm::tlm_generic_payload payload;
     uint8_t data[kLineBytes] = {};
-    payload.set_command(op == MemOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-    payload.set_address(address);
-    payload.set_data_ptr(data);
-    payload.set_data_length(kLineBytes);
-    payload.set_streaming_width(kLineBytes);
+    set_line_payload(payload, op, address, data);
     RequesterExtension ext;
     ext.requester = static_cast<uint32_t>(requester);
     ext.trace = trace;

@@ -55,7 +55,6 @@ void TlmInitiator::bind_fabric(Fabric& fabric) {
     if (s.basename() == at_.get()) {
       extension_.requester = static_cast<uint32_t>(r);
       out_.bind(fabric.target);
-      bound_ = true;
       return;
     }
     names.push_back(s.basename());

@@ -44,7 +44,6 @@ class TlmInitiator : public Component {
   tlm_utils::simple_initiator_socket<TlmInitiator> out_{"fabric"};  // bound to fabric.target
   RequesterExtension extension_;
   sc_core::sc_object* module_ = nullptr;
-  bool bound_ = false;
   sc_core::sc_time first_issue_ = sc_core::SC_ZERO_TIME, last_done_ = sc_core::SC_ZERO_TIME;
 
   Counter transactions_{*this, "transactions", "transactions", "Transactions the fabric served"};

@@ -2,6 +2,7 @@
 
 #include "common/diagnostics.hpp"
 #include "common/registry.hpp"
+#include "fabric/line_payload.hpp"
 #include "plugin/plugin_params.hpp"
 #include "plugin/plugins.hpp"
 
@@ -33,12 +34,7 @@ TlmTargetNode::~TlmTargetNode() { delete dynamic_cast<sc_core::sc_module*>(devic
 Time TlmTargetNode::transport(Time arrival, MemOp op, uint64_t offset) {
   tlm::tlm_generic_payload payload;
   uint8_t data[kLineBytes] = {};
-  payload.set_command(op == MemOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-  payload.set_address(offset);
-  payload.set_data_ptr(data);
-  payload.set_data_length(kLineBytes);
-  payload.set_streaming_width(kLineBytes);
-  payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_line_payload(payload, op, offset, data);
   const Time now = Time::from_ps(static_cast<int64_t>(sc_core::sc_time_stamp().value()));
   const Time base = arrival < now ? arrival : now;
   sc_core::sc_time delay = sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((arrival - base).ps()));

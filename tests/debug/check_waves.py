@@ -8,78 +8,15 @@
     check_waves.py VCD --stats STATS.json --rtl-flushes SOCKET            the RTL annexes' handshakes
     check_waves.py VCD --migration RUN.json                               shootdowns and copies
 
-A small parser of its own (no package needed): scopes, vars, timestamps, scalar and vector
-changes. Exit status 1 with the first difference on stderr.
+The VCD is read by tools/vcd_reader.py. Exit status 1 with the first difference on stderr.
 """
 import argparse
 import json
+import os
 import sys
 
-
-def parse(path):
-    """Returns (signals {full_name: [(time, value)]}, first_time, last_time)."""
-    ids, changes, scope = {}, {}, []
-    first = last = None
-    t = 0
-    with open(path) as f:
-        in_header = True
-        for line in f:
-            words = line.split()
-            if not words:
-                continue
-            if in_header:
-                if words[0] == "$scope":
-                    scope.append(words[2])
-                elif words[0] == "$upscope":
-                    scope.pop()
-                elif words[0] == "$var":
-                    name = ".".join(scope + [words[4]])
-                    ids.setdefault(words[3], []).append(name)
-                    changes[name] = []
-                elif words[0] == "$enddefinitions":
-                    in_header = False
-                continue
-            w = words[0]
-            if w.startswith("#"):
-                t = int(w[1:])
-                first = t if first is None else first
-                last = t
-            elif w[0] in "01xzXZ" and len(words) == 1:
-                for name in ids.get(w[1:], []):
-                    changes[name].append((t, 0 if w[0] in "xzXZ" else int(w[0])))
-            elif w[0] in "bB":
-                value = int(w[1:].replace("x", "0").replace("z", "0"), 2)
-                for name in ids.get(words[1], []):
-                    changes[name].append((t, value))
-    return changes, first, last
-
-
-def time_high(changes, start, end):
-    """Time a 1-bit signal is 1 inside [start, end)."""
-    total, level, since = 0, 0, start
-    for t, v in changes:
-        if t >= end:
-            break
-        if t > since:
-            total += level * (t - since)
-            since = t
-        level = v
-    if end > since:
-        total += level * (end - since)
-    return total
-
-
-def value_at(changes, t):
-    value = 0
-    for when, v in changes:
-        if when > t:
-            break
-        value = v
-    return value
-
-
-def rising_edges(clock):
-    return [t for i, (t, v) in enumerate(clock) if v == 1 and (i == 0 or clock[i - 1][1] == 0)]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from vcd_reader import parse, rising_edges, time_integral, value_at  # noqa: E402
 
 
 def fail(message):
@@ -143,7 +80,7 @@ def main():
             link, sender = ".".join(parts[:2]), parts[2][len("from_"):]
             direction = "ab" if links[link]["a"] == sender else "ba"
             utilization = run["stats"]["links"][parts[1]][direction + "_utilization"]
-            busy = time_high(ch, 0, 2**62)
+            busy = time_integral(ch, 0, 2**62)
             if abs(busy - utilization * elapsed) > 1e-9 * elapsed + 1:
                 fail("%s: busy %d ps in the waves, %.1f ps by stats.json's utilization %r" %
                      (name, busy, utilization * elapsed, utilization))
@@ -175,7 +112,7 @@ def main():
         for name, ch in changes.items():
             if not name.endswith(".busy") or name not in other:
                 continue
-            mine, theirs = time_high(ch, start, end), time_high(other[name], start, end)
+            mine, theirs = time_integral(ch, start, end), time_integral(other[name], start, end)
             if mine != theirs:
                 fail("%s: busy %d ps inside the window here, %d in %s" % (name, mine, theirs, a.busy_of[0]))
             compared += 1
