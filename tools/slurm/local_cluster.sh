@@ -286,15 +286,25 @@ NodeName=$host NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$real
 PartitionName=starnuma Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 
-# Starts a daemon in the foreground of its own session, detached from our stdin/stdout/stderr.
+deadline=$((SECONDS + ${START_TIMEOUT:-60}))
+
+# Starts a daemon in the foreground of its own session, detached from our stdin/stdout/stderr, and
+# returns once its pid is the daemon: until the fork has exec'd (through setsid) the pid's name is
+# still ours, and on a loaded machine that takes long enough for `running` to take it for dead.
 launch() {
-  local name=$1 out=$2
+  local name=$1 out=$2 pid stat
   shift 2
   setsid "$@" </dev/null >>"$out" 2>&1 &
-  echo $! >"$state/pid/$name.pid"
+  pid=$!
+  echo "$pid" >"$state/pid/$name.pid"
+  while [ "$(cat "/proc/$pid/comm" 2>/dev/null)" != "$name" ]; do
+    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 0   # gone: wait_for reports it
+    [[ "${stat##*) }" != [ZX]* ]] || return 0
+    ((SECONDS < deadline)) || fail "$name did not start after ${START_TIMEOUT:-60} s" "$out"
+    sleep 0.05
+  done
 }
 
-deadline=$((SECONDS + ${START_TIMEOUT:-60}))
 # Waits until `check` (evaluated) succeeds; fails if the daemon dies or the time runs out.
 wait_for() {
   local what=$1 daemon=$2 logfile=$3 check=$4
