@@ -88,11 +88,16 @@ $(cat "$work/err.txt")"
     touch "$work/s/sweep.db"
     flock "$work/s/.lock" sleep 30 &  # another sweep holding the folder
     holder=$!
-    sleep 0.5
+    # Until the holder has the lock (a fixed sleep is not enough on a loaded machine).
+    while flock -n "$work/s/.lock" true; do
+      kill -0 "$holder" 2> /dev/null || fail "the lock holder did not start"
+      sleep 0.05
+    done
     set +e
     "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" > /dev/null 2> "$work/err.txt"
     rc=$?
     set -e
+    pkill -P "$holder" sleep 2> /dev/null || true  # the sleep holds the lock, not flock
     kill "$holder" 2> /dev/null || true
     [ "$rc" = 1 ] || fail "exit code $rc"
     grep -q "another starnuma sweep is running in this folder" "$work/err.txt" || fail "$(cat "$work/err.txt")"
