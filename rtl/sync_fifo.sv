@@ -20,8 +20,10 @@ module sync_fifo #(
   localparam int CW = $clog2(DEPTH + 1);
 
   logic [WIDTH-1:0] mem_q [DEPTH];
-  logic [PW-1:0] rd_q, wr_q;
-  logic [CW-1:0] count_q;
+  // Marked public: platform waves show them (docs/debugging.md).
+  logic [PW-1:0] rd_q /*verilator public_flat_rd*/;
+  logic [PW-1:0] wr_q /*verilator public_flat_rd*/;
+  logic [CW-1:0] count_q /*verilator public_flat_rd*/;
 
   // Pointer arithmetic modulo DEPTH, so any depth >= 2 works (not only powers of two).
   function automatic logic [PW-1:0] wrap_inc(input logic [PW-1:0] ptr);

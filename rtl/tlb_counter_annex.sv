@@ -56,8 +56,9 @@ module tlb_counter_annex #(
 
   logic [VPAGE_BITS-1:0] vpage_q [ENTRIES];
   logic [PPAGE_BITS-1:0] ppage_q [ENTRIES];
-  logic [CW-1:0] count_q [ENTRIES];
-  logic [ENTRIES-1:0] marker_q;
+  // The counters and marks are public: platform waves show them (docs/debugging.md).
+  logic [CW-1:0] count_q [ENTRIES] /*verilator public_flat_rd*/;
+  logic [ENTRIES-1:0] marker_q /*verilator public_flat_rd*/;
 
   wire evict = evict_valid && in_ready;
   wire fill = fill_valid && in_ready;

@@ -53,11 +53,12 @@ module tracker_update #(
   localparam logic [CW:0] MAX = (CW + 1)'((1 << COUNTER_BITS) - 1);  // 0 for T0
 
   typedef enum logic [2:0] {IDLE, READ, READ_WAIT, WRITE, WRITE_WAIT} state_e;
-  state_e state_q;
-  logic [ADDR_BITS-1:0] addr_q;
-  logic [DATA_BITS-1:0] wdata_q;
-  logic [CW-1:0] count_q;
-  logic [SW-1:0] socket_q;
+  // The update in flight is public: platform waves show it (docs/debugging.md).
+  state_e state_q /*verilator public_flat_rd*/;
+  logic [ADDR_BITS-1:0] addr_q /*verilator public_flat_rd*/;
+  logic [DATA_BITS-1:0] wdata_q /*verilator public_flat_rd*/;
+  logic [CW-1:0] count_q /*verilator public_flat_rd*/;
+  logic [SW-1:0] socket_q /*verilator public_flat_rd*/;
 
   logic [$clog2(QUEUE_DEPTH+1)-1:0] space;
   logic head_valid;

@@ -3,6 +3,7 @@
 // beat and ticks until the annex and the tracker are idle again, answering each memory request
 // the cycle after it is taken (the memory's timing is the fabric's, applied by SocketTracking).
 #include <verilated.h>
+#include <verilated_syms.h>
 
 #include <algorithm>
 #include <cstring>
@@ -42,6 +43,10 @@ class RtlEngine final : public TrackingEngine {
  public:
   explicit RtlEngine(const EngineConfig& c) : ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(false);  // an RTL assertion becomes a reported model error
+    // Verilator 5.006 files a model's scopes (its public signals, for the waves) in the thread's
+    // context, not the model's: that is ours while the models are made and unmade, so each
+    // socket's engine finds its own.
+    Verilated::threadContextp(ctx_.get());
     for (unsigned k = 0; k < c.cores; ++k) {
       annexes_.push_back(std::make_unique<Annex>(ctx_.get(), ("annex" + std::to_string(k)).c_str()));
       drive(annexes_.back()->socket_id, c.socket);
@@ -55,8 +60,12 @@ class RtlEngine final : public TrackingEngine {
     reset();
   }
   ~RtlEngine() override {
+    Verilated::threadContextp(ctx_.get());
     for (auto& a : annexes_) a->final();
     for (auto& t : trackers_) t->final();
+    annexes_.clear();
+    trackers_.clear();
+    Verilated::threadContextp(Verilated::defaultContextp());  // one that outlives ours
   }
 
   void attach_waves(Waves& waves, const std::string& scope, int64_t cycle_ps) override {
@@ -70,6 +79,7 @@ class RtlEngine final : public TrackingEngine {
       p.add("flush_ready", a.flush_ready)
           .add("flush_ppage", a.flush_ppage, false)
           .add("flush_count", a.flush_count, false);
+      p.add_internals(*ctx_, "annex" + std::to_string(k));
       annex_ports_.push_back(std::move(p));
     }
     for (size_t k = 0; k < trackers_.size(); ++k) {
@@ -80,6 +90,7 @@ class RtlEngine final : public TrackingEngine {
       p.add("mem_req_write", t.mem_req_write).add("mem_req_addr", t.mem_req_addr, false);
       p.add("mem_req_wdata", t.mem_req_wdata, false).add("mem_resp_valid", t.mem_resp_valid);
       p.add("mem_resp_rdata", t.mem_resp_rdata, false);
+      p.add_internals(*ctx_, "tracker" + std::to_string(k));
       tracker_ports_.push_back(std::move(p));
     }
     drawn_until_.assign(annexes_.size(), 0);
@@ -178,40 +189,83 @@ class RtlEngine final : public TrackingEngine {
     for (auto& t : trackers_) t->rst = 0, settle(*t);
   }
 
-  // A model's ports as signals: each sampled value recorded when it changes, and its clock.
+  // A model's ports and marked internal signals: each sampled value recorded when it changes, and
+  // its clock.
   class Ports {
    public:
     Ports(Waves& waves, std::string scope) : waves_(&waves), scope_(std::move(scope)) {}
     template <class Port>
     Ports& add(const char* name, Port& port, bool flag = true) {
-      const Waves::Signal s = waves_->value(scope_, name, flag ? 1 : static_cast<unsigned>(sizeof(Port) * 8));
-      if (s != Waves::kOff) probes_.push_back(Probe{s, &port, sizeof(Port), ~uint64_t{0}, name == std::string("clk")});
+      const unsigned width = flag ? 1 : static_cast<unsigned>(sizeof(Port) * 8);
+      add_probe(scope_, name, &port, sizeof(Port), 1, width, name == std::string("clk"));
       return *this;
+    }
+    // The signals the RTL marks /*verilator public_flat_rd*/ (states, pointers, counters), found in
+    // the model's scopes: `model.top.inst.var` becomes `scope.inst.var`, and an unpacked array's
+    // elements `var(i)`, as Verilator's own traces name them. Vectors over 64 bits are left out.
+    void add_internals(const VerilatedContext& ctx, const std::string& model) {
+      const VerilatedScopeNameMap* scopes = const_cast<VerilatedContext&>(ctx).scopeNameMap();
+      for (const auto& [scope_name, verilated] : *scopes) {
+        const std::string full(scope_name);
+        if (full.rfind(model + ".", 0) != 0 || !verilated->varsp()) continue;
+        const size_t top_end = full.find('.', model.size() + 1);  // past the top module's name
+        const std::string scope = top_end == std::string::npos ? scope_ : scope_ + full.substr(top_end);
+        for (const auto& [name, var] : *verilated->varsp()) {
+          const size_t bytes = var.vltype() == VLVT_UINT8    ? 1
+                               : var.vltype() == VLVT_UINT16 ? 2
+                               : var.vltype() == VLVT_UINT32 ? 4
+                               : var.vltype() == VLVT_UINT64 ? 8
+                                                             : 0;
+          if (var.isParam() || bytes == 0 || var.udims() > 1) continue;
+          const int elements = var.udims() == 1 ? var.unpacked().elements() : 1;
+          add_probe(scope, name, var.datap(), bytes, elements, static_cast<unsigned>(var.packed().elements()), false,
+                    var.udims() == 1);
+        }
+      }
     }
     // The clock rises at `edge` after the settled values (taken at `settled`, its low half).
     void sample(int64_t settled, int64_t edge) {
       for (Probe& p : probes_) {
         if (p.clock) {
-          waves_->set(p.signal, settled, 0);
-          waves_->set(p.signal, edge, 1);
+          waves_->set(p.signals[0], settled, 0);
+          waves_->set(p.signals[0], edge, 1);
           continue;
         }
-        uint64_t v = 0;
-        std::memcpy(&v, p.port, p.bytes);
-        if (v == p.last) continue;
-        p.last = v;
-        waves_->set(p.signal, settled, static_cast<int64_t>(v));
+        const size_t size = p.bytes * p.signals.size();
+        if (!p.first && std::memcmp(p.data, p.shadow.data(), size) == 0) continue;
+        for (size_t i = 0; i < p.signals.size(); ++i) {
+          const size_t at = i * p.bytes;
+          if (!p.first && std::memcmp(p.data + at, p.shadow.data() + at, p.bytes) == 0) continue;
+          uint64_t v = 0;
+          std::memcpy(&v, p.data + at, p.bytes);
+          waves_->set(p.signals[i], settled, static_cast<int64_t>(v));
+        }
+        std::memcpy(p.shadow.data(), p.data, size);
+        p.first = false;
       }
     }
 
    private:
+    // `elements` values of `bytes` each (an unpacked array's, or one), compared as a block first.
     struct Probe {
-      Waves::Signal signal;
-      const void* port;
+      std::vector<Waves::Signal> signals;
+      const unsigned char* data;
       size_t bytes;
-      uint64_t last;
+      std::vector<unsigned char> shadow;
       bool clock;
+      bool first = true;
     };
+    void add_probe(const std::string& scope, const std::string& name, const void* data, size_t bytes, int elements,
+                   unsigned width, bool clock, bool array = false) {
+      Probe p{{}, static_cast<const unsigned char*>(data), bytes, std::vector<unsigned char>(bytes * elements), clock};
+      for (int i = 0; i < elements; ++i) {
+        const std::string n = array ? name + "(" + std::to_string(i) + ")" : name;
+        const Waves::Signal s = waves_->value(scope, n, width);
+        if (s == Waves::kOff) return;  // the filters take a scope whole
+        p.signals.push_back(s);
+      }
+      probes_.push_back(std::move(p));
+    }
     Waves* waves_;
     std::string scope_;
     std::vector<Probe> probes_;

@@ -47,15 +47,31 @@ def main():
         annexes = sorted({n[len(scope):].split(".")[0] for n in changes if n.startswith(scope + "annex")})
         if not annexes:
             fail("no RTL annex under " + scope)
-        seen = 0
+        seen, flushed = 0, {}
         for annex in annexes:
             s = scope + annex + "."
             valid, ready = changes[s + "flush_valid"], changes[s + "flush_ready"]
-            seen += sum(1 for t in rising_edges(changes[s + "clk"]) if value_at(valid, t) and value_at(ready, t))
+            flushed[annex] = sum(1 for t in rising_edges(changes[s + "clk"]) if value_at(valid, t) and value_at(ready, t))
+            seen += flushed[annex]
         expected = json.load(open(a.stats))["stats"]["nodes"][socket]["tracking"]["flushes"]
         if seen != expected:
             fail("%d flush handshakes in the RTL's waves of %s, %d flushes in stats.json" % (seen, socket, expected))
         print("check_waves: %d flush handshakes of %d annexes, as stats.json counts" % (seen, len(annexes)))
+        # Inside the blocks (the signals the RTL marks public): every update the tracker makes
+        # starts in state READ (1), so it enters READ once per flush; each annex shows its
+        # counters one signal per TLB entry and its flush FIFO's occupancy.
+        trackers = sorted({n[len(scope):].split(".")[0] for n in changes if n.startswith(scope + "tracker")})
+        reads = sum(1 for tr in trackers for _, v in changes[scope + tr + ".state_q"] if v == 1)
+        if reads != expected:
+            fail("the trackers of %s enter READ %d times, stats.json counts %d flushes" % (socket, reads, expected))
+        for annex in annexes:
+            s = scope + annex + "."
+            counters = [n for n in changes if n.startswith(s + "count_q(")]
+            if not counters or s + "flushes.count_q" not in changes:
+                fail("no counters or flush FIFO occupancy inside " + s[:-1])
+            if flushed[annex] and max(v for _, v in changes[s + "flushes.count_q"]) == 0:
+                fail(s + "flushes.count_q never rises, though the annex flushed")
+        print("check_waves: the trackers enter READ once per flush; %d counters per annex" % len(counters))
 
     if a.migration:
         report = json.load(open(a.migration))["migration"]
