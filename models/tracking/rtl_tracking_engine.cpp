@@ -203,9 +203,8 @@ class RtlEngine final : public TrackingEngine {
     // The signals the RTL marks /*verilator public_flat_rd*/ (states, pointers, counters), found in
     // the model's scopes: `model.top.inst.var` becomes `scope.inst.var`, and an unpacked array's
     // elements `var(i)`, as Verilator's own traces name them. Vectors over 64 bits are left out.
-    void add_internals(const VerilatedContext& ctx, const std::string& model) {
-      const VerilatedScopeNameMap* scopes = const_cast<VerilatedContext&>(ctx).scopeNameMap();
-      for (const auto& [scope_name, verilated] : *scopes) {
+    void add_internals(VerilatedContext& ctx, const std::string& model) {
+      for (const auto& [scope_name, verilated] : *ctx.scopeNameMap()) {
         const std::string full(scope_name);
         if (full.rfind(model + ".", 0) != 0 || !verilated->varsp()) continue;
         const size_t top_end = full.find('.', model.size() + 1);  // past the top module's name

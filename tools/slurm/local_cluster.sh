@@ -38,13 +38,18 @@ log() { echo "local_cluster: $*" >&2; }
 # Alive: the process exists, is not a zombie, is the named program and was started for this
 # STATE_DIR (an argument names its slurm.conf or munge key), so a reused pid is not taken for ours.
 alive() {
-  local name=$1 pid=$2 stat arg=$conf
+  local name=$1 pid=$2 arg=$conf
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
-  [[ "${stat##*) }" != [ZX]* ]] || return 1
+  ! gone "$pid" || return 1
   [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$name" ] || return 1
   [ "$name" = munged ] && arg=--key-file=$state/munge/munge.key
   tr '\0' '\n' 2>/dev/null <"/proc/$pid/cmdline" | grep -qxF -- "$arg"
+}
+# Gone: no such process, or a zombie.
+gone() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+  [[ "${stat##*) }" == [ZX]* ]]
 }
 pid_of() { cat "$state/pid/$1.pid" 2>/dev/null || true; }
 running() { alive "$1" "$(pid_of "$1")"; }
@@ -292,14 +297,13 @@ deadline=$((SECONDS + ${START_TIMEOUT:-60}))
 # returns once its pid is the daemon: until the fork has exec'd (through setsid) the pid's name is
 # still ours, and on a loaded machine that takes long enough for `running` to take it for dead.
 launch() {
-  local name=$1 out=$2 pid stat
+  local name=$1 out=$2 pid
   shift 2
   setsid "$@" </dev/null >>"$out" 2>&1 &
   pid=$!
   echo "$pid" >"$state/pid/$name.pid"
-  while [ "$(cat "/proc/$pid/comm" 2>/dev/null)" != "$name" ]; do
-    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 0   # gone: wait_for reports it
-    [[ "${stat##*) }" != [ZX]* ]] || return 0
+  until alive "$name" "$pid"; do
+    ! gone "$pid" || return 0   # wait_for reports it, with its log
     ((SECONDS < deadline)) || fail "$name did not start after ${START_TIMEOUT:-60} s" "$out"
     sleep 0.05
   done
