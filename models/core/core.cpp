@@ -209,6 +209,7 @@ void Core::run() {
     end_warmup(now);
     restart(now);
   }
+  ended_early_ = !measuring || retired < job.instructions;
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
   if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
@@ -265,6 +266,7 @@ void Core::run_light() {
     end_warmup(now);
     restart(now);
   }
+  ended_early_ = !measuring || retired < job.instructions;
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
   wait_until_fs(now);

@@ -53,6 +53,10 @@ class Core : public Component {
   void start(Job job);
 
   uint64_t instructions() const { return instructions_.value(); }
+  // The measured instructions the job asked for (0 without a job), and whether its stream ended
+  // before them (or before measurement began): the run did less than asked.
+  uint64_t budget() const { return job_ ? job_->instructions : 0; }
+  bool ended_early() const { return ended_early_; }
   // Instructions retired so far while running (for progress reports).
   uint64_t retired_so_far() const { return retired_so_far_; }
   // Instructions retired since the start, initialisation and warm-up included (migration phases).
@@ -74,6 +78,7 @@ class Core : public Component {
   // core's statistics and reports to the run.
   void end_warmup(int64_t now);
   bool warming_ = false;
+  bool ended_early_ = false;
 
   const CoreConfig& config_;
   int64_t cycle_fs_;

@@ -11,6 +11,10 @@ void parse_time_window(const std::string& option, const std::string& text, int64
     report_error(msg::kUsage, option + " " + text + ": expected START:END (e.g. 20us:25us)");
   const auto bound = [&](const std::string& side, int64_t& ps) {
     if (side.empty()) return;
+    if (side == "0") {  // zero needs no unit
+      ps = 0;
+      return;
+    }
     const Parsed<Time> t = parse_time(side);
     if (!t) report_error(msg::kUsage, option + " " + text + ": " + t.error);
     ps = t.value->ps();

@@ -113,6 +113,44 @@ std::vector<ProgramResult> program_results(const RunStimulus& stimulus) {
 
 }  // namespace
 
+// Says what the run did short of what it was asked: on stderr now, and in the result.
+void note_shortfalls(RunResult& r, const RunOptions& o, const OsSettings& os, const std::vector<ThreadPlace>& threads,
+                     bool phased) {
+  if (r.threads_ended_early) {
+    const double percent = r.instructions_requested ? 100.0 * static_cast<double>(r.instructions) /
+                                                          static_cast<double>(r.instructions_requested)
+                                                    : 0.0;
+    std::ostringstream m;
+    m << "the workload ended early: " << r.instructions << " of " << r.instructions_requested
+      << " instructions asked for were run (" << std::fixed << std::setprecision(1) << percent << " %), "
+      << r.threads_ended_early << " of " << threads.size() << " threads short of their budget";
+    if (o.warmup) m << " (after a warm-up of " << o.warmup << " per thread)";
+    r.shortfalls.push_back(m.str() + "; give a longer workload or fewer --instructions");
+  }
+  if (phased && !r.migration.is_null() && r.migration.value("phases", uint64_t{0}) == 0) {
+    uint64_t furthest = 0;
+    for (const ThreadPlace& t : threads) furthest = std::max(furthest, t.core->retired_total());
+    std::ostringstream m;
+    m << "no migration phase completed: nothing was moved. ";
+    if (os.phase_period() > Time{})
+      m << "A phase starts every " << format_time(os.phase_period()) << " of simulated time";
+    else
+      m << "A phase starts every " << os.phase_instructions()
+        << " instructions of the furthest thread (os.phase_instructions)";
+    m << ", and it retired " << furthest;
+    r.shortfalls.push_back(m.str());
+  }
+  if (phased && !r.migration.is_null())
+    if (const uint64_t dropped = r.migration.value("dropped", uint64_t{0}); dropped > 0) {
+      const uint64_t decided = dropped + r.migration.value("pages_moved", uint64_t{0});
+      r.shortfalls.push_back(std::to_string(dropped) + " of the " + std::to_string(decided) +
+                             " pages the migration phases decided were not moved before the next phase or the "
+                             "run's end: the phases are too short for their copies");
+    }
+  for (const std::string& s : r.shortfalls)
+    std::fprintf(stderr, "warning: %s on %s: %s\n", r.workload.c_str(), r.platform.c_str(), s.c_str());
+}
+
 RunResult run_workload(Platform& platform, const RunOptions& options) {
   Fabric& fabric = platform.fabric();
   const size_t sockets = fabric.requesters().size();
@@ -414,6 +452,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     for (const auto& c : sock.core_list()) {
       sum += c->ipc();
       r.instructions += c->instructions();
+      r.instructions_requested += c->budget();
+      r.threads_ended_early += c->ended_early();
       r.llc_misses += c->memory().llc_misses.value();
       r.page_walks += c->memory().stlb_misses.value();
       r.walk_llc_misses += c->memory().walk_llc_misses.value();
@@ -457,6 +497,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     r.link_utilization.emplace_back(type, n ? sum / n : 0);
   }
   r.stats = stats_json(measured);
+  note_shortfalls(r, o, os, threads, placement == Placement::Dynamic && migration != nullptr);
   if (tracking) {
     r.trackers = tracking->metadata();
     if (!o.dump_trackers.empty()) write_file_atomically(o.dump_trackers, r.trackers->csv());
@@ -498,6 +539,9 @@ nlohmann::ordered_json RunResult::summary_json() const {
   for (const auto& [type, u] : link_utilization) util[type] = u;
   j["link_utilization"] = util;
   j["instructions"] = instructions;
+  j["instructions_requested"] = instructions_requested;
+  j["threads_ended_early"] = threads_ended_early;
+  j["shortfalls"] = shortfalls;
   j["warmup"] = warmup;
   j["llc_misses"] = llc_misses;
   j["page_walks"] = {{"walks", page_walks}, {"mean_ns", walk_ns}, {"llc_misses", walk_llc_misses}};
@@ -577,6 +621,7 @@ std::string format_summary(const RunResult& r) {
      << (r.host_seconds > 0 ? r.instructions / r.host_seconds / 1e6 : 0) << " MIPS)";
   if (r.warmup) os << " after a warm-up of " << r.warmup << " instructions per thread";
   os << "\n";
+  for (const std::string& s : r.shortfalls) os << "\nWARNING: " << s << "\n";
   return os.str();
 }
 

@@ -94,7 +94,12 @@ struct RunResult {
   size_t classes() const { return coherence ? kMissClasses : 4; }
   std::vector<std::pair<std::string, double>> link_utilization;  // mean busy fraction per link type
   uint64_t instructions = 0, llc_misses = 0;
-  uint64_t warmup = 0;  // per thread, before measurement
+  uint64_t instructions_requested = 0;  // the threads' measured budgets, summed
+  unsigned threads_ended_early = 0;     // threads whose stream ended before their budget
+  uint64_t warmup = 0;                  // per thread, before measurement
+  // What the run did short of what it was asked (a workload that ended early, a dynamic run that
+  // completed no migration phase), one sentence each; empty when it did everything.
+  std::vector<std::string> shortfalls;
   // Page walks of the detailed cores: count, mean latency, and entry reads served by memory or
   // another socket's cache (page_walk.model: memory).
   uint64_t page_walks = 0, walk_llc_misses = 0;

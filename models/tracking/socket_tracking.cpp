@@ -53,10 +53,10 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
       phase_interval_(*this, "phase_interval", 0_ns,
                       "Marks every annex entry each interval of a core's time (0: never; the migration policy marks)",
                       at_least(0_ns)),
-      metadata_cache_lines_(*this, "metadata_cache_lines", 0,
-                            "Metadata lines the socket's trackers keep cached, write-back, LRU, 16 ways (0: every "
-                            "update reads and writes memory; a page walker reaches memory through the caches, where "
-                            "hot metadata lines stay: docs/tracking.md)",
+      metadata_cache_lines_(*this, "metadata_cache_lines", 1024,
+                            "Metadata lines the socket's trackers keep cached, write-back, LRU, 16 ways: a page "
+                            "walker reaches memory through the caches, where hot metadata lines stay (0: every "
+                            "update reads and writes memory; docs/tracking.md)",
                             between(0u, 1u << 20)),
       metadata_cache_cycles_(*this, "metadata_cache_cycles", 20, "Core cycles of a metadata cache hit",
                              between(0u, 10000u)),
@@ -235,7 +235,13 @@ void SocketTracking::serve(Tracker& k) {
   for (;;) {
     while (k.queue.empty()) sc_core::wait(k.queued);
     const int64_t start = k.queue.start_time(k.free_fs);
-    wait_until(start);
+    // Until then a flush earlier in time may still come (a core behind in simulated time): it
+    // would go first, so the oldest is chosen again when one comes.
+    if (start > sim_now_fs()) {
+      sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((start - sim_now_fs() + 999) / 1000)),
+                    k.queued);
+      continue;
+    }
     queue_wait_fs_ += k.queue.queue_wait(k.free_fs);
     const TrackerQueue::Update u = k.queue.pop();
     if (waves_) waves_->add(k.queue_signal, start / 1000, -1);

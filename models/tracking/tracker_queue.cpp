@@ -12,14 +12,19 @@ TrackerQueue::TrackerQueue(unsigned depth, int64_t issue_fs, int64_t modify_fs)
 
 void TrackerQueue::push(int64_t at, uint64_t addr) {
   if (!has_room(1)) throw std::logic_error("tracker queue: a flush pushed into a full queue");
-  Update& u = ring_[(head_ + size_) % ring_.size()];
-  u = Update{at, addr, false, 0, 0};
+  // In time order: a core behind in simulated time may hand over a flush after one of a core
+  // ahead (temporal decoupling); it goes before it, as it would have in time. Equal times keep
+  // the order they came in.
+  size_t i = size_;
+  for (; i > 0 && slot(i - 1).accepted > at; --i) slot(i) = slot(i - 1);
+  slot(i) = Update{at, addr, false, 0, 0};
+  newest_ = i;
   ++size_;
 }
 
 void TrackerQueue::push_write(uint64_t addr, uint64_t data) {
   if (empty()) throw std::logic_error("tracker queue: a write without its read");
-  Update& u = ring_[(head_ + size_ - 1) % ring_.size()];
+  Update& u = slot(newest_);
   u.writes = true;
   u.write_addr = addr;
   u.write_data = data;
@@ -32,6 +37,7 @@ TrackerQueue::Update TrackerQueue::pop() {
   const Update u = ring_[head_];
   head_ = (head_ + 1) % ring_.size();
   --size_;
+  if (newest_ > 0) --newest_;
   return u;
 }
 

@@ -30,7 +30,8 @@ class TrackerQueue {
   bool empty() const { return size_ == 0; }
   // Whether `flushes` more flushes fit.
   bool has_room(unsigned flushes) const { return size_ + flushes <= ring_.size(); }
-  // A flush accepted at `at`, whose update reads the metadata entry at `addr`. Needs room.
+  // A flush accepted at `at`, whose update reads the metadata entry at `addr`. Needs room. The
+  // queue keeps its updates in the order of their times, not of the calls.
   void push(int64_t at, uint64_t addr);
   // The newest update writes `data` to `addr` after its read.
   void push_write(uint64_t addr, uint64_t data);
@@ -46,8 +47,12 @@ class TrackerQueue {
   int64_t write_issue(int64_t read_done) const { return read_done + modify_; }
 
  private:
-  std::vector<Update> ring_;
+  // The i-th update from the oldest.
+  Update& slot(size_t i) { return ring_[(head_ + i) % ring_.size()]; }
+
+  std::vector<Update> ring_;  // from head_, by the time each flush entered the queue
   size_t head_ = 0, size_ = 0;
+  size_t newest_ = 0;  // where the last flush pushed went
   int64_t issue_, modify_;
 };
 

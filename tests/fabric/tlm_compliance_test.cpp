@@ -195,6 +195,29 @@ TEST(TlmTarget, BindingIndexNamesTheRequesterWithoutAnExtension) {
   EXPECT_NO_THROW(b.fabric->check_conservation());
 }
 
+// Temporal decoupling: a read a quantum ahead of simulated time, then one at the present time to
+// the same DDR5 bank, another row. In time order the second comes first and finds the bank idle.
+TEST(TlmTarget, AReadIssuedLateButEarlierInTimeFindsTheBankAsTimeOrderLeavesIt) {
+  Bench b(1, {}, "baseline16.yaml");
+  Ddr5Controller* mc = memory_of(b.fabric->address_map().at(0).node);
+  ASSERT_NE(mc, nullptr);
+  const Ddr5Controller::Location first = mc->locate(0);
+  uint64_t other = 64;
+  for (;; other += 64) {
+    const Ddr5Controller::Location l = mc->locate(other);
+    if (l.channel == first.channel && l.subchannel == first.subchannel && l.rank == first.rank &&
+        l.bank_group == first.bank_group && l.bank == first.bank && l.row != first.row)
+      break;
+  }
+  const Time quantum = b.p->settings().quantum();
+  for (const Time gap : {quantum, Time::from_ps(quantum.ps() / 2)}) {
+    const Time now = b.next();
+    Txn later(tlm::TLM_READ_COMMAND, b.base(0), 64), earlier(tlm::TLM_READ_COMMAND, b.base(0) + other, 64);
+    EXPECT_EQ(b.init[0]->transport(later.p, now + gap), 80_ns);
+    EXPECT_EQ(b.init[0]->transport(earlier.p, now), 80_ns) << "a read " << gap.ns() << " ns before";
+  }
+}
+
 TEST(TlmTarget, ExtensionNamesTheRequesterAndAnOutOfRangeOneIsAnError) {
   Bench b;
   RequesterExtension ext;

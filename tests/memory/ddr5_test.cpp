@@ -183,6 +183,29 @@ TEST(Ddr5, AnAccessIssuedLateButEarlierInTimeDoesNotWaitForALaterOne) {
   EXPECT_EQ(d.ddr->access(2000_ns, MemOp::Read, line_at(0, 0, 1), nullptr), 2040_ns);
 }
 
+// The same two reads to one bank, another row each, a quantum (500 ns) or one bank cycle (tRC,
+// 48.75 ns) apart or more, give the same latencies whichever is called first, refresh on (close
+// page, the default). At time 0 every subchannel's first rank refreshes (tRFC, 410 ns): a read
+// then waits for it in either order, which is DDR5's behaviour, not the calls' order.
+TEST(Ddr5, TwoReadsToOneBankAreTimedByTimeNotByCallOrder) {
+  for (const Time early : {1000_ns, 0_ns})
+    for (int64_t gap_ns : {500, 100, 50}) {
+      if (early == 0_ns && gap_ns < 500) continue;  // both behind the refresh: they contend
+      const Time late = early + Time::from_ps(gap_ns * 1000);
+      Controller a("{}", "a");
+      const Time a_late = a.ddr->access(late, MemOp::Read, line_at(0, 0, 1), nullptr) - late;
+      const Time a_early = a.ddr->access(early, MemOp::Read, line_at(0, 0, 2), nullptr) - early;
+      Controller b("{}", "b");
+      const Time b_early = b.ddr->access(early, MemOp::Read, line_at(0, 0, 2), nullptr) - early;
+      const Time b_late = b.ddr->access(late, MemOp::Read, line_at(0, 0, 1), nullptr) - late;
+      EXPECT_EQ(a_early, b_early) << gap_ns << " ns apart";
+      EXPECT_EQ(a_late, b_late) << gap_ns << " ns apart";
+      EXPECT_EQ(b_late, 40_ns) << gap_ns << " ns apart";
+      if (early == 0_ns) EXPECT_NEAR(b_early.ns(), 410 + 33.33, 0.01) << "behind the refresh at 0";
+      else EXPECT_EQ(b_early, 40_ns);
+    }
+}
+
 TEST(Ddr5, XorBankHashSpreadsARowStrideOverTheBanks) {
   const uint64_t stride = 8 * 1024 * 64;  // one row of every bank of both subchannels: the same bank
   for (const char* hash : {"none", "xor"}) {

@@ -108,8 +108,10 @@ TEST(Migration, T0MovesOnlyRegionsEverySocketShares) {
 }
 
 TEST(Migration, TrackerKnowledgeWithoutTrackingIsAConfigurationError) {
-  auto r =
-      testing::capture_report([] { run("starnuma16-scaled.yaml", "sharing:pages=256", 1000, {"os.policy=tracker"}); });
+  auto r = testing::capture_report([] {
+    run("starnuma16-scaled.yaml", "sharing:pages=256", 1000,
+        {"os.policy=tracker", "topology.socket.tracking.impl=none"});
+  });
   ASSERT_TRUE(r.raised);
   EXPECT_EQ(r.type, "starnuma/config");
   EXPECT_NE(r.message.find("os.policy: tracker needs the tracking hardware"), std::string::npos);

@@ -1,6 +1,7 @@
 // Whole runs: cores, caches, placement and the fabric together.
 #include "run/simulation.hpp"
 
+#include <cstdio>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -195,7 +196,8 @@ struct CountingObserver : TlbObserver {
 };
 
 TEST(Run, TheTrackingHookSeesTlbAndLlcMissEvents) {
-  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
+  // The platform's own trackers off: this observer takes their place.
+  auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml", {"topology.socket.tracking.impl=none"});
   CountingObserver seen;
   dynamic_cast<Socket&>(*p->find_node("socket0")).set_observer(&seen);
   RunOptions o;
@@ -258,28 +260,68 @@ TEST(Cores, DependentLoadsOverlapOnlyWhatDoesNotDependOnThem) {
   EXPECT_GT(overlap, 1.3 * stall) << overlap << " against " << stall;
 }
 
-TEST(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
-  const auto summary = [](const std::vector<std::string>& sets) {
-    auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml", sets);
-    RunOptions o;
-    o.workload = "kv";
-    o.instructions = 100000;
-    o.placement = Placement::Oracle;
-    const RunResult r = run_workload(*p, o);
-    EXPECT_EQ(p->settings().quantum(), sets.empty() ? Time::from_ns(500) : Time::from_ns(1));
-    return std::to_string(r.ipc) + " " + std::to_string(r.amat_ns);
+// Convergence as a property: on each case (machines, workloads and graph sizes, a mix of
+// programs, oracle, first-touch and dynamic placement, coherence on and off, the trackers on),
+// the platform's default quantum gives IPC and AMAT within 2 % of a 1 ns quantum.
+struct ConvergenceCase {
+  const char* name;
+  const char* platform;
+  const char* workload;
+  uint64_t instructions;
+  Placement placement;
+  std::vector<std::string> sets;
+};
+
+class Convergence : public ::testing::TestWithParam<ConvergenceCase> {};
+
+TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
+  const ConvergenceCase& c = GetParam();
+  const auto summary = [&c](bool fine) {
+    return testing::in_child([&c, fine] {
+      std::vector<std::string> sets = c.sets;
+      if (fine) sets.push_back("platform.quantum=1ns");
+      auto p = Platform::build(kPlatforms + c.platform, sets);
+      RunOptions o;
+      o.workload = c.workload;
+      o.instructions = c.instructions;
+      o.placement = c.placement;
+      const RunResult r = run_workload(*p, o);
+      return std::to_string(r.ipc) + " " + std::to_string(r.amat_ns) + " " + std::to_string(r.amat_contention_ns);
+    });
   };
-  const std::string fine = testing::in_child([&] { return summary({"platform.quantum=1ns"}); });
-  std::istringstream f(fine);
-  double fine_ipc = 0, fine_amat = 0;
-  ASSERT_TRUE(f >> fine_ipc >> fine_amat) << fine;
-  std::istringstream d(summary({}));
-  double ipc = 0, amat = 0;
-  d >> ipc >> amat;
-  EXPECT_NEAR(ipc / fine_ipc, 1.0, 0.02) << ipc << " against " << fine_ipc;
-  EXPECT_NEAR(amat / fine_amat, 1.0, 0.02) << amat << " against " << fine_amat;
-  EXPECT_GT(amat, 400.0);  // loaded: the comparison means something
+  double ipc[2], amat[2], contention[2];
+  for (int fine = 0; fine < 2; ++fine) {
+    const std::string got = summary(fine);
+    std::istringstream in(got);
+    ASSERT_TRUE(in >> ipc[fine] >> amat[fine] >> contention[fine]) << got;
+  }
+  std::printf("%s: IPC %.4f (1 ns: %.4f), AMAT %.1f ns (1 ns: %.1f), contention %.1f ns (1 ns: %.1f)\n", c.name,
+              ipc[0], ipc[1], amat[0], amat[1], contention[0], contention[1]);
+  EXPECT_NEAR(ipc[0] / ipc[1], 1.0, 0.02) << c.name;
+  EXPECT_NEAR(amat[0] / amat[1], 1.0, 0.02) << c.name;
+  EXPECT_GT(contention[1], 20.0) << c.name << ": loaded, so the comparison means something";
 }
+
+const std::vector<std::string> kNoCoherence{"coherence.enabled=false"};
+const std::vector<std::string> kShortPhases{"os.phase_instructions=50000"};
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, Convergence,
+    ::testing::Values(
+        ConvergenceCase{"kv_starnuma_oracle", "starnuma16-scaled.yaml", "kv", 100000, Placement::Oracle, {}},
+        ConvergenceCase{"bfs16_baseline_oracle", "baseline16-scaled.yaml", "bfs:scale=16", 300000,
+                        Placement::Oracle, {}},
+        ConvergenceCase{"bfs14_starnuma_dynamic", "starnuma16-scaled.yaml", "bfs:scale=14,trials=20", 200000,
+                        Placement::Dynamic, kShortPhases},
+        ConvergenceCase{"bfs14_baseline_dynamic", "baseline16-scaled.yaml", "bfs:scale=14,trials=20", 200000,
+                        Placement::Dynamic, kShortPhases},
+        ConvergenceCase{"uniform_baseline_first_touch_no_coherence", "baseline16-scaled.yaml",
+                        "uniform:footprint=64MiB", 100000, Placement::FirstTouch, kNoCoherence},
+        ConvergenceCase{"sharing_starnuma_oracle_no_coherence", "starnuma16-scaled.yaml", "sharing", 100000,
+                        Placement::Oracle, kNoCoherence},
+        ConvergenceCase{"mix_starnuma", "starnuma16-scaled.yaml", "kv@socket0-7,uniform:footprint=64MiB@socket8-15", 100000,
+                        Placement::FirstTouch, {}}),
+    [](const ::testing::TestParamInfo<ConvergenceCase>& info) { return std::string(info.param.name); });
 
 // The progress line only reads: a run with it gives the same results as one without. (As a
 // SystemC process of its own it changed which core SystemC ran first at equal times, hence which

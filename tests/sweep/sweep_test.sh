@@ -38,6 +38,14 @@ case "$case_name" in
     grep -q "starnuma16-scaled-uniform-footprint64MiB .*starnuma run .*starnuma16-scaled.yaml --workload uniform:footprint=64MiB" "$work/out.txt" \
       || fail "$(cat "$work/out.txt")"
     [ ! -e "$work/s/sweep.db" ] || fail "a dry run wrote the database"
+    # The same command without --dry-run takes the folder the dry run left.
+    "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" --jobs 2 > "$work/real.txt" 2> "$work/real.err" \
+      || fail "after a dry run: $(cat "$work/real.err")"
+    grep -q "sweep tiny: 4 of 4 runs done, 0 failed" "$work/real.txt" || fail "after a dry run: $(cat "$work/real.txt")"
+    # A folder holding anything else is still refused.
+    mkdir -p "$work/o" && touch "$work/o/notes.txt"
+    ! "$starnuma" sweep "$here/tiny.yaml" --out "$work/o" --dry-run > /dev/null 2> "$work/o.err" || fail "a foreign folder was taken"
+    grep -q "a folder of other files" "$work/o.err" || fail "foreign folder: $(cat "$work/o.err")"
     ;;
   failure_reported_and_retried)
     set +e

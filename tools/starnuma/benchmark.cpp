@@ -108,8 +108,11 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   const std::string platform = platforms_dir + "/starnuma16-scaled.yaml";
   const uint64_t l1_n = static_cast<uint64_t>(4000000 * scale), miss_n = static_cast<uint64_t>(200000 * scale);
   const std::string l1_workload = "local:footprint=16KiB", miss_workload = "uniform:footprint=1GiB";
+  // The engine's floor as it has always been measured: no coherence, fixed-latency walks and no
+  // tracking hardware (the platform's T16 trackers are measured on their own below).
   const std::string no_coherence = "coherence.enabled=false",
-                    fixed_walks = "topology.socket.core.page_walk.model=fixed";
+                    fixed_walks = "topology.socket.core.page_walk.model=fixed",
+                    no_tracking = "topology.socket.tracking.impl=none";
   nlohmann::ordered_json report;
   auto say = [&](const std::string& line) {
     if (!json) std::cout << line << std::flush;
@@ -117,7 +120,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
 
   say("L1-friendly (" + l1_workload + ", " + std::to_string(l1_n) +
       " instructions per thread, 64 cores, min of 3) ... ");
-  Measured l1 = best_of(3, run_args(platform, l1_workload, l1_n, {no_coherence, fixed_walks}));
+  Measured l1 = best_of(3, run_args(platform, l1_workload, l1_n, {no_coherence, fixed_walks, no_tracking}));
   const double mips = l1.summary["instructions"].get<double>() / l1.seconds / 1e6;
   say(std::to_string(mips).substr(0, 6) + " M instructions/s, " + std::to_string(l1.rss_kib / 1024) + " MiB\n");
   report["l1_friendly"] = {{"workload", l1_workload},
@@ -127,7 +130,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
                            {"peak_rss_MiB", l1.rss_kib / 1024.0}};
 
   say("miss-heavy (" + miss_workload + ", " + std::to_string(miss_n) + " instructions per thread, min of 3) ... ");
-  Measured miss = best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence, fixed_walks}));
+  Measured miss = best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence, fixed_walks, no_tracking}));
   const double tps = miss.summary["llc_misses"].get<double>() / miss.seconds;
   say(std::to_string(tps / 1e6).substr(0, 5) + " M LLC-miss transactions/s, " + std::to_string(miss.rss_kib / 1024) +
       " MiB\n");
@@ -139,7 +142,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
                           {"peak_rss_MiB", miss.rss_kib / 1024.0}};
 
   say("twice the instructions (min of 3) ... ");
-  Measured twice = best_of(3, run_args(platform, miss_workload, 2 * miss_n, {no_coherence, fixed_walks}));
+  Measured twice = best_of(3, run_args(platform, miss_workload, 2 * miss_n, {no_coherence, fixed_walks, no_tracking}));
   const double growth = twice.seconds / miss.seconds;
   say("host time x" + std::to_string(growth).substr(0, 4) + " (linear: x2.00)\n");
   report["instruction_scaling"] = {
@@ -149,9 +152,9 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   double per_thread_16 = 0;
   for (unsigned chassis : {1u, 2u, 4u, 8u}) {
     say(std::to_string(chassis * 4) + " sockets ... ");
-    Measured m = run_child(
-        run_args(platform, miss_workload, miss_n,
-                 {"topology.chassis=" + std::to_string(chassis), "topology.pool.heads=32", no_coherence, fixed_walks}));
+    Measured m = run_child(run_args(platform, miss_workload, miss_n,
+                                    {"topology.chassis=" + std::to_string(chassis), "topology.pool.heads=32",
+                                     no_coherence, fixed_walks, no_tracking}));
     const double per_thread = m.seconds / (chassis * 16.0);  // 4 sockets x 4 cores per chassis
     if (chassis == 4) per_thread_16 = per_thread;
     sockets.push_back({{"sockets", chassis * 4},
@@ -186,8 +189,8 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
 
   // Converged timing: the default quantum (the largest at which results converge) against 1 us.
   say("miss-heavy at a 1 us quantum (min of 3) ... ");
-  Measured coarse =
-      best_of(3, run_args(platform, miss_workload, miss_n, {no_coherence, fixed_walks, "platform.quantum=1us"}));
+  Measured coarse = best_of(
+      3, run_args(platform, miss_workload, miss_n, {no_coherence, fixed_walks, no_tracking, "platform.quantum=1us"}));
   say(std::to_string(coarse.seconds).substr(0, 5) + " s: the default quantum costs x" +
       std::to_string(miss.seconds / coarse.seconds).substr(0, 4) + "\n");
   report["quantum"] = {{"default_host_seconds", miss.seconds},
@@ -201,7 +204,7 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
     say(std::string("coherence ") + (k ? "on" : "off") + " (sharing, oracle, " + std::to_string(coh_n) +
         " instructions per thread, min of 3) ... ");
     std::vector<std::string> args =
-        run_args(platform, "sharing", coh_n, {k ? "coherence.enabled=true" : no_coherence, fixed_walks});
+        run_args(platform, "sharing", coh_n, {k ? "coherence.enabled=true" : no_coherence, fixed_walks, no_tracking});
     args.insert(args.end(), {"--placement", "oracle"});
     coh[k] = least_simulation_seconds(3, args);
     say(std::to_string(coh[k]).substr(0, 5) + " s\n");

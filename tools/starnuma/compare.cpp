@@ -141,7 +141,27 @@ int compare(const std::string& base, const std::string& other, const std::vector
   row("accesses", mix(B, false), mix(O, false));
   if (B["access_breakdown"].contains("bt-socket") || O["access_breakdown"].contains("bt-socket"))
     row("block transfers", mix(B, true), mix(O, true));
+  // Dynamic placement: whose knowledge moved what, and how much of it to the pool.
+  auto moved = [&](const nlohmann::ordered_json& r) -> std::string {
+    if (!r.contains("migration")) return "";
+    const auto& m = r["migration"];
+    const uint64_t pages = m.value("pages_moved", uint64_t{0});
+    if (!m.contains("to_pool") || !pages) return std::to_string(pages);
+    return std::to_string(pages) + " (" + num(100.0 * m["to_pool"].get<double>() / static_cast<double>(pages), 0) +
+           " % to the pool)";
+  };
+  auto knowledge = [](const nlohmann::ordered_json& r) {
+    return r.contains("migration") ? r["migration"].value("policy", std::string()) : std::string();
+  };
+  if (B.contains("migration") || O.contains("migration")) {
+    row("migration", knowledge(B), knowledge(O));
+    row("pages moved", moved(B), moved(O));
+  }
   std::cout << "\nspeedup " << num(speedup, 2, "x") << ", AMAT reduction " << num(100 * reduction, 1, " %") << '\n';
+  for (const auto* r : {&B, &O})
+    for (const auto& s : r->value("shortfalls", nlohmann::ordered_json::array()))
+      std::cout << "WARNING: " << fs::path((*r)["platform"].get<std::string>()).stem().string() << ": "
+                << s.get<std::string>() << '\n';
   return 0;
 }
 

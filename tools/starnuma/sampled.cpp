@@ -111,6 +111,13 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
                    {"pages_moved", w.contains("migration") ? w["migration"]["pages_moved"] : nlohmann::ordered_json(0)},
                    {"to_pool", w.contains("migration") ? w["migration"]["to_pool"] : nlohmann::ordered_json(0)}});
   a["per_window"] = per;
+  // What any window did short of what it was asked, named by its phase.
+  nlohmann::ordered_json shortfalls = nlohmann::ordered_json::array();
+  for (const auto& w : windows)
+    for (const auto& s : w.value("shortfalls", nlohmann::ordered_json::array()))
+      shortfalls.push_back("window " + std::to_string(w["checkpoint_phase"].get<uint64_t>()) + ": " +
+                           s.get<std::string>());
+  a["shortfalls"] = shortfalls;
   return a;
 }
 
@@ -248,6 +255,7 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
             << result["amat_contention_ns"].get<double>() << " contention; " << result["migration"]["pages_moved"]
             << " pages moved, " << std::setprecision(0) << 100 * result["migration"]["to_pool_fraction"].get<double>()
             << " % to the pool\n";
+  for (const auto& s : result["shortfalls"]) std::cout << "WARNING: " << s.get<std::string>() << '\n';
   return 0;
 }
 

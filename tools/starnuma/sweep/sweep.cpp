@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "commands.hpp"
 #include "common/diagnostics.hpp"
@@ -157,11 +158,19 @@ nlohmann::json parameter_columns(const SweepRun& run, const std::string& platfor
   return c;
 }
 
+// Whether every entry of `dir` is one a sweep writes (a dry run writes the platforms' checks alone).
+bool only_sweep_entries(const std::string& dir) {
+  static const std::set<std::string> ours{"sweep.db", "sweep.db-journal", "runs", "platforms", ".lock"};
+  for (const fs::directory_entry& e : fs::directory_iterator(dir))
+    if (!ours.count(e.path().filename().string())) return false;
+  return true;
+}
+
 // A sweep folder is DIR/sweep.db and its runs; an existing folder of anything else is refused.
 void prepare_folder(const std::string& dir) {
   if (fs::exists(dir)) {
     if (!fs::is_directory(dir)) report_error(msg::kInput, "--out " + dir + ": exists and is not a folder");
-    if (!fs::exists(dir + "/sweep.db") && !fs::is_empty(dir))
+    if (!fs::exists(dir + "/sweep.db") && !only_sweep_entries(dir))
       report_error(
           msg::kInput,
           "--out " + dir + ": a folder of other files (a sweep folder holds sweep.db); give a new or empty one");
