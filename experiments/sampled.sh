@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The paper's headline comparison by its own method, the sampled evaluation (Fig. 6;
 # docs/sampling.md), for one workload on both scaled 16-socket machines: the baseline migrating with
-# perfect per-page knowledge, StarNUMA with T16 trackers (their metadata cached) and Algorithm 1.
+# perfect per-page knowledge, StarNUMA with T16 trackers (their metadata cached) and Algorithm 1:
+# the platforms' own defaults, no --set.
 # For each machine: `starnuma checkpoint` (the functional pass, N phase boundaries), then `starnuma
 # sample` (one timing window per checkpoint, two at a time); then the aggregates side by side.
 # README's main job. Everything is kept under OUT (checkpoints, windows, sampled.json).
@@ -21,23 +22,17 @@ phase=${PHASE:-2000000}
 warmup=${WARMUP:-100000}
 window=${WINDOW:-400000}
 common=(--set "os.phase_instructions=$phase" --set "os.migration_limit=${LIMIT:-1024}")
-declare -A sets=(
-  [baseline16-scaled]="--set os.policy=perfect"
-  [starnuma16-scaled]="--set topology.socket.tracking.impl=model --set topology.socket.tracking.metadata_cache_lines=1024"
-)
 declare -A knows=([baseline16-scaled]="perfect per-page knowledge" [starnuma16-scaled]="T16 trackers, Algorithm 1")
 echo "$workload: $checkpoints checkpoints, phases of $phase instructions per thread, windows of $window after" \
   "$warmup of warm-up, at most ${LIMIT:-1024} pages moved per phase"
 for m in baseline16-scaled starnuma16-scaled; do
-  # shellcheck disable=SC2206
-  extra=(${sets[$m]})
   mkdir -p "$out/$m"
   start=$(date +%s)
   "$starnuma" checkpoint "$root/platforms/$m.yaml" --workload "$workload" --checkpoints "$checkpoints" \
-    "${common[@]}" "${extra[@]}" --out "$out/$m/checkpoints" --no-progress >"$out/$m/checkpoint.txt"
+    "${common[@]}" --out "$out/$m/checkpoints" --no-progress >"$out/$m/checkpoint.txt"
   mid=$(date +%s)
   "$starnuma" sample "$root/platforms/$m.yaml" --checkpoints "$out/$m/checkpoints" "${common[@]}" \
-    "${extra[@]}" --warmup "$warmup" --instructions "$window" --jobs "${JOBS:-2}" --out "$out/$m/sampled" \
+    --warmup "$warmup" --instructions "$window" --jobs "${JOBS:-2}" --out "$out/$m/sampled" \
     >"$out/$m/sample.txt"
   end=$(date +%s)
   echo

@@ -38,7 +38,7 @@ class PlatformSettings : public Component {
  private:
   // 500 ns: the largest at which bfs, sharing and kv on the scaled 16-socket machines stay within
   // 2 % of a 1 ns quantum (docs/validation.md, experiments/quantum_convergence.sh).
-  Param<Time> quantum_{*this, "quantum", Time::from_ns(500),
+  Param<Time> quantum_{*this, "quantum", Time::from_ns(100),
                        "Global quantum of temporal decoupling: how far an initiator may run ahead",
                        between(Time::from_ps(1000), Time::from_ns(1000000))};
   Param<bool> separate_hosts_{*this, "separate_hosts", false,

@@ -53,7 +53,7 @@ TEST(Platform, ComponentNamesAreTheirYamlPaths) {
   EXPECT_STREQ(p->find_node("socket3")->name(), "nodes.socket3");
   EXPECT_EQ(p->find_node("socket3")->path(), "nodes.socket3");
   EXPECT_STREQ(p->settings().name(), "platform");
-  EXPECT_EQ(p->settings().quantum(), Time::from_ns(500));
+  EXPECT_EQ(p->settings().quantum(), Time::from_ns(100));
   const sc_core::sc_object* memory = sc_core::sc_find_object("nodes.socket3.memory");
   ASSERT_NE(memory, nullptr);
 }

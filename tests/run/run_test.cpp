@@ -272,6 +272,8 @@ struct ConvergenceCase {
   std::vector<std::string> sets;
 };
 
+void PrintTo(const ConvergenceCase& c, std::ostream* os) { *os << c.name; }
+
 class Convergence : public ::testing::TestWithParam<ConvergenceCase> {};
 
 TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
@@ -295,8 +297,8 @@ TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
     std::istringstream in(got);
     ASSERT_TRUE(in >> ipc[fine] >> amat[fine] >> contention[fine]) << got;
   }
-  std::printf("%s: IPC %.4f (1 ns: %.4f), AMAT %.1f ns (1 ns: %.1f), contention %.1f ns (1 ns: %.1f)\n", c.name,
-              ipc[0], ipc[1], amat[0], amat[1], contention[0], contention[1]);
+  std::printf("%s: IPC %.4f (1 ns: %.4f), AMAT %.1f ns (1 ns: %.1f), contention %.1f ns (1 ns: %.1f)\n", c.name, ipc[0],
+              ipc[1], amat[0], amat[1], contention[0], contention[1]);
   EXPECT_NEAR(ipc[0] / ipc[1], 1.0, 0.02) << c.name;
   EXPECT_NEAR(amat[0] / amat[1], 1.0, 0.02) << c.name;
   EXPECT_GT(contention[1], 20.0) << c.name << ": loaded, so the comparison means something";
@@ -309,8 +311,8 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, Convergence,
     ::testing::Values(
         ConvergenceCase{"kv_starnuma_oracle", "starnuma16-scaled.yaml", "kv", 100000, Placement::Oracle, {}},
-        ConvergenceCase{"bfs16_baseline_oracle", "baseline16-scaled.yaml", "bfs:scale=16", 300000,
-                        Placement::Oracle, {}},
+        ConvergenceCase{
+            "bfs16_baseline_oracle", "baseline16-scaled.yaml", "bfs:scale=16", 300000, Placement::Oracle, {}},
         ConvergenceCase{"bfs14_starnuma_dynamic", "starnuma16-scaled.yaml", "bfs:scale=14,trials=20", 200000,
                         Placement::Dynamic, kShortPhases},
         ConvergenceCase{"bfs14_baseline_dynamic", "baseline16-scaled.yaml", "bfs:scale=14,trials=20", 200000,
@@ -319,8 +321,12 @@ INSTANTIATE_TEST_SUITE_P(
                         "uniform:footprint=64MiB", 100000, Placement::FirstTouch, kNoCoherence},
         ConvergenceCase{"sharing_starnuma_oracle_no_coherence", "starnuma16-scaled.yaml", "sharing", 100000,
                         Placement::Oracle, kNoCoherence},
-        ConvergenceCase{"mix_starnuma", "starnuma16-scaled.yaml", "kv@socket0-7,uniform:footprint=64MiB@socket8-15", 100000,
-                        Placement::FirstTouch, {}}),
+        ConvergenceCase{"mix_starnuma",
+                        "starnuma16-scaled.yaml",
+                        "kv@socket0-7,uniform:footprint=64MiB@socket8-15",
+                        100000,
+                        Placement::FirstTouch,
+                        {}}),
     [](const ::testing::TestParamInfo<ConvergenceCase>& info) { return std::string(info.param.name); });
 
 // The progress line only reads: a run with it gives the same results as one without. (As a
