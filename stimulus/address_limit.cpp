@@ -49,6 +49,7 @@ class LimitedWorkload : public Workload {
   uint64_t footprint() const override { return inner_->footprint(); }
   bool initialises() const override { return inner_->initialises(); }
   bool thread_initialises(unsigned thread) const override { return inner_->thread_initialises(thread); }
+  bool executes() const override { return inner_->executes(); }
   std::unique_ptr<ThreadStream> stream(unsigned thread) const override {
     return std::make_unique<LimitedStream>(inner_->stream(thread), shared_, thread);
   }

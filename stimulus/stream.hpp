@@ -48,6 +48,8 @@ class Workload {
   virtual bool initialises() const { return false; }
   // The same for one thread (programs of a mix may differ).
   virtual bool thread_initialises(unsigned) const { return initialises(); }
+  // Whether its threads run instructions at all (idle's do not, by design: no budget applies).
+  virtual bool executes() const { return true; }
 };
 
 }  // namespace starnuma

@@ -104,6 +104,7 @@ class Idle : public Workload {
   unsigned threads() const override { return threads_; }
   uint64_t footprint() const override { return 0; }
   std::unique_ptr<ThreadStream> stream(unsigned) const override { return std::make_unique<Done>(); }
+  bool executes() const override { return false; }
 
  private:
   struct Done : ThreadStream {

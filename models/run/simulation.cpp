@@ -111,8 +111,6 @@ std::vector<ProgramResult> program_results(const RunStimulus& stimulus) {
   return results;
 }
 
-}  // namespace
-
 // Says what the run did short of what it was asked: on stderr now, and in the result.
 void note_shortfalls(RunResult& r, const RunOptions& o, const OsSettings& os, const std::vector<ThreadPlace>& threads,
                      bool phased) {
@@ -150,6 +148,8 @@ void note_shortfalls(RunResult& r, const RunOptions& o, const OsSettings& os, co
   for (const std::string& s : r.shortfalls)
     std::fprintf(stderr, "warning: %s on %s: %s\n", r.workload.c_str(), r.platform.c_str(), s.c_str());
 }
+
+}  // namespace
 
 RunResult run_workload(Platform& platform, const RunOptions& options) {
   Fabric& fabric = platform.fabric();
@@ -323,8 +323,8 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
         CacheHierarchy::RunContext{&pages, llcs[s].get(), sock.observer(), platform.settings().quantum().ps() * 1000,
                                    &page_table, perfect ? &page_counts : nullptr, autonuma.get(),
                                    transactions ? &*transactions : nullptr},
-        prog.instructions, platform.settings().quantum(), &control, o.seed * 1000003 + t, s >= detailed,
-        workload->thread_initialises(t) && !checkpoint, o.warmup, program_of[t]});
+        workload->executes() ? prog.instructions : 0, platform.settings().quantum(), &control, o.seed * 1000003 + t,
+        s >= detailed, workload->thread_initialises(t) && !checkpoint, o.warmup, program_of[t]});
   }
 
   std::unique_ptr<MigrationEngine> migration;
