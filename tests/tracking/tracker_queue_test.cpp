@@ -43,6 +43,29 @@ TEST(TrackerQueue, UpdatesStartInOrderEachAfterThePreviousOnesLastResponse) {
   EXPECT_TRUE(q.empty());
 }
 
+// Temporal decoupling: a flush earlier in time handed over after a later one goes before it, its
+// write stays with its own read, and flushes at equal times keep the order they came in.
+TEST(TrackerQueue, UpdatesAreInTheOrderOfTheirTimesNotOfTheCalls) {
+  TrackerQueue q(4, kIssue, kModify);
+  q.push(300, 0x300);
+  q.push(100, 0x100);
+  q.push_write(0x100, 1);
+  q.push(300, 0x340);
+  q.push(200, 0x200);
+  EXPECT_EQ(q.pop().read_addr, 0x100u);
+  EXPECT_EQ(q.front().read_addr, 0x200u);
+  EXPECT_FALSE(q.front().writes);
+  q.push(250, 0x250);
+  q.push_write(0x250, 2);
+  const uint64_t want[] = {0x200, 0x250, 0x300, 0x340};
+  for (uint64_t addr : want) {
+    const TrackerQueue::Update u = q.pop();
+    EXPECT_EQ(u.read_addr, addr);
+    EXPECT_EQ(u.writes, addr == 0x250) << std::hex << addr;
+  }
+  EXPECT_TRUE(q.empty());
+}
+
 TEST(TrackerQueue, AnUnchangedEntryIsOnlyRead) {
   TrackerQueue q(1, kIssue, kModify);
   q.push(50, 0x100);
