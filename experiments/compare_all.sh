@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs `starnuma compare` of the scaled 16-socket baseline and StarNUMA platforms (oracle
 # placement) for each workload, one after another, into OUT/<workload>/ (a workload whose
-# compare.json exists is skipped). Used by fig8.sh, block_transfers.sh and validation.sh.
+# compare.json exists is skipped). Used by fig8.sh and block_transfers.sh.
 #
 #   bash experiments/compare_all.sh OUT INSTRUCTIONS WORKLOAD...
 #

@@ -40,16 +40,4 @@ for m in baseline16-scaled starnuma16-scaled; do
   sed -n '/^window/,/^$/{/^$/d;p}' "$out/$m/sample.txt"
 done
 echo
-python3 - "$out" <<'PY'
-import json, sys
-r = {m: json.load(open(f"{sys.argv[1]}/{m}/sampled/sampled.json")) for m in ("baseline16-scaled", "starnuma16-scaled")}
-b, s = r["baseline16-scaled"], r["starnuma16-scaled"]
-def row(what, f):
-    print(f"  {what:<24}{f(b):<44}{f(s)}")
-print(f"  {'':<24}{'baseline16-scaled':<44}starnuma16-scaled")
-row("IPC per core", lambda x: f"{x['ipc']:.3f}")
-row("AMAT (unloaded + cont.)", lambda x: f"{x['amat_ns']:.1f} ns ({x['amat_unloaded_ns']:.0f} + {x['amat_contention_ns']:.0f})")
-row("accesses", lambda x: " ".join(f"{k} {100 * v:.0f}%" for k, v in x["access_breakdown"].items() if not k.startswith("bt-")))
-row("pages moved", lambda x: f"{x['migration']['pages_moved']} ({100 * x['migration']['to_pool_fraction']:.0f} % to the pool)")
-print(f"\nspeedup {s['ipc'] / b['ipc']:.2f}x, AMAT reduction {100 * (1 - s['amat_ns'] / b['amat_ns']):.1f} %")
-PY
+python3 "$root/tools/report/main_job.py" "$out"

@@ -1,31 +1,16 @@
 #!/usr/bin/env bash
-# The paper's evaluation as one study (docs/validation.md): for each workload, the scaled 16-socket
-# baseline against StarNUMA (Fig. 8), against StarNUMA with a 190 ns pool overhead (Fig. 10), and
-# the bandwidth variants (Fig. 11: baseline ISO-BW and 2x BW, StarNUMA half BW); oracle placement,
-# coherence on (the platforms'). Runs go to OUT/<study>/<workload>/ and are skipped when done;
-# prints the Markdown tables of docs/validation.md.
+# docs/validation.md and README's main-job lines from one database: runs the sweep of
+# experiments/validation.yaml into OUT (it resumes: runs done with the same binary and inputs are
+# kept), then computes every number from OUT/sweep.db and writes the page from
+# docs/validation.md.in (tools/report/validation_doc.py; docs/reports.md).
 #
-#   bash experiments/validation.sh [OUT] [INSTRUCTIONS] [WARMUP]
+#   bash experiments/validation.sh [OUT] [SWEEP OPTIONS...]     e.g. --jobs 2, --executor slurm --time 2:00:00
 #
-# Each run first warms up for WARMUP instructions per thread (default: as many as it measures).
-# Environment: STARNUMA, WORKLOADS (default below), STUDIES (default: all five).
+# Environment: STARNUMA (default: build/starnuma).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-validation-results}
-instructions=${2:-500000}
-export WARMUP=${3:-$instructions}
-workloads=${WORKLOADS:-"bfs:scale=20 cc:scale=20,algorithm=sv sssp:scale=20 tc:scale=20 kv sharing"}
-studies=${STUDIES:-"fig8 fig10 isobw 2xbw halfbw"}
-for study in $studies; do
-  case $study in
-    fig8) base=baseline16-scaled other=starnuma16-scaled ;;
-    fig10) base=baseline16-scaled other=starnuma16-190ns-scaled ;;
-    isobw) base=baseline16-scaled other=baseline16-isobw-scaled ;;
-    2xbw) base=baseline16-scaled other=baseline16-2xbw-scaled ;;
-    halfbw) base=baseline16-scaled other=starnuma16-halfbw-scaled ;;
-    *) echo "unknown study $study" >&2; exit 1 ;;
-  esac
-  echo "== $study: $base against $other" >&2
-  BASE=$base OTHER=$other bash "$root/experiments/compare_all.sh" "$out/$study" "$instructions" $workloads >&2
-done
-python3 "$root/experiments/validation_tables.py" "$out" "$studies" $workloads
+shift || true
+starnuma=${STARNUMA:-$root/build/starnuma}
+"$starnuma" sweep "$root/experiments/validation.yaml" --out "$out" "$@"
+/usr/bin/python3 "$root/tools/report/validation_doc.py" "$out"

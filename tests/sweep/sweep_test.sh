@@ -38,6 +38,20 @@ case "$case_name" in
     grep -q "starnuma16-scaled-uniform-footprint64MiB .*starnuma run .*starnuma16-scaled.yaml --workload uniform:footprint=64MiB" "$work/out.txt" \
       || fail "$(cat "$work/out.txt")"
     [ ! -e "$work/s/sweep.db" ] || fail "a dry run wrote the database"
+    # A label names runs and becomes no option.
+    cat > "$work/labels.yaml" <<EOF
+sweep: labels
+fixed: {instructions: 20000, workload: local, platform: $here/../../platforms/starnuma16-scaled.yaml}
+axes:
+  variant:
+    label:variant: [plain, t0]
+    set:topology.socket.tracking.counter_bits: [16, 0]
+name: "{label:variant}-run"
+EOF
+    "$starnuma" sweep "$work/labels.yaml" --out "$work/l" --dry-run > "$work/labels.txt" || fail "$(cat "$work/labels.txt")"
+    grep -q "^plain-run .*--set topology.socket.tracking.counter_bits=16 " "$work/labels.txt" || fail "$(cat "$work/labels.txt")"
+    grep -q "^t0-run .*counter_bits=0 " "$work/labels.txt" || fail "$(cat "$work/labels.txt")"
+    ! grep -q -- "--set label\\|variant=" "$work/labels.txt" || fail "a label became an option: $(cat "$work/labels.txt")"
     # The same command without --dry-run takes the folder the dry run left.
     "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" --jobs 2 > "$work/real.txt" 2> "$work/real.err" \
       || fail "after a dry run: $(cat "$work/real.err")"
@@ -74,7 +88,8 @@ case "$case_name" in
       "bad.yaml:6:3: error: fixed.placment: unknown option 'placment' (did you mean 'placement'?)" \
       "bad.yaml:7:13: error: fixed.platform: no file" \
       "bad.yaml:9:14: error: axes.workload: --workload bfs:scal=3: error: bfs.scal: unknown key 'scal'" \
-      "bad.yaml:12:13: error: axes.zipped.warmup: a zipped group's lists vary together and need the same length"; do
+      "bad.yaml:12:13: error: axes.zipped.warmup: a zipped group's lists vary together and need the same length" \
+      "bad.yaml:13:3: error: axes.label:: 'label:' needs a name"; do
       grep -qF "$expected" "$work/err.txt" || fail "missing: $expected
 $(cat "$work/err.txt")"
     done

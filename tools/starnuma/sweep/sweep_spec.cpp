@@ -57,6 +57,8 @@ constexpr OptionInfo kOptions[] = {
     {"cores_per_socket", ValueType::Count, kProfile, "--cores-per-socket"},
 };
 constexpr const char* kSetPrefix = "set:";
+// A label axis only names runs (and is a column of the database): it becomes no option.
+constexpr const char* kLabelPrefix = "label:";
 
 const OptionInfo* find_option(const std::string& name) {
   for (const OptionInfo& o : kOptions)
@@ -67,6 +69,7 @@ std::vector<std::string> option_names() {
   std::vector<std::string> names;
   for (const OptionInfo& o : kOptions) names.push_back(o.name);
   names.push_back("set:KEY");
+  names.push_back("label:NAME");
   return names;
 }
 
@@ -244,6 +247,11 @@ class SpecReader {
         issue(key_where, path, "'set:' needs a parameter's key, e.g. set:topology.cxl.latency");
         return false;
       }
+    } else if (key.rfind(kLabelPrefix, 0) == 0) {
+      if (key.size() == std::string(kLabelPrefix).size()) {
+        issue(key_where, path, "'label:' needs a name, e.g. label:variant");
+        return false;
+      }
     } else if (!find_option(key)) {
       const std::vector<std::string> valid = option_names();
       const std::string near = nearest_word(key, valid);
@@ -404,6 +412,7 @@ class SpecReader {
         run.sets.emplace_back(key.substr(std::string(kSetPrefix).size()), value.text);
         continue;
       }
+      if (key.rfind(kLabelPrefix, 0) == 0) continue;
       const OptionInfo* info = find_option(key);
       if (!(info->kinds & kind_bit)) {
         issue(value.where, key, "'" + key + "' does not apply to a " + kind_name(run.kind) + " run");

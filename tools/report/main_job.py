@@ -1,0 +1,48 @@
+"""The main job's summary (README): the two machines' sampled aggregates side by side, then the
+speedup. One formatter for experiments/sampled.sh, which prints it, and for validation_doc.py, which
+writes README's copy from the validation sweep's database, so the two cannot differ.
+
+    python3 tools/report/main_job.py OUT    # OUT/{baseline16-scaled,starnuma16-scaled}/sampled/sampled.json
+"""
+import json
+import sys
+
+MACHINES = ("baseline16-scaled", "starnuma16-scaled")
+KNOWLEDGE = {"baseline16-scaled": "perfect per-page knowledge", "starnuma16-scaled": "T16 trackers, Algorithm 1"}
+
+
+def window_lines(result: dict) -> list:
+    """The window table `starnuma sample` prints (tools/starnuma/sampled.cpp)."""
+    lines = ["window  IPC     AMAT (ns)  pages moved  to pool"]
+    for w in result["per_window"]:
+        lines.append(f"{w['phase']:<8}{w['ipc']:<8.3f}{w['amat_ns']:<11.1f}{w['pages_moved']:<13}{w['to_pool']}")
+    return lines
+
+
+def summary_lines(base: dict, star: dict) -> list:
+    def row(what, f):
+        return f"  {what:<24}{f(base):<44}{f(star)}".rstrip()
+
+    def accesses(x):
+        return " ".join(f"{k} {100 * v:.0f}%" for k, v in x["access_breakdown"].items() if not k.startswith("bt-"))
+
+    def moved(x):
+        return f"{x['migration']['pages_moved']} ({100 * x['migration']['to_pool_fraction']:.0f} % to the pool)"
+
+    return [
+        f"  {'':<24}{MACHINES[0]:<44}{MACHINES[1]}",
+        row("IPC per core", lambda x: f"{x['ipc']:.3f}"),
+        row("AMAT (unloaded + cont.)",
+            lambda x: f"{x['amat_ns']:.1f} ns ({x['amat_unloaded_ns']:.0f} + {x['amat_contention_ns']:.0f})"),
+        row("accesses", accesses),
+        row("pages moved", moved),
+        "",
+        f"speedup {star['ipc'] / base['ipc']:.2f}x, AMAT reduction {100 * (1 - star['amat_ns'] / base['amat_ns']):.1f} %",
+    ]
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    results = [json.load(open(f"{sys.argv[1]}/{m}/sampled/sampled.json")) for m in MACHINES]
+    print("\n".join(summary_lines(*results)))

@@ -1,0 +1,429 @@
+"""Every number docs/validation.md and README's main job quote, computed from the database of one
+sweep of experiments/validation.yaml (docs/reports.md, "docs/validation.md from one database").
+
+values(dir) returns {name: text}: scalars already formatted as the page prints them ("1.17x",
+"12.5 %") and whole Markdown tables. validation_doc.py puts them into the page's template.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import main_job
+import starnuma_results as sr
+
+# The sweep file's workloads, as its runs are named (sr's folder names) and as the page shows them.
+SAMPLED = ["bfs:scale=18,trials=100", "kv", "sharing"]
+STATIC = ["bfs:scale=20", "cc:scale=20,algorithm=sv", "sssp:scale=20", "tc:scale=20", "kv", "sharing"]
+MIGRATION = SAMPLED
+TABLE3 = ["sssp:scale=22,trials=2", "bfs:scale=22,trials=2", "cc:scale=22,trials=2", "tc:scale=22", "masstree",
+          "tpcc", "fmi", "poa"]
+# The StarNUMA paper's Table III: IPC per core on its baseline, on one socket, LLC MPKI.
+PAPER_TABLE3 = {"sssp": (0.06, 0.56, 73), "bfs": (0.10, 0.69, 32), "cc": (0.14, 0.78, 17), "tc": (0.40, 1.7, 3.2),
+                "masstree": (0.18, 0.89, 15), "tpcc": (0.41, 1.12, 4.8), "fmi": (0.61, 1.45, 2.6),
+                "poa": (0.68, 0.68, 33)}
+VARIANTS = [("starnuma16-scaled", "StarNUMA"), ("starnuma16-190ns-scaled", "StarNUMA, 190 ns pool"),
+            ("baseline16-isobw-scaled", "baseline ISO-BW"), ("baseline16-2xbw-scaled", "baseline 2x BW"),
+            ("starnuma16-halfbw-scaled", "StarNUMA half BW")]
+BASE, STAR = "baseline16-scaled", "starnuma16-scaled"
+CONVERGENCE = [
+    ("kv_starnuma_oracle", "kv, starnuma16-scaled, oracle, 100 K"),
+    ("bfs16_baseline_oracle", "bfs:scale=16, baseline16-scaled, oracle, 300 K"),
+    ("bfs14_starnuma_dynamic", "bfs:scale=14,trials=20, starnuma16-scaled, dynamic, phases of 50 K, 200 K"),
+    ("bfs14_baseline_dynamic", "bfs:scale=14,trials=20, baseline16-scaled, dynamic, phases of 50 K, 200 K"),
+    ("uniform_baseline_first_touch_no_coherence",
+     "uniform:footprint=64MiB, baseline16-scaled, first touch, no coherence, 100 K"),
+    ("sharing_starnuma_oracle_no_coherence", "sharing, starnuma16-scaled, oracle, no coherence, 100 K"),
+    ("mix_starnuma", "kv on sockets 0-7 and uniform on 8-15, starnuma16-scaled, first touch, 100 K"),
+]
+LIMITS = [0, 256, 1024, 4096]
+UNLOADED = ["baseline16", "starnuma16", "starnuma8", "starnuma16-190ns", "starnuma16-switch", "starnuma32"]
+
+
+def folder(text: str) -> str:
+    """A run-name fragment as the sweep writes it: "bfs:scale=18,trials=100" -> "bfs-scale18-trials100"."""
+    out = ""
+    for c in text:
+        if c.isalnum() or c in ".-_":
+            out += c
+        elif c in ":,":
+            out += "-"
+        elif c != "=":
+            out += "_"
+    return out
+
+
+def short(workload: str) -> str:
+    return workload.split(":")[0].split("@")[0]
+
+
+# Formatting, one style for the whole page.
+def times(x: float) -> str:
+    return f"{x:.2f}x"
+
+
+def pct(x: float, digits: int = 0) -> str:
+    return f"{100 * x:.{digits}f} %"
+
+
+def grouped(n: float) -> str:
+    """1184 -> "1 184" (the page's thousands separator)."""
+    return f"{round(n):,}".replace(",", " ")
+
+
+def geomean(xs) -> float:
+    xs = list(xs)
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def amat_split(r: dict, digits: int = 1) -> str:
+    return f"{grouped_ns(r['amat_ns'], digits)} ({r['amat_unloaded_ns']:.0f} + {r['amat_contention_ns']:.0f})"
+
+
+def grouped_ns(x: float, digits: int = 1) -> str:
+    whole, _, frac = f"{x:.{digits}f}".partition(".")
+    return grouped(int(whole)) + ("." + frac if frac else "") + " ns"
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def run_names() -> list:
+    """Every run the studies read, as experiments/validation.yaml names them (the suite checks them
+    against the sweep's dry run, and Results refuses a name that is not here)."""
+    names = [f"main-{v}" for v in ("base", "t16", "rtl", "t0", "uncached", "perfect")]
+    names += [f"sampled-{folder(w)}-{p}" for w in SAMPLED for p in (BASE, STAR)]
+    names += [f"static-{folder(w)}-{p}" for w in STATIC for p in (BASE, *(p for p, _ in VARIANTS))]
+    names += [f"pool-{folder(w)}-{p}-{f}" for w in SAMPLED for p in (BASE, STAR) for f in ("0.0588", "0.2")]
+    names += [f"convergence-{case}-{q}" for case, _ in CONVERGENCE for q in ("100ns", "1ns")]
+    names += [f"migration-{folder(w)}-{c}-{l}" for w in MIGRATION for c in ("perfect-base", "t16-star", "t0-star")
+              for l in LIMITS]
+    names += [f"migration-static-{folder(w)}-{p}-{placement}" for w in MIGRATION for p in (BASE, STAR)
+              for placement in ("first-touch", "oracle")]
+    names += [f"table3-{d}-{folder(w + where)}" for d in ("stall", "overlap") for w in TABLE3
+              for where in ("", "@socket0")]
+    names += [f"profile-{folder(w)}" for w in TABLE3]
+    names += [f"unloaded-{p}" for p in UNLOADED]
+    return list(dict.fromkeys(names))
+
+
+class Results:
+    """The sweep's done runs by name; a missing or unfinished run is an error naming it."""
+
+    def __init__(self, dir: str | Path):
+        self.dir = Path(dir)
+        self.df = sr.load(self.dir)
+        self.rows = {r["name"]: r for r in self.df.to_dict("records")}
+        self._stats: dict = {}
+        self._known = set(run_names())
+
+    def __call__(self, name: str) -> dict:
+        if name not in self._known:
+            raise AssertionError(f"validation_data reads run {name}, which run_names() does not list")
+        if name not in self._stats:
+            row = self.rows.get(name)
+            if row is None:
+                raise SystemExit(f"{self.dir}: no run named {name}: is this a sweep of experiments/validation.yaml?")
+            if row["status"] != "done":
+                raise SystemExit(f"{self.dir}: run {name} is {row['status']}; run the sweep again to finish it")
+            self._stats[name] = sr.stats(self.dir, name)
+        return self._stats[name]
+
+    def latency(self, name: str) -> dict:
+        self(name)
+        return sr.platform(self.dir, self.rows[name]["platform_key"])["latency"]["latency_ns"]
+
+
+def pool_share(r: dict) -> float:
+    b = r["access_breakdown"]
+    return b.get("pool", 0) + b.get("bt-pool", 0)
+
+
+def main_study(R: Results, v: dict) -> None:
+    base = R("main-base")
+    v["main.base.ipc"] = f"{base['ipc']:.3f}"
+    v["main.base.amat"] = amat_split(base)
+    v["main.base.pages"] = grouped(base["migration"]["pages_moved"])
+    rows = []
+    for variant, label in [("t16", "T16, metadata cached (the default)"),
+                           ("rtl", "T16, the Verilated RTL (`impl=rtl`)"), ("t0", "T0 (`counter_bits=0`)"),
+                           ("uncached", "T16, uncached metadata (`metadata_cache_lines=0`)"),
+                           ("perfect", "no trackers: perfect knowledge on both")]:
+        r = R(f"main-{variant}")
+        m = r["migration"]
+        p = f"main.{variant}."
+        v[p + "speedup"] = times(r["ipc"] / base["ipc"])
+        v[p + "amat_reduction"] = pct(1 - r["amat_ns"] / base["amat_ns"], 1)
+        v[p + "pages"] = grouped(m["pages_moved"])
+        v[p + "to_pool"] = pct(m["to_pool_fraction"])
+        v[p + "bt_pool"] = pct(r["access_breakdown"].get("bt-pool", 0))
+        rows.append([label, v[p + "speedup"], v[p + "amat_reduction"], amat_split(r), v[p + "pages"], v[p + "to_pool"]])
+    v["main.table"] = table(["StarNUMA's tracking", "speedup", "AMAT reduction", "StarNUMA AMAT (unloaded + cont.)",
+                             "pages moved", "to the pool"], rows)
+    same = all(R("main-rtl")[k] == R("main-t16")[k] for k in ("ipc", "amat_ns"))
+    v["main.rtl_equals_model"] = "the same to the last digit" if same else "**not** the same (a bug)"
+
+
+def sampled_study(R: Results, v: dict) -> None:
+    rows, speedups = [], []
+    for w in SAMPLED:
+        b, s = R(f"sampled-{folder(w)}-{BASE}"), R(f"sampled-{folder(w)}-{STAR}")
+        k = f"sampled.{short(w)}."
+        speedups.append(s["ipc"] / b["ipc"])
+        v[k + "speedup"] = times(s["ipc"] / b["ipc"])
+        v[k + "amat_reduction"] = pct(1 - s["amat_ns"] / b["amat_ns"], 1)
+        v[k + "to_pool"] = pct(s["migration"]["to_pool_fraction"])
+        v[k + "pages"] = grouped(s["migration"]["pages_moved"])
+        rows.append([f"`{w}`", v[k + "speedup"], v[k + "amat_reduction"], v[k + "to_pool"],
+                     f"{b['ipc']:.4f}, {grouped_ns(b['amat_ns'], 0)}", f"{s['ipc']:.4f}, {grouped_ns(s['amat_ns'], 0)}"])
+    v["sampled.geomean"] = times(geomean(speedups))
+    rows.append(["geomean", v["sampled.geomean"], "", "", "", ""])
+    # README's main job is the first workload's pair (experiments/sampled.sh's default)
+    pair = [R(f"sampled-{folder(SAMPLED[0])}-{m}") for m in main_job.MACHINES]
+    lines = []
+    for m, r in zip(main_job.MACHINES, pair):
+        lines += [f"== {m} ({main_job.KNOWLEDGE[m]}): ...", *main_job.window_lines(r)]
+    v["readme.main_job"] = "\n".join(lines + main_job.summary_lines(*pair))
+    v["sampled.table"] = table(["workload", "speedup", "AMAT reduction", "to the pool (Table IV)", "baseline IPC, AMAT",
+                                "StarNUMA IPC, AMAT"], rows)
+
+
+def static_study(R: Results, v: dict) -> None:
+    run = lambda w, p: R(f"static-{folder(w)}-{p}")
+    speed = {p: [] for p, _ in VARIANTS}
+    rows, reductions = [], []
+    for w in STATIC:
+        b = run(w, BASE)
+        cells = []
+        for p, _ in VARIANTS:
+            x = run(w, p)["ipc"] / b["ipc"]
+            speed[p].append(x)
+            v[f"static.{short(w)}.{p}"] = times(x)
+            cells.append(times(x))
+        s = run(w, STAR)
+        red = 1 - s["amat_ns"] / b["amat_ns"]
+        reductions.append(red)
+        rows.append([f"`{w}`", *cells, pct(red), pct(s["access_breakdown"].get("pool", 0))])
+    for p, _ in VARIANTS:
+        v[f"static.geomean.{p}"] = times(geomean(speed[p]))
+        v[f"static.min.{p}"] = times(min(speed[p]))
+        v[f"static.max.{p}"] = times(max(speed[p]))
+    v["static.amat_reduction"] = pct(sum(reductions) / len(reductions))
+    rows.append(["geomean", *(v[f"static.geomean.{p}"] for p, _ in VARIANTS), v["static.amat_reduction"] + " (mean)", ""])
+    v["static.speedups"] = table(["workload", *(f"{label} speedup" for _, label in VARIANTS),
+                                  "StarNUMA AMAT reduction", "StarNUMA pool accesses"], rows)
+
+    rows, shares, ratios, gaps = [], [], {}, []
+    for w in STATIC:
+        b, s = run(w, BASE), run(w, STAR)
+        co = s["stats"].get("coherence", {})
+        bt = co.get("bt_pool", 0) + co.get("bt_socket", 0)
+        share = bt / s["llc_misses"]
+        shares.append(share)
+        pool_lat = co.get("bt_pool_latency", {}).get("mean", 0)
+        sock_lat = co.get("bt_socket_latency", {}).get("mean", 0)
+        ratio = f"{pool_lat / sock_lat:.2f}" if pool_lat and sock_lat else "-"
+        if pool_lat and sock_lat:
+            ratios[short(w)] = pool_lat / sock_lat
+        rate = co.get("pool_directory_rate", 0)  # transactions per us
+        if rate:
+            gaps.append(1000 / rate)
+        v[f"static.{short(w)}.bt_share"] = pct(share, 1)
+        v[f"static.{short(w)}.base_amat"] = amat_split(b, 0)
+        v[f"static.{short(w)}.base_contention"] = f"{b['amat_contention_ns']:.0f} ns"
+        v[f"static.{short(w)}.base_amat_ns"] = f"{b['amat_ns']:.0f} ns"
+        rows.append([f"`{w}`", amat_split(b, 0), amat_split(s, 0), pct(share, 1), ratio,
+                     f"{1000 / rate:.0f}" if rate else "-"])
+    v["static.amat_table"] = table(["workload", "baseline AMAT (unloaded + contention)",
+                                    "StarNUMA AMAT (unloaded + contention)", "BT share of accesses (StarNUMA)",
+                                    "BT via pool / 3-hop BT latency", "pool directory: ns between transactions"], rows)
+    v["static.bt_share.min"], v["static.bt_share.max"] = pct(min(shares), 1), pct(max(shares), 1)
+    v["static.bt_ratio.min"], v["static.bt_ratio.max"] = f"{min(ratios.values()):.2f}", f"{max(ratios.values()):.2f}"
+    v["static.bt_ratio.max_workload"] = max(ratios, key=ratios.get)
+    v["static.directory_gap.min"], v["static.directory_gap.max"] = f"{min(gaps):.0f}", f"{max(gaps):.0f}"
+
+    rows = []
+    for w in STATIC:
+        b = run(w, BASE)
+        ref = PAPER_TABLE3.get(short(w))
+        mpki = 1000 * b["llc_misses"] / b["instructions"]
+        v[f"static.{short(w)}.base_ipc"] = f"{b['ipc']:.3f}"
+        v[f"static.{short(w)}.base_mpki"] = f"{mpki:.1f}"
+        rows.append([f"`{w}`", f"{b['ipc']:.3f} ({ref[0] if ref else '-'})", f"{mpki:.1f} ({ref[2] if ref else '-'})"])
+    v["static.baseline_table"] = table(["workload", "baseline IPC per core in these runs (paper's Table III)",
+                                        "baseline LLC MPKI in these runs (paper's)"], rows)
+
+
+def pool_study(R: Results, v: dict) -> None:
+    run = lambda w, p, f: R(f"pool-{folder(w)}-{p}-{f}")
+    rows = []
+    for w in SAMPLED:
+        cells, shares = [], []
+        for f in ("0.0588", "0.2"):
+            b, s = run(w, BASE, f), run(w, STAR, f)
+            k = f"pool.{short(w)}.{f}."
+            v[k + "speedup"] = times(s["ipc"] / b["ipc"])
+            v[k + "amat"] = f"{s['amat_ns']:.0f} ns"
+            v[k + "cxl_util"] = pct(s["link_utilization"]["cxl"])
+            cells.append(v[k + "speedup"])
+            shares.append(pct(s["access_breakdown"].get("pool", 0), 1))
+        rows.append([f"`{w}`", *cells, " / ".join(shares)])
+    v["pool.table"] = table(["workload", "pool 1/17", "pool 1/5", "pool accesses 1/17 / 1/5"], rows)
+
+
+def convergence_study(R: Results, v: dict) -> None:
+    rows, worst = [], (0.0, "")
+    for case, label in CONVERGENCE:
+        c, f = R(f"convergence-{case}-100ns"), R(f"convergence-{case}-1ns")
+        for what in ("ipc", "amat_ns"):
+            gap = c[what] / f[what] - 1
+            if abs(gap) > abs(worst[0]):
+                worst = (gap, f"{'IPC' if what == 'ipc' else 'AMAT'} of {label.split(',')[0]}")
+        rows.append([label, f"{c['ipc']:.4f} / {f['ipc']:.4f}", f"{c['amat_ns']:.1f} / {f['amat_ns']:.1f}",
+                     f"{100 * (c['ipc'] / f['ipc'] - 1):+.1f} %", f"{100 * (c['amat_ns'] / f['amat_ns'] - 1):+.1f} %"])
+    v["convergence.table"] = table(["case", "IPC 100 ns / 1 ns", "AMAT 100 ns / 1 ns (ns)", "IPC gap", "AMAT gap"], rows)
+    v["convergence.worst"] = f"{100 * worst[0]:+.1f} %"
+    v["convergence.worst_what"] = worst[1]
+
+
+def migration_study(R: Results, v: dict) -> None:
+    configs = [("perfect-base", "baseline, perfect"), ("t16-star", "StarNUMA, T16"), ("t0-star", "StarNUMA, T0")]
+    best, sweep = {}, {}
+    for w in MIGRATION:
+        for c, _ in configs:
+            sweep[w, c] = {l: R(f"migration-{folder(w)}-{c}-{l}") for l in LIMITS}
+            # the paper's choice: each workload and system at its best limit
+            best[w, c] = max(LIMITS, key=lambda l: sweep[w, c][l]["ipc"])
+    at_best = lambda w, c: sweep[w, c][best[w, c]]
+    static = lambda w, p, placement: R(f"migration-static-{folder(w)}-{p}-{placement}")
+
+    rows, t16s, t0s = [], [], []
+    for w in MIGRATION:
+        b = at_best(w, "perfect-base")
+        s16, s0 = at_best(w, "t16-star"), at_best(w, "t0-star")
+        t16s.append(s16["ipc"] / b["ipc"])
+        t0s.append(s0["ipc"] / b["ipc"])
+        k = f"migration.{short(w)}."
+        v[k + "t16"], v[k + "t0"] = times(t16s[-1]), times(t0s[-1])
+        v[k + "t16_amat_reduction"] = pct(1 - s16["amat_ns"] / b["amat_ns"])
+        v[k + "t0_amat_reduction"] = pct(1 - s0["amat_ns"] / b["amat_ns"])
+        v[k + "t16_limit"], v[k + "t0_limit"] = str(best[w, "t16-star"]), str(best[w, "t0-star"])
+        rows.append([f"`{w}`", best[w, "perfect-base"], best[w, "t16-star"], v[k + "t16"], v[k + "t16_amat_reduction"],
+                     best[w, "t0-star"], v[k + "t0"], v[k + "t0_amat_reduction"]])
+    v["migration.t16_geomean"], v["migration.t0_geomean"] = times(geomean(t16s)), times(geomean(t0s))
+    rows.append(["geomean", "", "", v["migration.t16_geomean"], "", "", v["migration.t0_geomean"], ""])
+    v["migration.fig8"] = table(["workload", "baseline limit", "T16 limit", "T16 speedup", "T16 AMAT reduction",
+                                 "T0 limit", "T0 speedup", "T0 AMAT reduction"], rows)
+
+    rows = []
+    for w in MIGRATION:
+        m16, m0 = at_best(w, "t16-star")["migration"], at_best(w, "t0-star")["migration"]
+        k = f"migration.{short(w)}."
+        v[k + "t16_to_pool"], v[k + "t0_to_pool"] = pct(m16["to_pool_fraction"]), pct(m0["to_pool_fraction"])
+        rows.append([f"`{w}`", v[k + "t16_to_pool"], v[k + "t0_to_pool"], grouped(m16["pages_moved"]),
+                     grouped(m0["pages_moved"])])
+    v["migration.table4"] = table(["workload", "T16", "T0", "T16 pages moved", "T0 pages moved"], rows)
+
+    rows = []
+    for w in MIGRATION:
+        b = at_best(w, "perfect-base")["ipc"]
+        cells = [static(w, p, placement)["ipc"] / b for p in (BASE, STAR) for placement in ("first-touch", "oracle")]
+        k = f"migration.{short(w)}."
+        v[k + "oracle_base"], v[k + "oracle_star"] = times(cells[1]), times(cells[3])
+        rows.append([f"`{w}`", *(times(x) for x in cells), times(at_best(w, "t16-star")["ipc"] / b)])
+    v["migration.fig9"] = table(["workload", "baseline, first touch", "baseline, oracle", "StarNUMA, first touch",
+                                 "StarNUMA, oracle", "StarNUMA, T16"], rows)
+
+    rows = []
+    for w in MIGRATION:
+        for c, label in configs:
+            cells = []
+            for l in LIMITS:
+                x = sweep[w, c][l]
+                cells.append(f"{x['ipc']:.4f}, {x['amat_ns']:.0f} ns, {pct(pool_share(x))}")
+                v[f"migration.{short(w)}.{c}.{l}.ipc"] = f"{x['ipc']:.4f}"
+            rows.append([f"`{w}`", label, *cells])
+    v["migration.limits"] = table(["workload", "configuration", *(f"L = {l}" for l in LIMITS)], rows)
+
+
+def table3_study(R: Results, v: dict) -> None:
+    def ipc_mpki(w: str, dependent: str) -> tuple[float, float]:
+        s = R(f"table3-{dependent}-{folder(w)}")
+        ipc = next(iter(s["programs"].values()))["ipc"] if "@" in w else s["ipc"]
+        return ipc, 1000 * s["llc_misses"] / s["instructions"]
+
+    rows = []
+    for w in TABLE3:
+        k = short(w)
+        paper_ipc, paper_ipc1, paper_mpki = PAPER_TABLE3[k]
+        (i, m), (i1, m1) = ipc_mpki(w, "stall"), ipc_mpki(w + "@socket0", "stall")
+        (o, _), (o1, _) = ipc_mpki(w, "overlap"), ipc_mpki(w + "@socket0", "overlap")
+        v[f"table3.{k}.ipc"], v[f"table3.{k}.ipc1"], v[f"table3.{k}.mpki"] = f"{i:.3f}", f"{i1:.3f}", f"{m:.1f}"
+        v[f"table3.{k}.overlap_gain"] = pct(o / i - 1)
+        rows.append([k, f"{paper_ipc} ({paper_ipc1})", f"{i:.3f} ({i1:.3f})", f"{o:.3f} ({o1:.3f})", paper_mpki,
+                     f"{m:.1f} ({m1:.1f})"])
+    # What the causes below the table quote, from the same runs
+    for w in TABLE3:
+        k = short(w)
+        for where, cores, suffix in (("", 64, ""), ("@socket0", 4, "1")):
+            r = R(f"table3-stall-{folder(w + where)}")
+            ipc, mpki = ipc_mpki(w + where, "stall")
+            # Little's law: misses in flight per core = miss rate x miss latency
+            v[f"table3.{k}.in_flight{suffix}"] = f"{r['llc_misses'] / r['sim_time_ns'] * r['amat_ns'] / cores:.1f}"
+            v[f"table3.{k}.amat{suffix}"] = f"{r['amat_ns']:.0f} ns"
+            v[f"table3.{k}.contention{suffix}"] = f"{r['amat_contention_ns']:.0f} ns"
+            v[f"table3.{k}.bt{suffix}"] = pct(r["access_breakdown"].get("bt-socket", 0) +
+                                              r["access_breakdown"].get("bt-pool", 0))
+            v[f"table3.{k}.instructions_per_miss{suffix}"] = f"{1000 / mpki:.0f}"
+            v[f"table3.{k}.cycles_per_miss{suffix}"] = f"{1000 / mpki / ipc:.0f}"
+        o = R(f"table3-overlap-{folder(w)}")
+        v[f"table3.{k}.in_flight_overlap"] = f"{o['llc_misses'] / o['sim_time_ns'] * o['amat_ns'] / 64:.1f}"
+    v["table3.table"] = table(["workload", "IPC (one socket), paper", "ours", "ours, dependent loads overlap",
+                               "MPKI, paper", "ours (one socket)"], rows)
+
+
+def profile_study(R: Results, v: dict) -> None:
+    def share(d: dict, test) -> float:
+        return sum(n for k, n in d.items() if test(int(k))) / max(1, sum(d.values()))
+
+    rows = []
+    for w in TABLE3:
+        p = R(f"profile-{folder(w)}")
+        pages, accesses = p["pages_by_sharers"], p["accesses_by_sharers"]
+        cells = [share(pages, lambda k: k == 1), share(pages, lambda k: k > 8), share(accesses, lambda k: k > 8),
+                 share(pages, lambda k: k == 16), share(accesses, lambda k: k == 16), p["read_only_pages"],
+                 p["read_only_accesses"]]
+        for name, x in zip(["one", "over8", "over8_accesses", "all", "all_accesses", "read_only", "read_only_accesses"],
+                           cells):
+            v[f"profile.{short(w)}.{name}"] = pct(x, 1)
+        rows.append([short(w), *(pct(x, 1) for x in cells)])
+    v["profile.table"] = table(["workload", "pages with 1 sharer", "> 8 sharers: pages", "accesses", "all 16: pages",
+                                "accesses", "read-only pages", "their accesses"], rows)
+
+
+def unloaded_study(R: Results, v: dict) -> None:
+    lat = lambda platform, to, frm="socket0": R.latency(f"unloaded-{platform}")[frm][to]
+    ns = lambda x: f"{x:.0f} ns"
+    v["unloaded.local"] = ns(lat("baseline16", "socket0"))
+    v["unloaded.chassis"] = ns(lat("baseline16", "socket1"))
+    v["unloaded.remote"] = ns(lat("baseline16", "socket4"))
+    v["unloaded.pool16"] = ns(lat("starnuma16", "pool"))
+    v["unloaded.pool8"] = ns(lat("starnuma8", "pool"))
+    v["unloaded.pool190"] = ns(lat("starnuma16-190ns", "pool"))
+    v["unloaded.switch"] = ns(lat("starnuma16-switch", "pool"))
+    v["unloaded.switch32"] = ns(lat("starnuma32", "pool"))
+
+
+STUDIES = [main_study, sampled_study, static_study, pool_study, convergence_study, migration_study, table3_study,
+           profile_study, unloaded_study]
+
+
+def values(dir: str | Path) -> dict:
+    R = Results(dir)
+    v = {"sweep.version": str(R.df.attrs["meta"].get("starnuma_version", "?"))}
+    for study in STUDIES:
+        study(R, v)
+    return v

@@ -1,0 +1,117 @@
+"""docs/validation.md and README's main-job lines from one database (docs/reports.md).
+
+    validation_doc.py DIR      # DIR: a sweep of experiments/validation.yaml; writes
+                               # docs/validation-data.json, docs/validation.md, README's main job
+    validation_doc.py --check  # the page and README are what docs/validation-data.json gives
+
+The page's text is docs/validation.md.in: Markdown in which {{name}} is a value of the database
+(validation_data.py computes them). docs/validation-data.json keeps the values the page was made
+from, so that --check (a test of the suite) can tell a hand edit of a number from a regeneration.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "docs" / "validation.md.in"
+PAGE = ROOT / "docs" / "validation.md"
+DATA = ROOT / "docs" / "validation-data.json"
+README = ROOT / "README.md"
+PLACEHOLDER = re.compile(r"\{\{([A-Za-z0-9_.:-]+)\}\}")
+# README's copy of the main job's output, between these two lines.
+BEGIN, END = "<!-- main job: from the validation database (tools/report/validation_doc.py) -->", "<!-- main job end -->"
+GENERATED = ("<!-- Generated from docs/validation.md.in and the validation sweep's database by "
+             "`bash experiments/validation.sh`: edit the template, not this page. -->\n")
+
+
+class TemplateError(Exception):
+    pass
+
+
+def render(template: str, values: dict, where: str = "template") -> str:
+    """TEMPLATE with every {{name}} replaced; an unknown name is an error naming its line."""
+    missing = []
+    for n, line in enumerate(template.splitlines(), 1):
+        missing += [f"{where}:{n}: no value '{m}'" for m in PLACEHOLDER.findall(line) if m not in values]
+    if missing:
+        raise TemplateError("\n".join(missing))
+    return PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+
+def main_job_block(values: dict) -> str:
+    return "\n".join(["```", *values["readme.main_job"].splitlines(), "```"])
+
+
+def readme_with(readme: str, values: dict) -> str:
+    if BEGIN not in readme or END not in readme:
+        raise TemplateError(f"{README}: no '{BEGIN}' ... '{END}' lines around the main job's output")
+    head, rest = readme.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    return head + BEGIN + "\n" + main_job_block(values) + "\n" + END + tail
+
+
+def outputs(values: dict) -> dict:
+    return {PAGE: GENERATED + render(TEMPLATE.read_text(), values, str(TEMPLATE.relative_to(ROOT))),
+            README: readme_with(README.read_text(), values)}
+
+
+def write_atomically(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def check() -> int:
+    values = json.loads(DATA.read_text())
+    bad = 0
+    for path, want in outputs(values).items():
+        got = path.read_text()
+        if got != want:
+            bad += 1
+            diff = difflib.unified_diff(want.splitlines(), got.splitlines(), "generated", str(path), lineterm="", n=1)
+            print(f"{path} is not what {DATA.name} and the template give:", *list(diff)[:40], sep="\n")
+    if bad:
+        print("Edit docs/validation.md.in (or README outside the main-job lines) and run "
+              "`python3 tools/report/validation_doc.py --render`, or regenerate everything with "
+              "`bash experiments/validation.sh`.")
+    else:
+        print(f"{PAGE.name} and README's main job are what {DATA.name} gives ({len(values)} values)")
+    return 1 if bad else 0
+
+
+def write(values: dict) -> None:
+    pages = outputs(values)  # every error before anything is written
+    write_atomically(DATA, json.dumps(values, indent=1, sort_keys=True) + "\n")
+    for path, text in pages.items():
+        write_atomically(path, text)
+        print(f"wrote {path.relative_to(ROOT)}")
+
+
+def main(argv: list) -> int:
+    try:
+        if argv == ["--check"]:
+            return check()
+        if argv == ["--render"]:  # the template changed, the data did not
+            write(json.loads(DATA.read_text()))
+            return 0
+        if len(argv) == 1 and not argv[0].startswith("-"):
+            sys.path.insert(0, str(Path(__file__).parent))
+            import _interpreter
+            _interpreter.ensure()  # pandas, through starnuma_results
+            import validation_data
+            write(validation_data.values(argv[0]))
+            return 0
+    except TemplateError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
