@@ -105,6 +105,59 @@ $(cat "$work/err.txt")"
     grep -q "bad_platform.yaml:8:36: error: run -3ns: its platform is refused" "$work/err.txt" || fail "$(cat "$work/err.txt")"
     [ ! -e "$work/s/sweep.db" ] && [ -z "$(ls "$work/s/runs")" ] || fail "something ran"
     ;;
+  refusals)
+    # Each a sweep file a user could write, refused at its line before anything is built or run.
+    refused() {  # NAME EXPECTED: the spec in $work/NAME.yaml is refused with EXPECTED
+      set +e
+      "$starnuma" sweep "$work/$1.yaml" --out "$work/out-$1" --dry-run > /dev/null 2> "$work/$1.err"
+      local rc=$?
+      set -e
+      [ "$rc" = 1 ] || fail "$1: exit code $rc: $(cat "$work/$1.err")"
+      grep -qF "$2" "$work/$1.err" || fail "$1: missing: $2
+$(cat "$work/$1.err")"
+    }
+    platform="$here/../../platforms/baseline16-scaled.yaml"
+    printf 'sweep: ""\nfixed: {instructions: 1000, workload: local, platform: %s}\n' "$platform" > "$work/empty_name.yaml"
+    refused empty_name "empty_name.yaml:1:8: error: sweep: '' is not a name"
+    printf 'sweep: s\nbaseline: nowhere\nfixed: {instructions: 1000, workload: local, platform: %s}\n' "$platform" \
+      > "$work/baseline.yaml"
+    refused baseline "baseline.yaml:2:11: error: baseline: no run is on a platform named 'nowhere'"
+    printf 'sweep: s\nfixed: {instructions: 1000, workload: local, platform: %s}\nparts:\n  - part: a\n  - part: a\n' \
+      "$platform" > "$work/parts.yaml"
+    refused parts "parts.yaml:5:11: error: parts[1].part: two parts are both named 'a'"
+    printf 'sweep: s\nfixed: {instructions: 1000, workload: local, platform: %s}\naxes:\n  group: {}\n' "$platform" \
+      > "$work/zipped.yaml"
+    refused zipped "zipped.yaml:4:10: error: axes.group: an empty zipped group"
+    printf 'sweep: s\nfixed: {instructions: 1000, workload: local, platform: %s}\nname: "==="\n' "$platform" \
+      > "$work/run_name.yaml"
+    refused run_name "run_name.yaml:3:7: error: name: a run named ''"
+    values=$(seq -s, 1 100)
+    printf 'sweep: s\nfixed: {instructions: 1000, workload: local, platform: %s}\naxes:\n  seed: [%s]\n  warmup: [%s]\n  set:a.b: [%s]\n' \
+      "$platform" "$values" "$values" "$values" > "$work/huge.yaml"
+    refused huge "error: axes: the axes make 1000000 runs, more than the 100000 a sweep may have"
+    ;;
+  results_kept)
+    # A folder belongs to one sweep: another sweep file is refused and the results stand.
+    "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" --jobs 2 > /dev/null 2>&1
+    sed 's/^sweep: tiny/sweep: other/' "$here/tiny.yaml" > "$work/other.yaml"
+    sed -i "s#\.\./\.\./platforms#$here/../../platforms#g" "$work/other.yaml"
+    set +e
+    "$starnuma" sweep "$work/other.yaml" --out "$work/s" > /dev/null 2> "$work/other.err"
+    rc=$?
+    set -e
+    [ "$rc" = 1 ] || fail "another sweep took the folder: exit $rc"
+    grep -q "holds the results of sweep 'tiny'.*a folder belongs to one sweep" "$work/other.err" || fail "$(cat "$work/other.err")"
+    [ "$(query "$work/s/sweep.db" "select count(*) from runs where status = 'done'")" = 4 ] || fail "results lost"
+    # A run a killed sweep left 'running', and a done run whose folder was deleted, run again.
+    python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("update runs set status = ? where name = ?", ("running", sys.argv[2])); c.commit()' \
+      "$work/s/sweep.db" baseline16-scaled-local
+    rm "$work/s/runs/baseline16-scaled-local/result.json"  # killed before it finished
+    rm -rf "$work/s/runs/starnuma16-scaled-local"
+    "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" > "$work/again.txt" 2> "$work/again.err"
+    grep -q "2 done already, 0 failed 3 times (not retried), 2 to run" "$work/again.err" || fail "$(cat "$work/again.err")"
+    [ "$(query "$work/s/sweep.db" "select count(*) from runs where status = 'done'")" = 4 ] || fail "not all done again"
+    [ -s "$work/s/runs/starnuma16-scaled-local/stats.json" ] || fail "the deleted run was not rerun"
+    ;;
   one_sweep_per_folder)
     mkdir -p "$work/s"
     "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" --dry-run > /dev/null  # makes it a sweep folder

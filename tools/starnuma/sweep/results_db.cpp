@@ -123,6 +123,16 @@ void ResultsDb::set_meta(const std::string& key, const std::string& value) {
       .step();
 }
 
+std::string ResultsDb::meta(const std::string& key) {
+  Statement s(db_, "SELECT value FROM meta WHERE key = ?", path_);
+  s.bind(1, key);
+  return s.step() ? s.text(0) : "";
+}
+
+void ResultsDb::set_pending(const std::string& name) {
+  Statement(db_, "UPDATE runs SET status = 'pending' WHERE name = ?", path_).bind(1, name).step();
+}
+
 std::map<std::string, RunRow> ResultsDb::runs() {
   std::map<std::string, RunRow> rows;
   Statement s(db_, "SELECT name, key, status, attempts, error FROM runs", path_);

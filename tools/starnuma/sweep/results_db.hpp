@@ -31,6 +31,9 @@ class ResultsDb {
   ResultsDb& operator=(const ResultsDb&) = delete;
 
   void set_meta(const std::string& key, const std::string& value);
+  std::string meta(const std::string& key);  // "" when absent
+  // A run no process follows any more (its sweep was killed), or whose files are gone: to run again.
+  void set_pending(const std::string& name);
   std::map<std::string, RunRow> runs();
   // Inserts the run or, when its key changed, resets it to pending; a run whose key is unchanged
   // keeps its status and results. `columns`: the parameter columns (platform, workload, ...).

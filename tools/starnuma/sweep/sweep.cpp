@@ -189,6 +189,15 @@ void lock_folder(const std::string& dir) {
     report_error(msg::kInput, "--out " + dir + ": another starnuma sweep is running in this folder");
 }
 
+// A folder belongs to one sweep: another sweep file's runs would drop its rows and overwrite its
+// results.
+void check_same_sweep(ResultsDb& db, const SweepSpec& spec, const std::string& dir) {
+  const std::string holder = db.meta("sweep");
+  if (!holder.empty() && holder != spec.name)
+    report_error(msg::kInput, "--out " + dir + ": holds the results of sweep '" + holder + "', and " + spec.path +
+                                  " is sweep '" + spec.name + "': a folder belongs to one sweep (give another --out)");
+}
+
 }  // namespace
 
 int sweep(const SweepArgs& args) {
@@ -222,7 +231,11 @@ int sweep(const SweepArgs& args) {
   const std::string db_path = dir + "/sweep.db";
   if (args.dry_run) {
     std::map<std::string, RunRow> rows;
-    if (fs::exists(db_path)) rows = ResultsDb(db_path).runs();
+    if (fs::exists(db_path)) {
+      ResultsDb db(db_path);
+      check_same_sweep(db, spec, dir);
+      rows = db.runs();
+    }
     int width = 3;
     for (const SweepRun& run : spec.runs) width = std::max(width, static_cast<int>(run.name.size()));
     std::printf("%-*s  %-24s %s\n", width, "run", "status", "command");
@@ -250,6 +263,7 @@ int sweep(const SweepArgs& args) {
 
   lock_folder(dir);
   ResultsDb db(db_path);
+  check_same_sweep(db, spec, dir);
   db.set_meta("sweep", spec.name);
   db.set_meta("spec", spec.path);
   db.set_meta("description", spec.description);
@@ -275,7 +289,10 @@ int sweep(const SweepArgs& args) {
       // job still running then) is collected rather than run again.
       const Ingested in = ingest_run(db, p.dir, p.name, p.key, p.stats_path, "");
       if (in.finished) row.status = in.done ? "done" : "failed";
+    } else if (!fs::exists(p.dir + "/result.json") || !fs::exists(dir + "/" + p.stats_path)) {
+      row.status = "pending";  // done, but its files were deleted since
     }
+    if (row.status == "running" || row.status == "pending") db.set_pending(run.name);  // nobody follows it now
     if (row.status == "done") {
       ++already;
     } else if (row.status == "failed" && row.attempts >= static_cast<int>(args.attempts)) {

@@ -57,6 +57,9 @@ constexpr OptionInfo kOptions[] = {
     {"cores_per_socket", ValueType::Count, kProfile, "--cores-per-socket"},
 };
 constexpr const char* kSetPrefix = "set:";
+// More runs than any cluster study needs: a larger cross product is a mistake, refused before it
+// is built (docs/sweeps.md).
+constexpr size_t kMaxRuns = 100000;
 // A label axis only names runs (and is a column of the database): it becomes no option.
 constexpr const char* kLabelPrefix = "label:";
 
@@ -95,7 +98,7 @@ class SpecReader {
     for (const MapEntry& e : doc.entries())
       if (std::find(top.begin(), top.end(), e.key) == top.end()) unknown(e, "", top);
     spec.name = scalar(doc, "sweep", "", true);
-    if (!spec.name.empty() && !is_name(spec.name))
+    if (doc.find("sweep") && doc.find("sweep")->is_scalar() && !is_name(spec.name))
       issue(doc.find("sweep")->location(), "sweep",
             "'" + spec.name + "' is not a name (letters, digits, '_', '-', '.')");
     spec.description = scalar(doc, "description", "", false);
@@ -105,6 +108,7 @@ class SpecReader {
     // options and axes: the runs are the union of the parts' cross products.
     Part shared = read_part(doc, "", {}, {});
     std::vector<Part> parts;
+    std::set<std::string> part_names;
     if (const ConfigNode* list = doc.find("parts")) {
       if (list->kind() != ConfigNode::Kind::Sequence || list->items().empty()) {
         issue(list->location(), "parts",
@@ -125,6 +129,8 @@ class SpecReader {
           if (!parts.back().name.empty() && !is_name(parts.back().name))
             issue(p.find("part")->location(), path + ".part",
                   "'" + parts.back().name + "' is not a name (letters, digits, '_', '-', '.')");
+          else if (!parts.back().name.empty() && !part_names.insert(parts.back().name).second)
+            issue(p.find("part")->location(), path + ".part", "two parts are both named '" + parts.back().name + "'");
           if (parts.back().name_template.empty()) parts.back().name_template = shared.name_template;
         }
       }
@@ -137,6 +143,17 @@ class SpecReader {
       for (const Group& g : part.groups)
         for (const auto& [axis, values] : g.axes)
           if (std::find(spec.axes.begin(), spec.axes.end(), axis) == spec.axes.end()) spec.axes.push_back(axis);
+    // The cross product's size before it is built: a mistyped axis must not exhaust the host.
+    double total = 0;
+    for (const Part& part : parts) {
+      double n = 1;
+      for (const Group& g : part.groups) n *= static_cast<double>(g.size);
+      total += n;
+    }
+    if (total > kMaxRuns)
+      issue(doc.location(), "axes",
+            "the axes make " + std::to_string(static_cast<unsigned long long>(total)) + " runs, more than the " +
+                std::to_string(kMaxRuns) + " a sweep may have: split it or shorten an axis");
     diagnostics_.raise_if_any();
 
     std::set<std::string> names;
@@ -157,7 +174,10 @@ class SpecReader {
         SweepRun run = make_run(chosen, params, where);
         run.name =
             part.name_template.empty() ? default_name(run) : expand_name(part.name_template, run, part.name_where);
-        if (!run.name.empty() && !names.insert(run.name).second)
+        if (run.name.find_first_not_of('.') == std::string::npos)  // "", "." and ".." are not folders of runs/
+          issue(part.name_template.empty() ? where : part.name_where, "name",
+                "a run named '" + run.name + "' (what remains of its name as a file name): name: needs letters or digits");
+        else if (!names.insert(run.name).second)
           issue(part.name_template.empty() ? where : part.name_where, "name",
                 "two runs are both named '" + run.name + "': give 'name:' a template with every varying axis, e.g. {" +
                     (spec.axes.empty() ? std::string("workload") : spec.axes.back()) + "}");
@@ -173,6 +193,11 @@ class SpecReader {
         if (diagnostics_.count() > 20) break;  // enough to fix first
       }
     }
+    if (!spec.baseline.empty() && std::none_of(spec.runs.begin(), spec.runs.end(), [&](const SweepRun& r) {
+          return r.platform_name == spec.baseline;
+        }))
+      issue(doc.find("baseline")->location(), "baseline",
+            "no run is on a platform named '" + spec.baseline + "' (a platform file's stem, e.g. baseline16-scaled)");
     if (spec.baseline.empty())
       for (const SweepRun& r : spec.runs)
         if (!r.platform_name.empty()) {
@@ -360,6 +385,8 @@ class SpecReader {
     for (const MapEntry& e : a.entries()) {
       Group g;
       if (e.value.is_map()) {  // a zipped group: its lists vary together
+        if (e.value.entries().empty())
+          issue(e.value.location(), axes + e.key, "an empty zipped group: give it OPTION: [values] lists");
         for (const MapEntry& z : e.value.entries()) {
           std::vector<Value> values;
           if (!seen.insert(z.key).second)
