@@ -176,7 +176,8 @@ class SpecReader {
             part.name_template.empty() ? default_name(run) : expand_name(part.name_template, run, part.name_where);
         if (run.name.find_first_not_of('.') == std::string::npos)  // "", "." and ".." are not folders of runs/
           issue(part.name_template.empty() ? where : part.name_where, "name",
-                "a run named '" + run.name + "' (what remains of its name as a file name): name: needs letters or digits");
+                "a run named '" + run.name +
+                    "' (what remains of its name as a file name): name: needs letters or digits");
         else if (!names.insert(run.name).second)
           issue(part.name_template.empty() ? where : part.name_where, "name",
                 "two runs are both named '" + run.name + "': give 'name:' a template with every varying axis, e.g. {" +
@@ -193,9 +194,8 @@ class SpecReader {
         if (diagnostics_.count() > 20) break;  // enough to fix first
       }
     }
-    if (!spec.baseline.empty() && std::none_of(spec.runs.begin(), spec.runs.end(), [&](const SweepRun& r) {
-          return r.platform_name == spec.baseline;
-        }))
+    if (!spec.baseline.empty() && std::none_of(spec.runs.begin(), spec.runs.end(),
+                                               [&](const SweepRun& r) { return r.platform_name == spec.baseline; }))
       issue(doc.find("baseline")->location(), "baseline",
             "no run is on a platform named '" + spec.baseline + "' (a platform file's stem, e.g. baseline16-scaled)");
     if (spec.baseline.empty())
