@@ -17,6 +17,7 @@ void parse_time_window(const std::string& option, const std::string& text, int64
     }
     const Parsed<Time> t = parse_time(side);
     if (!t) report_error(msg::kUsage, option + " " + text + ": " + t.error);
+    if (t.value->ps() < 0) report_error(msg::kUsage, option + " " + text + ": simulated time starts at 0");
     ps = t.value->ps();
   };
   bound(text.substr(0, colon), start_ps);

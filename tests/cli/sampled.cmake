@@ -98,3 +98,13 @@ starnuma(1 checkpoint "${PLATFORM}" --workload sharing:pages=2048,operations=100
 if(EXISTS "${OUT}/short")
   message(FATAL_ERROR "a failed functional pass left ${OUT}/short")
 endif()
+# --out is replaced whole: never the checkpoints' folder, one holding it, or one inside it.
+foreach(out "${OUT}" "${OUT}/ck" "${OUT}/ck/inner")
+  starnuma(1 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --out "${out}" --instructions 1000)
+  if(NOT err MATCHES "--out is replaced whole, so it may neither hold nor lie inside the checkpoints")
+    message(FATAL_ERROR "sample --out ${out}: ${err}")
+  endif()
+  if(NOT EXISTS "${OUT}/ck/manifest.json")
+    message(FATAL_ERROR "sample --out ${out} deleted its input")
+  endif()
+endforeach()

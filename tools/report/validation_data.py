@@ -132,6 +132,17 @@ class Results:
             self._stats[name] = sr.stats(self.dir, name)
         return self._stats[name]
 
+    def tracking_stall(self, name: str) -> float:
+        """The share of the cores' cycles spent waiting for their socket's tracker."""
+        r = self(name)
+        described = sr.platform(self.dir, self.rows[name]["platform_key"])["describe"]
+        sockets = {n["name"]: n["params"] for n in described["nodes"] if n["type"] == "socket"}
+        stalled = cycles = 0.0
+        for socket, params in sockets.items():
+            stalled += r["stats"]["nodes"][socket].get("tracking", {}).get("core_stall_cycles", 0)
+            cycles += params["cores"]["value"] * params["frequency"]["value"] * r["sim_time_ns"] * 1e-9
+        return stalled / cycles
+
     def latency(self, name: str) -> dict:
         self(name)
         return sr.platform(self.dir, self.rows[name]["platform_key"])["latency"]["latency_ns"]
@@ -160,6 +171,7 @@ def main_study(R: Results, v: dict) -> None:
         v[p + "pages"] = grouped(m["pages_moved"])
         v[p + "to_pool"] = pct(m["to_pool_fraction"])
         v[p + "bt_pool"] = pct(r["access_breakdown"].get("bt-pool", 0))
+        v[p + "tracking_stall"] = pct(R.tracking_stall(f"main-{variant}"), 2)
         rows.append([label, v[p + "speedup"], v[p + "amat_reduction"], amat_split(r), v[p + "pages"], v[p + "to_pool"]])
     v["main.table"] = table(["StarNUMA's tracking", "speedup", "AMAT reduction", "StarNUMA AMAT (unloaded + cont.)",
                              "pages moved", "to the pool"], rows)
@@ -345,6 +357,9 @@ def migration_study(R: Results, v: dict) -> None:
                 x = sweep[w, c][l]
                 cells.append(f"{x['ipc']:.4f}, {x['amat_ns']:.0f} ns, {pct(pool_share(x))}")
                 v[f"migration.{short(w)}.{c}.{l}.ipc"] = f"{x['ipc']:.4f}"
+                if c != "perfect-base" and l == 0:
+                    stall = R.tracking_stall(f"migration-{folder(w)}-{c}-{l}")
+                    v[f"migration.{short(w)}.{c}.tracking_stall"] = pct(stall, 1)
             rows.append([f"`{w}`", label, *cells])
     v["migration.limits"] = table(["workload", "configuration", *(f"L = {l}" for l in LIMITS)], rows)
 

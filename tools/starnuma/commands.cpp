@@ -1,8 +1,10 @@
 #include "commands.hpp"
 #include "common/json_text.hpp"
 
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -198,6 +200,20 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
     report_error(msg::kUsage,
                  "--trace-every, --trace-addresses, --trace-sockets and --trace-window shape the trace "
                  "of --trace-transactions FILE; give it");
+  }
+  // Each output its own file: two options naming one path would lose one of them.
+  {
+    std::map<std::string, std::string> outputs;
+    const auto claim = [&outputs](const std::string& option, const std::string& path) {
+      if (path.empty()) return;
+      const std::string key = std::filesystem::weakly_canonical(path).string();
+      if (auto [it, fresh] = outputs.emplace(key, option); !fresh)
+        report_error(msg::kUsage, option + " " + path + ": " + it->second + " writes that file too; give each its own");
+    };
+    if (!ra.out.empty()) claim("--out", ra.out + "/stats.json");
+    claim("--waves", ra.waves);
+    claim("--trace-transactions", ra.transactions);
+    claim("--dump-trackers", ra.dump_trackers);
   }
   // Output paths are checked before the run: a wrong one must not cost a simulation.
   if (!ra.out.empty()) check_output_path(ra.out + "/stats.json");

@@ -39,6 +39,16 @@ const CLI::Validator kCount(
     },
     "");
 
+// A path or size given as "" is a mistake, not "not given".
+const CLI::Validator kNonEmpty([](std::string& s) -> std::string { return s.empty() ? "an empty value" : ""; }, "");
+// A count from 1, in digits (CLI11 alone wraps "-1").
+const CLI::Validator kPositive(
+    [](std::string& s) -> std::string {
+      const bool digits = !s.empty() && s.size() <= 18 && s.find_first_not_of("0123456789") == std::string::npos;
+      return digits && std::stoll(s) > 0 ? std::string() : "'" + s + "' is not a count from 1";
+    },
+    "N");
+
 // A real number that is one (CLI11's ranges let NaN through).
 const CLI::Validator kFinite(
     [](std::string& s) -> std::string {
@@ -65,7 +75,8 @@ int run(int argc, char** argv) {
   app.add_option("--max-host-memory", max_host_memory,
                  "Host memory this command may use (e.g. 8GiB; default 90 % of this host's): configurations that "
                  "need more are refused with the parameter to change, instead of exhausting the host")
-      ->type_name("SIZE");
+      ->type_name("SIZE")
+      ->check(kNonEmpty);
 
   bool json = false, markdown = false;
   auto* list_cmd = app.add_subcommand("list", "List every component type and generator with its parameters");
@@ -195,7 +206,8 @@ int run(int argc, char** argv) {
         ->capture_default_str();
     cmd->add_option("--out", ra.out,
                     cmd == run_cmd ? "Folder for stats.json (written atomically)"
-                                   : "Folder for base/stats.json, other/stats.json and compare.json");
+                                   : "Folder for base/stats.json, other/stats.json and compare.json")
+        ->check(kNonEmpty);
     cmd->add_option("--detailed-sockets", ra.detailed_sockets,
                     "Mixed modality: simulate only the first N sockets in detail; the others replay their streams "
                     "through their LLC at the detailed cores' IPC (0: all detailed)")
@@ -237,7 +249,8 @@ int run(int argc, char** argv) {
       ->add_option("--waves", ra.waves,
                    "Record waveforms of the run into this file, FST (.fst, GTKWave's) or VCD (.vcd): link "
                    "directions, cores, DRAM channels and banks, coherence, tracking RTL (docs/debugging.md)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(kNonEmpty);
   run_cmd
       ->add_option("--waves-window", ra.waves_window,
                    "Only this stretch of simulated time, START:END (e.g. 20us:25us; either may be left out)")
@@ -251,9 +264,10 @@ int run(int argc, char** argv) {
       ->add_option("--trace-transactions", ra.transactions,
                    "Record sampled LLC misses, hop by hop, into this JSON file in the Trace Event format Perfetto "
                    "and chrome://tracing open (docs/debugging.md)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(kNonEmpty);
   run_cmd->add_option("--trace-every", ra.trace_every, "Record one LLC miss in N of each socket's (default 1000)")
-      ->type_name("N");
+      ->check(kPositive);
   run_cmd
       ->add_option("--trace-addresses", ra.trace_addresses,
                    "Only misses to physical addresses in LOW:HIGH (hex with 0x or decimal; either may be left out)")
@@ -267,7 +281,8 @@ int run(int argc, char** argv) {
       ->add_option("--dump-trackers", ra.dump_trackers,
                    "After the run, write the tracking metadata (region,address,sharers,sharer_count,count per "
                    "tracked region) to this CSV file, atomically; needs topology.socket.tracking.impl model or rtl")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(kNonEmpty);
   run_cmd
       ->add_option("--checkpoint", ra.checkpoint,
                    "Run one timing window of a sampled evaluation from this checkpoint (`starnuma checkpoint` "
@@ -292,7 +307,8 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   auto* checkpoint_out =
-      checkpoint_cmd->add_option("--out", ck.out, "Folder for manifest.json and the checkpoints (replaced whole)");
+      checkpoint_cmd->add_option("--out", ck.out, "Folder for manifest.json and the checkpoints (replaced whole)")
+          ->check(kNonEmpty);
   checkpoint_cmd
       ->add_flag("--streams-only", ck.streams_only,
                  "Benchmark: only read the workload's streams in the pass's turns, writing nothing (times "
@@ -320,7 +336,8 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   sample_cmd->add_option("--detailed-sockets", sa.detailed_sockets, "Mixed modality, as for run")
       ->capture_default_str();
-  sample_cmd->add_option("--out", sa.out, "Folder for window-K/stats.json and sampled.json (written atomically)");
+  sample_cmd->add_option("--out", sa.out, "Folder for window-K/stats.json and sampled.json (written atomically)")
+      ->check(kNonEmpty);
   sample_cmd->add_flag("--json", json, "Print the aggregate as JSON");
 
   auto* trace_cmd = app.add_subcommand("trace", "Record a workload into a trace file; show a trace file");

@@ -172,6 +172,16 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
   }
   if (files.empty()) report_error(msg::kInput, (dir / "manifest.json").string() + ": lists no checkpoints");
   const bool keep = !sa.out.empty();
+  if (keep) {  // --out is replaced whole: it must not hold the input, nor be inside it
+    const fs::path in = fs::weakly_canonical(dir), to = fs::weakly_canonical(sa.out);
+    const auto within = [](const fs::path& inner, const fs::path& outer) {
+      const auto [o, i] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+      return o == outer.end();
+    };
+    if (within(in, to) || within(to, in))
+      report_error(msg::kUsage, "--out " + sa.out + " and --checkpoints " + sa.checkpoints +
+                                    ": --out is replaced whole, so it may neither hold nor lie inside the checkpoints");
+  }
   std::optional<OutputFolder> folder;  // all or nothing: built beside --out, renamed over it at the end
   if (keep) folder.emplace(sa.out, "sampled.json");
   const fs::path out =
