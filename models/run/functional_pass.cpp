@@ -92,6 +92,15 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
   set_allocation(pages, platform.os(), fabric);
   const size_t pool = pool_node(pages);
   const std::vector<size_t> socket_node = socket_nodes(fabric);
+  // A checkpoint names a node by its socket or as StarNUMA's pool (which only migration fills); a
+  // CPU-less node that allocation also fills (LACX's CXL node, a pooled device composed into a
+  // host's memory) is neither, so such platforms are refused before the pass.
+  for (size_t k = 0; k < pages.nodes().size(); ++k)
+    if (k != pool && std::find(socket_node.begin(), socket_node.end(), k) == socket_node.end())
+      report_error(msg::kConfig, "checkpoint: " + platform.source() + " has the memory node '" + pages.nodes()[k].name +
+                                     "', a CPU-less node that allocation fills; the sampled evaluation (checkpoint, "
+                                     "sample) supports sockets' memory and a StarNUMA pool, which only migration "
+                                     "fills (docs/sampling.md)");
   MigrationPolicy policy(policy_config(os, knowledge, metadata, socket_node, pool), o.seed * 7919 + 17);
   std::optional<OutputFolder> folder;
   if (!o.streams_only) {
@@ -151,8 +160,6 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
       r.name = pages.nodes()[k].name;
       const auto sock = std::find(socket_node.begin(), socket_node.end(), k);
       r.socket = sock != socket_node.end() ? static_cast<int>(sock - socket_node.begin()) : -1;
-      if (r.socket < 0 && k != pool)
-        report_internal("checkpoint: a memory node that is neither a socket's nor the pool");
       r.frames = pages.frames(k);
       c.nodes.push_back(std::move(r));
     }

@@ -135,6 +135,19 @@ $(cat "$work/$1.err")"
     printf 'sweep: s\nfixed: {instructions: 1000, workload: local, platform: %s}\naxes:\n  seed: [%s]\n  warmup: [%s]\n  set:a.b: [%s]\n' \
       "$platform" "$values" "$values" "$values" > "$work/huge.yaml"
     refused huge "error: axes: the axes make 1000000 runs, more than the 100000 a sweep may have"
+    # An --out the system cannot make is an input error, not an internal one.
+    bad_out() {  # DIR EXPECTED
+      set +e
+      "$starnuma" sweep "$here/tiny.yaml" --out "$1" > /dev/null 2> "$work/out.err"
+      local rc=$?
+      set -e
+      [ "$rc" = 1 ] && grep -qF "$2" "$work/out.err" || fail "--out $1: exit $rc: $(cat "$work/out.err")"
+    }
+    mkdir -p "$work/blocked" && touch "$work/blocked/runs"
+    bad_out "$work/blocked" "cannot make its folder $work/blocked/runs: Not a directory"
+    touch "$work/plain"
+    bad_out "$work/plain/sub" "Not a directory"
+    bad_out "$work/$(printf 'x%.0s' $(seq 300))" "File name too long"
     ;;
   results_kept)
     # A folder belongs to one sweep: another sweep file is refused and the results stand.

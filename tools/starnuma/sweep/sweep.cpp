@@ -168,6 +168,9 @@ bool only_sweep_entries(const std::string& dir) {
 
 // A sweep folder is DIR/sweep.db and its runs; an existing folder of anything else is refused.
 void prepare_folder(const std::string& dir) {
+  std::error_code ec;
+  (void)fs::status(dir, ec);  // a path the system refuses (too long, a file in the way of a parent)
+  if (ec && ec != std::errc::no_such_file_or_directory) report_error(msg::kInput, "--out " + dir + ": " + ec.message());
   if (fs::exists(dir)) {
     if (!fs::is_directory(dir)) report_error(msg::kInput, "--out " + dir + ": exists and is not a folder");
     if (!fs::exists(dir + "/sweep.db") && !only_sweep_entries(dir))
@@ -175,9 +178,15 @@ void prepare_folder(const std::string& dir) {
           msg::kInput,
           "--out " + dir + ": a folder of other files (a sweep folder holds sweep.db); give a new or empty one");
   }
-  fs::create_directories(dir + "/runs");
-  fs::create_directories(dir + "/platforms");
-  if (access(dir.c_str(), W_OK) != 0) report_error(msg::kInput, "--out " + dir + ": cannot write there");
+  for (const std::string sub : {"/runs", "/platforms"}) {
+    std::error_code ec;
+    fs::create_directories(dir + sub, ec);
+    if (ec || !fs::is_directory(dir + sub))
+      report_error(msg::kInput, "--out " + dir + ": cannot make its folder " + dir + sub + ": " +
+                                    (ec ? ec.message() : "a file of that name is in the way"));
+  }
+  if (access(dir.c_str(), W_OK) != 0 || access((dir + "/runs").c_str(), W_OK) != 0)
+    report_error(msg::kInput, "--out " + dir + ": cannot write there");
 }
 
 // One sweep at a time per folder: a second would run the same runs and race on their files. The
