@@ -413,6 +413,24 @@ class Command(Case):
             self.assertIn(message, err)
             self.assertEqual(len(err.strip().splitlines()), 1, err)
 
+    def test_damaged_sweep_folders_are_one_line_errors(self):
+        foreign = self.broken_copy("foreign", "DROP TABLE runs")
+        con = sqlite3.connect(foreign / "sweep.db")
+        con.execute("CREATE TABLE runs (a, b)")
+        con.execute("INSERT INTO runs VALUES (1, 2)")
+        con.commit()
+        con.close()
+        truncated = self.tmp / "truncated"
+        shutil.copytree(SWEEPS["main"], truncated)
+        latency = sorted(truncated.glob("platforms/*/latency.json"))[0]
+        latency.write_text(latency.read_text()[:100])
+        for message, folder in {"its runs table is not a sweep's": foreign,
+                                "latency.json: not a latency file": truncated}.items():
+            code, err = self.in_process(folder)
+            self.assertEqual(code, 1, message)
+            self.assertIn(message, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+
     def test_write_atomic_leaves_nothing_behind(self):
         folder = self.tmp / "atomic"
         folder.mkdir()

@@ -20,6 +20,9 @@ from pathlib import Path
 import pandas as pd
 
 SCHEMA_VERSION = "1"
+# The columns every reader here relies on (docs/reports.md has the whole schema).
+RUN_COLUMNS = ("name", "kind", "platform_name", "platform_key", "workload", "params", "sets", "status", "ipc",
+               "amat_ns", "stats_path")
 
 
 class SweepError(Exception):
@@ -76,8 +79,13 @@ def load(dir: str | Path) -> pd.DataFrame:
     con = connect(dir)
     try:
         df = pd.read_sql_query("SELECT * FROM runs ORDER BY rowid", con)
+    except (pd.errors.DatabaseError, sqlite3.DatabaseError) as e:
+        raise SweepError(f"{Path(dir) / 'sweep.db'}: its runs table cannot be read ({e})") from None
     finally:
         con.close()
+    missing = [c for c in RUN_COLUMNS if c not in df.columns]
+    if missing:
+        raise SweepError(f"{Path(dir) / 'sweep.db'}: its runs table is not a sweep's (no column {', '.join(missing)})")
     df["params"] = [_json(p, {}) for p in df["params"]]
     df["sets"] = [_json(s, {}) for s in df["sets"]]
     # Without the meta key, the axes are those the runs' params name.
@@ -102,7 +110,10 @@ def stats(dir: str | Path, name: str) -> dict:
         raise KeyError(f"no run named {name!r} in {dir}")
     path = Path(dir) / (row[0] or f"runs/{name}/stats.json")
     with open(path) as f:
-        return json.load(f)
+        try:
+            return json.load(f)
+        except ValueError as e:
+            raise SweepError(f"{path}: not a statistics file ({e})") from None
 
 
 def platform(dir: str | Path, key: str) -> dict:
@@ -110,7 +121,10 @@ def platform(dir: str | Path, key: str) -> dict:
     out = {}
     for what in ("latency", "describe"):
         path = Path(dir) / "platforms" / key / f"{what}.json"
-        out[what] = json.loads(path.read_text()) if path.is_file() else None
+        try:
+            out[what] = json.loads(path.read_text()) if path.is_file() else None
+        except ValueError as e:
+            raise SweepError(f"{path}: not a {what} file of `starnuma sweep` ({e})") from None
     return out
 
 
