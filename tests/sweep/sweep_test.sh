@@ -148,6 +148,18 @@ $(cat "$work/$1.err")"
     touch "$work/plain"
     bad_out "$work/plain/sub" "Not a directory"
     bad_out "$work/$(printf 'x%.0s' $(seq 300))" "File name too long"
+    # A task file of the wrong shape, or one that would move a file into the run's folder.
+    mkdir -p "$work/task"
+    for bad in '{"commands": 5, "key": "k"}|is not a list of commands' \
+               '{"commands": [[1]], "key": "k"}|a command'"'"'s word is not a string' \
+               '{"commands": [["starnuma"]], "key": "k", "stats": "../x"}|leaves the run'"'"'s folder'; do
+      echo "${bad%%|*}" > "$work/task/task.json"
+      set +e
+      "$starnuma" sweep-task "$work/task" 2> "$work/task.err"
+      rc=$?
+      set -e
+      [ "$rc" = 1 ] && grep -qF "${bad##*|}" "$work/task.err" || fail "task ${bad%%|*}: exit $rc: $(cat "$work/task.err")"
+    done
     ;;
   results_kept)
     # A folder belongs to one sweep: another sweep file is refused and the results stand.

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -58,10 +59,36 @@ void write_task(const std::string& run_dir, const SweepRun& run, const std::stri
   write_file_atomically(run_dir + "/task.json", task.dump(2) + "\n");
 }
 
+namespace {
+
+// What is wrong with a task file, "" if nothing: the commands are lists of words, the key a string,
+// and the statistics file a plain name inside the run's folder (a task must not move files in).
+std::string task_problem(const nlohmann::json& task) {
+  if (!task.is_object()) return "not a JSON object";
+  if (!task.contains("key") || !task["key"].is_string()) return "'key' is not a string";
+  if (!task.contains("commands") || !task["commands"].is_array() || task["commands"].empty())
+    return "'commands' is not a list of commands";
+  for (const auto& command : task["commands"]) {
+    if (!command.is_array() || command.empty()) return "a command is not a list of words";
+    for (const auto& word : command)
+      if (!word.is_string()) return "a command's word is not a string";
+  }
+  if (task.contains("stats")) {
+    if (!task["stats"].is_string()) return "'stats' is not a file name";
+    const fs::path stats(task["stats"].get<std::string>());
+    if (stats.empty() || stats.is_absolute() ||
+        std::any_of(stats.begin(), stats.end(), [](const fs::path& part) { return part == ".."; }))
+      return "'stats' leaves the run's folder";
+  }
+  return "";
+}
+
+}  // namespace
+
 int sweep_task(const std::string& run_dir) {
   const nlohmann::json task = nlohmann::json::parse(read_text(run_dir + "/task.json"), nullptr, false);
-  if (!task.is_object() || !task.contains("commands") || !task.contains("key"))
-    report_error(msg::kInput, run_dir + "/task.json: not a sweep task (written by starnuma sweep)");
+  if (const std::string bad = task_problem(task); !bad.empty())
+    report_error(msg::kInput, run_dir + "/task.json: not a sweep task (written by starnuma sweep): " + bad);
   // Nothing of an earlier attempt may be mistaken for this one's.
   for (const char* stale : {"result.json", "summary.json", "stats.json", "stdout.txt", "stderr.txt"})
     fs::remove(run_dir + "/" + stale);
