@@ -135,6 +135,17 @@ $(cat "$work/$1.err")"
     printf 'sweep: s\nfixed: {instructions: 1000, workload: local, platform: %s}\naxes:\n  seed: [%s]\n  warmup: [%s]\n  set:a.b: [%s]\n' \
       "$platform" "$values" "$values" "$values" > "$work/huge.yaml"
     refused huge "error: axes: the axes make 1000000 runs, more than the 100000 a sweep may have"
+    # Values every run would fail on are refused before any runs.
+    printf 'sweep: s\nfixed: {workload: local, platform: %s}\naxes:\n  instructions: [0, 10]\n  oracle_region: [3KiB]\n  timeline: [-1us]\n  trace_space: [mixed]\n' \
+      "$platform" > "$work/values.yaml"
+    refused values "values.yaml:4:18: error: axes.instructions: '0' is not from 1 to"
+    grep -qF "values.yaml:5:19: error: axes.oracle_region: '3KiB' is not a power of two from 4KiB to 512KiB" "$work/values.err" \
+      || fail "$(cat "$work/values.err")"
+    grep -qF "axes.timeline: '-1us' is not a positive time" "$work/values.err" || fail "$(cat "$work/values.err")"
+    grep -qF "axes.trace_space: 'mixed' is not separate or shared" "$work/values.err" || fail "$(cat "$work/values.err")"
+    printf 'sweep: s\nfixed: {instructions: 1000, workload: local, platform: %s, detailed_sockets: 99}\n' "$platform" \
+      > "$work/detailed.yaml"
+    refused detailed "run run: detailed_sockets 99: its platform has 16 sockets"
     # An --out the system cannot make is an input error, not an internal one.
     bad_out() {  # DIR EXPECTED
       set +e

@@ -76,6 +76,7 @@ void platform_files(const std::string& path, std::vector<std::string>& files) {
 struct PlatformConfig {
   std::string key;    // folder under DIR/platforms
   std::string error;  // `describe`'s complaint, if it refused the configuration
+  size_t sockets = 0;
 };
 
 // Checks one platform configuration by describing it in a child process (a platform elaborates
@@ -96,6 +97,10 @@ PlatformConfig check_platform(const SweepRun& run, const std::string& sweep_dir)
   }
   Digest d;
   d.add(read_text(described));
+  const nlohmann::json description = nlohmann::json::parse(read_text(described), nullptr, false);
+  if (description.is_object() && description.contains("nodes") && description["nodes"].is_array())
+    for (const auto& node : description["nodes"])
+      if (node.is_object() && node.value("type", std::string()) == "socket") ++config.sockets;
   std::vector<std::string> files;
   platform_files(run.platform, files);
   for (const std::string& f : files) d.add_file(f);
@@ -231,6 +236,10 @@ int sweep(const SweepArgs& args) {
         errors += run.where.str() + ": error: run " + run.name + ": its platform is refused:\n" + it->second.error;
     }
     platform_keys[i] = it->second.key;
+    if (run.options.count("detailed_sockets") && it->second.error.empty() &&
+        std::stoull(run.option("detailed_sockets")) > it->second.sockets)
+      errors += run.where.str() + ": error: run " + run.name + ": detailed_sockets " + run.option("detailed_sockets") +
+                ": its platform has " + std::to_string(it->second.sockets) + " sockets\n";
   }
   if (!errors.empty()) report_error(msg::kConfig, "sweep " + spec.path + ": nothing was run.\n" + errors);
 

@@ -319,8 +319,35 @@ class SpecReader {
         if (key == "workload") problem = workload_problem(v);
         break;
     }
+    if (problem.empty()) problem = range_problem(key, v);
     if (!problem.empty()) issue(value.location(), path, problem);
     return problem.empty();
+  }
+
+  // The ranges the commands check, checked here so that no run fails for them after others ran.
+  static std::string range_problem(const std::string& key, const std::string& v) {
+    const auto count_in = [&](int64_t lo, int64_t hi) -> std::string {
+      const Parsed<int64_t> n = parse_integer(v);
+      if (n && *n.value >= lo && *n.value <= hi) return "";
+      return "'" + v + "' is not from " + std::to_string(lo) + " to " + std::to_string(hi);
+    };
+    if (key == "instructions") return count_in(1, int64_t{1} << 50);
+    if (key == "warmup") return count_in(0, int64_t{1} << 50);
+    if (key == "checkpoints") return count_in(1, 100000);
+    if (key == "jobs") return count_in(0, 4096);
+    if (key == "detailed_sockets") return count_in(1, 4096);
+    if (key == "trace_space" && v != "separate" && v != "shared") return "'" + v + "' is not separate or shared";
+    if (key == "timeline") {
+      const Parsed<Time> t = parse_time(v);
+      if (!t || t.value->ps() <= 0) return "'" + v + "' is not a positive time (e.g. 1us)";
+    }
+    if (key == "oracle_region") {
+      const Parsed<Size> size = parse_size(v);
+      const uint64_t b = size ? size.value->bytes() : 0;
+      if (b < 4096 || b > 512 * 1024 || (b & (b - 1)) != 0)
+        return "'" + v + "' is not a power of two from 4KiB to 512KiB";
+    }
+    return "";
   }
 
   std::string workload_problem(const std::string& text) {
