@@ -1,8 +1,15 @@
 #include "plugin/plugins.hpp"
 
 #include <dlfcn.h>
+#include <elf.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
 #include <filesystem>
+#include <fstream>
 
 #include "common/diagnostics.hpp"
 #include "common/text.hpp"
@@ -18,12 +25,78 @@ std::vector<std::string>& clashes() {
   return names;
 }
 
+// What is wrong with a file as an ELF shared library of this machine, "" if nothing: dlopen maps
+// the segments its headers name, and one beyond the file's end dies of SIGBUS when touched.
+std::string elf_problem(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::string("cannot open it: ") + std::strerror(errno);
+  Elf64_Ehdr h{};
+  if (!in.read(reinterpret_cast<char*>(&h), sizeof h) || std::memcmp(h.e_ident, ELFMAG, SELFMAG) != 0)
+    return "not an ELF shared library";
+  if (h.e_ident[EI_CLASS] != ELFCLASS64 || h.e_machine != EM_X86_64 || h.e_type != ET_DYN)
+    return "not a 64-bit x86-64 shared library";
+  const uint64_t size = std::filesystem::file_size(path);
+  const auto beyond = [&](uint64_t offset, uint64_t bytes) { return offset > size || bytes > size - offset; };
+  const std::string truncated =
+      "truncated or damaged: its headers describe more than the file's " + std::to_string(size) + " bytes";
+  if (h.e_phentsize != sizeof(Elf64_Phdr) || beyond(h.e_phoff, uint64_t{h.e_phnum} * sizeof(Elf64_Phdr)))
+    return truncated;
+  if (h.e_shoff != 0 && beyond(h.e_shoff, uint64_t{h.e_shnum} * h.e_shentsize)) return truncated;
+  in.seekg(static_cast<std::streamoff>(h.e_phoff));
+  for (unsigned i = 0; i < h.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) return truncated;
+    if (ph.p_type == PT_LOAD && beyond(ph.p_offset, ph.p_filesz)) return truncated;
+  }
+  return "";
+}
+
+// The library being loaded, for the terminate handler: a plug-in's registration runs in its static
+// initialisers, inside dlopen, where an exception it throws cannot be caught and ends the process.
+std::string& loading() {
+  static std::string path;
+  return path;
+}
+
+// What the exception in flight is, for a message.
+std::string exception_text() {
+  try {
+    if (std::exception_ptr e = std::current_exception()) std::rethrow_exception(e);
+  } catch (const std::exception& e) {
+    return std::string("std::exception: ") + e.what();
+  } catch (...) {
+  }
+  return "an exception that is not a std::exception";
+}
+
+std::string threw(const std::string& what) { return "its registration (a static initialiser) threw " + what; }
+
+// Where the exception cannot cross the loader's frames, it ends the process: say why, exit 1.
+[[noreturn]] void registration_threw() {
+  std::fprintf(stderr, "cannot load plug-in '%s': %s\n", loading().c_str(), threw(exception_text()).c_str());
+  std::_Exit(1);
+}
+
 // dlopen's error text, or empty when the library loaded. A library stays loaded for the process:
 // its types stay registered and dlopen of the same file again is a no-op.
 std::string open_library(const std::string& path) {
+  if (std::string bad = elf_problem(path); !bad.empty()) return bad;
   dlerror();
   clashes().clear();
-  if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+  loading() = path;
+  const std::terminate_handler previous = std::set_terminate(registration_threw);
+  void* handle = nullptr;
+  // glibc declares dlopen noexcept, and the compiler would drop this handler; called through a
+  // pointer that may throw, an exception from a static initialiser is caught here.
+  void* (*volatile open)(const char*, int) = dlopen;
+  try {
+    handle = open(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  } catch (...) {  // it crossed the loader: the library is not usable, the process is
+    std::set_terminate(previous);
+    return threw(exception_text());
+  }
+  std::set_terminate(previous);
+  if (handle) {
     if (clashes().empty()) return "";
     return "it registers the type '" + join(clashes(), "', '") +
            "', a name already taken by a built-in type or an earlier plug-in: rename it in the plug-in";
