@@ -30,19 +30,29 @@ class SwitchModelNode : public FabricNode {
       probed_ = true;
       const unsigned out = links().size() > 1 ? 1 : 0;
       const uint32_t bytes = links().empty() ? 16 : links()[0]->request_bytes();
-      unloaded_ = from_sc(model_->transit(plugin::Message{0, out, bytes, false}, sc_core::SC_ZERO_TIME));
+      unloaded_ = checked(model_->transit(plugin::Message{0, out, bytes, false}, sc_core::SC_ZERO_TIME), Time());
     }
     return unloaded_;
   }
   Time cross(Time arrival, const Link& in, const Link& out, uint32_t bytes, bool response) override {
-    const sc_core::sc_time leaves =
-        model_->transit(plugin::Message{port(in), port(out), bytes, response}, to_sc(arrival));
+    return checked(model_->transit(plugin::Message{port(in), port(out), bytes, response}, to_sc(arrival)), arrival);
+  }
+
+ private:
+  // The model's answer as a time, refused when no switch could give it: before the message arrived
+  // or more than a second after (a wrapped subtraction, sc_max_time()).
+  Time checked(const sc_core::sc_time& leaves, Time arrival) const {
+    const sc_dt::uint64 ps = leaves.value();
+    if (ps > static_cast<sc_dt::uint64>(arrival.ps()) + kSecondPs)
+      report_error(msg::kInput, path() + ": the switch model let a message leave " + leaves.to_string() +
+                                    " after it arrived (more than a second: a defect of the model)");
     const Time t = from_sc(leaves);
     if (t < arrival) report_error(msg::kInput, path() + ": the switch model let a message leave before it arrived");
     return t;
   }
 
- private:
+  static constexpr sc_dt::uint64 kSecondPs = 1000000000000ull;
+
   unsigned port(const Link& link) const {
     for (size_t i = 0; i < links().size(); ++i)
       if (links()[i] == &link) return static_cast<unsigned>(i);

@@ -31,6 +31,10 @@ TlmTargetNode::TlmTargetNode(sc_core::sc_module_name n, const ScopeContext& c, p
 
 TlmTargetNode::~TlmTargetNode() { delete dynamic_cast<sc_core::sc_module*>(device_); }
 
+namespace {
+constexpr sc_dt::uint64 kSecondPs = 1000000000000ull;
+}  // namespace
+
 Time TlmTargetNode::transport(Time arrival, MemOp op, uint64_t offset) {
   tlm::tlm_generic_payload payload;
   uint8_t data[kLineBytes] = {};
@@ -46,6 +50,17 @@ Time TlmTargetNode::transport(Time arrival, MemOp op, uint64_t offset) {
       report_error(msg::kInput, path() + ": the TLM target answered " + payload.get_response_string() + " to a " +
                                     (op == MemOp::Read ? "read" : "write") + " at offset " + std::to_string(offset));
   }
+  // A target may only add to the delay it was given (the annotated time is when the request is
+  // there), and not without bound: an answer before the request, or a wrapped time, is its defect.
+  const sc_dt::uint64 given = static_cast<sc_dt::uint64>((arrival - base).ps());
+  if (delay.value() < given)
+    report_error(msg::kInput, path() +
+                                  ": the TLM target answered before the request arrived (it lowered the "
+                                  "annotated delay from " +
+                                  std::to_string(given) + " ps to " + std::to_string(delay.value()) + " ps)");
+  if (delay.value() - given > kSecondPs)
+    report_error(msg::kInput, path() + ": the TLM target took " + delay.to_string() +
+                                  " for one request (more than a second: a defect of the model)");
   return base + Time::from_ps(static_cast<int64_t>(delay.value()));
 }
 
