@@ -13,6 +13,9 @@
 #include <random>
 #include <vector>
 
+#include <stdexcept>
+#include <string>
+
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -35,6 +38,13 @@ class TrafficGenerator : public sc_core::sc_module {
         interval_(p.time("interval", 0, "Open loop: one transaction every interval (0: closed loop)")),
         start_(p.time("start", 1000, "When the first transaction issues")),
         seed_(p.integer("seed", 1, "Seed of the random pattern")) {
+    // What the parameters' types cannot say: thrown, the command ends naming the node and this.
+    if (size_ < 64 || size_ > 4096 || size_ % 64 != 0)
+      throw std::invalid_argument("size " + std::to_string(size_) + " B: whole 64-byte lines, 64 B to 4 KiB");
+    if (requests_ < 1 || requests_ > (int64_t{1} << 40))
+      throw std::invalid_argument("requests " + std::to_string(requests_) + ": from 1 to 2^40");
+    if (outstanding_ < 1 || outstanding_ > 65536)
+      throw std::invalid_argument("outstanding " + std::to_string(outstanding_) + ": from 1 to 65536");
     SC_THREAD(run);
   }
 
@@ -42,7 +52,7 @@ class TrafficGenerator : public sc_core::sc_module {
   SC_HAS_PROCESS(TrafficGenerator);
 
   void run() {
-    if (target_.size < size_ || size_ == 0 || requests_ <= 0 || outstanding_ <= 0) return;
+    if (target_.size < size_) return;  // `starnuma list` describing the parameters: no node yet
     std::mt19937_64 rng(static_cast<uint64_t>(seed_));
     const uint64_t slots = target_.size / size_;
     std::vector<unsigned char> data(size_);

@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 #include <elf.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -98,6 +100,8 @@ std::string open_library(const std::string& path) {
   std::set_terminate(previous);
   if (handle) {
     if (clashes().empty()) return "";
+    if (std::find(clashes().begin(), clashes().end(), "") != clashes().end())
+      return "it registers a type with an empty name: give it one in the plug-in";
     return "it registers the type '" + join(clashes(), "', '") +
            "', a name already taken by a built-in type or an earlier plug-in: rename it in the plug-in";
   }
@@ -131,11 +135,25 @@ void load_plugins(const std::string& file, const ConfigNode& entry) {
 }
 
 bool add_plugin_type(ComponentType type) {
+  if (type.name.empty()) {
+    clashes().push_back("");  // reported as the empty name
+    return false;
+  }
   if (ComponentRegistry::instance().find(type.name)) {
     clashes().push_back(type.name);
     return false;
   }
   return ComponentRegistry::instance().add(std::move(type));
+}
+
+std::string systemc_error_text(const sc_core::sc_report& r) {
+  std::string text = r.get_msg_type();
+  std::string msg;
+  for (char c : std::string(r.get_msg()))  // SystemC indents its notes on new lines
+    if (!std::isspace(static_cast<unsigned char>(c)) || (!msg.empty() && msg.back() != ' '))
+      msg += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+  while (!msg.empty() && msg.back() == ' ') msg.pop_back();
+  return msg.empty() ? text : text + ": " + msg;
 }
 
 void load_plugin(const std::string& path) {

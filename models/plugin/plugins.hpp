@@ -3,9 +3,12 @@
 // is built. Their static initialisers register their types as built-in ones do.
 #pragma once
 
+#include <exception>
 #include <string>
+#include <systemc>
 
 #include "common/config_node.hpp"
+#include "common/diagnostics.hpp"
 #include "common/registry.hpp"
 
 namespace starnuma {
@@ -15,6 +18,27 @@ namespace starnuma {
 void load_plugins(const std::string& file, const ConfigNode& entry);
 // Loads one library given on the command line; a failure is a usage error.
 void load_plugin(const std::string& path);
+// A SystemC error on one line: its kind ("wait() is only allowed in SC_THREADs ...") and text.
+std::string systemc_error_text(const sc_core::sc_report& r);
+
+// Calls into a plug-in's code (its constructor, its transport, its model): what it throws, or a
+// SystemC error it causes (wait() inside b_transport, no transport registered), is the plug-in's
+// defect and ends the command with exit 1 naming NODE and WHAT it was doing. A user error the
+// plug-in reports through its parameters passes unchanged.
+template <class F>
+decltype(auto) plugin_call(const std::string& node, const char* what, F&& f) {
+  try {
+    return f();
+  } catch (const sc_core::sc_report& r) {
+    if (is_user_error(r.get_msg_type())) throw;
+    report_error(msg::kInput, node + ": the plug-in failed in its " + what + ": " + systemc_error_text(r));
+  } catch (const std::exception& e) {
+    report_error(msg::kInput, node + ": the plug-in's " + what + " threw: " + e.what());
+  } catch (...) {
+    report_error(msg::kInput, node + ": the plug-in's " + what + " threw an exception that is not a std::exception");
+  }
+}
+
 // Registers a plug-in's type. A name already taken (by a built-in type or another plug-in) is
 // not registered: the load that brought it fails naming the library and the type.
 bool add_plugin_type(ComponentType type);

@@ -17,7 +17,7 @@ class SwitchModelNode : public FabricNode {
  public:
   SwitchModelNode(sc_core::sc_module_name n, const ScopeContext& c, plugin::SwitchFactory factory) : FabricNode(n, c) {
     PluginParams params(*this, model_params_);
-    model_ = &factory("model", params);
+    model_ = plugin_call(path(), "constructor", [&]() -> plugin::SwitchModel* { return &factory("model", params); });
   }
   ~SwitchModelNode() override { delete model_; }
 
@@ -30,12 +30,12 @@ class SwitchModelNode : public FabricNode {
       probed_ = true;
       const unsigned out = links().size() > 1 ? 1 : 0;
       const uint32_t bytes = links().empty() ? 16 : links()[0]->request_bytes();
-      unloaded_ = checked(model_->transit(plugin::Message{0, out, bytes, false}, sc_core::SC_ZERO_TIME), Time());
+      unloaded_ = checked(transit(plugin::Message{0, out, bytes, false}, sc_core::SC_ZERO_TIME), Time());
     }
     return unloaded_;
   }
   Time cross(Time arrival, const Link& in, const Link& out, uint32_t bytes, bool response) override {
-    return checked(model_->transit(plugin::Message{port(in), port(out), bytes, response}, to_sc(arrival)), arrival);
+    return checked(transit(plugin::Message{port(in), port(out), bytes, response}, to_sc(arrival)), arrival);
   }
 
  private:
@@ -52,6 +52,10 @@ class SwitchModelNode : public FabricNode {
   }
 
   static constexpr sc_dt::uint64 kSecondPs = 1000000000000ull;
+
+  sc_core::sc_time transit(const plugin::Message& m, const sc_core::sc_time& arrival) const {
+    return plugin_call(path(), "transit", [&] { return model_->transit(m, arrival); });
+  }
 
   unsigned port(const Link& link) const {
     for (size_t i = 0; i < links().size(); ++i)

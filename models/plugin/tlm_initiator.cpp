@@ -40,7 +40,8 @@ TlmInitiator::TlmInitiator(sc_core::sc_module_name n, const ScopeContext& c, plu
   port_.register_get_direct_mem_ptr(this, &TlmInitiator::get_direct_mem_ptr);
   out_.register_invalidate_direct_mem_ptr(this, &TlmInitiator::invalidate_direct_mem_ptr);
   PluginParams params(*this, module_params_);
-  tlm::tlm_initiator_socket<>& socket = factory("module", params);
+  tlm::tlm_initiator_socket<>& socket =
+      *plugin_call(path(), "constructor", [&]() -> tlm::tlm_initiator_socket<>* { return &factory("module", params); });
   module_ = socket.get_parent_object();
   socket.bind(port_);
 }

@@ -21,7 +21,8 @@ TlmTargetNode::TlmTargetNode(sc_core::sc_module_name n, const ScopeContext& c, p
                  "How the OS sees the device: false, a pool that only placement and migration fill; true, a "
                  "CPU-less NUMA node that first touch may fill (as cxl_pool's numa_node)") {
   PluginParams params(*this, device_params_);
-  target_ = &factory("device", params);
+  target_ =
+      plugin_call(path(), "constructor", [&]() -> tlm::tlm_target_socket<>* { return &factory("device", params); });
   device_ = target_->get_parent_object();
   socket_.bind(*target_);
   // Unloaded latency by probing: one read of an idle module at time 0.
@@ -43,7 +44,7 @@ Time TlmTargetNode::transport(Time arrival, MemOp op, uint64_t offset) {
   const Time base = arrival < now ? arrival : now;
   sc_core::sc_time delay = sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((arrival - base).ps()));
   // Through the module's export: the probe runs before elaboration has bound the ports.
-  target_->get_base_export()->b_transport(payload, delay);
+  plugin_call(path(), "b_transport", [&] { target_->get_base_export()->b_transport(payload, delay); });
   if (payload.is_response_error()) {
     ++errors_;
     if (errors_ == 1)
