@@ -165,8 +165,12 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
                                                     "the checkpoints' manifest (not a folder "
                                                     "`starnuma checkpoint` wrote?)");
   std::vector<std::string> files;
+  std::vector<uint64_t> phases;  // what the manifest says each file holds
   try {
-    for (const auto& p : manifest.at("phases")) files.push_back((dir / p.at("file").get<std::string>()).string());
+    for (const auto& p : manifest.at("phases")) {
+      files.push_back((dir / p.at("file").get<std::string>()).string());
+      phases.push_back(p.at("phase").get<uint64_t>());
+    }
   } catch (const nlohmann::json::exception& e) {
     report_error(msg::kInput, (dir / "manifest.json").string() + ": " + e.what());
   }
@@ -232,9 +236,17 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
     return failed;
   }
   std::vector<nlohmann::ordered_json> windows;
-  for (const auto& w : window_out) {
-    nlohmann::ordered_json j = read_json(fs::path(w) / "stats.json", "a window's results");
+  for (size_t k = 0; k < window_out.size(); ++k) {
+    nlohmann::ordered_json j = read_json(fs::path(window_out[k]) / "stats.json", "a window's results");
     j.erase("stats");
+    // A file replaced or swapped since the pass would time another phase under this one's name.
+    if (j.value("checkpoint_phase", uint64_t{0}) != phases[k]) {
+      std::error_code ec;
+      if (!keep) fs::remove_all(out, ec);
+      report_error(msg::kInput, files[k] + ": holds phase " + std::to_string(j.value("checkpoint_phase", uint64_t{0})) +
+                                    ", the manifest says phase " + std::to_string(phases[k]) +
+                                    " (checkpoint files swapped or replaced since the pass: make them again)");
+    }
     windows.push_back(std::move(j));
   }
   nlohmann::ordered_json result = aggregate(windows);
