@@ -396,7 +396,15 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     if (migration) migration->attach_waves(*waves);
     if (numa_mover) numa_mover->attach_waves(*waves);
   }
-  sc_core::sc_start();
+  bool stopped_at_limit = false;
+  if (platform.initiators().empty()) {
+    sc_core::sc_start();
+  } else {  // a plug-in's initiator may never finish: bounded in simulated time, and said
+    sc_core::sc_start(
+        sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(platform.settings().initiator_time_limit().ps())),
+        sc_core::SC_EXIT_ON_STARVATION);
+    stopped_at_limit = sc_core::sc_pending_activity();
+  }
   if (waves) waves->write();
   if (transactions) transactions->write();
   if (o.progress && tty) std::fprintf(stderr, "\r%80s\r", "");
@@ -497,6 +505,10 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     r.link_utilization.emplace_back(type, n ? sum / n : 0);
   }
   r.stats = stats_json(measured);
+  if (stopped_at_limit)
+    r.shortfalls.push_back("the run stopped at platform.initiator_time_limit (" +
+                           format_time(platform.settings().initiator_time_limit()) +
+                           " of simulated time) with initiators still running: one that never finishes?");
   note_shortfalls(r, o, os, threads, placement == Placement::Dynamic && migration != nullptr);
   if (tracking) {
     r.trackers = tracking->metadata();
