@@ -46,8 +46,19 @@ template <class Body>
 void run_probe(Platform& platform, Body body) {
   ProbeInitiator initiator("probe");
   initiator.socket.bind(platform.fabric().target);
-  sc_core::sc_spawn([&] { body(initiator); });
-  sc_core::sc_start();
+  bool done = false;
+  sc_core::sc_spawn([&] {
+    body(initiator);
+    done = true;
+  });
+  if (platform.initiators().empty()) {
+    sc_core::sc_start();
+  } else {  // plug-in initiators run beside the probe and may never finish: only until it has
+    do {
+      sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));  // to that time, events or not
+      if (!done && !sc_core::sc_pending_activity()) report_internal("a probe waits for nothing that will happen");
+    } while (!done);
+  }
   platform.fabric().check_conservation();
 }
 

@@ -1,5 +1,5 @@
-// An initiator that never finishes: it reads the pool's first line, again and again. A run must
-// stop at platform.initiator_time_limit and say so.
+// An initiator that never finishes: it reads the pool's first line, again and again. `latency`
+// must still end, and a run must stop at platform.initiator_time_limit and say so.
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
