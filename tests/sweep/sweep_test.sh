@@ -146,6 +146,10 @@ $(cat "$work/$1.err")"
     printf 'sweep: s\nfixed: {instructions: 1000, workload: local, platform: %s, detailed_sockets: 99}\n' "$platform" \
       > "$work/detailed.yaml"
     refused detailed "run run: detailed_sockets 99: its platform has 16 sockets"
+    printf 'sweep: s\nfixed: {instructions: 1000, platform: %s}\naxes:\n  workload: ["kv@socket0-7,uniform@socket5-9", "kv@socket20"]\n' \
+      "$platform" > "$work/mixes.yaml"
+    refused mixes "programs 'kv' and 'uniform' both use core 0 of socket 5"
+    grep -qF "program 'kv': socket 20: the platform has 16 sockets" "$work/mixes.err" || fail "$(cat "$work/mixes.err")"
     # An --out the system cannot make is an input error, not an internal one.
     bad_out() {  # DIR EXPECTED
       set +e

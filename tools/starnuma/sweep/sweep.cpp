@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "common/diagnostics.hpp"
 #include "common/output_file.hpp"
+#include "stimulus/program_mix.hpp"
 #include "stimulus/workload_registry.hpp"
 #include "subprocess.hpp"
 #include "sweep/results_db.hpp"
@@ -74,10 +75,31 @@ void platform_files(const std::string& path, std::vector<std::string>& files) {
 }
 
 struct PlatformConfig {
-  std::string key;    // folder under DIR/platforms
-  std::string error;  // `describe`'s complaint, if it refused the configuration
-  size_t sockets = 0;
+  std::string key;              // folder under DIR/platforms
+  std::string error;            // `describe`'s complaint, if it refused the configuration
+  std::vector<unsigned> cores;  // per socket
 };
+
+// What a program mix asks of its platform that the platform lacks: a socket beyond its last, or
+// two programs on one core. "" when the mix fits (or the workload is no mix).
+std::string mix_problem(const std::string& workload, const PlatformConfig& config) {
+  if (!is_program_mix(workload)) return "";
+  const std::vector<ProgramSpec> programs = parse_program_mix(workload);
+  std::map<std::pair<unsigned, unsigned>, std::string> owner;  // (socket, core) -> program
+  for (const ProgramSpec& p : programs)
+    for (unsigned socket : p.sockets) {
+      if (socket >= config.cores.size())
+        return "program '" + p.name + "': socket " + std::to_string(socket) + ": the platform has " +
+               std::to_string(config.cores.size()) + " sockets";
+      const unsigned first = p.cores ? p.cores->first : 0;
+      const unsigned last = p.cores ? std::min(p.cores->second, config.cores[socket] - 1) : config.cores[socket] - 1;
+      for (unsigned core = first; core <= last; ++core)
+        if (auto [it, fresh] = owner.emplace(std::make_pair(socket, core), p.name); !fresh)
+          return "programs '" + it->second + "' and '" + p.name + "' both use core " + std::to_string(core) +
+                 " of socket " + std::to_string(socket);
+    }
+  return "";
+}
 
 // Checks one platform configuration by describing it in a child process (a platform elaborates
 // once per process) and keeps its description and latency matrix for reports. Its key covers the
@@ -100,7 +122,11 @@ PlatformConfig check_platform(const SweepRun& run, const std::string& sweep_dir)
   const nlohmann::json description = nlohmann::json::parse(read_text(described), nullptr, false);
   if (description.is_object() && description.contains("nodes") && description["nodes"].is_array())
     for (const auto& node : description["nodes"])
-      if (node.is_object() && node.value("type", std::string()) == "socket") ++config.sockets;
+      if (node.is_object() && node.value("type", std::string()) == "socket") {
+        const nlohmann::json cores =
+            node.contains("params") ? node["params"].value("cores", nlohmann::json()) : nullptr;
+        config.cores.push_back(cores.is_object() ? cores.value("value", 1u) : 1u);
+      }
   std::vector<std::string> files;
   platform_files(run.platform, files);
   for (const std::string& f : files) d.add_file(f);
@@ -237,9 +263,13 @@ int sweep(const SweepArgs& args) {
     }
     platform_keys[i] = it->second.key;
     if (run.options.count("detailed_sockets") && it->second.error.empty() &&
-        std::stoull(run.option("detailed_sockets")) > it->second.sockets)
+        std::stoull(run.option("detailed_sockets")) > it->second.cores.size())
       errors += run.where.str() + ": error: run " + run.name + ": detailed_sockets " + run.option("detailed_sockets") +
-                ": its platform has " + std::to_string(it->second.sockets) + " sockets\n";
+                ": its platform has " + std::to_string(it->second.cores.size()) + " sockets\n";
+    if (it->second.error.empty())
+      if (const std::string bad = mix_problem(run.option("workload"), it->second); !bad.empty())
+        errors +=
+            run.where.str() + ": error: run " + run.name + ": workload " + run.option("workload") + ": " + bad + "\n";
   }
   if (!errors.empty()) report_error(msg::kConfig, "sweep " + spec.path + ": nothing was run.\n" + errors);
 
