@@ -432,8 +432,18 @@ def unloaded_study(R: Results, v: dict) -> None:
     v["unloaded.switch32"] = ns(lat("starnuma32", "pool"))
 
 
+def shortfall_study(R: Results, v: dict) -> None:
+    """Every run of the sweep that did less than it asked, in its own words (docs/decisions.md)."""
+    rows = []
+    for name in run_names():
+        for what in R(name).get("shortfalls") or []:
+            rows.append([f"`{name}`", what.replace("|", "/")])
+    v["shortfalls.count"] = str(len({r[0] for r in rows}))
+    v["shortfalls.table"] = table(["run", "what it did short of what it asked"], rows) if rows else "None."
+
+
 STUDIES = [main_study, sampled_study, static_study, pool_study, convergence_study, migration_study, table3_study,
-           profile_study, unloaded_study]
+           profile_study, unloaded_study, shortfall_study]
 
 
 def values(dir: str | Path) -> dict:
