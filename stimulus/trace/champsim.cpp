@@ -194,7 +194,7 @@ void ChampSimStream::decode(const uint8_t* r) {
     op = StreamOp{};
     op.kind = kind;
     op.address = mapped;
-    op.dependent = kind == StreamOp::Kind::Load && dependent;
+    op.dependent = dependent;  // a store's address may come from a load as well as a load's
   };
   for (int i = 0; i < 4; ++i) add(StreamOp::Kind::Load, get_u64(source_memory + 8 * i));
   for (int i = 0; i < 2; ++i) add(StreamOp::Kind::Store, get_u64(destination_memory + 8 * i));

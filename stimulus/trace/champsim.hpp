@@ -8,7 +8,7 @@
 //   uint64 destination_memory[2], source_memory[4];
 // Every distinct non-zero source address is a load, every distinct non-zero destination address a
 // store; records without memory operands count as the non-memory instructions before the next
-// op. A load is dependent when a source register holds a value derived from the thread's previous
+// op. A load or store is dependent when a source register holds a value derived from the thread's previous
 // load. At the end of its file a core starts the file again (as ChampSim replays traces), so every
 // core runs the whole instruction budget.
 #pragma once

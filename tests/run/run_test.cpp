@@ -288,7 +288,10 @@ TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
       o.instructions = c.instructions;
       o.placement = c.placement;
       const RunResult r = run_workload(*p, o);
-      return std::to_string(r.ipc) + " " + std::to_string(r.amat_ns) + " " + std::to_string(r.amat_contention_ns);
+      std::string text =
+          std::to_string(r.ipc) + " " + std::to_string(r.amat_ns) + " " + std::to_string(r.amat_contention_ns);
+      for (const std::string& s : r.shortfalls) text += "\n" + s;
+      return text;
     });
   };
   double ipc[2], amat[2], contention[2];
@@ -296,6 +299,8 @@ TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
     const std::string got = summary(fine);
     std::istringstream in(got);
     ASSERT_TRUE(in >> ipc[fine] >> amat[fine] >> contention[fine]) << got;
+    // A case that did less than it asks for (a workload ending early) is not the case it names.
+    EXPECT_EQ(got.find('\n'), std::string::npos) << c.name << " fell short: " << got;
   }
   std::printf("%s: IPC %.4f (1 ns: %.4f), AMAT %.1f ns (1 ns: %.1f), contention %.1f ns (1 ns: %.1f)\n", c.name, ipc[0],
               ipc[1], amat[0], amat[1], contention[0], contention[1]);
@@ -311,11 +316,15 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, Convergence,
     ::testing::Values(
         ConvergenceCase{"kv_starnuma_oracle", "starnuma16-scaled.yaml", "kv", 100000, Placement::Oracle, {}},
-        ConvergenceCase{
-            "bfs16_baseline_oracle", "baseline16-scaled.yaml", "bfs:scale=16", 300000, Placement::Oracle, {}},
-        ConvergenceCase{"bfs14_starnuma_dynamic", "starnuma16-scaled.yaml", "bfs:scale=14,trials=20", 200000,
+        ConvergenceCase{"bfs16_baseline_oracle",
+                        "baseline16-scaled.yaml",
+                        "bfs:scale=16,trials=100",
+                        300000,
+                        Placement::Oracle,
+                        {}},
+        ConvergenceCase{"bfs14_starnuma_dynamic", "starnuma16-scaled.yaml", "bfs:scale=14,trials=100", 200000,
                         Placement::Dynamic, kShortPhases},
-        ConvergenceCase{"bfs14_baseline_dynamic", "baseline16-scaled.yaml", "bfs:scale=14,trials=20", 200000,
+        ConvergenceCase{"bfs14_baseline_dynamic", "baseline16-scaled.yaml", "bfs:scale=14,trials=100", 200000,
                         Placement::Dynamic, kShortPhases},
         ConvergenceCase{"uniform_baseline_first_touch_no_coherence", "baseline16-scaled.yaml",
                         "uniform:footprint=64MiB", 100000, Placement::FirstTouch, kNoCoherence},

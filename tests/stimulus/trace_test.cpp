@@ -19,6 +19,7 @@
 #include "run/simulation.hpp"
 #include "stimulus/stream_capture.hpp"
 #include "stimulus/trace/champsim.hpp"
+#include "stimulus/trace/champsim_writer.hpp"
 #include "stimulus/trace/trace_input.hpp"
 #include "stimulus/trace/trace_reader.hpp"
 #include "stimulus/trace/trace_writer.hpp"
@@ -477,6 +478,44 @@ TEST(ChampSimDamage, ATraceWithoutMemoryOperationsIsAnError) {
   const fs::path dir = scratch();
   write_bytes(dir / "empty", {});
   expect_champsim_error(dir / "empty", "offset 0: no memory operations in 0 records");
+}
+
+// What `trace champsim` writes, ChampSim's own register rules make dependent exactly where the
+// stream says so; reading it back gives the stream's loads and stores, as they were.
+TEST(ChampSimWriter, AWorkloadsStreamReadsBackAsTheSameOps) {
+  const fs::path dir = scratch();
+  auto w = make_workload("bfs:scale=8,trials=1", 2, 1, 3);
+  std::vector<StreamOp> written;
+  for (const StreamOp& op : take(*w->stream(1), 20000, kOddBatch))
+    if (op.kind != StreamOp::Kind::Barrier) written.push_back(op);
+  size_t dependent = 0;
+  ChampSimWriter writer((dir / "bfs.champsim").string());
+  for (const StreamOp& op : written) {
+    writer.append(op);
+    dependent += op.dependent;
+  }
+  EXPECT_FALSE(fs::exists(dir / "bfs.champsim"));  // only once committed
+  writer.commit();
+  ASSERT_GT(dependent, 100u);
+  ChampSimStream back((dir / "bfs.champsim").string(), 0, kSharedSpace, false);
+  expect_same(take(back, written.size() + 1, kOddBatch), written);
+  uint64_t instructions = 0;
+  for (const StreamOp& op : written) instructions += op.instructions + 1;
+  EXPECT_EQ(writer.records(), instructions);
+}
+
+TEST(ChampSimWriter, AnAccessToAddressZeroIsRefusedAndLeavesNoFile) {
+  const fs::path dir = scratch();
+  {
+    ChampSimWriter writer((dir / "zero.champsim").string());
+    StreamOp op;
+    op.address = 0;
+    const auto r = capture_report([&] { writer.append(op); });
+    ASSERT_TRUE(r.raised);
+    EXPECT_EQ(r.type, "starnuma/input");
+    EXPECT_NE(r.message.find("address 0 has no ChampSim form"), std::string::npos) << r.message;
+  }
+  EXPECT_TRUE(fs::is_empty(dir));
 }
 
 // A whole run from ChampSim traces: two programs over 64 cores, each core in its own address

@@ -28,9 +28,9 @@ VARIANTS = [("starnuma16-scaled", "StarNUMA"), ("starnuma16-190ns-scaled", "Star
 BASE, STAR = "baseline16-scaled", "starnuma16-scaled"
 CONVERGENCE = [
     ("kv_starnuma_oracle", "kv, starnuma16-scaled, oracle, 100 K"),
-    ("bfs16_baseline_oracle", "bfs:scale=16, baseline16-scaled, oracle, 300 K"),
-    ("bfs14_starnuma_dynamic", "bfs:scale=14,trials=20, starnuma16-scaled, dynamic, phases of 50 K, 200 K"),
-    ("bfs14_baseline_dynamic", "bfs:scale=14,trials=20, baseline16-scaled, dynamic, phases of 50 K, 200 K"),
+    ("bfs16_baseline_oracle", "bfs:scale=16,trials=100, baseline16-scaled, oracle, 300 K"),
+    ("bfs14_starnuma_dynamic", "bfs:scale=14,trials=100, starnuma16-scaled, dynamic, phases of 50 K, 200 K"),
+    ("bfs14_baseline_dynamic", "bfs:scale=14,trials=100, baseline16-scaled, dynamic, phases of 50 K, 200 K"),
     ("uniform_baseline_first_touch_no_coherence",
      "uniform:footprint=64MiB, baseline16-scaled, first touch, no coherence, 100 K"),
     ("sharing_starnuma_oracle_no_coherence", "sharing, starnuma16-scaled, oracle, no coherence, 100 K"),

@@ -87,6 +87,12 @@ struct RecordArgs {
   uint64_t seed = 1;
 };
 
+struct ChampSimExportArgs {
+  std::string trace, out;
+  unsigned thread = 0;
+  bool from_measurement = false;
+};
+
 struct SweepArgs {
   std::string spec, out;
   std::string executor = "local";
@@ -119,6 +125,8 @@ int benchmark_host_memory(double scale, bool json);
 std::vector<std::string> default_generator_cases();  // every workload, default parameters
 int trace_record(const PlatformArgs& args, const RecordArgs& record);
 int trace_info(const std::string& path, bool json);
+// One thread of a starnuma trace as a ChampSim trace (experiments/champsim runs ChampSim on it).
+int trace_to_champsim(const ChampSimExportArgs& args);
 // The sampled evaluation: the functional pass writing checkpoints, then the timed windows.
 int checkpoint(const PlatformArgs& args, const CheckpointArgs& ca, bool json);
 int sample(const PlatformArgs& args, const SampleArgs& sa, bool json);

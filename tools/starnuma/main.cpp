@@ -359,6 +359,16 @@ int run(int argc, char** argv) {
       trace_cmd->add_subcommand("info", "Print a trace's header and per-thread counts, verifying every checksum");
   info_cmd->add_option("file", info_file, "Trace file (starnuma or ChampSim)")->required()->check(CLI::ExistingFile);
   info_cmd->add_flag("--json", json, "Machine-readable output");
+  ChampSimExportArgs cx;
+  auto* champsim_cmd = trace_cmd->add_subcommand(
+      "champsim", "Write one thread of a starnuma trace as a ChampSim trace (its out-of-order core can then run it)");
+  champsim_cmd->add_option("file", cx.trace, "starnuma trace (trace record's)")->required()->check(CLI::ExistingFile);
+  champsim_cmd->add_option("--thread", cx.thread, "Thread to write")->capture_default_str();
+  champsim_cmd->add_option("--out", cx.out, "ChampSim trace to write (uncompressed, atomically)")
+      ->required()
+      ->check(kNonEmpty);
+  champsim_cmd->add_flag("--from-measurement", cx.from_measurement,
+                         "Leave out the workload's initialisation (the ops before its measurement starts)");
 
   auto* profile_cmd = app.add_subcommand(
       "profile",
@@ -492,6 +502,7 @@ int run(int argc, char** argv) {
   if (*sample_cmd) return sample(sample_args, sa, json);
   if (*record_cmd) return trace_record(record_args, rec);
   if (*info_cmd) return trace_info(info_file, json);
+  if (*champsim_cmd) return trace_to_champsim(cx);
   if (*benchmark_cmd && benchmark_cmd->count("--generators") > 0) {
     generators.erase(std::remove(generators.begin(), generators.end(), std::string()), generators.end());
     if (generators.empty()) generators = default_generator_cases();

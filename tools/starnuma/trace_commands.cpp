@@ -1,4 +1,5 @@
-// `starnuma trace record` and `starnuma trace info` (docs/traces.md).
+// `starnuma trace record`, `trace info` and `trace champsim` (docs/traces.md).
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -9,6 +10,7 @@
 #include "platform/platform.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/trace/champsim.hpp"
+#include "stimulus/trace/champsim_writer.hpp"
 #include "stimulus/trace/trace_input.hpp"
 #include "stimulus/trace/trace_reader.hpp"
 #include "stimulus/workload_registry.hpp"
@@ -123,6 +125,46 @@ int trace_info(const std::string& path, bool json) {
               << std::setw(10) << s.barriers << std::setw(11) << s.dependent << std::setw(14) << s.instructions
               << std::setw(8) << s.blocks << "  " << (s.stream_ended ? "stream ended" : "budget") << '\n';
   }
+  return 0;
+}
+
+}  // namespace starnuma::cli
+
+namespace starnuma::cli {
+
+int trace_to_champsim(const ChampSimExportArgs& a) {
+  auto file = trace::TraceFile::open(a.trace);
+  const trace::TraceHeader& h = file->header();
+  if (a.thread >= h.threads)
+    report_error(msg::kUsage, a.trace + " holds threads 0 to " + std::to_string(h.threads - 1) + ", not " +
+                                  std::to_string(a.thread));
+  trace::TraceStream stream(file, a.thread);
+  trace::ChampSimWriter writer(a.out);
+  // Without the initialisation: from the barrier that starts measurement, if the thread has one.
+  bool measuring = !(a.from_measurement && h.initialises);
+  uint64_t ops = 0, skipped = 0, left = file->ops(a.thread);  // the recording's, not beyond
+  StreamOp batch[256];
+  while (left > 0) {
+    const size_t n = stream.fill(batch, static_cast<size_t>(std::min<uint64_t>(left, std::size(batch))));
+    if (n == 0) break;
+    left -= n;
+    for (size_t i = 0; i < n; ++i) {
+      const StreamOp& op = batch[i];
+      if (!measuring) {
+        measuring = op.kind == StreamOp::Kind::Barrier && op.starts_measurement;
+        ++skipped;
+        continue;
+      }
+      if (op.kind == StreamOp::Kind::Barrier) continue;
+      writer.append(op);
+      ++ops;
+    }
+  }
+  writer.commit();
+  std::cout << "thread " << a.thread << " of " << a.trace << " (" << h.workload << "): " << ops << " loads and stores, "
+            << writer.records() << " ChampSim records (instructions)";
+  if (skipped) std::cout << ", after " << skipped << " ops of initialisation";
+  std::cout << " -> " << a.out << '\n';
   return 0;
 }
 

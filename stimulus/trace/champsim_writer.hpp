@@ -1,0 +1,49 @@
+// Writes one thread's stream as a ChampSim binary trace (the 64-byte records champsim.hpp
+// describes), so the out-of-order core of ChampSim, the StarNUMA artifact's simulator, can run the
+// very stream a starnuma run reads (experiments/champsim). Each op becomes its non-memory
+// instructions (records with no operands at all: independent) and one memory record. Every load
+// writes register 1 and a dependent load or store reads it, so in ChampSim it waits for exactly the
+// load whose value gives its address, which is what `dependent` means here; ChampSimStream reads the file
+// back to the same ops. Barriers have no ChampSim form and are dropped (a thread alone).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stimulus/stream.hpp"
+
+namespace starnuma {
+class TemporaryFileGuard;
+}
+
+namespace starnuma::trace {
+
+class ChampSimWriter {
+ public:
+  explicit ChampSimWriter(std::string path);
+  ~ChampSimWriter();  // without commit(): removes the temporary file
+  ChampSimWriter(const ChampSimWriter&) = delete;
+  ChampSimWriter& operator=(const ChampSimWriter&) = delete;
+
+  // A load or store (a barrier is skipped). An address of 0 is refused: ChampSim reads 0 as "no
+  // operand".
+  void append(const StreamOp& op);
+  void commit();  // moves the file into place
+  uint64_t records() const { return records_; }
+
+ private:
+  void record(uint64_t load_address, uint64_t store_address, bool reads_load_register);
+  void flush();
+
+  std::string path_, temporary_;
+  std::unique_ptr<TemporaryFileGuard> guard_;
+  std::FILE* file_ = nullptr;
+  std::vector<uint8_t> buffer_;
+  uint64_t records_ = 0;
+  bool committed_ = false;
+};
+
+}  // namespace starnuma::trace
