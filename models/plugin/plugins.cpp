@@ -146,6 +146,25 @@ bool add_plugin_type(ComponentType type) {
   return ComponentRegistry::instance().add(std::move(type));
 }
 
+namespace {
+std::vector<std::pair<std::string, std::string>>& plugin_modules() {  // (module name, node)
+  static std::vector<std::pair<std::string, std::string>> modules;
+  return modules;
+}
+}  // namespace
+
+void register_plugin_module(const std::string& node, const std::string& module_name) {
+  plugin_modules().emplace_back(module_name, node);
+}
+
+std::string plugin_node_of_process(const std::string& process) {
+  for (const auto& [module, node] : plugin_modules())
+    if (process.size() > module.size() && process.compare(0, module.size(), module) == 0 &&
+        process[module.size()] == '.')
+      return node;
+  return "";
+}
+
 std::string systemc_error_text(const sc_core::sc_report& r) {
   std::string text = r.get_msg_type();
   std::string msg;

@@ -39,6 +39,14 @@ decltype(auto) plugin_call(const std::string& node, const char* what, F&& f) {
   }
 }
 
+// A plug-in module's own processes (an initiator's SC_THREAD) run outside any plug-in_call: what
+// they throw ends sc_start. Components register the module they built, so the command can name
+// the node instead of reporting an internal error.
+void register_plugin_module(const std::string& node, const std::string& module_name);
+// The node whose plug-in module holds the process named `process` (a SystemC hierarchical name),
+// or "" when it is none of theirs.
+std::string plugin_node_of_process(const std::string& process);
+
 // Registers a plug-in's type. A name already taken (by a built-in type or another plug-in) is
 // not registered: the load that brought it fails naming the library and the type.
 bool add_plugin_type(ComponentType type);

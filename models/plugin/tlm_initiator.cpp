@@ -43,6 +43,7 @@ TlmInitiator::TlmInitiator(sc_core::sc_module_name n, const ScopeContext& c, plu
   tlm::tlm_initiator_socket<>& socket =
       *plugin_call(path(), "constructor", [&]() -> tlm::tlm_initiator_socket<>* { return &factory("module", params); });
   module_ = socket.get_parent_object();
+  if (module_) register_plugin_module(path(), module_->name());
   socket.bind(port_);
 }
 

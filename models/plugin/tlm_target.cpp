@@ -24,6 +24,7 @@ TlmTargetNode::TlmTargetNode(sc_core::sc_module_name n, const ScopeContext& c, p
   target_ =
       plugin_call(path(), "constructor", [&]() -> tlm::tlm_target_socket<>* { return &factory("device", params); });
   device_ = target_->get_parent_object();
+  if (device_) register_plugin_module(path(), device_->name());
   socket_.bind(*target_);
   // Unloaded latency by probing: one read of an idle module at time 0.
   unloaded_ = transport(Time(), MemOp::Read, 0);

@@ -107,3 +107,32 @@ class Endless : public sc_core::sc_module {
 };
 
 STARNUMA_REGISTER_TLM_INITIATOR(Endless, "test_endless", "A test initiator that never finishes");
+
+// An initiator whose process throws after its first transaction.
+class Crashing : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<Crashing> socket{"socket"};
+  Crashing(sc_core::sc_module_name n, starnuma::plugin::Params& p)
+      : sc_module(n), target_(p.memory_node("target", "pool", "Memory node it reads")) {
+    SC_THREAD(run);
+  }
+
+ private:
+  SC_HAS_PROCESS(Crashing);
+  void run() {
+    unsigned char data[64] = {};
+    tlm::tlm_generic_payload t;
+    t.set_data_ptr(data);
+    t.set_data_length(64);
+    t.set_streaming_width(64);
+    t.set_command(tlm::TLM_READ_COMMAND);
+    t.set_address(target_.base);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(t, delay);
+    wait(delay);
+    throw std::runtime_error("the generator ran out of patterns");
+  }
+  starnuma::plugin::AddressRange target_;
+};
+
+STARNUMA_REGISTER_TLM_INITIATOR(Crashing, "test_crashing", "A test initiator whose process throws");

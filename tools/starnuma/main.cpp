@@ -533,6 +533,11 @@ int sc_main(int argc, char** argv) {
       return 1;
     }
     bool user = starnuma::is_user_error(r.get_msg_type());
+    const std::string plugin = user ? "" : starnuma::plugin_node_of_process(r.get_process_name());
+    if (!plugin.empty()) {  // the plug-in's defect, as plugin_call reports the others
+      std::cerr << plugin << ": the plug-in's process threw: " << r.get_msg() << '\n';
+      return 1;
+    }
     std::cerr << (user ? "" : "internal error: ") << r.get_msg() << '\n';
     return user ? 1 : 2;
   } catch (const std::bad_alloc&) {
