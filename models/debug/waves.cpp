@@ -138,10 +138,13 @@ void Waves::write() {
   // Stable: a value set twice at the same time keeps its last setting.
   std::stable_sort(events_.begin(), events_.end(), [](const Event& a, const Event& b) { return a.t < b.t; });
   const std::string tmp = options_.path + ".partial-" + std::to_string(getpid());
+  std::error_code ec;
+  const std::filesystem::path target(options_.path);  // its folders, as check_output_path allowed
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  if (ec) report_error(msg::kInput, "--waves " + options_.path + ": cannot create its folder (" + ec.message() + ")");
   TemporaryFileGuard guard(tmp);
   if (ends_with(options_.path, ".fst")) write_fst(tmp);
   else write_vcd(tmp);
-  std::error_code ec;
   std::filesystem::rename(tmp, options_.path, ec);
   if (ec) report_error(msg::kInput, "--waves " + options_.path + ": cannot write it (" + ec.message() + ")");
 }
