@@ -66,6 +66,39 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   }
 }
 
+StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
+  check_output_path(path_);
+  std::error_code ec;
+  const std::filesystem::path target(path_);
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  if (ec) report_error(msg::kInput, "cannot create the folder of " + path_ + ": " + ec.message());
+  temporary_ = path_ + ".tmp" + std::to_string(getpid());
+  guard_ = std::make_unique<TemporaryFileGuard>(temporary_);
+  file_ = std::fopen(temporary_.c_str(), "wb");
+  if (!file_) report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
+}
+
+StagedFile::~StagedFile() {
+  if (file_) std::fclose(file_);
+  if (!committed_ && !temporary_.empty()) std::remove(temporary_.c_str());
+}
+
+void StagedFile::write(const void* data, size_t size) {
+  if (std::fwrite(data, 1, size, file_) != size)
+    report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
+}
+
+void StagedFile::commit() {
+  const bool ok = std::fflush(file_) == 0 && ::fsync(fileno(file_)) == 0;
+  const int error = errno;
+  std::fclose(file_);
+  file_ = nullptr;
+  if (!ok) report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(error));
+  if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
+    report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
+  committed_ = true;
+}
+
 OutputFolder::OutputFolder(const std::string& out, const std::string& marker) : out_(out) {
   namespace fs = std::filesystem;
   std::error_code ec;

@@ -2,6 +2,8 @@
 // renamed over it, so an interrupted or failed run never leaves half a file behind.
 #pragma once
 
+#include <cstddef>
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -17,6 +19,26 @@ void write_file_atomically(const std::string& path, const std::string& content);
 // a symbolic link, a folder: never replaced) or if its folder cannot be created or written. Commands
 // call it before simulating, so a wrong output costs no run.
 void check_output_path(const std::string& path);
+
+// A file written in pieces, whole or not at all: into a temporary file beside `path` (its folders
+// made), moved into place by commit() once on disk; without commit() (an error, an interrupt) the
+// temporary file goes. Every failure is a starnuma/input error naming `path`.
+class StagedFile {
+ public:
+  explicit StagedFile(std::string path);
+  ~StagedFile();
+  StagedFile(const StagedFile&) = delete;
+  StagedFile& operator=(const StagedFile&) = delete;
+  void write(const void* data, size_t size);
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, temporary_;
+  std::unique_ptr<TemporaryFileGuard> guard_;
+  std::FILE* file_ = nullptr;
+  bool committed_ = false;
+};
 
 // A command's output folder, built beside its place (OUT.partial-PID) and renamed over it by
 // commit(): a failed or interrupted command leaves no half folder, and an existing folder is only

@@ -1,14 +1,6 @@
 #include "stimulus/trace/champsim_writer.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-
 #include "common/diagnostics.hpp"
-#include "common/interrupt_cleanup.hpp"
-#include "common/output_file.hpp"
 #include "stimulus/trace/binary_io.hpp"
 #include "stimulus/trace/champsim.hpp"
 
@@ -22,28 +14,15 @@ constexpr uint64_t kCodeBase = 0x400000, kCodeInstructions = 1024;
 constexpr size_t kBufferRecords = 4096;
 }  // namespace
 
-ChampSimWriter::ChampSimWriter(std::string path) : path_(std::move(path)) {
-  check_output_path(path_);
-  std::error_code ec;
-  const std::filesystem::path target(path_);
-  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
-  if (ec) report_error(msg::kInput, "cannot create the folder of " + path_ + ": " + ec.message());
-  temporary_ = path_ + ".tmp" + std::to_string(getpid());
-  guard_ = std::make_unique<TemporaryFileGuard>(temporary_);
-  file_ = std::fopen(temporary_.c_str(), "wb");
-  if (!file_) report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
+ChampSimWriter::ChampSimWriter(std::string path) : file_(std::move(path)) {
   buffer_.reserve(kBufferRecords * kChampSimRecordBytes);
-}
-
-ChampSimWriter::~ChampSimWriter() {
-  if (file_) std::fclose(file_);
-  if (!committed_ && !temporary_.empty()) std::remove(temporary_.c_str());
 }
 
 void ChampSimWriter::append(const StreamOp& op) {
   if (op.kind == StreamOp::Kind::Barrier) return;
   if (op.address == 0)
-    report_error(msg::kInput, path_ + ": an access to address 0 has no ChampSim form (0 means no operand there)");
+    report_error(msg::kInput,
+                 file_.path() + ": an access to address 0 has no ChampSim form (0 means no operand there)");
   for (uint32_t i = 0; i < op.instructions; ++i) record(0, 0, false);
   if (op.kind == StreamOp::Kind::Load) record(op.address, 0, op.dependent);
   else record(0, op.address, op.dependent);
@@ -64,21 +43,13 @@ void ChampSimWriter::record(uint64_t load_address, uint64_t store_address, bool 
 }
 
 void ChampSimWriter::flush() {
-  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-    report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
+  file_.write(buffer_.data(), buffer_.size());
   buffer_.clear();
 }
 
 void ChampSimWriter::commit() {
   flush();
-  const bool ok = std::fflush(file_) == 0 && fsync(fileno(file_)) == 0;
-  const int error = errno;
-  std::fclose(file_);
-  file_ = nullptr;
-  if (!ok) report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(error));
-  if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
-    report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
-  committed_ = true;
+  file_.commit();
 }
 
 }  // namespace starnuma::trace

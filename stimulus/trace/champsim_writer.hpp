@@ -8,25 +8,17 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "common/output_file.hpp"
 #include "stimulus/stream.hpp"
-
-namespace starnuma {
-class TemporaryFileGuard;
-}
 
 namespace starnuma::trace {
 
 class ChampSimWriter {
  public:
-  explicit ChampSimWriter(std::string path);
-  ~ChampSimWriter();  // without commit(): removes the temporary file
-  ChampSimWriter(const ChampSimWriter&) = delete;
-  ChampSimWriter& operator=(const ChampSimWriter&) = delete;
+  explicit ChampSimWriter(std::string path);  // without commit() nothing is left
 
   // A load or store (a barrier is skipped). An address of 0 is refused: ChampSim reads 0 as "no
   // operand".
@@ -38,12 +30,9 @@ class ChampSimWriter {
   void record(uint64_t load_address, uint64_t store_address, bool reads_load_register);
   void flush();
 
-  std::string path_, temporary_;
-  std::unique_ptr<TemporaryFileGuard> guard_;
-  std::FILE* file_ = nullptr;
+  StagedFile file_;
   std::vector<uint8_t> buffer_;
   uint64_t records_ = 0;
-  bool committed_ = false;
 };
 
 }  // namespace starnuma::trace

@@ -1,14 +1,8 @@
 #include "stimulus/trace/trace_writer.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
 
 #include "common/diagnostics.hpp"
-#include "common/interrupt_cleanup.hpp"
-#include "common/output_file.hpp"
 #include "stimulus/trace/binary_io.hpp"
 
 namespace starnuma::trace {
@@ -21,17 +15,7 @@ TraceWriter::TraceWriter(std::string path, TraceHeader header)
   if (header_.workload.size() > kMaxDescriptionBytes)
     report_error(msg::kInput, path_ + ": the workload description is longer than " +
                                   std::to_string(kMaxDescriptionBytes) + " bytes");
-  check_output_path(path_);
-  {
-    std::error_code ec;
-    const std::filesystem::path target(path_);
-    if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
-    if (ec) report_error(msg::kInput, "cannot create the folder of " + path_ + ": " + ec.message());
-  }
-  temporary_ = path_ + ".tmp" + std::to_string(getpid());
-  guard_ = std::make_unique<TemporaryFileGuard>(temporary_);
-  file_ = std::fopen(temporary_.c_str(), "wb");
-  if (!file_) report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
+  file_ = std::make_unique<StagedFile>(path_);
 
   std::vector<uint8_t> h(kHeaderFixedBytes + header_.workload.size() + 4);
   std::memcpy(h.data(), kMagic, sizeof kMagic);
@@ -44,24 +28,11 @@ TraceWriter::TraceWriter(std::string path, TraceHeader header)
   put_u32(&h[44], static_cast<uint32_t>(header_.workload.size()));
   std::memcpy(&h[kHeaderFixedBytes], header_.workload.data(), header_.workload.size());
   put_u32(&h[h.size() - 4], crc32(h.data(), h.size() - 4));
-  try {
-    write(h.data(), h.size());
-  } catch (...) {
-    std::fclose(file_);
-    file_ = nullptr;
-    std::remove(temporary_.c_str());
-    throw;
-  }
-}
-
-TraceWriter::~TraceWriter() {
-  if (file_) std::fclose(file_);
-  if (!committed_ && !temporary_.empty()) std::remove(temporary_.c_str());
+  write(h.data(), h.size());  // a failure leaves nothing: file_ removes its temporary file
 }
 
 void TraceWriter::write(const void* data, size_t size) {
-  if (std::fwrite(data, 1, size, file_) != size)
-    report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
+  file_->write(data, size);
   written_ += size;
 }
 
@@ -123,14 +94,7 @@ void TraceWriter::commit() {
   }
   put_u32(&end[end.size() - 4], crc32(&end[4], end.size() - 8));
   write(end.data(), end.size());
-  const bool ok = std::fflush(file_) == 0 && fsync(fileno(file_)) == 0;
-  const int error = errno;
-  std::fclose(file_);
-  file_ = nullptr;
-  if (!ok) report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(error));
-  if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
-    report_error(msg::kInput, "cannot write " + path_ + ": " + std::strerror(errno));
-  committed_ = true;
+  file_->commit();
 }
 
 }  // namespace starnuma::trace

@@ -8,19 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "common/output_file.hpp"
 #include "stimulus/stream.hpp"
 #include "stimulus/trace/trace_format.hpp"
-
-namespace starnuma {
-class TemporaryFileGuard;
-}
 
 namespace starnuma::trace {
 
 class TraceWriter {
  public:
-  TraceWriter(std::string path, TraceHeader header);
-  ~TraceWriter();  // without commit(): removes the temporary file
+  TraceWriter(std::string path, TraceHeader header);  // without commit() nothing is left
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
@@ -44,13 +40,11 @@ class TraceWriter {
   void flush_block(unsigned thread);
   void write(const void* data, size_t size);
 
-  std::string path_, temporary_;
-  std::unique_ptr<TemporaryFileGuard> guard_;  // removes the temporary file if interrupted
+  std::string path_;
   TraceHeader header_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<StagedFile> file_;
   std::vector<ThreadBuffer> threads_;
   uint64_t written_ = 0;
-  bool committed_ = false;
 };
 
 }  // namespace starnuma::trace

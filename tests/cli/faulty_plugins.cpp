@@ -76,18 +76,21 @@ class BrokenSwitch : public sc_core::sc_module, public starnuma::plugin::SwitchM
 
 STARNUMA_REGISTER_SWITCH_MODEL(BrokenSwitch, "test_broken_switch", "A test switch model returning impossible times");
 
-// An initiator that never finishes: it reads the pool's first line, again and again. `latency`
-// must still end, and a run must stop at platform.initiator_time_limit and say so.
-class Endless : public sc_core::sc_module {
+// Initiators that read the pool's first line: again and again (Endless: `latency` must still end,
+// and a run must stop at platform.initiator_time_limit and say so), or once and then throw from
+// their process (Crashing: exit 1 naming the node).
+class PoolReader : public sc_core::sc_module {
  public:
-  tlm_utils::simple_initiator_socket<Endless> socket{"socket"};
-  Endless(sc_core::sc_module_name n, starnuma::plugin::Params& p)
-      : sc_module(n), target_(p.memory_node("target", "pool", "Memory node it reads")) {
+  tlm_utils::simple_initiator_socket<PoolReader> socket{"socket"};
+
+ protected:
+  PoolReader(sc_core::sc_module_name n, starnuma::plugin::Params& p, bool endless)
+      : sc_module(n), target_(p.memory_node("target", "pool", "Memory node it reads")), endless_(endless) {
     SC_THREAD(run);
   }
 
  private:
-  SC_HAS_PROCESS(Endless);
+  SC_HAS_PROCESS(PoolReader);
   void run() {
     unsigned char data[64] = {};
     tlm::tlm_generic_payload t;
@@ -95,44 +98,28 @@ class Endless : public sc_core::sc_module {
     t.set_data_length(64);
     t.set_streaming_width(64);
     t.set_command(tlm::TLM_READ_COMMAND);
-    for (;;) {
+    do {
       t.set_address(target_.base);
       t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
       socket->b_transport(t, delay);
       wait(delay);
-    }
-  }
-  starnuma::plugin::AddressRange target_;
-};
-
-STARNUMA_REGISTER_TLM_INITIATOR(Endless, "test_endless", "A test initiator that never finishes");
-
-// An initiator whose process throws after its first transaction.
-class Crashing : public sc_core::sc_module {
- public:
-  tlm_utils::simple_initiator_socket<Crashing> socket{"socket"};
-  Crashing(sc_core::sc_module_name n, starnuma::plugin::Params& p)
-      : sc_module(n), target_(p.memory_node("target", "pool", "Memory node it reads")) {
-    SC_THREAD(run);
-  }
-
- private:
-  SC_HAS_PROCESS(Crashing);
-  void run() {
-    unsigned char data[64] = {};
-    tlm::tlm_generic_payload t;
-    t.set_data_ptr(data);
-    t.set_data_length(64);
-    t.set_streaming_width(64);
-    t.set_command(tlm::TLM_READ_COMMAND);
-    t.set_address(target_.base);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket->b_transport(t, delay);
-    wait(delay);
+    } while (endless_);
     throw std::runtime_error("the generator ran out of patterns");
   }
   starnuma::plugin::AddressRange target_;
+  bool endless_;
 };
 
+class Endless : public PoolReader {
+ public:
+  Endless(sc_core::sc_module_name n, starnuma::plugin::Params& p) : PoolReader(n, p, true) {}
+};
+
+class Crashing : public PoolReader {
+ public:
+  Crashing(sc_core::sc_module_name n, starnuma::plugin::Params& p) : PoolReader(n, p, false) {}
+};
+
+STARNUMA_REGISTER_TLM_INITIATOR(Endless, "test_endless", "A test initiator that never finishes");
 STARNUMA_REGISTER_TLM_INITIATOR(Crashing, "test_crashing", "A test initiator whose process throws");
