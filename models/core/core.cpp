@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "common/local_time.hpp"
+#include "core/cache_hierarchy.hpp"
+#include "core/instruction_window.hpp"
 
 namespace starnuma {
 
@@ -32,10 +34,7 @@ namespace {
 // host time to arrive.
 constexpr size_t kTranslationAhead = 4, kSetsAhead = 2;
 
-struct Outstanding {
-  uint64_t index;  // instruction number of the load
-  int64_t done;    // completion (fs)
-};
+using Window = InstructionWindow<CacheHierarchy>;
 
 // Reads a thread's stream a batch at a time (one virtual call per batch).
 class StreamReader {
@@ -78,20 +77,19 @@ void Core::end_warmup(int64_t now) {
 void Core::run() {
   Job& job = *job_;
   warming_ = job.warmup > 0;
-  const unsigned rob = config_.rob, mshrs = config_.mshrs;
-  const bool overlap_dependent = config_.dependent_loads.get() == "overlap";
   const int64_t quantum_fs = job.quantum.ps() * 1000;
-  const int64_t l1_fs = caches_->l1_latency();
-
-  std::vector<Outstanding> loads;  // incomplete L1 misses in program order (at most mshrs)
-  loads.reserve(mshrs + 1);
-  std::vector<int64_t> store_done(config_.store_buffer, 0);  // ring of completion times
-  size_t store_head = 0;
+  const Window::Shape shape{config_.rob,
+                            config_.mshrs,
+                            config_.store_buffer,
+                            config_.dependent_loads.get() == "overlap",
+                            dispatch_fs_,
+                            caches_->l1_latency(),
+                            quantum_fs};
+  int64_t start = sim_now_fs();
+  Window window(shape, *caches_, {rob_stalls_, mshr_stalls_, store_buffer_stalls_}, start);
+  window.attach_waves(waves_, outstanding_signal_);
   StreamReader reader(*job.stream);
 
-  int64_t start = sim_now_fs();
-  int64_t now = start;
-  int64_t last_load_done = start;
   uint64_t retired = 0;
   uint64_t reported_instructions = 0, reported_cycles = 0;  // progress told to the light cores
   int64_t reported_at = start;
@@ -105,7 +103,6 @@ void Core::run() {
   bool measuring = !job.initialises;
   // The host prefetches for the accesses ahead while the stream misses the L1 (the last access
   // did): the hint costs a page map lookup, which L1-friendly streams need not pay.
-  bool missing = false;
   const auto lookahead = [this](const StreamReader& r) {
     if (const StreamOp* far = r.ahead(kTranslationAhead); far && far->kind != StreamOp::Kind::Barrier)
       caches_->prefetch_translation(far->address);
@@ -120,74 +117,26 @@ void Core::run() {
     if (!next_op) break;
     const StreamOp& op = *next_op;
     if (op.kind == StreamOp::Kind::Barrier) {
-      for (const Outstanding& l : loads) now = std::max(now, l.done);  // a barrier is a fence
-      loads.clear();
-      now = pass_barrier(op, now);
+      window.complete_loads();  // a barrier is a fence
+      window.advance(pass_barrier(op, window.now()));
       if (op.starts_measurement) {  // statistics restarted: so does this core's account
         measuring = true;
-        restart(now);
-        last_load_done = now;
+        restart(window.now());
       }
       continue;
     }
-    if (missing) lookahead(reader);
-    const uint64_t index = retired + op.instructions;
-    // Loads completed by now leave the ROB; the ROB holds `rob` instructions past the oldest one.
-    while (!loads.empty() && loads.front().done <= now) loads.erase(loads.begin());
-    while (!loads.empty() && index - loads.front().index >= rob) {
-      now = std::max(now, loads.front().done);
-      loads.erase(loads.begin());
-      ++rob_stalls_;
-    }
-    // A dependent operation issues when the load it depends on is done; under `stall` dispatch
-    // waits for it too, under `overlap` only the operation does (the ROB rule still bounds it).
-    const int64_t address_ready = op.dependent ? last_load_done : 0;
-    if (op.dependent && !overlap_dependent) now = std::max(now, address_ready);
-    now += static_cast<int64_t>(op.instructions + 1) * dispatch_fs_;
-    const int64_t issue = std::max(now, address_ready);
+    if (window.missing()) lookahead(reader);
+    // Numbered over the whole run: the ROB compares them across restarts of measurement.
+    window.dispatch(op, retired_total_ + op.instructions);
+    if (op.kind == StreamOp::Kind::Load) ++loads_;
+    else ++stores_;
     retired += op.instructions + 1;
     retired_total_ += op.instructions + 1;
-
-    if (op.kind == StreamOp::Kind::Load) {
-      ++loads_;
-      if (!caches_->certain_l1_hit(op.address)) {
-        // Drop completed misses, then wait for a free miss slot.
-        loads.erase(std::remove_if(loads.begin(), loads.end(), [now](const Outstanding& l) { return l.done <= now; }),
-                    loads.end());
-        if (loads.size() >= mshrs) {
-          auto first = std::min_element(loads.begin(), loads.end(),
-                                        [](const Outstanding& a, const Outstanding& b) { return a.done < b.done; });
-          now = std::max(now, first->done);
-          loads.erase(first);
-          ++mshr_stalls_;
-        }
-      }
-      const int64_t latency = caches_->access(op.address, false, std::max(now, issue));
-      missing = latency > l1_fs;
-      last_load_done = std::max(now, issue) + latency;
-      if (latency > l1_fs) {
-        loads.push_back(Outstanding{index, last_load_done});
-        if (waves_) {
-          waves_->add(outstanding_signal_, std::max(now, issue) / 1000, 1);
-          waves_->add(outstanding_signal_, last_load_done / 1000, -1);
-        }
-      }
-    } else {
-      ++stores_;
-      if (store_done[store_head] > now) {
-        now = store_done[store_head];
-        ++store_buffer_stalls_;
-      }
-      const int64_t latency = caches_->access(op.address, true, std::max(now, issue));
-      missing = latency > l1_fs;
-      store_done[store_head] = std::max(now, issue) + latency;
-      store_head = (store_head + 1) % store_done.size();
-    }
+    const int64_t now = window.now();
     if (warming_ && measuring && retired >= job.warmup) {  // measurement starts here, for this core
       end_warmup(now);
       restart(now);
     }
-    // Temporal decoupling: hand control back once a quantum ahead of simulated time.
     retired_so_far_ = retired;
     // Progress for the light cores once a quantum of local time (page walks may have synchronised
     // on their own, so this does not wait for the quantum check below).
@@ -200,11 +149,12 @@ void Core::run() {
       reported_at = now;
       if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
     }
+    // Temporal decoupling: hand control back once a quantum ahead of simulated time.
     wait_if_ahead(now, quantum_fs);
   }
   // The last instructions retire when their loads and stores complete.
-  for (const Outstanding& l : loads) now = std::max(now, l.done);
-  for (int64_t d : store_done) now = std::max(now, d);
+  window.complete_all();
+  const int64_t now = window.now();
   if (warming_) {  // the stream ended inside the warm-up: nothing was measured
     end_warmup(now);
     restart(now);

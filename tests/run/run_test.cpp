@@ -1,7 +1,10 @@
 // Whole runs: cores, caches, placement and the fabric together.
 #include "run/simulation.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -259,6 +262,12 @@ TEST(Cores, DependentLoadsOverlapOnlyWhatDoesNotDependOnThem) {
 // Convergence as a property: on each case (machines, workloads and graph sizes, a mix of
 // programs, oracle, first-touch and dynamic placement, coherence on and off, the trackers on),
 // the platform's default quantum gives IPC and AMAT within 2 % of a 1 ns quantum.
+//
+// Dynamic placement on the trackers is chaotic as the machine would be: which pages a phase moves
+// turns on counts that nanoseconds of timing change (bfs:scale=14, seed 1 moves 811 pages at 1, 10,
+// 50 and 300 ns and 939 at 100 ns), so one run's result is not a converged quantity, its
+// distribution over seeds is. Such a case compares means over `seeds` seeds, within 2 % or three
+// standard errors of their difference, whichever is wider (docs/decisions.md).
 struct ConvergenceCase {
   const char* name;
   const char* platform;
@@ -266,16 +275,35 @@ struct ConvergenceCase {
   uint64_t instructions;
   Placement placement;
   std::vector<std::string> sets;
+  unsigned seeds = 1;
 };
 
 void PrintTo(const ConvergenceCase& c, std::ostream* os) { *os << c.name; }
 
 class Convergence : public ::testing::TestWithParam<ConvergenceCase> {};
 
+// Mean and standard error of the mean.
+struct Sample {
+  std::vector<double> values;
+  double mean() const { return std::accumulate(values.begin(), values.end(), 0.0) / values.size(); }
+  double standard_error() const {
+    if (values.size() < 2) return 0;
+    double squares = 0;
+    for (double v : values) squares += (v - mean()) * (v - mean());
+    return std::sqrt(squares / (values.size() - 1) / values.size());
+  }
+};
+
+// Whether the default quantum's sample agrees with the 1 ns one.
+void expect_converged(const char* name, const char* what, const Sample& coarse, const Sample& fine) {
+  const double se = std::hypot(coarse.standard_error(), fine.standard_error()) / fine.mean();
+  EXPECT_NEAR(coarse.mean() / fine.mean(), 1.0, std::max(0.02, 3 * se)) << name << ": " << what;
+}
+
 TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
   const ConvergenceCase& c = GetParam();
-  const auto summary = [&c](bool fine) {
-    return testing::in_child([&c, fine] {
+  const auto summary = [&c](bool fine, uint64_t seed) {
+    return testing::in_child([&c, fine, seed] {
       std::vector<std::string> sets = c.sets;
       if (fine) sets.push_back("platform.quantum=1ns");
       auto p = Platform::build(kPlatforms + c.platform, sets);
@@ -283,25 +311,33 @@ TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
       o.workload = c.workload;
       o.instructions = c.instructions;
       o.placement = c.placement;
+      o.seed = seed;
       const RunResult r = run_workload(*p, o);
       return std::to_string(r.ipc) + " " + std::to_string(r.amat_ns) + " " + std::to_string(r.amat_contention_ns) +
              " " + std::to_string(r.threads_ended_early);
     });
   };
-  double ipc[2], amat[2], contention[2];
+  Sample ipc[2], amat[2], contention[2];
   for (int fine = 0; fine < 2; ++fine) {
-    const std::string got = summary(fine);
-    std::istringstream in(got);
-    unsigned ended_early = 0;
-    ASSERT_TRUE(in >> ipc[fine] >> amat[fine] >> contention[fine] >> ended_early) << got;
-    // A case whose workload ends before its budget is not the case it names.
-    EXPECT_EQ(ended_early, 0u) << c.name << ": threads ended before their budget";
+    for (uint64_t seed = 1; seed <= c.seeds; ++seed) {
+      const std::string got = summary(fine, seed);
+      std::istringstream in(got);
+      double i = 0, a = 0, q = 0;
+      unsigned ended_early = 0;
+      ASSERT_TRUE(in >> i >> a >> q >> ended_early) << got;
+      // A case whose workload ends before its budget is not the case it names.
+      EXPECT_EQ(ended_early, 0u) << c.name << ": threads ended before their budget";
+      ipc[fine].values.push_back(i);
+      amat[fine].values.push_back(a);
+      contention[fine].values.push_back(q);
+    }
   }
-  std::printf("%s: IPC %.4f (1 ns: %.4f), AMAT %.1f ns (1 ns: %.1f), contention %.1f ns (1 ns: %.1f)\n", c.name, ipc[0],
-              ipc[1], amat[0], amat[1], contention[0], contention[1]);
-  EXPECT_NEAR(ipc[0] / ipc[1], 1.0, 0.02) << c.name;
-  EXPECT_NEAR(amat[0] / amat[1], 1.0, 0.02) << c.name;
-  EXPECT_GT(contention[1], 20.0) << c.name << ": loaded, so the comparison means something";
+  std::printf("%s (%u seeds): IPC %.4f (1 ns: %.4f), AMAT %.1f ns (1 ns: %.1f), contention %.1f ns (1 ns: %.1f)\n",
+              c.name, c.seeds, ipc[0].mean(), ipc[1].mean(), amat[0].mean(), amat[1].mean(), contention[0].mean(),
+              contention[1].mean());
+  expect_converged(c.name, "IPC", ipc[0], ipc[1]);
+  expect_converged(c.name, "AMAT", amat[0], amat[1]);
+  EXPECT_GT(contention[1].mean(), 20.0) << c.name << ": loaded, so the comparison means something";
 }
 
 const std::vector<std::string> kNoCoherence{"coherence.enabled=false"};
@@ -318,7 +354,7 @@ INSTANTIATE_TEST_SUITE_P(
                         Placement::Oracle,
                         {}},
         ConvergenceCase{"bfs14_starnuma_dynamic", "starnuma16-scaled.yaml", "bfs:scale=14,trials=100", 200000,
-                        Placement::Dynamic, kShortPhases},
+                        Placement::Dynamic, kShortPhases, 6},
         ConvergenceCase{"bfs14_baseline_dynamic", "baseline16-scaled.yaml", "bfs:scale=14,trials=100", 200000,
                         Placement::Dynamic, kShortPhases},
         ConvergenceCase{"uniform_baseline_first_touch_no_coherence", "baseline16-scaled.yaml",
