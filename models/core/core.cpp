@@ -138,8 +138,8 @@ void Core::run() {
       restart(now);
     }
     retired_so_far_ = retired;
-    // Progress for the light cores once a quantum of local time (page walks may have synchronised
-    // on their own, so this does not wait for the quantum check below).
+    // Progress for the light cores once a quantum of local time. Temporal decoupling itself is the
+    // window's: it hands control back before an access would leave a quantum ahead of SystemC time.
     if (now - reported_at >= quantum_fs) {
       job.control->report_detailed(retired - reported_instructions,
                                    static_cast<uint64_t>((now - start) / cycle_fs_) - reported_cycles);
@@ -149,8 +149,6 @@ void Core::run() {
       reported_at = now;
       if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
     }
-    // Temporal decoupling: hand control back once a quantum ahead of simulated time.
-    wait_if_ahead(now, quantum_fs);
   }
   // The last instructions retire when their loads and stores complete.
   window.complete_all();

@@ -117,6 +117,7 @@ class InstructionWindow {
   int64_t last_load_done_;
   uint64_t last_load_waiting_ = kNone;
   bool missing_ = false;
+  int64_t known_sim_fs_ = 0;  // SystemC time when last read
 };
 
 template <class Caches>
@@ -191,7 +192,12 @@ void InstructionWindow<Caches>::dispatch(const StreamOp& op, uint64_t index) {
 
 template <class Caches>
 int64_t InstructionWindow<Caches>::send(uint64_t address, bool store, int64_t at) {
-  wait_if_ahead(at, shape_.quantum_fs);
+  // SystemC time moves only while this thread waits (here, or in a page walk), so the last reading
+  // is a lower bound: the kernel is asked only when that bound says the access may be too far ahead.
+  if (at - known_sim_fs_ >= shape_.quantum_fs) {
+    wait_if_ahead(at, shape_.quantum_fs);
+    known_sim_fs_ = sim_now_fs();
+  }
   const int64_t latency = caches_.access(address, store, at);
   missing_ = latency > shape_.l1_fs;
   if (waves_ && missing_ && !store) {

@@ -73,7 +73,8 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
                      std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(digest_));
                      return nlohmann::json(b);
                    }),
-      tlb_entries_(annexed_tlb() == TlbLevel::L1 ? core.dtlb.entries() : core.stlb.entries()),
+      annexed_tlb_(tlb_.get() == "l1" ? TlbLevel::L1 : TlbLevel::L2),
+      tlb_entries_(annexed_tlb_ == TlbLevel::L1 ? core.dtlb.entries() : core.stlb.entries()),
       digest_(kFnvOffset) {
   const uint64_t region = region_size_->bytes();
   if ((region & (region - 1)) != 0) error_if(true, "region_size", format_size(region_size_) + " is not a power of two");

@@ -36,7 +36,7 @@ class SocketTracking : public Component, public TlbObserver {
 
   TrackingImpl impl() const;
   // The TLB level with the annexes.
-  TlbLevel annexed_tlb() const { return tlb_.get() == "l1" ? TlbLevel::L1 : TlbLevel::L2; }
+  TlbLevel annexed_tlb() const { return annexed_tlb_; }
   // Whether tracking is on with its annexes on the STLB (which must then be inclusive).
   bool annexes_stlb() const { return impl() != TrackingImpl::None && annexed_tlb() == TlbLevel::L2; }
   bool tracker_per_core() const { return trackers_.get() == "per_core"; }
@@ -165,6 +165,7 @@ class SocketTracking : public Component, public TlbObserver {
                             "Dirty metadata lines the metadata cache wrote back"};
   Formula digest_stat_;
 
+  TlbLevel annexed_tlb_;  // `tlb`, read once: every TLB hit asks
   unsigned tlb_entries_;  // of the annexed TLB
   uint64_t digest_;       // FNV-1a of every metadata request (op, address, data, issue time)
   Attachment at_{};
