@@ -113,6 +113,14 @@ MesiState Coherence::state(size_t s, uint64_t address) const {
   return c ? *c : MesiState::I;
 }
 
+bool Coherence::held_elsewhere(size_t s, uint64_t address) const {
+  const Fabric::Range* range = fabric_->home_of(address);
+  if (!range) return false;
+  const DirEntry* e =
+      homes_[static_cast<size_t>(range - fabric_->address_map().data())].directory->peek(address / kLineBytes);
+  return e && ((e->owner >= 0 && static_cast<size_t>(e->owner) != s) || (e->sharers & ~(uint64_t{1} << s)) != 0);
+}
+
 // --- messages ---
 
 Time Coherence::peer(size_t a, size_t b, Time t, bool data, PathTrace* trace) {

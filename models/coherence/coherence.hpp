@@ -85,6 +85,8 @@ class Coherence : public Component {
     if (check_) checked_hit(s, address);
   }
   MesiState state(size_t s, uint64_t address) const;
+  // Whether the home's directory names a socket other than `s` as the block's owner or a sharer.
+  bool held_elsewhere(size_t s, uint64_t address) const;
   size_t sockets() const { return caches_.size(); }
   // Where socket `s`'s caches hear of the blocks taken from them (null: nowhere).
   void attach(size_t s, CoherentCaches* caches) { listeners_.at(s) = caches; }

@@ -224,12 +224,36 @@ void CacheHierarchy::write_back_from_l1(uint64_t line, int64_t t) {
   if (v.valid && v.dirty) write_back_from_l2(v.line, t);
 }
 
+void CacheHierarchy::start_miss_in_time(uint64_t line, uint64_t paddr, int64_t t) {
+  Coherence* coh = env_.coherence;
+  const SocketLlc& llc = *env_.llc;
+  for (;;) {  // waiting lets the socket's other cores take miss slots or bring the line in
+    if (llc.array.contains(line) || !coh->held_elsewhere(env_.requester, paddr)) return;
+    const int64_t issue = std::max(t + llc_latency_, llc.miss_done[llc.head]);
+    if (issue - sim_now_fs() < 1000) return;  // SystemC time is at the issue, to its picosecond
+    wait_until_fs(issue);
+  }
+}
+
+int64_t CacheHierarchy::llc_slot_at(uint64_t vaddr, int64_t at) const {
+  const SocketLlc& llc = *env_.llc;
+  const int64_t free = llc.miss_done[llc.head] - llc_latency_;  // the lookup before the slot is taken
+  if (free <= at) return at;
+  const uint64_t vpage = vaddr >> kPageShift;
+  const uint64_t* ppage = dtlb_.peek(vpage);
+  if (!ppage) ppage = stlb_.peek(vpage);
+  if (!ppage) return free;  // its walk is likely to miss too
+  const uint64_t line = ((*ppage << kPageShift) | (vaddr & ((uint64_t{1} << kPageShift) - 1))) >> kLineShift;
+  return l1_.contains(line) || l2_.contains(line) || llc.array.contains(line) ? at : free;
+}
+
 int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t,
                                        Who who) {
   const uint64_t line = paddr >> kLineShift;
   const bool demand = who == Who::Demand;
   SocketLlc& llc = *env_.llc;
   const int64_t lookup_from = t;
+  if (env_.sync_fs > 0 && env_.coherence) start_miss_in_time(line, paddr, t);
   t += llc_latency_;
   if (llc.array.access(line, dirty_here)) {
     ++(demand ? stats_.llc_hits : stats_.walk_llc_hits);
@@ -287,6 +311,12 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
 int64_t CacheHierarchy::own(uint64_t paddr, int64_t t) {
   Coherence& coh = *env_.coherence;
   if (coh.state(env_.requester, paddr) == MesiState::I) return t;  // not cached here: the miss asks GetM
+  // An upgrade is a transaction the other sharers take part in: it starts in time order, as a miss's
+  // does (start_miss_in_time); the copy may be taken meanwhile, and the store then misses.
+  if (env_.sync_fs > 0 && coh.held_elsewhere(env_.requester, paddr)) {
+    wait_until_fs(t + llc_latency_);
+    if (coh.state(env_.requester, paddr) == MesiState::I) return t;
+  }
   // The request leaves through the LLC's pipeline, as a miss would.
   const Time issue = Time::from_ps((t + llc_latency_) / 1000);
   const Coherence::Result res = coh.store(env_.requester, paddr, issue);

@@ -125,6 +125,11 @@ class CacheHierarchy {
   int64_t light_access(uint64_t vaddr, bool write, int64_t now);
   // True when the access would certainly hit the DTLB and L1 (no side effects).
   bool certain_l1_hit(uint64_t vaddr) const;
+  // The earliest time from `at` at which an access sent finds one of the LLC's miss slots free
+  // should it miss there: `at` when one is, or when its line is known to be in the core's caches or
+  // the LLC. The slots are the socket's, shared by its cores; the core's window holds an access
+  // until then, so that a miss leaves the socket in time order with the others.
+  int64_t llc_slot_at(uint64_t vaddr, int64_t at) const;
   int64_t l1_latency() const { return l1_latency_; }
   // Host-side lookahead for an access a few places ahead in the stream; none has any effect on
   // the model. Far ahead: its page map entry and TLB sets. Near: the L1, L2 and LLC sets of its line
@@ -171,6 +176,11 @@ class CacheHierarchy {
   int64_t walk(uint64_t vaddr, int64_t t);
   // L1D, L2, then llc_and_memory; returns the time the data is back.
   int64_t through_caches(uint64_t vaddr, uint64_t paddr, bool write, int64_t t, Who who);
+  // Before the LLC lookup at `t`: a coherence transaction another socket takes part in (the home's
+  // directory names another socket) starts exactly at its time, the core's thread waiting for
+  // SystemC time to reach it, since its outcome (which socket ends with the block, how many
+  // transfers) follows the order in which the sockets ask (docs/coherence.md).
+  void start_miss_in_time(uint64_t line, uint64_t paddr, int64_t t);
   void write_back_from_l1(uint64_t line, int64_t t);
   void write_back_from_l2(uint64_t line, int64_t t);
   void write_back_to_memory(uint64_t line, int64_t t);

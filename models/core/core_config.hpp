@@ -96,7 +96,7 @@ class CoreConfig : public ParamScope {
   Param<unsigned> mshrs{*this, "mshrs", 16, "Outstanding L1D misses (loads and stores)", between(1u, 1024u)};
   Param<unsigned> store_buffer{*this, "store_buffer", 56, "Store buffer entries", between(1u, 1024u)};
   Param<std::string> dependent_loads{
-      *this, "dependent_loads", "stall",
+      *this, "dependent_loads", "overlap",
       "A dependent operation (its address from the previous load): stall (dispatch waits for that load) or "
       "overlap (only the operation waits; dispatch goes on within the ROB, as out-of-order cores do; docs/cores.md)",
       std::vector<std::string>{"stall", "overlap"}};

@@ -25,7 +25,7 @@
 namespace starnuma {
 
 // `Caches`: the core's CacheHierarchy (a stand-in in tests): access(address, store, at) -> latency,
-// certain_l1_hit(address).
+// certain_l1_hit(address), llc_slot_at(address, at).
 template <class Caches>
 class InstructionWindow {
  public:
@@ -152,7 +152,10 @@ void InstructionWindow<Caches>::dispatch(const StreamOp& op, uint64_t index) {
     loads_.erase(loads_.begin());
     ++stalls_.rob;
   }
-  if (op.dependent && !shape_.overlap) advance(last_load_done_);
+  if (op.dependent && !shape_.overlap) {
+    if (last_load_waiting_ != kNone) wait_for(last_load_waiting_);  // waiting for an LLC miss slot
+    advance(last_load_done_);
+  }
   advance(now_ + static_cast<int64_t>(op.instructions + 1) * shape_.dispatch_fs);
 
   const bool store = op.kind == StreamOp::Kind::Store;
@@ -161,9 +164,16 @@ void InstructionWindow<Caches>::dispatch(const StreamOp& op, uint64_t index) {
     advance(store_done_[store_head_]);
     ++stalls_.store_buffer;
   }
-  // Under `overlap` a dependent operation whose address is not ready waits here.
-  if (op.dependent && (last_load_waiting_ != kNone || last_load_done_ > now_)) {
-    Waiting waiting{index, op.address, now_, kUnknown, last_load_waiting_, 0, store};
+  // A dependent operation whose address is not ready (under `overlap`), or an access the socket's
+  // LLC has no miss slot for yet, waits here.
+  const bool address_waits = op.dependent && (last_load_waiting_ != kNone || last_load_done_ > now_);
+  int64_t slot = now_;
+  if (!address_waits) {
+    if (!store && !caches_.certain_l1_hit(op.address)) wait_for_mshr();
+    slot = caches_.llc_slot_at(op.address, now_);
+  }
+  if (address_waits || slot > now_) {
+    Waiting waiting{index, op.address, now_, kUnknown, address_waits ? last_load_waiting_ : kNone, 0, store};
     if (store) {
       waiting.store_slot = static_cast<uint32_t>(store_head_);
       store_done_[store_head_] = kUnknown;
@@ -174,7 +184,7 @@ void InstructionWindow<Caches>::dispatch(const StreamOp& op, uint64_t index) {
       ++waiting_loads_;
       last_load_waiting_ = index;
     }
-    if (waiting.parent == kNone) time(waiting, last_load_done_);
+    if (waiting.parent == kNone) time(waiting, address_waits ? last_load_done_ : slot);
     else untimed_.push_back(waiting);
     return;
   }
@@ -183,7 +193,6 @@ void InstructionWindow<Caches>::dispatch(const StreamOp& op, uint64_t index) {
     store_head_ = (store_head_ + 1) % store_done_.size();
     return;
   }
-  if (!caches_.certain_l1_hit(op.address)) wait_for_mshr();
   const int64_t done = send(op.address, false, now_);
   if (missing_) loads_.push_back(Outstanding{index, done});
   last_load_done_ = done;
@@ -241,6 +250,12 @@ void InstructionWindow<Caches>::send_next_timed() {
       find_next_timed();
       return;
     }
+  }
+  // So is the LLC's (the socket's cores share them).
+  if (const int64_t slot = caches_.llc_slot_at(next.address, next.issue); slot > next.issue) {
+    next.issue = slot;
+    find_next_timed();
+    return;
   }
   const Waiting sent = next;
   timed_[next_timed_] = timed_.back();

@@ -32,10 +32,16 @@ class ScriptedCaches {
     return latency;
   }
   bool certain_l1_hit(uint64_t address) const { return address < 1000; }
+  // The LLC's shared miss slots: none free for `address` before `fs`.
+  void llc_slot(uint64_t address, int64_t fs) { llc_slot_[address] = fs; }
+  int64_t llc_slot_at(uint64_t address, int64_t at) const {
+    const auto it = llc_slot_.find(address);
+    return it == llc_slot_.end() ? at : std::max(at, it->second);
+  }
   std::vector<Sent> sent;
 
  private:
-  std::map<uint64_t, int64_t> latency_;
+  std::map<uint64_t, int64_t> latency_, llc_slot_;
 };
 
 StreamOp load(uint64_t address, bool dependent = false, uint32_t instructions = 0) {
