@@ -12,7 +12,8 @@
 // Transactions are atomic in call order, which is the simulated global order the checker uses.
 // The home serializes a block's transactions: a request reaching the home while another is in
 // progress waits for it; one that is earlier in simulated time than the transaction held (issued
-// late under temporal decoupling) does not wait for it (DirEntry::start_at).
+// late under temporal decoupling) does not wait for it (DirEntry::start_at). Callers start a
+// transaction that involves another socket at its own time (CacheHierarchy::start_miss_in_time).
 // Details, transitions and derived latencies: docs/coherence.md.
 #pragma once
 

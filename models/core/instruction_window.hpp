@@ -5,8 +5,9 @@
 // A dependent operation (its address from the previous load) issues when that load is done. Under
 // `stall` dispatch waits for it. Under `overlap` dispatch goes on and the operation waits here, in
 // program order, until local time reaches the moment its address is ready; only then is it sent.
-// Every access thus leaves the core in time order and within the quantum of SystemC time, as the
-// caches, links and memories past the core expect. (Sending it at dispatch, timed up to a chain of
+// An access that may miss the LLC while all of the socket's LLC miss slots are busy waits here
+// too, until one frees. Every access thus leaves the core in time order and within the quantum of
+// SystemC time, as the caches, links and memories past the core expect. (Sending it at dispatch, timed up to a chain of
 // miss latencies ahead, made results depend on the quantum; docs/decisions.md.)
 #pragma once
 

@@ -131,6 +131,26 @@ TEST(Coherence, InvalidationsGoToEverySharer) {
   EXPECT_EQ(c.checker().violations(), 0u) << c.checker().first_violation();
 }
 
+// What a socket asks before it starts a transaction at its own time (CacheHierarchy).
+TEST(Coherence, HeldElsewhereNamesOnlyOtherSocketsCopies) {
+  Machine m("starnuma16.yaml");
+  Coherence& c = *m.coh;
+  for (const uint64_t a : {m.base(2) + 64, m.base(m.pool_range()) + 64}) {  // socket-homed and pool-homed
+    Time t;
+    EXPECT_FALSE(c.held_elsewhere(0, a));  // cached nowhere
+    c.load(0, a, t = t + Time::from_ps(kApart));
+    EXPECT_FALSE(c.held_elsewhere(0, a));  // its own E copy
+    EXPECT_TRUE(c.held_elsewhere(1, a));
+    c.load(1, a, t = t + Time::from_ps(kApart));  // both S
+    EXPECT_TRUE(c.held_elsewhere(0, a));
+    EXPECT_TRUE(c.held_elsewhere(1, a));
+    EXPECT_TRUE(c.held_elsewhere(9, a));
+    c.store(1, a, t = t + Time::from_ps(kApart));  // socket 1 alone, M
+    EXPECT_TRUE(c.held_elsewhere(0, a));
+    EXPECT_FALSE(c.held_elsewhere(1, a));
+  }
+}
+
 TEST(Coherence, PoolDirectoryEvictionBackInvalidates) {
   // 4 entries in 2 sets of 2 ways: the fifth pool block cached evicts an entry.
   Machine m("starnuma16.yaml", {"coherence.pool_directory_entries=4", "coherence.pool_directory_ways=2"});

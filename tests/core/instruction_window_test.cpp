@@ -144,8 +144,24 @@ TEST(InstructionWindow, ADependentStoreWaitsForItsAddressAndHoldsItsStoreBufferE
   EXPECT_EQ(h.store_buffer_stalls.value(), 1u);
 }
 
+TEST(InstructionWindow, AnAccessWaitsForTheSocketsLlcSlotWhileDispatchGoesOn) {
+  for (const bool overlap : {false, true}) {
+    Harness h(overlap);
+    h.caches.latency(5000, 800 * kNs);
+    h.caches.llc_slot(5000, 300 * kNs);  // every slot busy until 300 ns
+    h.run({load(6000), store(7000), load(5000), load(8000, true)});
+    // A (5000) waits in the window; the load and store before it leave at dispatch; C, dependent
+    // on A, leaves when A is done.
+    EXPECT_EQ(h.order(), (std::vector<uint64_t>{6000, 7000, 5000, 8000})) << overlap;
+    EXPECT_EQ(h.sent_at(5000), 300 * kNs) << overlap;
+    EXPECT_GE(h.sent_at(8000), 1100 * kNs) << overlap;  // under stall, a dispatch slot later
+    EXPECT_LE(h.sent_at(8000), 1100 * kNs + kNs / 4) << overlap;
+  }
+}
+
 // Random streams: every access leaves in time order, no dependent one before its load is done,
-// never more than `mshrs` misses in flight, and every operation is sent once.
+// none before the LLC has a slot for it, never more than `mshrs` misses in flight, and every
+// operation is sent once.
 TEST(InstructionWindow, RandomStreamsLeaveInTimeOrderWithinTheLimits) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 200; ++trial) {
@@ -156,6 +172,7 @@ TEST(InstructionWindow, RandomStreamsLeaveInTimeOrderWithinTheLimits) {
     for (uint64_t i = 0; i < 300; ++i) {
       const uint64_t address = rng() % 3 == 0 ? i : 1000 + i;  // unique; below 1000 an L1 hit
       h.caches.latency(address, (3 + rng() % 900) * kNs);      // longer than an L1 hit
+      if (rng() % 5 == 0) h.caches.llc_slot(address, static_cast<int64_t>(rng() % 20000) * kNs);
       const bool dependent = rng() % 2 == 0;
       const uint32_t instructions = static_cast<uint32_t>(rng() % 4);
       ops.push_back(rng() % 4 == 0 ? store(address, dependent, instructions) : load(address, dependent, instructions));
@@ -173,6 +190,7 @@ TEST(InstructionWindow, RandomStreamsLeaveInTimeOrderWithinTheLimits) {
     }
     for (size_t k = 1; k < h.caches.sent.size(); ++k)
       ASSERT_GE(h.caches.sent[k].at, h.caches.sent[k - 1].at) << "trial " << trial << ", access " << k;
+    for (const Sent& s : h.caches.sent) EXPECT_GE(s.at, h.caches.llc_slot_at(s.address, 0)) << "trial " << trial;
     for (const Sent& s : h.caches.sent) {
       if (s.store || s.address < 1000) continue;
       unsigned in_flight = 0;  // misses holding a slot when this one issued, itself included
