@@ -9,14 +9,20 @@
 
 namespace starnuma {
 
-// SystemC time, in fs.
-inline int64_t sim_now_fs() { return static_cast<int64_t>(sc_core::sc_time_stamp().value()) * 1000; }
+// SystemC's resolution.
+inline constexpr int64_t kFsPerPs = 1000;
 
-// Waits until SystemC time reaches `fs`, rounded down to its picosecond; returns at once if it
-// already has.
+// SystemC time, in fs.
+inline int64_t sim_now_fs() { return static_cast<int64_t>(sc_core::sc_time_stamp().value()) * kFsPerPs; }
+
+// Whether SystemC time is still a picosecond or more short of `fs`: what a wait can close.
+inline bool sim_short_of_fs(int64_t fs) { return fs - sim_now_fs() >= kFsPerPs; }
+
+// Waits until SystemC time reaches `fs`, rounded down to its picosecond (so a loop waiting for a
+// time stops on !sim_short_of_fs, not on reaching it); returns at once if it already has.
 inline void wait_until_fs(int64_t fs) {
   const int64_t now = sim_now_fs();
-  if (fs > now) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((fs - now) / 1000)));
+  if (fs > now) sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((fs - now) / kFsPerPs)));
 }
 
 // Waits until SystemC time reaches `fs` if local time is `limit_fs` (> 0, the quantum) or more ahead.

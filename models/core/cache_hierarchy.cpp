@@ -145,11 +145,17 @@ void CacheHierarchy::wait_for_migration(uint64_t vpage, int64_t& t) {
   t = ready;
 }
 
+std::optional<uint64_t> CacheHierarchy::known_line(uint64_t vaddr, bool stlb_too) const {
+  const uint64_t vpage = vaddr >> kPageShift;
+  const uint64_t* ppage = dtlb_.peek(vpage);
+  if (!ppage && stlb_too) ppage = stlb_.peek(vpage);
+  if (!ppage) return std::nullopt;
+  return ((*ppage << kPageShift) | (vaddr & ((uint64_t{1} << kPageShift) - 1))) >> kLineShift;
+}
+
 bool CacheHierarchy::certain_l1_hit(uint64_t vaddr) const {
-  const uint64_t* ppage = dtlb_.peek(vaddr >> kPageShift);
-  if (!ppage) return false;
-  const uint64_t paddr = (*ppage << kPageShift) | (vaddr & ((uint64_t{1} << kPageShift) - 1));
-  return l1_.contains(paddr >> kLineShift);
+  const std::optional<uint64_t> line = known_line(vaddr, false);  // an STLB hit takes longer than an L1 hit
+  return line && l1_.contains(*line);
 }
 
 // The observer's stall (its backpressure) delays the access, and every event after it.
@@ -224,14 +230,20 @@ void CacheHierarchy::write_back_from_l1(uint64_t line, int64_t t) {
   if (v.valid && v.dirty) write_back_from_l2(v.line, t);
 }
 
+bool CacheHierarchy::take_turn(uint64_t paddr, int64_t issue) {
+  // The cheap test first: most transactions are not ahead of SystemC time.
+  if (issue <= sim_now_fs() || !env_.coherence->held_elsewhere(env_.requester, paddr)) return false;
+  wait_until_fs(issue);
+  return true;
+}
+
 void CacheHierarchy::start_miss_in_time(uint64_t line, uint64_t paddr, int64_t t) {
-  Coherence* coh = env_.coherence;
   const SocketLlc& llc = *env_.llc;
-  for (;;) {  // waiting lets the socket's other cores take miss slots or bring the line in
-    if (llc.array.contains(line) || !coh->held_elsewhere(env_.requester, paddr)) return;
+  // Waiting lets the socket's other cores take miss slots or bring the line in: look again, until
+  // SystemC time is at the issue to its picosecond.
+  for (;;) {
     const int64_t issue = std::max(t + llc_latency_, llc.miss_done[llc.head]);
-    if (issue - sim_now_fs() < 1000) return;  // SystemC time is at the issue, to its picosecond
-    wait_until_fs(issue);
+    if (!sim_short_of_fs(issue) || llc.array.contains(line) || !take_turn(paddr, issue)) return;
   }
 }
 
@@ -239,12 +251,9 @@ int64_t CacheHierarchy::llc_slot_at(uint64_t vaddr, int64_t at) const {
   const SocketLlc& llc = *env_.llc;
   const int64_t free = llc.miss_done[llc.head] - llc_latency_;  // the lookup before the slot is taken
   if (free <= at) return at;
-  const uint64_t vpage = vaddr >> kPageShift;
-  const uint64_t* ppage = dtlb_.peek(vpage);
-  if (!ppage) ppage = stlb_.peek(vpage);
-  if (!ppage) return free;  // its walk is likely to miss too
-  const uint64_t line = ((*ppage << kPageShift) | (vaddr & ((uint64_t{1} << kPageShift) - 1))) >> kLineShift;
-  return l1_.contains(line) || l2_.contains(line) || llc.array.contains(line) ? at : free;
+  const std::optional<uint64_t> line = known_line(vaddr, true);
+  if (!line) return free;  // its walk is likely to miss too
+  return l1_.contains(*line) || l2_.contains(*line) || llc.array.contains(*line) ? at : free;
 }
 
 int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t,
@@ -313,10 +322,8 @@ int64_t CacheHierarchy::own(uint64_t paddr, int64_t t) {
   if (coh.state(env_.requester, paddr) == MesiState::I) return t;  // not cached here: the miss asks GetM
   // An upgrade is a transaction the other sharers take part in: it starts in time order, as a miss's
   // does (start_miss_in_time); the copy may be taken meanwhile, and the store then misses.
-  if (env_.sync_fs > 0 && coh.held_elsewhere(env_.requester, paddr)) {
-    wait_until_fs(t + llc_latency_);
-    if (coh.state(env_.requester, paddr) == MesiState::I) return t;
-  }
+  if (env_.sync_fs > 0 && take_turn(paddr, t + llc_latency_) && coh.state(env_.requester, paddr) == MesiState::I)
+    return t;
   // The request leaves through the LLC's pipeline, as a miss would.
   const Time issue = Time::from_ps((t + llc_latency_) / 1000);
   const Coherence::Result res = coh.store(env_.requester, paddr, issue);

@@ -181,6 +181,11 @@ class CacheHierarchy {
   // SystemC time to reach it, since its outcome (which socket ends with the block, how many
   // transfers) follows the order in which the sockets ask (docs/coherence.md).
   void start_miss_in_time(uint64_t line, uint64_t paddr, int64_t t);
+  // The rule both follow (and an upgrade, in own): a transaction issued at `issue` (fs) to a block
+  // another socket holds waits for SystemC time to reach it. Returns whether it waited.
+  bool take_turn(uint64_t paddr, int64_t issue);
+  // The line `vaddr` is in, if the DTLB (or, with `stlb_too`, the STLB) knows its page.
+  std::optional<uint64_t> known_line(uint64_t vaddr, bool stlb_too) const;
   void write_back_from_l1(uint64_t line, int64_t t);
   void write_back_from_l2(uint64_t line, int64_t t);
   void write_back_to_memory(uint64_t line, int64_t t);

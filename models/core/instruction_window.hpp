@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -76,6 +77,7 @@ class InstructionWindow {
     uint64_t parent;      // that load's index
     uint32_t store_slot;  // a store's entry in the store buffer
     bool store;
+    bool mshr_stalled = false;  // counted once however often it waits for one
   };
 
   // Sends an access at `at` (within the quantum of SystemC time); returns its completion.
@@ -90,11 +92,20 @@ class InstructionWindow {
   // Local time moves on until the waiting operation `index` has been sent.
   void wait_for(uint64_t index);
   void send_all_waiting();
-  // Dispatch waits for a free miss slot.
-  void wait_for_mshr();
-  // The first time from `t` at which fewer than `mshrs` sent loads are in flight.
-  int64_t mshr_free_at(int64_t t) const;
-  void find_next_timed();
+  // Dispatch waits for a free miss slot; returns whether it had to.
+  bool wait_for_mshr();
+  // The first time from `t` (not before local time) at which fewer than `mshrs` sent loads are in
+  // flight.
+  int64_t mshr_free_at(int64_t t);
+  // Drops the in-flight loads done by local time.
+  void retire_in_flight();
+  // Orders the timed: the root of the heap is the one due first (ties: program order).
+  static bool later(const Waiting& a, const Waiting& b) {
+    return a.issue != b.issue ? a.issue > b.issue : a.index > b.index;
+  }
+  void put_timed(const Waiting& w);
+  // The one due first is not due before `issue`.
+  void delay_next_timed(int64_t issue);
 
   const Shape shape_;
   Caches& caches_;
@@ -104,16 +115,16 @@ class InstructionWindow {
 
   int64_t now_;
   std::vector<Outstanding> loads_;   // incomplete loads that may miss, in program order
+  std::vector<int64_t> in_flight_;   // completions of the sent loads that missed, latest first
   size_t waiting_loads_ = 0;         // of which waiting for their address
   std::vector<int64_t> store_done_;  // ring of completion times (kUnknown: waiting)
   std::vector<uint64_t> store_index_;
   size_t store_head_ = 0;
-  // Waiting operations: those whose address is ready at a known time (few: one per chain), and
+  // Waiting operations: those whose address is ready at a known time (a heap, see `later`), and
   // those whose load is itself waiting, in program order.
   std::vector<Waiting> timed_;
   std::deque<Waiting> untimed_;
   int64_t next_issue_ = kUnknown;  // the earliest issue time among the timed
-  size_t next_timed_ = 0;          // and its place
   // The previous load: its completion, or its index while it waits here.
   int64_t last_load_done_;
   uint64_t last_load_waiting_ = kNone;
@@ -131,7 +142,8 @@ InstructionWindow<Caches>::InstructionWindow(const Shape& shape, Caches& caches,
       store_index_(shape.store_buffer, kNone),
       last_load_done_(start_fs) {
   loads_.reserve(shape.rob + 1);
-  timed_.reserve(shape.mshrs + shape.store_buffer + 1);
+  in_flight_.reserve(shape.rob + 1);
+  timed_.reserve(shape.rob + shape.store_buffer + 1);
 }
 
 template <class Caches>
@@ -169,12 +181,14 @@ void InstructionWindow<Caches>::dispatch(const StreamOp& op, uint64_t index) {
   // LLC has no miss slot for yet, waits here.
   const bool address_waits = op.dependent && (last_load_waiting_ != kNone || last_load_done_ > now_);
   int64_t slot = now_;
+  bool mshr_stalled = false;
   if (!address_waits) {
-    if (!store && !caches_.certain_l1_hit(op.address)) wait_for_mshr();
+    if (!store && !caches_.certain_l1_hit(op.address)) mshr_stalled = wait_for_mshr();
     slot = caches_.llc_slot_at(op.address, now_);
   }
   if (address_waits || slot > now_) {
-    Waiting waiting{index, op.address, now_, kUnknown, address_waits ? last_load_waiting_ : kNone, 0, store};
+    Waiting waiting{index, op.address, now_,        kUnknown, address_waits ? last_load_waiting_ : kNone,
+                    0,     store,      mshr_stalled};
     if (store) {
       waiting.store_slot = static_cast<uint32_t>(store_head_);
       store_done_[store_head_] = kUnknown;
@@ -195,7 +209,10 @@ void InstructionWindow<Caches>::dispatch(const StreamOp& op, uint64_t index) {
     return;
   }
   const int64_t done = send(op.address, false, now_);
-  if (missing_) loads_.push_back(Outstanding{index, done});
+  if (missing_) {
+    loads_.push_back(Outstanding{index, done});
+    in_flight_.insert(std::upper_bound(in_flight_.begin(), in_flight_.end(), done, std::greater<>()), done);
+  }
   last_load_done_ = done;
   last_load_waiting_ = kNone;
 }
@@ -220,48 +237,55 @@ int64_t InstructionWindow<Caches>::send(uint64_t address, bool store, int64_t at
 template <class Caches>
 void InstructionWindow<Caches>::time(Waiting waiting, int64_t issue) {
   waiting.issue = std::max(waiting.dispatched, issue);
-  timed_.push_back(waiting);
-  if (waiting.issue < next_issue_) {
-    next_issue_ = waiting.issue;
-    next_timed_ = timed_.size() - 1;
-  }
+  put_timed(waiting);
 }
 
 template <class Caches>
-void InstructionWindow<Caches>::find_next_timed() {
-  next_issue_ = kUnknown;
-  for (size_t i = 0; i < timed_.size(); ++i) {
-    // Ties go to program order, as the entries were timed.
-    if (timed_[i].issue < next_issue_ ||
-        (timed_[i].issue == next_issue_ && timed_[i].index < timed_[next_timed_].index)) {
-      next_issue_ = timed_[i].issue;
-      next_timed_ = i;
-    }
+void InstructionWindow<Caches>::put_timed(const Waiting& w) {
+  timed_.push_back(w);
+  std::push_heap(timed_.begin(), timed_.end(), later);
+  next_issue_ = timed_.front().issue;
+}
+
+template <class Caches>
+void InstructionWindow<Caches>::delay_next_timed(int64_t issue) {
+  // The root's key grows: it sinks to its place.
+  Waiting w = timed_.front();
+  w.issue = issue;
+  size_t i = 0;
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= timed_.size()) break;
+    if (child + 1 < timed_.size() && later(timed_[child], timed_[child + 1])) ++child;
+    if (!later(w, timed_[child])) break;
+    timed_[i] = timed_[child];
+    i = child;
   }
+  timed_[i] = w;
+  next_issue_ = timed_.front().issue;
 }
 
 template <class Caches>
 void InstructionWindow<Caches>::send_next_timed() {
-  Waiting& next = timed_[next_timed_];
+  Waiting& next = timed_.front();
   if (!next.store && !caches_.certain_l1_hit(next.address)) {
     // The miss slot is taken at issue: a load issued while all are busy waits for the first to free.
     if (const int64_t free = mshr_free_at(next.issue); free > next.issue) {
-      next.issue = free;
-      ++stalls_.mshr;
-      find_next_timed();
+      if (!next.mshr_stalled) ++stalls_.mshr;
+      next.mshr_stalled = true;
+      delay_next_timed(free);
       return;
     }
   }
   // So is the LLC's (the socket's cores share them).
   if (const int64_t slot = caches_.llc_slot_at(next.address, next.issue); slot > next.issue) {
-    next.issue = slot;
-    find_next_timed();
+    delay_next_timed(slot);
     return;
   }
-  const Waiting sent = next;
-  timed_[next_timed_] = timed_.back();
+  std::pop_heap(timed_.begin(), timed_.end(), later);
+  const Waiting sent = timed_.back();
   timed_.pop_back();
-  find_next_timed();
+  next_issue_ = timed_.empty() ? kUnknown : timed_.front().issue;
   const int64_t done = send(sent.address, sent.store, sent.issue);
   if (sent.store) store_done_[sent.store_slot] = done;
   else load_sent(sent.index, done);
@@ -272,8 +296,12 @@ void InstructionWindow<Caches>::load_sent(uint64_t index, int64_t done) {
   const auto load = std::lower_bound(loads_.begin(), loads_.end(), index,
                                      [](const Outstanding& l, uint64_t i) { return l.index < i; });
   --waiting_loads_;
-  if (missing_) load->done = done;
-  else loads_.erase(load);
+  if (missing_) {
+    load->done = done;
+    in_flight_.insert(std::upper_bound(in_flight_.begin(), in_flight_.end(), done, std::greater<>()), done);
+  } else {
+    loads_.erase(load);
+  }
   if (last_load_waiting_ == index) {
     last_load_waiting_ = kNone;
     last_load_done_ = done;
@@ -310,35 +338,34 @@ void InstructionWindow<Caches>::send_all_waiting() {
 }
 
 template <class Caches>
-void InstructionWindow<Caches>::wait_for_mshr() {
-  loads_.erase(std::remove_if(loads_.begin(), loads_.end(), [this](const Outstanding& l) { return l.done <= now_; }),
-               loads_.end());
-  if (loads_.size() - waiting_loads_ < shape_.mshrs) return;
-  ++stalls_.mshr;
-  // Waiting loads sent meanwhile may take the slot that frees: then the next.
-  while (loads_.size() - waiting_loads_ >= shape_.mshrs) {
-    int64_t first = kUnknown;
-    for (const Outstanding& l : loads_) first = std::min(first, l.done);
-    advance(first);
-    loads_.erase(std::remove_if(loads_.begin(), loads_.end(), [this](const Outstanding& l) { return l.done <= now_; }),
-                 loads_.end());
-  }
+void InstructionWindow<Caches>::retire_in_flight() {
+  while (!in_flight_.empty() && in_flight_.back() <= now_) in_flight_.pop_back();
 }
 
 template <class Caches>
-int64_t InstructionWindow<Caches>::mshr_free_at(int64_t t) const {
-  for (;;) {
-    size_t busy = 0;
-    int64_t first_free = kUnknown;
-    for (const Outstanding& l : loads_) {
-      if (l.done != kUnknown && l.done > t) {
-        ++busy;
-        first_free = std::min(first_free, l.done);
-      }
-    }
-    if (busy < shape_.mshrs) return t;
-    t = first_free;
+bool InstructionWindow<Caches>::wait_for_mshr() {
+  // The ROB's entries done by now go too (the ROB's check counts a stall for each one it must wait for).
+  loads_.erase(std::remove_if(loads_.begin(), loads_.end(), [this](const Outstanding& l) { return l.done <= now_; }),
+               loads_.end());
+  retire_in_flight();
+  if (in_flight_.size() < shape_.mshrs) return false;
+  ++stalls_.mshr;
+  // Waiting loads sent meanwhile may take the slot that frees: then the next.
+  while (in_flight_.size() >= shape_.mshrs) {
+    advance(in_flight_.back());
+    retire_in_flight();
   }
+  loads_.erase(std::remove_if(loads_.begin(), loads_.end(), [this](const Outstanding& l) { return l.done <= now_; }),
+               loads_.end());
+  return true;
+}
+
+template <class Caches>
+int64_t InstructionWindow<Caches>::mshr_free_at(int64_t t) {
+  // Those done by local time cannot count at `t`.
+  retire_in_flight();
+  // The `mshrs`-th latest completion is when fewer than `mshrs` remain in flight.
+  return in_flight_.size() < shape_.mshrs ? t : std::max(t, in_flight_[shape_.mshrs - 1]);
 }
 
 template <class Caches>
@@ -346,6 +373,7 @@ void InstructionWindow<Caches>::complete_loads() {
   send_all_waiting();
   for (const Outstanding& l : loads_) advance(l.done);
   loads_.clear();
+  in_flight_.clear();
 }
 
 template <class Caches>

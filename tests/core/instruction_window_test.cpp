@@ -134,6 +134,19 @@ TEST(InstructionWindow, AWaitingLoadTakesAMissSlotWhenItIssues) {
   EXPECT_EQ(h.mshr_stalls.value(), 1u);
 }
 
+// Loads held for the LLC's slot then wait for the core's: each counts one MSHR stall, however many
+// times a miss slot frees for another load first.
+TEST(InstructionWindow, ALoadCountsOneMshrStallHoweverOftenItWaits) {
+  Harness h(true, 256, /*mshrs=*/2);
+  for (uint64_t a : {6000, 7000, 8000}) h.caches.llc_slot(a, 10 * kNs);
+  h.run({load(5000), load(6000), load(7000), load(8000)});
+  EXPECT_EQ(h.order(), (std::vector<uint64_t>{5000, 6000, 7000, 8000}));
+  EXPECT_EQ(h.sent_at(6000), 10 * kNs);
+  EXPECT_EQ(h.sent_at(7000), h.sent_at(5000) + 100 * kNs);  // the first slot to free
+  EXPECT_EQ(h.sent_at(8000), h.sent_at(6000) + 100 * kNs);  // passed over at 5000's, then the next
+  EXPECT_EQ(h.mshr_stalls.value(), 2u);
+}
+
 TEST(InstructionWindow, ADependentStoreWaitsForItsAddressAndHoldsItsStoreBufferEntry) {
   Harness h(true, 256, 16, /*store_buffer=*/1);
   h.caches.latency(5000, 800 * kNs);
@@ -185,7 +198,9 @@ TEST(InstructionWindow, RandomStreamsLeaveInTimeOrderWithinTheLimits) {
     int64_t previous_load_done = 0;
     for (const StreamOp& op : ops) {
       const Sent& s = by_address.at(op.address);
-      if (op.dependent) EXPECT_GE(s.at, previous_load_done) << "trial " << trial;
+      if (op.dependent) {
+        EXPECT_GE(s.at, previous_load_done) << "trial " << trial;
+      }
       if (op.kind == StreamOp::Kind::Load) previous_load_done = s.done;
     }
     for (size_t k = 1; k < h.caches.sent.size(); ++k)
