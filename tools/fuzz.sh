@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzing of the readers of untrusted input (issue 18; docs/testing.md): platform and workload
-# YAML, starnuma traces, ChampSim traces, checkpoints. Builds tools/fuzz/ with clang's libFuzzer,
+# Fuzzing of the readers of untrusted input (issues 18 and 35; docs/testing.md): platform and
+# workload YAML, starnuma traces, ChampSim traces, checkpoints, sweep files, and (by processes,
+# tools/fuzz/plugin_params.py) the example plug-ins' parameter values. Builds tools/fuzz/ with clang's libFuzzer,
 # AddressSanitizer and UndefinedBehaviorSanitizer (Debian: clang and libclang-rt-14-dev, installed
 # if missing), seeds each target's corpus from the project's own files, then fuzzes each for SECONDS.
 # A finding is written to OUT/<target>/ as crash-*, timeout-* or oom-* and the script exits 1.
@@ -21,8 +22,9 @@ CXX=clang++ cmake -S "$root/tools/fuzz" -B "$out/bin" -G Ninja -DCMAKE_BUILD_TYP
 cmake --build "$out/bin" -j "${JOBS:-2}"
 
 # Seeds: every platform and bad platform, a recorded trace, a checkpoint, a few ChampSim records.
-mkdir -p "$out"/{yaml,trace,champsim,checkpoint}
+mkdir -p "$out"/{yaml,trace,champsim,checkpoint,sweep}
 cp "$root"/platforms/*.yaml "$root"/tests/bad_platforms/*.yaml "$root"/tests/inputs/*.yaml "$out/yaml/"
+cp "$root"/experiments/*.yaml "$root"/tests/sweep/*.yaml "$out/sweep/"
 "$starnuma" trace record "$root/platforms/starnuma16-scaled.yaml" --workload uniform:footprint=1MiB \
   --instructions 300 --out "$out/trace/seed.snt" >/dev/null
 "$starnuma" checkpoint "$root/platforms/starnuma16-scaled.yaml" --workload sharing:pages=64 \
@@ -37,7 +39,7 @@ with open(sys.argv[1], "wb") as f:
 PY
 
 status=0
-for target in yaml trace champsim checkpoint; do
+for target in yaml trace champsim checkpoint sweep; do
   echo "== fuzz_$target, $seconds s"
   mkdir -p "$out/findings/$target"
   if ! (cd "$out/findings/$target" && "$out/bin/fuzz_$target" "$out/$target" -max_total_time="$seconds" \
@@ -47,4 +49,9 @@ for target in yaml trace champsim checkpoint; do
   fi
   grep -E "^stat::number_of_executed_units" "$out/$target.log" | sed 's/^/   /' || true
 done
+echo "== plug-in parameters, $seconds s"
+if ! python3 "$root/tools/fuzz/plugin_params.py" "$starnuma" "$(dirname "$starnuma")/examples" "$root/platforms" \
+       --seconds "$seconds" --seed "${SEED:-$RANDOM}" --out "$out/plugin_params" | sed 's/^/   /'; then
+  status=1
+fi
 exit $status

@@ -10,6 +10,7 @@
 #include "common/config_node.hpp"
 #include "common/diagnostics.hpp"
 #include "common/registry.hpp"
+#include "common/scope.hpp"
 
 namespace starnuma {
 
@@ -23,19 +24,31 @@ std::string systemc_error_text(const sc_core::sc_report& r);
 
 // Calls into a plug-in's code (its constructor, its transport, its model): what it throws, or a
 // SystemC error it causes (wait() inside b_transport, no transport registered), is the plug-in's
-// defect and ends the command with exit 1 naming NODE and WHAT it was doing. A user error the
-// plug-in reports through its parameters passes unchanged.
+// defect and ends the command with exit 1 naming NODE, where the platform file gives it (`where`),
+// and WHAT it was doing: a constructor's refusal of a parameter value reads as any bad value does.
+// A user error the plug-in reports through its parameters passes unchanged.
 template <class F>
-decltype(auto) plugin_call(const std::string& node, const char* what, F&& f) {
+decltype(auto) plugin_call(const Location& where, const std::string& node, const char* what, F&& f);
+
+// Where the platform file gives the node its plug-in's type: the node's map may come from a file it
+// extends, its `type:` from the user's.
+inline Location plugin_location(const ParamScope& node) {
+  const ConfigNode* type = node.config() ? node.config()->find("type") : nullptr;
+  return type ? type->location() : node.location();
+}
+
+template <class F>
+decltype(auto) plugin_call(const Location& where, const std::string& node, const char* what, F&& f) {
   try {
     return f();
   } catch (const sc_core::sc_report& r) {
     if (is_user_error(r.get_msg_type())) throw;
-    report_error(msg::kInput, node + ": the plug-in failed in its " + what + ": " + systemc_error_text(r));
+    throw_config_error({where, node, std::string("the plug-in failed in its ") + what + ": " + systemc_error_text(r)});
   } catch (const std::exception& e) {
-    report_error(msg::kInput, node + ": the plug-in's " + what + " threw: " + e.what());
+    throw_config_error({where, node, std::string("the plug-in's ") + what + " threw: " + e.what()});
   } catch (...) {
-    report_error(msg::kInput, node + ": the plug-in's " + what + " threw an exception that is not a std::exception");
+    throw_config_error(
+        {where, node, std::string("the plug-in's ") + what + " threw an exception that is not a std::exception"});
   }
 }
 

@@ -17,7 +17,8 @@ class SwitchModelNode : public FabricNode {
  public:
   SwitchModelNode(sc_core::sc_module_name n, const ScopeContext& c, plugin::SwitchFactory factory) : FabricNode(n, c) {
     PluginParams params(*this, model_params_);
-    model_ = plugin_call(path(), "constructor", [&]() -> plugin::SwitchModel* { return &factory("model", params); });
+    model_ = plugin_call(plugin_location(*this), path(), "constructor",
+                         [&]() -> plugin::SwitchModel* { return &factory("model", params); });
   }
   ~SwitchModelNode() override { delete model_; }
 
@@ -54,7 +55,7 @@ class SwitchModelNode : public FabricNode {
   static constexpr sc_dt::uint64 kSecondPs = 1000000000000ull;
 
   sc_core::sc_time transit(const plugin::Message& m, const sc_core::sc_time& arrival) const {
-    return plugin_call(path(), "transit", [&] { return model_->transit(m, arrival); });
+    return plugin_call(plugin_location(*this), path(), "transit", [&] { return model_->transit(m, arrival); });
   }
 
   unsigned port(const Link& link) const {

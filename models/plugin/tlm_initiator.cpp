@@ -41,7 +41,8 @@ TlmInitiator::TlmInitiator(sc_core::sc_module_name n, const ScopeContext& c, plu
   out_.register_invalidate_direct_mem_ptr(this, &TlmInitiator::invalidate_direct_mem_ptr);
   PluginParams params(*this, module_params_);
   tlm::tlm_initiator_socket<>& socket =
-      *plugin_call(path(), "constructor", [&]() -> tlm::tlm_initiator_socket<>* { return &factory("module", params); });
+      *plugin_call(plugin_location(*this), path(), "constructor",
+                   [&]() -> tlm::tlm_initiator_socket<>* { return &factory("module", params); });
   module_ = socket.get_parent_object();
   if (module_) register_plugin_module(path(), module_->name());
   socket.bind(port_);

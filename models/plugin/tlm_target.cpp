@@ -21,8 +21,8 @@ TlmTargetNode::TlmTargetNode(sc_core::sc_module_name n, const ScopeContext& c, p
                  "How the OS sees the device: false, a pool that only placement and migration fill; true, a "
                  "CPU-less NUMA node that first touch may fill (as cxl_pool's numa_node)") {
   PluginParams params(*this, device_params_);
-  target_ =
-      plugin_call(path(), "constructor", [&]() -> tlm::tlm_target_socket<>* { return &factory("device", params); });
+  target_ = plugin_call(plugin_location(*this), path(), "constructor",
+                        [&]() -> tlm::tlm_target_socket<>* { return &factory("device", params); });
   device_ = target_->get_parent_object();
   if (device_) register_plugin_module(path(), device_->name());
   socket_.bind(*target_);
@@ -45,7 +45,8 @@ Time TlmTargetNode::transport(Time arrival, MemOp op, uint64_t offset) {
   const Time base = arrival < now ? arrival : now;
   sc_core::sc_time delay = sc_core::sc_time::from_value(static_cast<sc_dt::uint64>((arrival - base).ps()));
   // Through the module's export: the probe runs before elaboration has bound the ports.
-  plugin_call(path(), "b_transport", [&] { target_->get_base_export()->b_transport(payload, delay); });
+  plugin_call(plugin_location(*this), path(), "b_transport",
+              [&] { target_->get_base_export()->b_transport(payload, delay); });
   if (payload.is_response_error()) {
     ++errors_;
     if (errors_ == 1)

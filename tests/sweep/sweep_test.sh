@@ -142,7 +142,7 @@ $(cat "$work/$1.err")"
     grep -qF "values.yaml:5:19: error: axes.oracle_region: '3KiB' is not a power of two from 4KiB to 512KiB" "$work/values.err" \
       || fail "$(cat "$work/values.err")"
     grep -qF "axes.timeline: '-1us' is not a positive time" "$work/values.err" || fail "$(cat "$work/values.err")"
-    grep -qF "axes.trace_space: 'mixed' is not separate or shared" "$work/values.err" || fail "$(cat "$work/values.err")"
+    grep -qF "axes.trace_space: 'mixed' is not one of separate, shared" "$work/values.err" || fail "$(cat "$work/values.err")"
     printf 'sweep: s\nfixed: {instructions: 1000, workload: local, platform: %s, detailed_sockets: 99}\n' "$platform" \
       > "$work/detailed.yaml"
     refused detailed "run run: detailed_sockets 99: its platform has 16 sockets"

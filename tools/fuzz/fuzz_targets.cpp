@@ -18,6 +18,11 @@
 #include "os/checkpoint.hpp"
 #include "stimulus/trace/champsim.hpp"
 #include "stimulus/trace/trace_reader.hpp"
+#if STARNUMA_FUZZ_TARGET == 5
+#include <filesystem>
+
+#include "sweep/sweep_spec.hpp"
+#endif
 
 namespace {
 
@@ -52,8 +57,22 @@ void run(const uint8_t* data, size_t size) {
   drain(s, 1 << 20);
 #elif STARNUMA_FUZZ_TARGET == 4  // sampled runs' checkpoints
   starnuma::read_checkpoint(as_file(data, size));
+#elif STARNUMA_FUZZ_TARGET == 5  // sweep files, beside the project's platforms as experiments/ is
+  static const std::string path = [] {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("starnuma-fuzz-sweep-" + std::to_string(getpid()));
+    fs::create_directories(dir / "experiments");
+    std::error_code ignored;
+    fs::create_directory_symlink(fs::path(STARNUMA_SOURCE_DIR) / "platforms", dir / "platforms", ignored);
+    fs::create_directory_symlink(fs::path(STARNUMA_SOURCE_DIR) / "tests", dir / "tests", ignored);
+    return (dir / "experiments" / "fuzz.yaml").string();
+  }();
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  const starnuma::cli::SweepSpec spec = starnuma::cli::load_sweep_spec(path);
+  for (const starnuma::cli::SweepRun& run : spec.runs) run.commands("runs/" + run.name);
 #else
-#error "STARNUMA_FUZZ_TARGET must be 1 to 4"
+#error "STARNUMA_FUZZ_TARGET must be 1 to 5"
 #endif
 }
 

@@ -17,6 +17,7 @@
 #include "common/interrupt_cleanup.hpp"
 #include "common/units.hpp"
 #include "plugin/plugins.hpp"
+#include "option_limits.hpp"
 
 namespace {
 
@@ -181,18 +182,18 @@ int run(int argc, char** argv) {
         ->capture_default_str();
     cmd->add_option("--instructions", ra.instructions, "Instructions per hardware thread")
         ->transform(kCount)
-        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
+        ->check(CLI::Range(uint64_t{1}, limits::kMaxInstructions))
         ->capture_default_str();
     cmd->add_option("--warmup", ra.warmup,
                     "Instructions per hardware thread run (timed) before measurement; each core's statistics "
                     "restart at the end of its own, the shared ones at the end of the last (docs/cores.md)")
         ->transform(kCount)
-        ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50))
+        ->check(CLI::Range(uint64_t{0}, limits::kMaxInstructions))
         ->capture_default_str();
     cmd->add_option("--placement", ra.placement,
                     "Page placement: first-touch, oracle or dynamic (first touch, then migration phases; "
                     "--set os.KEY=V tunes them, docs/os.md); default: the platform's os.placement (first-touch)")
-        ->check(CLI::IsMember({"first-touch", "oracle", "dynamic"}));
+        ->check(CLI::IsMember(limits::kPlacements));
     cmd->add_option(
            "--pool-fraction", ra.pool_fraction,
            "Share of the workload's footprint the pool may hold; default: the platform's os.pool_fraction (0.2)")
@@ -211,6 +212,7 @@ int run(int argc, char** argv) {
     cmd->add_option("--detailed-sockets", ra.detailed_sockets,
                     "Mixed modality: simulate only the first N sockets in detail; the others replay their streams "
                     "through their LLC at the detailed cores' IPC (0: all detailed)")
+        ->check(CLI::Range(0u, limits::kMaxDetailedSockets))
         ->capture_default_str();
     cmd->add_flag("--json", json, "Print the summary as JSON");
     cmd->add_option("--trace-in", ra.trace_in,
@@ -225,7 +227,7 @@ int run(int argc, char** argv) {
                     "ChampSim traces: separate (default: one single-threaded program per core, each in its own "
                     "address space) or shared (the per-thread traces of one program: addresses kept, folded into "
                     "the platform's by the terabyte, so threads share pages)")
-        ->check(CLI::IsMember({"separate", "shared"}))
+        ->check(CLI::IsMember(limits::kTraceSpaces))
         ->needs(cmd->get_option("--trace-in"));
     cmd->add_option("--trace-phase", ra.trace_phase,
                     "An artifact trace set: the phase to run (champsim_T_P / mtrace_tT_P files); default: the only "
@@ -304,7 +306,7 @@ int run(int argc, char** argv) {
       ->check(kSeed)
       ->capture_default_str();
   checkpoint_cmd->add_option("--checkpoints", ck.checkpoints, "Phase boundaries to checkpoint (1 to N)")
-      ->check(CLI::Range(1, 100000))
+      ->check(CLI::Range(1, limits::kMaxCheckpoints))
       ->capture_default_str();
   auto* checkpoint_out =
       checkpoint_cmd->add_option("--out", ck.out, "Folder for manifest.json and the checkpoints (replaced whole)")
@@ -325,16 +327,17 @@ int run(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   sample_cmd->add_option("--instructions", sa.instructions, "Measured instructions per thread and window")
       ->transform(kCount)
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
+      ->check(CLI::Range(uint64_t{1}, limits::kMaxInstructions))
       ->capture_default_str();
   sample_cmd->add_option("--warmup", sa.warmup, "Instructions per thread warming the caches before each window")
       ->transform(kCount)
-      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50))
+      ->check(CLI::Range(uint64_t{0}, limits::kMaxInstructions))
       ->capture_default_str();
   sample_cmd->add_option("--jobs", sa.jobs, "Windows run at once (0: one per host core)")
-      ->check(CLI::Range(0, 4096))
+      ->check(CLI::Range(0, limits::kMaxJobs))
       ->capture_default_str();
   sample_cmd->add_option("--detailed-sockets", sa.detailed_sockets, "Mixed modality, as for run")
+      ->check(CLI::Range(0u, limits::kMaxDetailedSockets))
       ->capture_default_str();
   sample_cmd->add_option("--out", sa.out, "Folder for window-K/stats.json and sampled.json (written atomically)")
       ->check(kNonEmpty);
@@ -351,7 +354,7 @@ int run(int argc, char** argv) {
   record_cmd->add_option("--out", rec.out, "Trace file to write (atomically)")->required();
   record_cmd->add_option("--instructions", rec.instructions, "Instructions per hardware thread the run will simulate")
       ->transform(kCount)
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
+      ->check(CLI::Range(uint64_t{1}, limits::kMaxInstructions))
       ->capture_default_str();
   record_cmd->add_option("--seed", rec.seed, "Seed of the workload")->check(kSeed)->capture_default_str();
   std::string info_file;
@@ -377,13 +380,15 @@ int run(int argc, char** argv) {
   unsigned profile_sockets = 16, profile_cores = 4;
   uint64_t profile_instructions = 10000000, profile_seed = 1;
   profile_cmd->add_option("--workload", profile_workload, "Workload and parameters")->capture_default_str();
-  profile_cmd->add_option("--sockets", profile_sockets, "Sockets")->check(CLI::Range(1, 64))->capture_default_str();
+  profile_cmd->add_option("--sockets", profile_sockets, "Sockets")
+      ->check(CLI::Range(1, limits::kMaxProfileSockets))
+      ->capture_default_str();
   profile_cmd->add_option("--cores-per-socket", profile_cores, "Cores (threads) per socket")
-      ->check(CLI::Range(1, 256))
+      ->check(CLI::Range(1, limits::kMaxProfileCores))
       ->capture_default_str();
   profile_cmd->add_option("--instructions", profile_instructions, "Instructions per thread")
       ->transform(kCount)
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50))
+      ->check(CLI::Range(uint64_t{1}, limits::kMaxInstructions))
       ->capture_default_str();
   profile_cmd->add_option("--seed", profile_seed, "Seed of the workload")->check(kSeed)->capture_default_str();
   profile_cmd->add_flag("--json", json, "Machine-readable output");
@@ -535,7 +540,7 @@ int sc_main(int argc, char** argv) {
     bool user = starnuma::is_user_error(r.get_msg_type());
     const std::string plugin = user ? "" : starnuma::plugin_node_of_process(r.get_process_name());
     if (!plugin.empty()) {  // the plug-in's defect, as plugin_call reports the others
-      std::cerr << plugin << ": the plug-in's process threw: " << r.get_msg() << '\n';
+      std::cerr << "error: " << plugin << ": the plug-in's process threw: " << r.get_msg() << '\n';
       return 1;
     }
     std::cerr << (user ? "" : "internal error: ") << r.get_msg() << '\n';

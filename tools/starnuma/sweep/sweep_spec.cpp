@@ -9,6 +9,7 @@
 #include "common/diagnostics.hpp"
 #include "common/text.hpp"
 #include "common/units.hpp"
+#include "option_limits.hpp"
 #include "stimulus/program_mix.hpp"
 #include "stimulus/workload_registry.hpp"
 
@@ -305,8 +306,7 @@ class SpecReader {
         break;
       }
       case ValueType::Placement:
-        if (v != "first-touch" && v != "oracle" && v != "dynamic")
-          problem = "'" + v + "' is not first-touch, oracle or dynamic";
+        if (!listed(limits::kPlacements, v)) problem = "'" + v + "' is not one of " + join(limits::kPlacements);
         break;
       case ValueType::Kind:
         if (v != "run" && v != "sampled" && v != "profile") problem = "'" + v + "' is not run, sampled or profile";
@@ -324,6 +324,9 @@ class SpecReader {
     return problem.empty();
   }
 
+  static bool listed(const std::vector<std::string>& words, const std::string& v) {
+    return std::find(words.begin(), words.end(), v) != words.end();
+  }
   // The ranges the commands check, checked here so that no run fails for them after others ran.
   static std::string range_problem(const std::string& key, const std::string& v) {
     const auto count_in = [&](int64_t lo, int64_t hi) -> std::string {
@@ -331,12 +334,16 @@ class SpecReader {
       if (n && *n.value >= lo && *n.value <= hi) return "";
       return "'" + v + "' is not from " + std::to_string(lo) + " to " + std::to_string(hi);
     };
-    if (key == "instructions") return count_in(1, int64_t{1} << 50);
-    if (key == "warmup") return count_in(0, int64_t{1} << 50);
-    if (key == "checkpoints") return count_in(1, 100000);
-    if (key == "jobs") return count_in(0, 4096);
-    if (key == "detailed_sockets") return count_in(1, 4096);
-    if (key == "trace_space" && v != "separate" && v != "shared") return "'" + v + "' is not separate or shared";
+    const auto max_instructions = static_cast<int64_t>(limits::kMaxInstructions);
+    if (key == "instructions") return count_in(1, max_instructions);
+    if (key == "warmup") return count_in(0, max_instructions);
+    if (key == "checkpoints") return count_in(1, limits::kMaxCheckpoints);
+    if (key == "jobs") return count_in(0, limits::kMaxJobs);
+    if (key == "detailed_sockets") return count_in(0, limits::kMaxDetailedSockets);
+    if (key == "sockets") return count_in(1, limits::kMaxProfileSockets);
+    if (key == "cores_per_socket") return count_in(1, limits::kMaxProfileCores);
+    if (key == "trace_space" && !listed(limits::kTraceSpaces, v))
+      return "'" + v + "' is not one of " + join(limits::kTraceSpaces);
     if (key == "timeline") {
       const Parsed<Time> t = parse_time(v);
       if (!t || t.value->ps() <= 0) return "'" + v + "' is not a positive time (e.g. 1us)";
