@@ -95,7 +95,8 @@ class Core : public Component {
   Counter loads_{*this, "loads", "operations", "Loads"};
   Counter stores_{*this, "stores", "operations", "Stores"};
   Counter rob_stalls_{*this, "rob_stalls", "operations", "Dispatch stopped because the ROB was full"};
-  Counter mshr_stalls_{*this, "mshr_stalls", "operations", "Loads that waited for a free MSHR"};
+  Counter mshr_stalls_{*this, "mshr_stalls", "operations",
+                       "Loads that waited for a free MSHR (a light core: for one of its light_loads)"};
   Counter store_buffer_stalls_{*this, "store_buffer_stalls", "operations", "Stores that waited for the store buffer"};
   Counter barriers_{*this, "barriers", "barriers", "Barriers passed"};
   Formula ipc_{*this, "ipc", "instructions/cycle", "Instructions per cycle",

@@ -240,6 +240,30 @@ TEST(Run, MixedModalityRunsLightSocketsThroughTheirLlcAtTheDetailedIpc) {
   EXPECT_NEAR(c.ipc() / r.ipc, 1.0, 0.25);
 }
 
+// Light cores are paced like the artifact's trace-driven cores: at most `light_loads` loads in
+// flight. With one, a light core's LLC-missing loads never overlap: their latencies add up to no
+// more than its time; with the default 128 they overlap many times over.
+TEST(Run, LightCoresKeepAtMostLightLoadsInFlight) {
+  const auto overlap = [](unsigned light_loads) {
+    return testing::in_child([&] {
+      auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml",
+                               {"topology.socket.core.light_loads=" + std::to_string(light_loads)});
+      RunOptions o;
+      o.workload = "uniform:footprint=64MiB,store_fraction=0";
+      o.instructions = 20000;
+      o.detailed_sockets = 1;
+      run_workload(*p, o);
+      const Core& c = *dynamic_cast<const Socket&>(*p->find_node("socket5")).core_list()[0];
+      uint64_t latency_ps = 0;
+      for (const Counter& k : c.memory().memory_latency_ps) latency_ps += k.value();
+      const double time_ps = static_cast<double>(c.cycles()) * static_cast<double>(c.cycle_fs()) / 1000;
+      return std::to_string(static_cast<double>(latency_ps) / time_ps);
+    });
+  };
+  EXPECT_LE(std::stod(overlap(1)), 1.0);
+  EXPECT_GT(std::stod(overlap(128)), 4.0);
+}
+
 // `dependent_loads: overlap` lets dispatch run past a load waiting for its address, as an
 // out-of-order core does; `stall` (the default) holds dispatch. A pointer chase is nothing but its
 // chain (with no instructions between its loads), so it runs alike either way; bfs loads each neighbour's parent after
