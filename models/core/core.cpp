@@ -192,6 +192,10 @@ void Core::run_light() {
   std::vector<int64_t> loads_in_flight;
   loads_in_flight.reserve(max_loads);
   const auto earliest_first = std::greater<int64_t>();
+  const auto drop_first = [&] {
+    std::pop_heap(loads_in_flight.begin(), loads_in_flight.end(), earliest_first);
+    loads_in_flight.pop_back();
+  };
   while (!measuring || warming_ || retired < job.instructions) {
     const StreamOp* next_op = reader.next();
     if (!next_op) break;
@@ -213,15 +217,11 @@ void Core::run_light() {
     now += static_cast<int64_t>(cycles * static_cast<double>(cycle_fs_));
     const bool load = op.kind == StreamOp::Kind::Load;
     if (load) {
-      while (!loads_in_flight.empty() && loads_in_flight.front() <= now) {
-        std::pop_heap(loads_in_flight.begin(), loads_in_flight.end(), earliest_first);
-        loads_in_flight.pop_back();
-      }
+      while (!loads_in_flight.empty() && loads_in_flight.front() <= now) drop_first();
       if (loads_in_flight.size() >= max_loads) {  // wait for the first to complete
         ++mshr_stalls_;                           // its load queue stands for the MSHRs
         now = loads_in_flight.front();
-        std::pop_heap(loads_in_flight.begin(), loads_in_flight.end(), earliest_first);
-        loads_in_flight.pop_back();
+        drop_first();
       }
       ++loads_;
     } else {

@@ -103,7 +103,10 @@ class InstructionWindow {
   static bool later(const Waiting& a, const Waiting& b) {
     return a.issue != b.issue ? a.issue > b.issue : a.index > b.index;
   }
-  void put_timed(const Waiting& w);
+  // A sent load missed the L1: it holds a miss slot until `done`.
+  void hold_mshr(int64_t done) {
+    in_flight_.insert(std::upper_bound(in_flight_.begin(), in_flight_.end(), done, std::greater<>()), done);
+  }
   // The one due first is not due before `issue`.
   void delay_next_timed(int64_t issue);
 
@@ -211,7 +214,7 @@ void InstructionWindow<Caches>::dispatch(const StreamOp& op, uint64_t index) {
   const int64_t done = send(op.address, false, now_);
   if (missing_) {
     loads_.push_back(Outstanding{index, done});
-    in_flight_.insert(std::upper_bound(in_flight_.begin(), in_flight_.end(), done, std::greater<>()), done);
+    hold_mshr(done);
   }
   last_load_done_ = done;
   last_load_waiting_ = kNone;
@@ -237,12 +240,7 @@ int64_t InstructionWindow<Caches>::send(uint64_t address, bool store, int64_t at
 template <class Caches>
 void InstructionWindow<Caches>::time(Waiting waiting, int64_t issue) {
   waiting.issue = std::max(waiting.dispatched, issue);
-  put_timed(waiting);
-}
-
-template <class Caches>
-void InstructionWindow<Caches>::put_timed(const Waiting& w) {
-  timed_.push_back(w);
+  timed_.push_back(waiting);
   std::push_heap(timed_.begin(), timed_.end(), later);
   next_issue_ = timed_.front().issue;
 }
@@ -298,7 +296,7 @@ void InstructionWindow<Caches>::load_sent(uint64_t index, int64_t done) {
   --waiting_loads_;
   if (missing_) {
     load->done = done;
-    in_flight_.insert(std::upper_bound(in_flight_.begin(), in_flight_.end(), done, std::greater<>()), done);
+    hold_mshr(done);
   } else {
     loads_.erase(load);
   }
