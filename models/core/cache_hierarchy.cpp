@@ -158,6 +158,17 @@ bool CacheHierarchy::certain_l1_hit(uint64_t vaddr) const {
   return line && l1_.contains(*line);
 }
 
+bool CacheHierarchy::certain_llc_hit(uint64_t vaddr) const {
+  const uint64_t paddr = env_.pages->peek(vaddr);
+  return paddr != PageMap::kUnplaced && env_.llc->array.contains(paddr >> kLineShift);
+}
+
+int64_t CacheHierarchy::light_llc_slot_at(uint64_t vaddr, int64_t at) const {
+  const SocketLlc& llc = *env_.llc;
+  const int64_t free = llc.miss_done[llc.head] - llc_latency_;
+  return free <= at || certain_llc_hit(vaddr) ? at : free;
+}
+
 // The observer's stall (its backpressure) delays the access, and every event after it.
 uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
   const uint64_t vpage = vaddr >> kPageShift;
@@ -337,8 +348,18 @@ int64_t CacheHierarchy::light_access(uint64_t vaddr, bool write, int64_t now) {
   int64_t t = now;
   wait_for_migration(vaddr >> kPageShift, t);
   const uint64_t paddr = env_.pages->translate(vaddr, env_.requester);
+  if (env_.sync_fs > 0) start_light_miss_in_time(paddr >> kLineShift, t);
   if (write && env_.coherence) t = own(paddr, t);
   return llc_and_memory(vaddr, paddr, write, write, t, Who::Demand) - now;
+}
+
+void CacheHierarchy::start_light_miss_in_time(uint64_t line, int64_t t) {
+  const SocketLlc& llc = *env_.llc;
+  for (;;) {  // as start_miss_in_time: waiting may bring the line in, or take the slot
+    const int64_t issue = std::max(t + llc_latency_, llc.miss_done[llc.head]);
+    if (!sim_short_of_fs(issue) || llc.array.contains(line)) return;
+    wait_until_fs(issue);
+  }
 }
 
 int64_t CacheHierarchy::walk(uint64_t vaddr, int64_t t) {

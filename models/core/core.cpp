@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <functional>
+#include <type_traits>
 #include <vector>
 
 #include "common/local_time.hpp"
@@ -25,8 +25,7 @@ void Core::start(Job job) {
   if (job_->context.transactions) caches_->set_owner(path());
   std::string thread = path() + "_thread";  // spawned at the top level: the full path keeps it unique
   std::replace(thread.begin(), thread.end(), '.', '_');
-  if (job_->light) sc_core::sc_spawn([this] { run_light(); }, thread.c_str());
-  else sc_core::sc_spawn([this] { run(); }, thread.c_str());
+  sc_core::sc_spawn([this] { run(); }, thread.c_str());
 }
 
 namespace {
@@ -35,8 +34,6 @@ namespace {
 // prefetch_sets, and prefetch_write_backs for the next access): each stage has about one access's
 // host time to arrive.
 constexpr size_t kTranslationAhead = 4, kSetsAhead = 2;
-
-using Window = InstructionWindow<CacheHierarchy>;
 
 // Reads a thread's stream a batch at a time (one virtual call per batch).
 class StreamReader {
@@ -76,30 +73,57 @@ void Core::end_warmup(int64_t now) {
   job_->control->warmed_up();
 }
 
+namespace {
+
+// A light core's hierarchy as its window sees it: no TLB, L1 or L2. Every access starts at the
+// socket's LLC, so an LLC hit stands for the core's private hits and only LLC misses hold a miss
+// slot and the ROB.
+class LightCaches {
+ public:
+  explicit LightCaches(CacheHierarchy& caches) : caches_(caches) {}
+  int64_t access(uint64_t vaddr, bool store, int64_t at) { return caches_.light_access(vaddr, store, at); }
+  bool certain_l1_hit(uint64_t vaddr) const { return caches_.certain_llc_hit(vaddr); }
+  int64_t llc_slot_at(uint64_t vaddr, int64_t at) const { return caches_.light_llc_slot_at(vaddr, at); }
+
+ private:
+  CacheHierarchy& caches_;
+};
+
+}  // namespace
+
 void Core::run() {
+  if (job_->light) {
+    LightCaches light(*caches_);
+    run_window(light, config_.light_loads, caches_->llc_latency());
+  } else {
+    run_window(*caches_, config_.mshrs, caches_->l1_latency());
+  }
+}
+
+template <class Caches>
+void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
+  constexpr bool kDetailed = std::is_same_v<Caches, CacheHierarchy>;
   Job& job = *job_;
   warming_ = job.warmup > 0;
   const int64_t quantum_fs = job.quantum.ps() * 1000;
-  const Window::Shape shape{config_.rob,
-                            config_.mshrs,
-                            config_.store_buffer,
-                            config_.dependent_loads.get() == "overlap",
-                            dispatch_fs_,
-                            caches_->l1_latency(),
-                            quantum_fs};
+  const typename InstructionWindow<Caches>::Shape shape{config_.rob,
+                                                        mshrs,
+                                                        config_.store_buffer,
+                                                        config_.dependent_loads.get() == "overlap",
+                                                        dispatch_fs_,
+                                                        hit_fs,
+                                                        quantum_fs};
   int64_t start = sim_now_fs();
-  Window window(shape, *caches_, {rob_stalls_, mshr_stalls_, store_buffer_stalls_}, start);
+  InstructionWindow<Caches> window(shape, caches, {rob_stalls_, mshr_stalls_, store_buffer_stalls_}, start);
   window.attach_waves(waves_, outstanding_signal_);
   StreamReader reader(*job.stream);
 
   uint64_t retired = 0;
-  uint64_t reported_instructions = 0, reported_cycles = 0;  // progress told to the light cores
-  int64_t reported_at = start;
+  int64_t reported_at = start;  // the last report of progress
   // Measurement (re)starts at `at` for this core: after initialisation, after its warm-up.
   const auto restart = [&](int64_t at) {
     start = at;
     retired = 0;
-    reported_instructions = reported_cycles = 0;
     reported_at = at;
   };
   bool measuring = !job.initialises;
@@ -127,7 +151,8 @@ void Core::run() {
       }
       continue;
     }
-    if (window.missing()) lookahead(reader);
+    if constexpr (kDetailed)
+      if (window.missing()) lookahead(reader);
     // Numbered over the whole run: the ROB compares them across restarts of measurement.
     window.dispatch(op, retired_total_ + op.instructions);
     if (op.kind == StreamOp::Kind::Load) ++loads_;
@@ -140,14 +165,10 @@ void Core::run() {
       restart(now);
     }
     retired_so_far_ = retired;
-    // Progress for the light cores once a quantum of local time. Temporal decoupling itself is the
-    // window's: it hands control back before an access would leave a quantum ahead of SystemC time.
+    // Progress once a quantum of local time. Temporal decoupling itself is the window's: it hands
+    // control back before an access would leave a quantum ahead of SystemC time.
     if (now - reported_at >= quantum_fs) {
-      job.control->report_detailed(retired - reported_instructions,
-                                   static_cast<uint64_t>((now - start) / cycle_fs_) - reported_cycles);
       job.control->tick();
-      reported_instructions = retired;
-      reported_cycles = static_cast<uint64_t>((now - start) / cycle_fs_);
       reported_at = now;
       if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
     }
@@ -171,84 +192,6 @@ void Core::attach_waves(Waves& waves) {
   outstanding_signal_ = waves.level(path(), "outstanding_misses", 8);
   retired_signal_ = waves.value(path(), "retired", 48);
   if (outstanding_signal_ != Waves::kOff || retired_signal_ != Waves::kOff) waves_ = &waves;
-}
-
-void Core::run_light() {
-  Job& job = *job_;
-  const int64_t quantum_fs = job.quantum.ps() * 1000;
-  StreamReader reader(*job.stream);
-  int64_t start = sim_now_fs(), now = start;
-  uint64_t retired = 0;
-  const auto restart = [&](int64_t at) {
-    start = at;
-    retired = 0;
-  };
-  bool measuring = !job.initialises;
-  warming_ = job.warmup > 0;
-  // Paced as the paper's artifact paces its trace-driven cores: at most `light_loads` loads in
-  // flight (a min-heap of their completions). Dependent loads do not wait for the load before
-  // them: measured, that made bfs's light cores slower than the detailed ones (docs/cores.md).
-  const size_t max_loads = config_.light_loads;
-  std::vector<int64_t> loads_in_flight;
-  loads_in_flight.reserve(max_loads);
-  const auto earliest_first = std::greater<int64_t>();
-  const auto drop_first = [&] {
-    std::pop_heap(loads_in_flight.begin(), loads_in_flight.end(), earliest_first);
-    loads_in_flight.pop_back();
-  };
-  while (!measuring || warming_ || retired < job.instructions) {
-    const StreamOp* next_op = reader.next();
-    if (!next_op) break;
-    const StreamOp& op = *next_op;
-    if (op.kind == StreamOp::Kind::Barrier) {
-      for (int64_t done : loads_in_flight) now = std::max(now, done);  // a fence
-      loads_in_flight.clear();
-      now = pass_barrier(op, now);
-      if (op.starts_measurement) {
-        measuring = true;
-        restart(now);
-      }
-      continue;
-    }
-    retired += op.instructions + 1;
-    retired_total_ += op.instructions + 1;
-    // The detailed cores' IPC sets the pace: this many cycles for the instructions so far.
-    const double cycles = static_cast<double>(op.instructions + 1) / job.control->detailed_ipc();
-    now += static_cast<int64_t>(cycles * static_cast<double>(cycle_fs_));
-    const bool load = op.kind == StreamOp::Kind::Load;
-    if (load) {
-      while (!loads_in_flight.empty() && loads_in_flight.front() <= now) drop_first();
-      if (loads_in_flight.size() >= max_loads) {  // wait for the first to complete
-        ++mshr_stalls_;                           // its load queue stands for the MSHRs
-        now = loads_in_flight.front();
-        drop_first();
-      }
-      ++loads_;
-    } else {
-      ++stores_;
-    }
-    const int64_t latency = caches_->light_access(op.address, !load, now);
-    if (load) {
-      loads_in_flight.push_back(now + latency);
-      std::push_heap(loads_in_flight.begin(), loads_in_flight.end(), earliest_first);
-    }
-    if (warming_ && measuring && retired >= job.warmup) {
-      end_warmup(now);
-      restart(now);
-    }
-    retired_so_far_ = retired;
-    wait_if_ahead(now, quantum_fs);
-  }
-  for (int64_t done : loads_in_flight) now = std::max(now, done);  // the last loads complete
-  if (warming_) {
-    end_warmup(now);
-    restart(now);
-  }
-  ended_early_ = !measuring || retired < job.instructions;
-  instructions_ += retired;
-  cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
-  wait_until_fs(now);
-  job.control->finished(job.group);
 }
 
 }  // namespace starnuma

@@ -6,8 +6,8 @@
 // independent misses overlap up to the ROB and MSHR limits and IPC emerges from the latencies. A
 // load marked dependent waits for the previous load. Stores retire into the store buffer and wait
 // only when it is full. At a barrier the core waits for the other threads. Local time runs ahead
-// of SystemC time by at most the platform's quantum. A light core (mixed modality) only replays its
-// stream through the LLC at the pace of the detailed cores.
+// of SystemC time by at most the platform's quantum. A light core (mixed modality) runs the same
+// interval model without TLBs or private caches: its accesses start at the socket's LLC.
 #pragma once
 
 #include <memory>
@@ -33,8 +33,8 @@ class Core : public Component {
     Time quantum;
     RunControl* control;
     uint64_t seed;
-    // Mixed modality: a light core has no core, TLB, L1 or L2 model; it sends its stream through
-    // its socket's LLC at the detailed cores' measured IPC, never stalling on memory.
+    // Mixed modality: a light core has no TLB, L1 or L2 model; its stream goes to its socket's LLC,
+    // timed by the core's window with `light_loads` miss slots (docs/cores.md).
     bool light = false;
     // The stream begins with an initialisation that a barrier starting measurement ends; the
     // budget counts from that barrier, however long the initialisation.
@@ -71,7 +71,10 @@ class Core : public Component {
 
  private:
   void run();
-  void run_light();
+  // The stream through an interval model over `caches` (the hierarchy, or a light core's view of
+  // it), `mshrs` miss slots, an access longer than `hit_fs` a miss.
+  template <class Caches>
+  void run_window(Caches& caches, unsigned mshrs, int64_t hit_fs);
   // Waits for the other threads at a barrier; returns the core's time after it.
   int64_t pass_barrier(const StreamOp& op, int64_t now);
   // The end of the warm-up at local time `now`: waits for SystemC time to reach it, restarts this
@@ -96,7 +99,7 @@ class Core : public Component {
   Counter stores_{*this, "stores", "operations", "Stores"};
   Counter rob_stalls_{*this, "rob_stalls", "operations", "Dispatch stopped because the ROB was full"};
   Counter mshr_stalls_{*this, "mshr_stalls", "operations",
-                       "Loads that waited for a free MSHR (a light core: for one of its light_loads)"};
+                       "Loads that waited for a free MSHR (a light core: one of its light_loads LLC miss slots)"};
   Counter store_buffer_stalls_{*this, "store_buffer_stalls", "operations", "Stores that waited for the store buffer"};
   Counter barriers_{*this, "barriers", "barriers", "Barriers passed"};
   Formula ipc_{*this, "ipc", "instructions/cycle", "Instructions per cycle",

@@ -49,15 +49,6 @@ class RunControl {
   }
   // Called at every quantum boundary of every core (a run's timeline); it only reads, as above.
   void set_sampler(std::function<void()> sample) { sampler_ = std::move(sample); }
-  // Mixed modality: detailed cores report their progress; light cores run at their measured IPC.
-  void report_detailed(uint64_t instructions, uint64_t cycles) {
-    detailed_instructions_ += instructions;
-    detailed_cycles_ += cycles;
-  }
-  // Instructions per cycle of the detailed cores so far (1 until they have reported).
-  double detailed_ipc() const {
-    return detailed_cycles_ ? static_cast<double>(detailed_instructions_) / static_cast<double>(detailed_cycles_) : 1.0;
-  }
   // When the measured interval began (zero unless a barrier started measurement).
   sc_core::sc_time measurement_start() const { return measurement_start_; }
   // When the last thread finished (helper processes such as the progress line or the OS may wake
@@ -84,7 +75,6 @@ class RunControl {
   uint64_t ticks_ = 0;
   sc_core::sc_time end_;
   sc_core::sc_time measurement_start_;
-  uint64_t detailed_instructions_ = 0, detailed_cycles_ = 0;
   uint64_t generation_ = 0;
 };
 

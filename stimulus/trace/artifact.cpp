@@ -129,7 +129,7 @@ ArtifactWorkload::ArtifactWorkload(ArtifactSet set) : set_(std::move(set)) {
 
 std::unique_ptr<ThreadStream> ArtifactWorkload::stream(unsigned thread) const {
   if (set_.champsim[thread]) return std::make_unique<ChampSimStream>(set_.files[thread], thread, kSharedSpace);
-  return std::make_unique<MemTraceStream>(set_.files[thread]);
+  return std::make_unique<MemTraceStream>(set_.files[thread], set_.phase * kArtifactPhaseInstructions);
 }
 
 void read_page_owners(const std::string& path, const std::function<void(uint64_t, uint64_t, uint64_t)>& each) {

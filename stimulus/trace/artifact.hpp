@@ -23,6 +23,8 @@ namespace starnuma::trace {
 
 inline constexpr uint64_t kArtifactPoolOwner = 100;  // the artifact's CXO: the pool
 inline constexpr uint64_t kArtifactPageBytes = 4096;
+// The tracer's phases (its PHASE_INTERVAL): phase P's traces start at instruction P x 10^9.
+inline constexpr uint64_t kArtifactPhaseInstructions = 1000000000;
 
 struct ArtifactSet {
   std::string dir;

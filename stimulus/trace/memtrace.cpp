@@ -12,8 +12,11 @@ namespace {
 constexpr size_t kRecordsPerBatch = 4096;  // 64 KiB of file per read
 }
 
-MemTraceStream::MemTraceStream(const std::string& path, bool repeat)
-    : file_(std::make_unique<InputFile>(path)), buffer_(kRecordsPerBatch * kMemTraceRecordBytes), repeat_(repeat) {
+MemTraceStream::MemTraceStream(const std::string& path, uint64_t first_count, bool repeat)
+    : file_(std::make_unique<InputFile>(path)),
+      buffer_(kRecordsPerBatch * kMemTraceRecordBytes),
+      first_count_(first_count),
+      repeat_(repeat) {
   const uint64_t size = file_->size();
   if (size % kMemTraceRecordBytes != 0)  // caught before the run starts
     file_->fail(size - size % kMemTraceRecordBytes, "truncated memory-access record (" +
@@ -67,7 +70,10 @@ bool MemTraceStream::next(StreamOp& op) {
     op = StreamOp{};
     op.kind = word & 1 ? StreamOp::Kind::Store : StreamOp::Kind::Load;
     op.address = word & ~uint64_t{0xf};
-    const uint64_t gap = first_ || count == last_count_ ? 0 : count - last_count_ - 1;
+    // The first access of a pass is `count - first_count_` instructions into the trace: the
+    // instructions before it, as a later access's are those since the previous record's count.
+    const uint64_t gap = first_ ? (count > first_count_ ? count - first_count_ : 0)
+                                : (count == last_count_ ? 0 : count - last_count_ - 1);
     op.instructions = static_cast<uint32_t>(std::min<uint64_t>(gap, UINT32_MAX));
     first_ = false;
     last_count_ = count;

@@ -23,12 +23,16 @@ class InputFile;
 
 // Each access is a load or store at its address; the instructions between two accesses are the
 // difference of their counts less one (accesses at one count are one instruction's operands: the
-// stream contract still counts one instruction per op). No access is dependent: the trace has no
+// stream contract still counts one instruction per op), and before the first, its count less
+// `first_count`, the count the traced stretch starts at: a phase P file's is P x 10^9 (the tracer
+// opens phase P's file when the thread's count reaches it), a whole-run file's 0; a first count
+// below it gives none. No access is dependent: the trace has no
 // registers. At the end of the file the stream starts it again (`repeat`), as the artifact's
 // trace-based cores do, so every core runs the whole budget.
 class MemTraceStream : public ThreadStream {
  public:
-  explicit MemTraceStream(const std::string& path, bool repeat = true);  // checks the size
+  // Checks the size.
+  explicit MemTraceStream(const std::string& path, uint64_t first_count = 0, bool repeat = true);
   ~MemTraceStream() override;
   size_t fill(StreamOp* out, size_t max) override;
   uint64_t records() const { return records_; }  // read so far, markers included, over every pass
@@ -42,6 +46,7 @@ class MemTraceStream : public ThreadStream {
   std::vector<uint8_t> buffer_;  // a batch of whole records
   uint64_t buffer_offset_ = 0;   // file offset of buffer_[0]
   size_t buffered_ = 0, used_ = 0;
+  uint64_t first_count_;
   uint64_t last_count_ = 0;  // instruction count of the previous record (access or marker)
   bool first_ = true;        // no access yet in this pass
   uint64_t records_ = 0, passes_ = 0, accesses_this_pass_ = 0;

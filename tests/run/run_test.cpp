@@ -219,7 +219,7 @@ TEST(Run, TheTrackingHookSeesTlbAndLlcMissEvents) {
 namespace starnuma {
 namespace {
 
-TEST(Run, MixedModalityRunsLightSocketsThroughTheirLlcAtTheDetailedIpc) {
+TEST(Run, MixedModalityRunsLightSocketsThroughTheirLlc) {
   auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
   RunOptions o;
   o.workload = "uniform:footprint=64MiB";
@@ -236,13 +236,13 @@ TEST(Run, MixedModalityRunsLightSocketsThroughTheirLlcAtTheDetailedIpc) {
   EXPECT_EQ(c.memory().dtlb_misses.value(), 0u);
   EXPECT_EQ(c.memory().l2_hits.value() + c.memory().l2_misses.value(), 0u);
   EXPECT_GT(c.memory().llc_misses.value(), 0u);
-  // Its pace follows the detailed cores: light IPC within a quarter of theirs.
+  // The same window times it: on a stream of LLC misses, its IPC within a quarter of theirs.
   EXPECT_NEAR(c.ipc() / r.ipc, 1.0, 0.25);
 }
 
-// Light cores are paced like the artifact's trace-driven cores: at most `light_loads` loads in
-// flight. With one, a light core's LLC-missing loads never overlap: their latencies add up to no
-// more than its time; with the default 128 they overlap many times over.
+// A light core keeps at most `light_loads` LLC misses in flight (the artifact's trace-driven cores'
+// limit). With one, its LLC-missing loads never overlap: their latencies add up to no more than
+// its time; with the default 128 they overlap as far as the ROB lets them.
 TEST(Run, LightCoresKeepAtMostLightLoadsInFlight) {
   const auto overlap = [](unsigned light_loads) {
     return testing::in_child([&] {

@@ -15,6 +15,7 @@
 #include "stimulus/trace/artifact.hpp"
 #include "stimulus/trace/binary_io.hpp"
 #include "stimulus/trace/memtrace.hpp"
+#include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
 namespace {
@@ -43,12 +44,12 @@ TEST(MemTrace, RecordsBecomeLoadsStoresAndInstructionGaps) {
                                          {kMemTraceMarker, 1100},     // a marker: skipped
                                          {kHeap + 0x80, 1104},        // the gap runs across it: 99
                                          {kHeap + 0xc0, 1104}}));     // one instruction's second operand
-  MemTraceStream s((d / "m").string(), false);
+  MemTraceStream s((d / "m").string(), 990, false);  // the traced stretch starts at 990
   const auto ops = take(s, 10);
   ASSERT_EQ(ops.size(), 4u);
   EXPECT_EQ(ops[0].kind, StreamOp::Kind::Load);
   EXPECT_EQ(ops[0].address, kHeap);
-  EXPECT_EQ(ops[0].instructions, 0u);
+  EXPECT_EQ(ops[0].instructions, 10u);  // since the stretch began
   EXPECT_EQ(ops[1].kind, StreamOp::Kind::Store);
   EXPECT_EQ(ops[1].address, kHeap + 0x40);  // the write flag is not part of the address
   EXPECT_EQ(ops[1].instructions, 3u);
@@ -71,6 +72,34 @@ TEST(MemTrace, RepeatsAtTheEndInBoundedMemory) {
   EXPECT_EQ(ops[100000].instructions, 0u);
   EXPECT_EQ(ops[100001].instructions, 9u);
   EXPECT_LE(s.buffer_bytes(), 64u << 10);
+}
+
+// A stream written as a phase's memory-access trace (counts from P x 10^9, as the tracer's) reads
+// back as the same operations, the first one's instructions included: light threads reading the
+// artifact's form run in step with the same stream in starnuma's form.
+TEST(MemTrace, APhaseTraceReadsBackAsTheStreamItRecords) {
+  auto w = make_workload("uniform:footprint=1MiB,store_fraction=0.3", 1, 1, 7);
+  const std::vector<StreamOp> ops = all_ops(*w, 0, 1000, 20000);
+  ASSERT_GT(ops.front().instructions, 0u);  // the case the first count decides
+  for (const StreamOp& op : ops) ASSERT_NE(op.kind, StreamOp::Kind::Barrier);  // which a trace cannot hold
+  const uint64_t phase = 12;
+  uint64_t count = phase * kArtifactPhaseInstructions;
+  std::vector<std::pair<uint64_t, uint64_t>> records;
+  for (const StreamOp& op : ops) {
+    count += op.instructions;  // the access is the instruction after them
+    records.push_back({op.address | (op.kind == StreamOp::Kind::Store), count});
+    ++count;
+  }
+  const fs::path d = dir();
+  testing::write_file(d / "mtrace_t0_12.out", memtrace(records));
+  ArtifactWorkload artifact(find_artifact_set(d.string(), 1, std::nullopt, {false}));
+  const std::vector<StreamOp> back = take(*artifact.stream(0), ops.size());
+  ASSERT_EQ(back.size(), ops.size());
+  for (size_t k = 0; k < ops.size(); ++k) {
+    ASSERT_EQ(back[k].kind, ops[k].kind) << k;
+    ASSERT_EQ(back[k].address, ops[k].address & ~uint64_t{0xf}) << k;
+    ASSERT_EQ(back[k].instructions, ops[k].instructions) << k;
+  }
 }
 
 void expect_error(const fs::path& file, const std::string& text) {
