@@ -108,7 +108,7 @@ CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Uplink& uplink, const 
     unloaded_ps_.push_back(env_.fabric->unloaded_latency(env_.requester, r).ps());
     class_.push_back(env_.fabric->access_class(env_.requester, r));
   }
-  env_.llc->members.push_back(this);
+  if (!env_.light) env_.llc->members.push_back(this);
 }
 
 bool CacheHierarchy::invalidate_private(uint64_t line) {

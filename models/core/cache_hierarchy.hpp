@@ -40,7 +40,7 @@ struct SocketLlc : CoherentCaches {
   std::vector<int64_t> miss_done;  // ring: completion (fs) of the last `mshrs` misses
   size_t head = 0;
   std::vector<CacheHierarchy*>
-      members;  // the socket's cores' hierarchies (they join when built; used only during the run)
+      members;  // the socket's detailed cores' hierarchies (they join when built; used only during the run)
 };
 
 // Where a demand LLC miss was served, the StarNUMA paper's breakdown (Fig. 8c): memory by the
@@ -99,6 +99,9 @@ class CacheHierarchy {
     AutoNuma* numa = nullptr;
     // run --trace-transactions: sampled demand LLC misses are recorded here (debug/transactions.hpp).
     TransactionTrace* transactions = nullptr;
+    // A light core's (mixed modality): it keeps nothing in its TLBs, L1 or L2, so the socket's
+    // purges and the OS's shootdowns pass it by.
+    bool light = false;
   };
 
   // `cycle_fs`: one core cycle.

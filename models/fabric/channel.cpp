@@ -87,7 +87,12 @@ void Channel::compact() {
 }
 
 double Channel::utilization(Time elapsed) const {
-  return elapsed.ps() > 0 ? static_cast<double>(busy_ps_) / static_cast<double>(elapsed.ps()) : 0.0;
+  if (elapsed.ps() <= 0) return 0.0;
+  // Temporal decoupling books messages ahead of SystemC time: what lies past the end is not yet sent.
+  const int64_t end = accounting_from_ps_ + elapsed.ps();
+  int64_t busy = busy_ps_;
+  for (size_t k = busy_.size(); k-- > first_ && busy_[k].end > end;) busy -= busy_[k].end - std::max(busy_[k].start, end);
+  return static_cast<double>(std::max<int64_t>(busy, 0)) / static_cast<double>(elapsed.ps());
 }
 
 double Channel::mean_wait_ns() const {

@@ -45,16 +45,18 @@ class Channel {
   Time latency() const { return latency_; }
   Bandwidth bandwidth() const { return bandwidth_; }
   uint64_t messages() const { return messages_.value(); }
-  // Fraction of `elapsed` this direction spent sending.
+  // Fraction of `elapsed` (from the accounting's start) this direction spent sending: messages
+  // booked to send after it count only up to its end.
   double utilization(Time elapsed) const;
   Time busy_time() const { return Time::from_ps(busy_ps_); }
   double mean_wait_ns() const;
   // Records this direction's busy flag and queue (messages waiting or being sent) under `scope`.
   void attach_waves(Waves& waves, const std::string& scope);
-  // Restarts the busy and wait accounting (the counters restart with their owner).
+  // Restarts the busy and wait accounting at SystemC time (the counters restart with their owner).
   void reset_accounting() {
     busy_ps_ = 0;
     wait_ps_ = 0;
+    accounting_from_ps_ = static_cast<int64_t>(sc_core::sc_time_stamp().value());
   }
 
  private:
@@ -79,6 +81,7 @@ class Channel {
   int64_t newest_ = 0;  // latest arrival seen
   int64_t busy_ps_ = 0;
   int64_t wait_ps_ = 0;
+  int64_t accounting_from_ps_ = 0;
   Counter messages_;
   Counter bytes_;
   Counter queued_;

@@ -504,6 +504,12 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
     }
     r.link_utilization.emplace_back(type, n ? sum / n : 0);
   }
+  // A link direction busy for longer than the measured time would be a model defect, not a result.
+  for (const Link* l : platform.links())
+    for (const FabricNode* from : {l->node_a(), l->node_b()})
+      if (const double u = l->channel_from(*from).utilization(elapsed); u > 1.0 + 1e-9)
+        report_internal(l->path() + " (" + l->direction_name(*from) + ") was busy " + std::to_string(100 * u) +
+                        " % of the measured time");
   r.stats = stats_json(measured);
   if (stopped_at_limit)
     r.shortfalls.push_back("the run stopped at platform.initiator_time_limit (" +

@@ -31,6 +31,16 @@ TEST(Channel, BackToBackMessagesQueueBehindEachOther) {
   EXPECT_DOUBLE_EQ(ch.utilization(13_ns), 0.5);
 }
 
+// Temporal decoupling books messages ahead of SystemC time: those past the measured end count only
+// up to it, so no direction is ever busy more than all of the time.
+TEST(Channel, UtilizationCountsOnlyWhatIsSentBeforeTheEnd) {
+  Owner o;
+  Channel ch(o, "ab", Bandwidth::gbps(32), 10_ns);  // 64 B take 2 ns
+  for (int k = 0; k < 5; ++k) ch.traverse(0_ns, 64);  // busy 0 to 10 ns
+  EXPECT_DOUBLE_EQ(ch.utilization(4_ns), 1.0);
+  EXPECT_DOUBLE_EQ(ch.utilization(20_ns), 0.5);
+}
+
 // Poisson arrivals of fixed-size messages: the mean wait must be M/D/1's rho*S / (2*(1-rho)).
 class MD1 : public ::testing::TestWithParam<double> {};
 

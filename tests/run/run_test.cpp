@@ -284,7 +284,8 @@ TEST(Cores, DependentLoadsOverlapOnlyWhatDoesNotDependOnThem) {
 }
 
 // Convergence as a property: on each case (machines, workloads and graph sizes, a mix of
-// programs, oracle, first-touch and dynamic placement, coherence on and off, the trackers on),
+// programs, oracle, first-touch and dynamic placement, coherence on and off, the trackers on, one
+// detailed socket with light ones),
 // the platform's default quantum gives IPC and AMAT within 2 % of a 1 ns quantum.
 //
 // Dynamic placement is chaotic as the machine would be: which pages a phase moves turns on counts
@@ -300,6 +301,7 @@ struct ConvergenceCase {
   Placement placement;
   std::vector<std::string> sets;
   unsigned seeds = 1;
+  unsigned detailed_sockets = 0;  // mixed modality (0: every socket detailed)
 };
 
 void PrintTo(const ConvergenceCase& c, std::ostream* os) { *os << c.name; }
@@ -335,6 +337,7 @@ TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
       o.instructions = c.instructions;
       o.placement = c.placement;
       o.seed = seed;
+      o.detailed_sockets = c.detailed_sockets;
       const RunResult r = run_workload(*p, o);
       return std::to_string(r.ipc) + " " + std::to_string(r.amat_ns) + " " + std::to_string(r.amat_contention_ns) +
              " " + std::to_string(r.threads_ended_early);
@@ -384,6 +387,11 @@ INSTANTIATE_TEST_SUITE_P(
                         "uniform:footprint=64MiB", 100000, Placement::FirstTouch, kNoCoherence},
         ConvergenceCase{"sharing_starnuma_oracle_no_coherence", "starnuma16-scaled.yaml", "sharing", 100000,
                         Placement::Oracle, kNoCoherence},
+        // One detailed socket, the others light (docs/cores.md, "Mixed modality").
+        ConvergenceCase{"sharing_baseline_one_detailed_no_coherence", "baseline16-scaled.yaml", "sharing", 100000,
+                        Placement::FirstTouch, kNoCoherence, 1, 1},
+        ConvergenceCase{"bfs16_starnuma_one_detailed", "starnuma16-scaled.yaml", "bfs:scale=16,trials=100", 300000,
+                        Placement::FirstTouch, {}, 1, 1},
         ConvergenceCase{"mix_starnuma",
                         "starnuma16-scaled.yaml",
                         "kv@socket0-7,uniform:footprint=64MiB@socket8-15",
