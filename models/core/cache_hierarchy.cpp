@@ -44,8 +44,8 @@ SocketLlc::SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed)
       miss_done(config.mshrs(cores), 0) {}
 
 void SocketLlc::invalidated(uint64_t line) {
-  array.invalidate(line);
-  purge_private(line);
+  // Under coherence the LLC is inclusive (llc_victim): a line it does not hold, no core holds.
+  if (array.invalidate(line).valid) purge_private(line);
 }
 
 void SocketLlc::purge_private(uint64_t line) {
@@ -108,10 +108,11 @@ CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Uplink& uplink, const 
     unloaded_ps_.push_back(env_.fabric->unloaded_latency(env_.requester, r).ps());
     class_.push_back(env_.fabric->access_class(env_.requester, r));
   }
-  if (!env_.light) env_.llc->members.push_back(this);
+  env_.llc->members.push_back(this);
 }
 
 bool CacheHierarchy::invalidate_private(uint64_t line) {
+  if (env_.light) return false;  // its L1 and L2 are never filled
   const bool d1 = l1_.invalidate(line).dirty;
   return l2_.invalidate(line).dirty || d1;
 }
@@ -159,14 +160,8 @@ bool CacheHierarchy::certain_l1_hit(uint64_t vaddr) const {
 }
 
 bool CacheHierarchy::certain_llc_hit(uint64_t vaddr) const {
-  const uint64_t paddr = env_.pages->peek(vaddr);
-  return paddr != PageMap::kUnplaced && env_.llc->array.contains(paddr >> kLineShift);
-}
-
-int64_t CacheHierarchy::light_llc_slot_at(uint64_t vaddr, int64_t at) const {
-  const SocketLlc& llc = *env_.llc;
-  const int64_t free = llc.miss_done[llc.head] - llc_latency_;
-  return free <= at || certain_llc_hit(vaddr) ? at : free;
+  const std::optional<uint64_t> line = known_line(vaddr, false);
+  return line && env_.llc->array.contains(*line);
 }
 
 // The observer's stall (its backpressure) delays the access, and every event after it.
@@ -344,24 +339,6 @@ int64_t CacheHierarchy::own(uint64_t paddr, int64_t t) {
   return std::max(t, res.done.ps() * 1000);
 }
 
-int64_t CacheHierarchy::light_access(uint64_t vaddr, bool write, int64_t now) {
-  int64_t t = now;
-  wait_for_migration(vaddr >> kPageShift, t);
-  const uint64_t paddr = env_.pages->translate(vaddr, env_.requester);
-  if (env_.sync_fs > 0) start_light_miss_in_time(paddr >> kLineShift, t);
-  if (write && env_.coherence) t = own(paddr, t);
-  return llc_and_memory(vaddr, paddr, write, write, t, Who::Demand) - now;
-}
-
-void CacheHierarchy::start_light_miss_in_time(uint64_t line, int64_t t) {
-  const SocketLlc& llc = *env_.llc;
-  for (;;) {  // as start_miss_in_time: waiting may bring the line in, or take the slot
-    const int64_t issue = std::max(t + llc_latency_, llc.miss_done[llc.head]);
-    if (!sim_short_of_fs(issue) || llc.array.contains(line)) return;
-    wait_until_fs(issue);
-  }
-}
-
 int64_t CacheHierarchy::walk(uint64_t vaddr, int64_t t) {
   const int64_t start = t;
   t += stlb_latency_ + walk_cache_latency_;
@@ -399,6 +376,7 @@ int64_t CacheHierarchy::walk(uint64_t vaddr, int64_t t) {
 int64_t CacheHierarchy::through_caches(uint64_t vaddr, uint64_t paddr, bool write, int64_t t, Who who) {
   const uint64_t line = paddr >> kLineShift;
   const bool demand = who == Who::Demand;
+  if (env_.light) return llc_and_memory(vaddr, paddr, write, write, t, who);  // the LLC holds a store's dirty line
   if (l1_.access(line, write)) {
     ++(demand ? stats_.l1_hits : stats_.walk_l1_hits);
     if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);

@@ -99,8 +99,8 @@ class CacheHierarchy {
     AutoNuma* numa = nullptr;
     // run --trace-transactions: sampled demand LLC misses are recorded here (debug/transactions.hpp).
     TransactionTrace* transactions = nullptr;
-    // A light core's (mixed modality): it keeps nothing in its TLBs, L1 or L2, so the socket's
-    // purges and the OS's shootdowns pass it by.
+    // A light core's (mixed modality): it has TLBs and walks, but no L1 or L2; its accesses and
+    // walk reads start at the socket's LLC.
     bool light = false;
   };
 
@@ -123,16 +123,12 @@ class CacheHierarchy {
 
   // Serves a load or store issued at `now` (fs); returns its latency (fs).
   int64_t access(uint64_t vaddr, bool write, int64_t now);
-  // A light core's access (mixed modality): no TLB, L1 or L2, only the socket's LLC as a filter in
-  // front of memory. Returns its latency (fs).
-  int64_t light_access(uint64_t vaddr, bool write, int64_t now);
   // True when the access would certainly hit the DTLB and L1 (no side effects).
   bool certain_l1_hit(uint64_t vaddr) const;
-  // A light core's window: its hit is an LLC hit (latency llc_latency()); it knows its lines by
-  // the page map, having no TLB. As certain_l1_hit and llc_slot_at otherwise.
+  // A light core's window: its hit is an LLC hit (latency llc_latency()). True when the access
+  // would certainly hit the DTLB and the LLC (no side effects).
   int64_t llc_latency() const { return llc_latency_; }
   bool certain_llc_hit(uint64_t vaddr) const;
-  int64_t light_llc_slot_at(uint64_t vaddr, int64_t at) const;
   // The earliest time from `at` at which an access sent finds one of the LLC's miss slots free
   // should it miss there: `at` when one is, or when its line is known to be in the core's caches or
   // the LLC. The slots are the socket's, shared by its cores; the core's window holds an access
@@ -189,10 +185,6 @@ class CacheHierarchy {
   // SystemC time to reach it, since its outcome (which socket ends with the block, how many
   // transfers) follows the order in which the sockets ask (docs/coherence.md).
   void start_miss_in_time(uint64_t line, uint64_t paddr, int64_t t);
-  // A light core's LLC miss leaves at its time, whoever holds the block: without the page walks
-  // that keep a detailed core near SystemC time, a light core runs a quantum ahead, and the links
-  // it books first served the light sockets before the detailed ones (docs/cores.md).
-  void start_light_miss_in_time(uint64_t line, int64_t t);
   // The rule both follow (and an upgrade, in own): a transaction issued at `issue` (fs) to a block
   // another socket holds waits for SystemC time to reach it. Returns whether it waited.
   bool take_turn(uint64_t paddr, int64_t issue);

@@ -76,15 +76,14 @@ void Core::end_warmup(int64_t now) {
 
 namespace {
 
-// A light core's hierarchy as its window sees it: no TLB, L1 or L2. Every access starts at the
-// socket's LLC, so an LLC hit stands for the core's private hits and only LLC misses hold a miss
-// slot and the ROB.
+// A light core's hierarchy as its window sees it: TLBs and walks but no L1 or L2, so an LLC hit
+// stands for the core's private hits and only an LLC miss holds a miss slot and the ROB.
 class LightCaches {
  public:
   explicit LightCaches(CacheHierarchy& caches) : caches_(caches) {}
-  int64_t access(uint64_t vaddr, bool store, int64_t at) { return caches_.light_access(vaddr, store, at); }
+  int64_t access(uint64_t vaddr, bool store, int64_t at) { return caches_.access(vaddr, store, at); }
   bool certain_l1_hit(uint64_t vaddr) const { return caches_.certain_llc_hit(vaddr); }
-  int64_t llc_slot_at(uint64_t vaddr, int64_t at) const { return caches_.light_llc_slot_at(vaddr, at); }
+  int64_t llc_slot_at(uint64_t vaddr, int64_t at) const { return caches_.llc_slot_at(vaddr, at); }
 
  private:
   CacheHierarchy& caches_;
@@ -107,13 +106,9 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
   Job& job = *job_;
   warming_ = job.warmup > 0;
   const int64_t quantum_fs = job.quantum.ps() * 1000;
-  const typename InstructionWindow<Caches>::Shape shape{config_.rob,
-                                                        mshrs,
-                                                        config_.store_buffer,
-                                                        config_.dependent_loads.get() == "overlap",
-                                                        dispatch_fs_,
-                                                        hit_fs,
-                                                        quantum_fs};
+  const typename InstructionWindow<Caches>::Shape shape{
+      config_.rob, mshrs,     config_.store_buffer, config_.dependent_loads.get() == "overlap", dispatch_fs_,
+      hit_fs,      quantum_fs};
   int64_t start = sim_now_fs();
   InstructionWindow<Caches> window(shape, caches, {rob_stalls_, mshr_stalls_, store_buffer_stalls_}, start);
   window.attach_waves(waves_, outstanding_signal_);

@@ -7,7 +7,7 @@
 // load marked dependent waits for the previous load. Stores retire into the store buffer and wait
 // only when it is full. At a barrier the core waits for the other threads. Local time runs ahead
 // of SystemC time by at most the platform's quantum. A light core (mixed modality) runs the same
-// interval model without TLBs or private caches: its accesses start at the socket's LLC.
+// interval model with TLBs and walks but no private caches: its accesses start at the socket's LLC.
 #pragma once
 
 #include <memory>
@@ -33,7 +33,7 @@ class Core : public Component {
     Time quantum;
     RunControl* control;
     uint64_t seed;
-    // Mixed modality: a light core has no TLB, L1 or L2 model; its stream goes to its socket's LLC,
+    // Mixed modality: a light core has no L1 or L2; its stream and walks go to its socket's LLC,
     // timed by the core's window with `light_loads` miss slots (docs/cores.md).
     bool light = false;
     // The stream begins with an initialisation that a barrier starting measurement ends; the

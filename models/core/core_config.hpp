@@ -101,8 +101,8 @@ class CoreConfig : public ParamScope {
       "overlap (only the operation waits; dispatch goes on within the ROB, as out-of-order cores do; docs/cores.md)",
       std::vector<std::string>{"stall", "overlap"}};
   Param<unsigned> light_loads{*this, "light_loads", 128,
-                              "Mixed modality: loads a light core keeps in flight before it waits for the first to "
-                              "complete (the paper's artifact: 128, its cores' load queue; docs/cores.md)",
+                              "Mixed modality: a light core's miss slots, the LLC-missing loads it keeps in flight "
+                              "(the paper's artifact: 128, its cores' load queue; docs/cores.md)",
                               between(1u, 65536u)};
   CacheConfig l1d;
   CacheConfig l2;

@@ -91,7 +91,8 @@ double Channel::utilization(Time elapsed) const {
   // Temporal decoupling books messages ahead of SystemC time: what lies past the end is not yet sent.
   const int64_t end = accounting_from_ps_ + elapsed.ps();
   int64_t busy = busy_ps_;
-  for (size_t k = busy_.size(); k-- > first_ && busy_[k].end > end;) busy -= busy_[k].end - std::max(busy_[k].start, end);
+  for (size_t k = busy_.size(); k-- > first_ && busy_[k].end > end;)
+    busy -= busy_[k].end - std::max(busy_[k].start, end);
   return static_cast<double>(std::max<int64_t>(busy, 0)) / static_cast<double>(elapsed.ps());
 }
 

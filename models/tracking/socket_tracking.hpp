@@ -157,8 +157,7 @@ class SocketTracking : public Component, public TlbObserver {
   Formula core_stall_stat_;
   Formula queue_wait_stat_;
   Counter phase_marks_{*this, "phase_marks", "marks", "Phase marks applied to the annexes"};
-  Counter untracked_{*this, "untracked_loads", "loads",
-                     "LLC-missing loads of a core without an annexed TLB (light cores)"};
+  Counter untracked_{*this, "untracked_loads", "loads", "LLC-missing loads whose page the annexed TLB did not hold"};
   Counter cache_hits_{*this, "metadata_cache_hits", "requests",
                       "Metadata requests served by the socket's metadata cache"};
   Counter cache_writebacks_{*this, "metadata_cache_writebacks", "lines",

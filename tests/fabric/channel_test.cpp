@@ -35,7 +35,7 @@ TEST(Channel, BackToBackMessagesQueueBehindEachOther) {
 // up to it, so no direction is ever busy more than all of the time.
 TEST(Channel, UtilizationCountsOnlyWhatIsSentBeforeTheEnd) {
   Owner o;
-  Channel ch(o, "ab", Bandwidth::gbps(32), 10_ns);  // 64 B take 2 ns
+  Channel ch(o, "ab", Bandwidth::gbps(32), 10_ns);    // 64 B take 2 ns
   for (int k = 0; k < 5; ++k) ch.traverse(0_ns, 64);  // busy 0 to 10 ns
   EXPECT_DOUBLE_EQ(ch.utilization(4_ns), 1.0);
   EXPECT_DOUBLE_EQ(ch.utilization(20_ns), 0.5);

@@ -229,15 +229,38 @@ TEST(Run, MixedModalityRunsLightSocketsThroughTheirLlc) {
   EXPECT_EQ(r.detailed_sockets, 1u);
   EXPECT_EQ(r.instructions, 64u * 30000u);   // light threads run their whole budget too
   EXPECT_DOUBLE_EQ(r.ipc, r.socket_ipc[0]);  // IPC comes from the detailed socket
-  // A light core has no TLB or private caches: every access goes straight to its LLC.
+  // A light core translates and walks as a core does, but has no private caches: every access and
+  // walk read starts at its LLC.
   const Socket& light = dynamic_cast<const Socket&>(*p->find_node("socket5"));
   const Core& c = *light.core_list()[0];
-  EXPECT_EQ(c.memory().l1_hits.value() + c.memory().l1_misses.value(), 0u);
-  EXPECT_EQ(c.memory().dtlb_misses.value(), 0u);
-  EXPECT_EQ(c.memory().l2_hits.value() + c.memory().l2_misses.value(), 0u);
-  EXPECT_GT(c.memory().llc_misses.value(), 0u);
-  // The same window times it: on a stream of LLC misses, its IPC within a quarter of theirs.
-  EXPECT_NEAR(c.ipc() / r.ipc, 1.0, 0.25);
+  const MemoryStats& m = c.memory();
+  EXPECT_EQ(m.l1_hits.value() + m.l1_misses.value() + m.walk_l1_hits.value(), 0u);
+  EXPECT_EQ(m.l2_hits.value() + m.l2_misses.value() + m.walk_l2_hits.value(), 0u);
+  EXPECT_GT(m.stlb_misses.value(), 0u);
+  EXPECT_EQ(m.walk_llc_hits.value() + m.walk_llc_misses.value(), m.walk_reads.value());
+  EXPECT_GT(m.llc_misses.value(), 0u);
+}
+
+// The same window times a light core as a detailed one: the light socket's IPC is within 10 % of
+// the same socket's with every socket detailed (measured 0.0162 against 0.0155; docs/cores.md has
+// the workloads' errors).
+TEST(Run, ALightSocketRunsAtTheIpcItHasDetailed) {
+  const auto socket5_ipc = [](unsigned detailed) {
+    return testing::in_child([detailed] {
+      auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml");
+      RunOptions o;
+      o.workload = "uniform:footprint=64MiB";
+      o.instructions = 30000;
+      o.detailed_sockets = detailed;
+      run_workload(*p, o);
+      double sum = 0;
+      const Socket& s = dynamic_cast<const Socket&>(*p->find_node("socket5"));
+      for (const auto& c : s.core_list()) sum += c->ipc();
+      return std::to_string(sum / static_cast<double>(s.core_list().size()));
+    });
+  };
+  const double all = std::stod(socket5_ipc(0)), light = std::stod(socket5_ipc(1));
+  EXPECT_NEAR(light / all, 1.0, 0.1) << light << " light against " << all << " detailed";
 }
 
 // A light core keeps at most `light_loads` LLC misses in flight (the artifact's trace-driven cores'
@@ -390,8 +413,14 @@ INSTANTIATE_TEST_SUITE_P(
         // One detailed socket, the others light (docs/cores.md, "Mixed modality").
         ConvergenceCase{"sharing_baseline_one_detailed_no_coherence", "baseline16-scaled.yaml", "sharing", 100000,
                         Placement::FirstTouch, kNoCoherence, 1, 1},
-        ConvergenceCase{"bfs16_starnuma_one_detailed", "starnuma16-scaled.yaml", "bfs:scale=16,trials=100", 300000,
-                        Placement::FirstTouch, {}, 1, 1},
+        ConvergenceCase{"bfs16_starnuma_one_detailed",
+                        "starnuma16-scaled.yaml",
+                        "bfs:scale=16,trials=100",
+                        300000,
+                        Placement::FirstTouch,
+                        {},
+                        1,
+                        1},
         ConvergenceCase{"mix_starnuma",
                         "starnuma16-scaled.yaml",
                         "kv@socket0-7,uniform:footprint=64MiB@socket8-15",

@@ -44,7 +44,7 @@ TEST(MemTrace, RecordsBecomeLoadsStoresAndInstructionGaps) {
                                          {kMemTraceMarker, 1100},     // a marker: skipped
                                          {kHeap + 0x80, 1104},        // the gap runs across it: 99
                                          {kHeap + 0xc0, 1104}}));     // one instruction's second operand
-  MemTraceStream s((d / "m").string(), 990, false);  // the traced stretch starts at 990
+  MemTraceStream s((d / "m").string(), 990, false);                   // the traced stretch starts at 990
   const auto ops = take(s, 10);
   ASSERT_EQ(ops.size(), 4u);
   EXPECT_EQ(ops[0].kind, StreamOp::Kind::Load);
@@ -80,7 +80,7 @@ TEST(MemTrace, RepeatsAtTheEndInBoundedMemory) {
 TEST(MemTrace, APhaseTraceReadsBackAsTheStreamItRecords) {
   auto w = make_workload("uniform:footprint=1MiB,store_fraction=0.3", 1, 1, 7);
   const std::vector<StreamOp> ops = all_ops(*w, 0, 1000, 20000);
-  ASSERT_GT(ops.front().instructions, 0u);  // the case the first count decides
+  ASSERT_GT(ops.front().instructions, 0u);                                     // the case the first count decides
   for (const StreamOp& op : ops) ASSERT_NE(op.kind, StreamOp::Kind::Barrier);  // which a trace cannot hold
   const uint64_t phase = 12;
   uint64_t count = phase * kArtifactPhaseInstructions;
