@@ -40,7 +40,7 @@ struct SocketLlc : CoherentCaches {
   std::vector<int64_t> miss_done;  // ring: completion (fs) of the last `mshrs` misses
   size_t head = 0;
   std::vector<CacheHierarchy*>
-      members;  // the socket's detailed cores' hierarchies (they join when built; used only during the run)
+      members;  // the socket's cores' hierarchies (they join when built; used only during the run)
 };
 
 // Where a demand LLC miss was served, the StarNUMA paper's breakdown (Fig. 8c): memory by the
@@ -100,7 +100,7 @@ class CacheHierarchy {
     // run --trace-transactions: sampled demand LLC misses are recorded here (debug/transactions.hpp).
     TransactionTrace* transactions = nullptr;
     // A light core's (mixed modality): it has TLBs and walks, but no L1 or L2; its accesses and
-    // walk reads start at the socket's LLC.
+    // walk reads start at the socket's LLC, timed by the core's window with `light_loads` miss slots.
     bool light = false;
   };
 

@@ -21,7 +21,6 @@ Core::Core(sc_core::sc_module_name name, const ScopeContext& ctx, const CoreConf
 void Core::start(Job job) {
   job_ = std::move(job);
   if (!uplink_.fabric) report_internal(path() + " was not bound to a fabric");
-  job_->context.light = job_->light;
   caches_ = std::make_unique<CacheHierarchy>(config_, uplink_, job_->context, cycle_fs_, memory_stats_, job_->seed);
   if (job_->context.transactions) caches_->set_owner(path());
   std::string thread = path() + "_thread";  // spawned at the top level: the full path keeps it unique
@@ -92,7 +91,7 @@ class LightCaches {
 }  // namespace
 
 void Core::run() {
-  if (job_->light) {
+  if (job_->context.light) {
     LightCaches light(*caches_);
     run_window(light, config_.light_loads, caches_->llc_latency());
   } else {

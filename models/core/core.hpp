@@ -28,14 +28,11 @@ class Core : public Component {
 
   struct Job {
     std::unique_ptr<ThreadStream> stream;
-    CacheHierarchy::RunContext context;
-    uint64_t instructions;  // stop after this many, counted from the start of measurement
+    CacheHierarchy::RunContext context;  // context.light: a light core (mixed modality; docs/cores.md)
+    uint64_t instructions;               // stop after this many, counted from the start of measurement
     Time quantum;
     RunControl* control;
     uint64_t seed;
-    // Mixed modality: a light core has no L1 or L2; its stream and walks go to its socket's LLC,
-    // timed by the core's window with `light_loads` miss slots (docs/cores.md).
-    bool light = false;
     // The stream begins with an initialisation that a barrier starting measurement ends; the
     // budget counts from that barrier, however long the initialisation.
     bool initialises = false;

@@ -322,9 +322,9 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
         std::move(stream),
         CacheHierarchy::RunContext{&pages, llcs[s].get(), sock.observer(), platform.settings().quantum().ps() * 1000,
                                    &page_table, perfect ? &page_counts : nullptr, autonuma.get(),
-                                   transactions ? &*transactions : nullptr},
+                                   transactions ? &*transactions : nullptr, s >= detailed},
         workload->executes() ? prog.instructions : 0, platform.settings().quantum(), &control, o.seed * 1000003 + t,
-        s >= detailed, workload->thread_initialises(t) && !checkpoint, o.warmup, program_of[t]});
+        workload->thread_initialises(t) && !checkpoint, o.warmup, program_of[t]});
   }
 
   std::unique_ptr<MigrationEngine> migration;
