@@ -108,6 +108,12 @@ void Coherence::prefetch(size_t s, uint64_t address) const {
     homes_[static_cast<size_t>(range - fabric_->address_map().data())].directory->prefetch(block);
 }
 
+void Coherence::prefetch_drops(uint64_t sockets, uint64_t block) const {
+  if (fault_ == CohFault::KeepStaleCopies) return;
+  for (size_t s = 0; sockets != 0; ++s, sockets >>= 1)
+    if ((sockets & 1) && listeners_[s]) listeners_[s]->prefetch(block);
+}
+
 MesiState Coherence::state(size_t s, uint64_t address) const {
   const MesiState* c = caches_.at(s).find(address / kLineBytes);
   return c ? *c : MesiState::I;
@@ -208,6 +214,7 @@ Time Coherence::back_invalidate(Home& h, const Directory::Victim& v, Time t) {
   if (waves_) waves_->set(back_invalidated_, t.ps(), static_cast<int64_t>(back_invalidations_.value()));
   Time last = t;
   const uint64_t holders = v.entry.sharers | (v.entry.owner >= 0 ? bit(static_cast<size_t>(v.entry.owner)) : 0);
+  prefetch_drops(holders, v.block);
   for (size_t s = 0; s < caches_.size(); ++s) {
     if (!(holders & bit(s))) continue;
     ++bisnp_;
@@ -291,6 +298,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   chain.wait(requester, "on die, out", issue + half);
   Directory::Victim victim;
   DirEntry& e = h.directory->obtain(block, victim);
+  if (write) prefetch_drops((e.sharers | (e.owner >= 0 ? bit(static_cast<size_t>(e.owner)) : 0)) & ~bit(r), block);
   const Time arrival = to_home(r, h, issue + half, false, chain.send());
   chain.arrived(arrival);
   const Time at_home = e.start_at(arrival);

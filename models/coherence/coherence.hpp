@@ -49,6 +49,10 @@ class CoherentCaches {
  public:
   virtual ~CoherentCaches() = default;
   virtual void invalidated(uint64_t line) = 0;
+  // Brings what invalidated(line) will look up into the host's caches: a hint, no effect on the
+  // model. The protocol calls it for every socket it is about to take a block from, before the
+  // first message, so those lookups overlap instead of waiting for host memory in turn.
+  virtual void prefetch(uint64_t /*line*/) const {}
 };
 
 // Deliberate protocol bugs for tests of the checker.
@@ -151,6 +155,8 @@ class Coherence : public Component {
   }
   // Versions are the checker's: without it they stay 0 and nothing remembers them.
   uint64_t next_version(uint64_t block) { return check_ ? checker_.store(block) : 0; }
+  // Host-side: each socket in `sockets` (a bit per socket) will lose `block`.
+  void prefetch_drops(uint64_t sockets, uint64_t block) const;
   // The protocol takes the block from socket `s` (not the socket's own eviction).
   void drop(size_t s, uint64_t block) {
     forget(s, block);

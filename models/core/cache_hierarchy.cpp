@@ -48,6 +48,11 @@ void SocketLlc::invalidated(uint64_t line) {
   if (array.invalidate(line).valid) purge_private(line);
 }
 
+void SocketLlc::prefetch(uint64_t line) const {
+  array.prefetch(line);
+  for (const CacheHierarchy* m : members) m->prefetch_private(line);
+}
+
 void SocketLlc::purge_private(uint64_t line) {
   for (CacheHierarchy* m : members) m->invalidate_private(line);
 }

@@ -32,6 +32,7 @@ class CacheHierarchy;
 struct SocketLlc : CoherentCaches {
   SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed);
   void invalidated(uint64_t line) override;
+  void prefetch(uint64_t line) const override;  // the LLC's set and, ahead of a purge, the cores'
   // Drops `line` from the private caches of the socket's cores (the LLC's inclusion under coherence).
   void purge_private(uint64_t line);
 
@@ -149,10 +150,17 @@ class CacheHierarchy {
   void prefetch_sets(uint64_t vaddr) const {
     const uint64_t paddr = env_.pages->peek(vaddr);
     if (paddr == PageMap::kUnplaced) return;
-    l1_.prefetch(paddr >> kLineShift);
-    l2_.prefetch(paddr >> kLineShift);
+    if (!env_.light) {
+      l1_.prefetch(paddr >> kLineShift);
+      l2_.prefetch(paddr >> kLineShift);
+    }
     env_.llc->array.prefetch(paddr >> kLineShift);
     if (env_.coherence) env_.coherence->prefetch(env_.requester, paddr);
+  }
+  void prefetch_private(uint64_t line) const {
+    if (env_.light) return;
+    l1_.prefetch(line);
+    l2_.prefetch(line);
   }
   void prefetch_write_backs(uint64_t vaddr) const {
     const uint64_t paddr = env_.pages->peek(vaddr);

@@ -123,14 +123,17 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
   };
   bool measuring = !job.initialises;
   // The host prefetches for the accesses ahead while the stream misses the L1 (the last access
-  // did): the hint costs a page map lookup, which L1-friendly streams need not pay.
+  // did): the hint costs a page map lookup, which L1-friendly streams need not pay. A light core
+  // looks up its socket's LLC, larger than the host's caches, on every access: it always prefetches
+  // (its L1 and L2 hold nothing, and the LLC's victims are not known ahead).
   const auto lookahead = [this](const StreamReader& r) {
     if (const StreamOp* far = r.ahead(kTranslationAhead); far && far->kind != StreamOp::Kind::Barrier)
       caches_->prefetch_translation(far->address);
     if (const StreamOp* near = r.ahead(kSetsAhead); near && near->kind != StreamOp::Kind::Barrier)
       caches_->prefetch_sets(near->address);
-    if (const StreamOp* next = r.ahead(1); next && next->kind != StreamOp::Kind::Barrier)
-      caches_->prefetch_write_backs(next->address);
+    if constexpr (kDetailed)
+      if (const StreamOp* next = r.ahead(1); next && next->kind != StreamOp::Kind::Barrier)
+        caches_->prefetch_write_backs(next->address);
   };
 
   while (!measuring || warming_ || retired < job.instructions) {
@@ -146,8 +149,7 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
       }
       continue;
     }
-    if constexpr (kDetailed)
-      if (window.missing()) lookahead(reader);
+    if (!kDetailed || window.missing()) lookahead(reader);
     // Numbered over the whole run: the ROB compares them across restarts of measurement.
     window.dispatch(op, retired_total_ + op.instructions);
     if (op.kind == StreamOp::Kind::Load) ++loads_;

@@ -91,6 +91,7 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
     paths_.push_back(std::move(paths));
     route_to_home_.push_back(std::move(row));
   }
+  compile_messages(nodes);
 }
 
 const Fabric::Range* Fabric::home_of(uint64_t address) const {
@@ -182,7 +183,19 @@ Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*siz
   return t;
 }
 
-Fabric::Leg Fabric::compile(const Route& route, bool forward, uint32_t (Link::*size)() const) {
+void Fabric::compile_messages(const std::vector<FabricNode*>& nodes) {
+  message_legs_.assign(requester_nodes_.size(), std::vector<std::array<std::array<Leg, 2>, 2>>(routes_.nodes()));
+  for (size_t s = 0; s < requester_nodes_.size(); ++s)
+    for (const FabricNode* n : nodes) {
+      const Route& route = routes_.route(*requester_nodes_[s], *n);
+      for (const bool outbound : {false, true})
+        for (const bool data : {false, true})
+          message_legs_[s][routes_.index(*n)][outbound][data] =
+              compile(route, outbound, data ? &Link::data_bytes : &Link::request_bytes, false);
+    }
+}
+
+Fabric::Leg Fabric::compile(const Route& route, bool forward, uint32_t (Link::*size)() const, bool count) {
   Leg leg{steps_.size(), route.hops.size(), 0};
   const size_t n = route.hops.size();
   int64_t before = 0;
@@ -201,7 +214,9 @@ Fabric::Leg Fabric::compile(const Route& route, bool forward, uint32_t (Link::*s
     Channel& channel = link.channel_from(from);
     const uint32_t bytes = (link.*size)();
     steps_.push_back(Step{&channel, before, channel.service_ps(bytes), bytes, crossing,
-                          forward ? &link.requests_from(from) : &link.responses_from(from)});
+                          !count    ? nullptr
+                          : forward ? &link.requests_from(from)
+                                    : &link.responses_from(from)});
     previous = &link;
     before = to.transit_latency().ps();
     if (i + 1 == n) leg.tail_ps = to.port_latency(link).ps();
@@ -239,6 +254,7 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
 }
 
 Time Fabric::send(size_t s, const FabricNode& node, bool outbound, Time t, bool data, PathTrace* trace) {
+  if (!trace) return run(message_legs_[s][routes_.index(node)][outbound][data], t);
   const Route& route = routes_.route(*requester_nodes_[s], node);
   return walk(route, outbound, t, data ? &Link::data_bytes : &Link::request_bytes, trace, false);
 }

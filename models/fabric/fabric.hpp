@@ -8,6 +8,7 @@
 // requester index.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -131,7 +132,7 @@ class Fabric : public Component {
     int64_t service_ps;  // the message's serialization on this channel
     uint32_t bytes;
     int32_t crossing;  // into crossings_ when the node before times each message, else -1
-    Counter* sent;     // the link's request or response count in this direction
+    Counter* sent;     // the link's request or response count in this direction (null: a coherence message)
   };
   // A node that times each message it forwards (FabricNode::times_messages), between two links.
   struct Crossing {
@@ -150,13 +151,15 @@ class Fabric : public Component {
     bool unreachable = false;  // another host's memory it does not lend (separate hosts)
   };
   [[noreturn]] void unreachable_access(size_t requester, size_t range) const;
-  Leg compile(const Route& route, bool forward, uint32_t (Link::*size)() const);
+  void compile_messages(const std::vector<FabricNode*>& nodes);  // message_legs_
+  // `count`: the steps count their message in the link's requests or responses.
+  Leg compile(const Route& route, bool forward, uint32_t (Link::*size)() const, bool count = true);
   Time run(const Leg& leg, Time t) {
     const Step* s = &steps_[leg.first];
     for (const Step* end = s + leg.steps; s != end; ++s) {
       t = s->crossing < 0 ? t + Time::from_ps(s->before_ps) : cross(*s, t);
       t = s->channel->traverse(t, s->bytes, s->service_ps);
-      ++*s->sent;
+      if (s->sent) ++*s->sent;
     }
     return t + Time::from_ps(leg.tail_ps);
   }
@@ -178,7 +181,10 @@ class Fabric : public Component {
   std::vector<std::vector<AccessClass>> classes_;         // [requester][range]
   std::vector<Step> steps_;
   std::vector<Crossing> crossings_;
-  std::vector<std::vector<Path>> paths_;       // [requester][range]
+  std::vector<std::vector<Path>> paths_;  // [requester][range]
+  // Coherence messages, compiled like accesses: [requester][node (the route table's index)]
+  // [outbound][data]; what send() runs when nothing traces it.
+  std::vector<std::vector<std::array<std::array<Leg, 2>, 2>>> message_legs_;
   std::vector<std::pair<Time, Time>> uncore_;  // [requester]: on die, out and back
 
   Counter requests_{*this, "requests", "accesses", "Accesses that entered the fabric"};

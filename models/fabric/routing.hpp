@@ -33,11 +33,13 @@ class RouteTable {
   RouteTable(const std::vector<FabricNode*>& nodes, const std::vector<FabricNode*>& sources);
 
   const Route& route(const FabricNode& from, const FabricNode& to) const;
+  // The nodes, and a node's place among them.
+  size_t nodes() const { return nodes_.size(); }
+  size_t index(const FabricNode& n) const;
   // "socket0 -upi-> flex0 -numalink-> flex4 -upi-> socket8"
   static std::string describe(const FabricNode& from, const Route& route);
 
  private:
-  size_t index(const FabricNode& n) const;
   // Fills routes[v] for every v reached over `protocol` from `src` (Dijkstra).
   void shortest_paths(FabricNode& src, Protocol protocol, std::vector<Route>& routes) const;
 

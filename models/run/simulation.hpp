@@ -40,7 +40,8 @@ struct RunOptions {
   uint64_t oracle_region = 4096;
   bool progress = false;  // a progress line on stderr
   // Mixed modality: only the first `detailed_sockets` sockets are simulated in detail; the others'
-  // threads replay their streams through their LLC at the detailed cores' IPC. 0: all detailed.
+  // cores are light (no L1 or L2; the core's window times their accesses to their LLC). 0: all
+  // detailed.
   unsigned detailed_sockets = 0;
   // Run from trace files instead of `workload` (stimulus/trace/trace_input.hpp): one starnuma
   // trace, or ChampSim traces one per core. A starnuma trace supplies the seed and instruction

@@ -6,6 +6,7 @@
 
 #include "harness/in_child.hpp"
 #include "platform/probes.hpp"
+#include "socket/socket.hpp"
 
 namespace starnuma {
 namespace {
@@ -120,10 +121,12 @@ TEST(UnloadedLatency, ComputedEqualsMeasuredForEveryPair) {
 namespace starnuma {
 namespace {
 
-// Untraced accesses take the fabric's compiled paths, traced ones walk the routes hop by hop: the
-// two must time every access alike, loaded and out of order too. The same random sequence goes
-// to a platform with switches and all four access classes twice: traced in a child process (one
-// SystemC elaboration per process), untraced here. Completion times as text, one per line.
+// Untraced accesses and coherence messages take the fabric's compiled paths, traced ones walk the
+// routes hop by hop: the two must time every one alike, loaded and out of order too. The same
+// random sequence (accesses, and messages either way between a socket and another socket or a
+// pool) goes to a platform with switches and all four access classes twice: traced in a child
+// process (one SystemC elaboration per process), untraced here. Completion times as text, one per
+// line.
 std::string completions(bool traced, size_t* loaded) {
   auto p = Platform::build(kPlatforms + "starnuma16-switch.yaml");
   Fabric& f = p->fabric();
@@ -145,6 +148,12 @@ std::string completions(bool traced, size_t* loaded) {
     clock_ps += 300;
     const Time issue = Time::from_ps(clock_ps - static_cast<int64_t>(next() % 1'000'000));  // up to 1 us late
     PathTrace trace;
+    if (next() % 3 == 0) {  // a coherence message: request or data size, to a socket or to a memory's node
+      const FabricNode& to = next() % 2 ? *f.requesters()[next() % f.requesters().size()] : *map[k].node;
+      const bool outbound = next() % 2, data = next() % 2;
+      out += std::to_string(f.send(r, to, outbound, issue, data, traced ? &trace : nullptr).ps()) + '\n';
+      continue;
+    }
     const Time done = f.access(r, MemAccess{op, address, traced ? &trace : nullptr}, issue);
     out += std::to_string(done.ps()) + '\n';
     if (loaded && done - issue > f.unloaded_latency(r, k) + Time::from_ns(100)) ++*loaded;

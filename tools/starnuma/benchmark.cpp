@@ -107,6 +107,11 @@ std::vector<std::string> run_args(const std::string& platform, const std::string
 
 int benchmark(const std::string& platforms_dir, double scale, bool json) {
   const std::string platform = platforms_dir + "/starnuma16-scaled.yaml";
+  if (access(platform.c_str(), R_OK) != 0) {
+    std::cerr << "benchmark: " << platform
+              << " cannot be read: run it from the repository's root or give --platforms FOLDER\n";
+    return 1;
+  }
   const uint64_t l1_n = static_cast<uint64_t>(4000000 * scale), miss_n = static_cast<uint64_t>(200000 * scale);
   const std::string l1_workload = "local:footprint=16KiB", miss_workload = "uniform:footprint=1GiB";
   // The engine's floor as it has always been measured: no coherence, fixed-latency walks and no

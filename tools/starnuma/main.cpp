@@ -210,8 +210,9 @@ int run(int argc, char** argv) {
                                    : "Folder for base/stats.json, other/stats.json and compare.json")
         ->check(kNonEmpty);
     cmd->add_option("--detailed-sockets", ra.detailed_sockets,
-                    "Mixed modality: simulate only the first N sockets in detail; the others replay their streams "
-                    "through their LLC at the detailed cores' IPC (0: all detailed)")
+                    "Mixed modality: simulate only the first N sockets in detail; the others' cores are light: "
+                    "no L1 or L2, their streams go to their LLC, timed by the core's own window (0: all "
+                    "detailed; docs/cores.md)")
         ->check(CLI::Range(0u, limits::kMaxDetailedSockets))
         ->capture_default_str();
     cmd->add_flag("--json", json, "Print the summary as JSON");
@@ -538,7 +539,8 @@ int sc_main(int argc, char** argv) {
       return 1;
     }
     bool user = starnuma::is_user_error(r.get_msg_type());
-    const std::string plugin = user ? "" : starnuma::plugin_node_of_process(r.get_process_name());
+    const char* process = r.get_process_name();  // null when no SystemC process was running
+    const std::string plugin = user || !process ? "" : starnuma::plugin_node_of_process(process);
     if (!plugin.empty()) {  // the plug-in's defect, as plugin_call reports the others
       std::cerr << "error: " << plugin << ": the plug-in's process threw: " << r.get_msg() << '\n';
       return 1;
