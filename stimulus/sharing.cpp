@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/text.hpp"
+#include "stimulus/weight_index.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -26,6 +27,7 @@ struct SharingLayout {
   std::vector<uint8_t> sharers;                 // per page: how many sockets share it
   std::vector<std::vector<uint32_t>> pages;     // per socket: the pages it shares
   std::vector<std::vector<double>> cumulative;  // per socket: cumulative page weights
+  std::vector<WeightIndex> index;               // per socket, over `cumulative`
 };
 
 class SharingStream : public ThreadStream {
@@ -34,6 +36,7 @@ class SharingStream : public ThreadStream {
                 uint64_t seed)
       : pages_(layout.pages[socket]),
         cumulative_(layout.cumulative[socket]),
+        index_(layout.index[socket]),
         store_fraction_(store_fraction),
         gap_(gap),
         operations_(operations),
@@ -44,8 +47,7 @@ class SharingStream : public ThreadStream {
     const double total = cumulative_.back();
     for (; n < max && done_ < operations_; ++n, ++done_) {
       const double u = unit() * total;
-      const size_t i =
-          static_cast<size_t>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin());
+      const size_t i = index_.find(cumulative_, u);
       const uint64_t page = pages_[std::min(i, pages_.size() - 1)];
       const bool store = unit() < store_fraction_;
       out[n] = StreamOp{store ? StreamOp::Kind::Store : StreamOp::Kind::Load, false, false, gap_,
@@ -58,6 +60,7 @@ class SharingStream : public ThreadStream {
   double unit() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }
   const std::vector<uint32_t>& pages_;
   const std::vector<double>& cumulative_;
+  const WeightIndex& index_;
   double store_fraction_;
   uint32_t gap_;
   uint64_t operations_, done_ = 0;
@@ -124,6 +127,7 @@ class SharingSpec : public WorkloadSpec {
         layout.cumulative[s].push_back((layout.cumulative[s].empty() ? 0.0 : layout.cumulative[s].back()) + weight);
       }
     }
+    for (const std::vector<double>& c : layout.cumulative) layout.index.emplace_back(c);
     return std::make_unique<Sharing>(std::move(layout), threads, sockets, store_fraction_, instructions_, operations_,
                                      seed);
   }
