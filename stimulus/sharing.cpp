@@ -24,10 +24,9 @@ constexpr uint64_t kBase = uint64_t{1} << 34;
 constexpr uint64_t kLine = 64, kPage = 4096;
 
 struct SharingLayout {
-  std::vector<uint8_t> sharers;                 // per page: how many sockets share it
-  std::vector<std::vector<uint32_t>> pages;     // per socket: the pages it shares
-  std::vector<std::vector<double>> cumulative;  // per socket: cumulative page weights
-  std::vector<WeightIndex> index;               // per socket, over `cumulative`
+  std::vector<uint8_t> sharers;              // per page: how many sockets share it
+  std::vector<std::vector<uint32_t>> pages;  // per socket: the pages it shares
+  std::vector<WeightIndex> weights;          // per socket: its pages' cumulative weights
 };
 
 class SharingStream : public ThreadStream {
@@ -35,8 +34,7 @@ class SharingStream : public ThreadStream {
   SharingStream(const SharingLayout& layout, unsigned socket, double store_fraction, uint32_t gap, uint64_t operations,
                 uint64_t seed)
       : pages_(layout.pages[socket]),
-        cumulative_(layout.cumulative[socket]),
-        index_(layout.index[socket]),
+        weights_(layout.weights[socket]),
         store_fraction_(store_fraction),
         gap_(gap),
         operations_(operations),
@@ -44,10 +42,10 @@ class SharingStream : public ThreadStream {
   size_t fill(StreamOp* out, size_t max) override {
     if (pages_.empty()) return 0;
     size_t n = 0;
-    const double total = cumulative_.back();
+    const double total = weights_.total();
     for (; n < max && done_ < operations_; ++n, ++done_) {
       const double u = unit() * total;
-      const size_t i = index_.find(cumulative_, u);
+      const size_t i = weights_.find(u);
       const uint64_t page = pages_[std::min(i, pages_.size() - 1)];
       const bool store = unit() < store_fraction_;
       out[n] = StreamOp{store ? StreamOp::Kind::Store : StreamOp::Kind::Load, false, false, gap_,
@@ -59,8 +57,7 @@ class SharingStream : public ThreadStream {
  private:
   double unit() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }
   const std::vector<uint32_t>& pages_;
-  const std::vector<double>& cumulative_;
-  const WeightIndex& index_;
+  const WeightIndex& weights_;
   double store_fraction_;
   uint32_t gap_;
   uint64_t operations_, done_ = 0;
@@ -106,7 +103,7 @@ class SharingSpec : public WorkloadSpec {
                                        " sockets; the platform has " + std::to_string(sockets));
     SharingLayout layout;
     layout.pages.resize(sockets);
-    layout.cumulative.resize(sockets);
+    std::vector<std::vector<double>> cumulative(sockets);
     std::mt19937_64 rng(thread_seed(seed, 0xffffffffu));
     std::vector<unsigned> order(sockets);
     for (uint32_t page = 0; page < pages_; ++page) {
@@ -124,10 +121,10 @@ class SharingSpec : public WorkloadSpec {
       for (unsigned i = 0; i < k; ++i) {
         const unsigned s = order[i];
         layout.pages[s].push_back(page);
-        layout.cumulative[s].push_back((layout.cumulative[s].empty() ? 0.0 : layout.cumulative[s].back()) + weight);
+        cumulative[s].push_back((cumulative[s].empty() ? 0.0 : cumulative[s].back()) + weight);
       }
     }
-    for (const std::vector<double>& c : layout.cumulative) layout.index.emplace_back(c);
+    for (std::vector<double>& c : cumulative) layout.weights.emplace_back(std::move(c));
     return std::make_unique<Sharing>(std::move(layout), threads, sockets, store_fraction_, instructions_, operations_,
                                      seed);
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace starnuma {
@@ -14,34 +15,32 @@ namespace starnuma {
 // draw in it can land on, so a draw searches a few entries instead of all of them.
 class WeightIndex {
  public:
-  explicit WeightIndex(const std::vector<double>& cumulative) {
-    const size_t n = cumulative.size();
+  explicit WeightIndex(std::vector<double> cumulative) : c_(std::move(cumulative)) {
+    const size_t n = c_.size();
     if (n == 0) return;
-    const double total = cumulative.back();
     bounds_.resize(n + 1);
-    for (size_t j = 0; j <= n; ++j)  // the last bound: every draw is below `total`
-      bounds_[j] = j == n ? n : first_above(cumulative, 0, n, total * static_cast<double>(j) / static_cast<double>(n));
-    scale_ = static_cast<double>(n) / total;
+    for (size_t j = 0; j < n; ++j) bounds_[j] = first_above(0, n, threshold(j));
+    bounds_[n] = n;  // every draw is below the total
+    scale_ = static_cast<double>(n) / total();
   }
-  // `c`: the weights it was built over.
-  size_t find(const std::vector<double>& c, double u) const {
-    const size_t n = c.size();
+  double total() const { return c_.back(); }
+  size_t find(double u) const {
+    const size_t n = c_.size();
     size_t j = std::min(static_cast<size_t>(u * scale_), n - 1);
     // The slice's lower edge must not exceed u, its upper edge must (rounding may move j by one).
-    while (j > 0 && threshold(c, j) > u) --j;
-    while (j + 1 < n && threshold(c, j + 1) <= u) ++j;
-    return first_above(c, bounds_[j], bounds_[j + 1], u);
+    while (j > 0 && threshold(j) > u) --j;
+    while (j + 1 < n && threshold(j + 1) <= u) ++j;
+    return first_above(bounds_[j], bounds_[j + 1], u);
   }
 
  private:
-  static double threshold(const std::vector<double>& c, size_t j) {
-    return c.back() * static_cast<double>(j) / static_cast<double>(c.size());
+  double threshold(size_t j) const { return total() * static_cast<double>(j) / static_cast<double>(c_.size()); }
+  size_t first_above(size_t from, size_t to, double u) const {
+    return static_cast<size_t>(std::upper_bound(c_.begin() + static_cast<std::ptrdiff_t>(from),
+                                                c_.begin() + static_cast<std::ptrdiff_t>(to), u) -
+                               c_.begin());
   }
-  static size_t first_above(const std::vector<double>& c, size_t from, size_t to, double u) {
-    return static_cast<size_t>(std::upper_bound(c.begin() + static_cast<std::ptrdiff_t>(from),
-                                                c.begin() + static_cast<std::ptrdiff_t>(to), u) -
-                               c.begin());
-  }
+  std::vector<double> c_;       // the cumulative weights
   std::vector<size_t> bounds_;  // per slice j: the first index above its lower edge; then n
   double scale_ = 0;
 };

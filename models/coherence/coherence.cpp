@@ -124,7 +124,7 @@ bool Coherence::held_elsewhere(size_t s, uint64_t address) const {
   if (!range) return false;
   const DirEntry* e =
       homes_[static_cast<size_t>(range - fabric_->address_map().data())].directory->peek(address / kLineBytes);
-  return e && ((e->owner >= 0 && static_cast<size_t>(e->owner) != s) || (e->sharers & ~(uint64_t{1} << s)) != 0);
+  return e && (e->holders() & ~bit(s)) != 0;
 }
 
 // --- messages ---
@@ -213,7 +213,7 @@ Time Coherence::back_invalidate(Home& h, const Directory::Victim& v, Time t) {
   ++back_invalidations_;
   if (waves_) waves_->set(back_invalidated_, t.ps(), static_cast<int64_t>(back_invalidations_.value()));
   Time last = t;
-  const uint64_t holders = v.entry.sharers | (v.entry.owner >= 0 ? bit(static_cast<size_t>(v.entry.owner)) : 0);
+  const uint64_t holders = v.entry.holders();
   prefetch_drops(holders, v.block);
   for (size_t s = 0; s < caches_.size(); ++s) {
     if (!(holders & bit(s))) continue;
@@ -298,7 +298,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   chain.wait(requester, "on die, out", issue + half);
   Directory::Victim victim;
   DirEntry& e = h.directory->obtain(block, victim);
-  if (write) prefetch_drops((e.sharers | (e.owner >= 0 ? bit(static_cast<size_t>(e.owner)) : 0)) & ~bit(r), block);
+  if (write) prefetch_drops(e.holders() & ~bit(r), block);
   const Time arrival = to_home(r, h, issue + half, false, chain.send());
   chain.arrived(arrival);
   const Time at_home = e.start_at(arrival);

@@ -23,6 +23,8 @@ struct DirEntry {
   // holds the block from its arrival to its end.
   Time busy_from, busy_until;
   bool empty() const { return owner < 0 && sharers == 0; }
+  // Every socket that may hold the block: the sharers and the owner, a bit per socket.
+  uint64_t holders() const { return sharers | (owner >= 0 ? uint64_t{1} << owner : 0); }
   // When a transaction reaching the home at `t` starts: after the one in progress if t falls
   // inside it; at once if t is earlier (a request issued late by temporal decoupling), so the
   // simulation quantum does not make it wait for a transaction later in simulated time.
