@@ -12,8 +12,13 @@
 
 namespace starnuma {
 
-CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed, bool payloads)
-    : sets_(ways ? lines / ways : 0), ways_(ways), policy_(policy), stride_(0), rng_(seed ? seed : 1) {
+CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed, bool payloads, bool tag_states)
+    : sets_(ways ? lines / ways : 0),
+      ways_(ways),
+      policy_(policy),
+      key_mask_(tag_states ? ~(kDirty | kStates) : ~kDirty),
+      stride_(0),
+      rng_(seed ? seed : 1) {
   if (ways == 0 || lines == 0 || lines % ways != 0)
     report_internal("cache array of " + std::to_string(lines) + " lines cannot have " + std::to_string(ways) + " ways");
   // Up to 16 ways, a power of two (a set never straddles two host lines); beyond, whole lines.
@@ -32,13 +37,13 @@ void CacheArray::out_of_range(uint64_t line) {
 }
 
 size_t CacheArray::find(const Key& k) const {
-  // At most one way can match; kEmpty never does because k.tag < kDirty - 1.
+  // At most one way can match; kEmpty never does because k.tag < key_mask_.
   const uint32_t* b = &tags_[k.set * stride_];
   unsigned w = 0;
 #ifdef __SSE2__
   // Four tags per compare (SSE2 is part of every x86-64).
   const __m128i key = _mm_set1_epi32(static_cast<int>(k.tag));
-  const __m128i clean = _mm_set1_epi32(static_cast<int>(~kDirty));
+  const __m128i clean = _mm_set1_epi32(static_cast<int>(key_mask_));
   for (; w + 4 <= ways_; w += 4) {
     const __m128i tags4 = _mm_load_si128(reinterpret_cast<const __m128i*>(b + w));
     const int hits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(tags4, clean), key)));
@@ -46,7 +51,7 @@ size_t CacheArray::find(const Key& k) const {
   }
 #endif
   for (; w < ways_; ++w)
-    if ((b[w] & ~kDirty) == k.tag) return w;
+    if ((b[w] & key_mask_) == k.tag) return w;
   return kNone;
 }
 
@@ -170,7 +175,15 @@ void CacheArray::shift_in(uint64_t* p, uint64_t payload) const {
   }
 }
 
-CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload) {
+void CacheArray::set_state(uint64_t line, unsigned state) {
+  const Key k = key_of(line);
+  const size_t i = find(k);
+  if (i == kNone) return;
+  uint32_t& tag = block(k.set)[i];
+  tag = (tag & ~kStates) | (static_cast<uint32_t>(state) << kStateShift & kStates & ~key_mask_);
+}
+
+CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload, unsigned state) {
   const Key k = key_of(line);
 #ifndef NDEBUG
   if (find(k) != kNone) report_internal("cache fill of a line already present");
@@ -180,8 +193,10 @@ CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload)
   const uint32_t old = b[w];
   Victim v;
   if (old != kEmpty)
-    v = Victim{true, line_of_tag(k.set, old), (old & kDirty) != 0, payload_.empty() ? 0 : payload_[k.set * ways_ + w]};
-  const uint32_t tag = k.tag | (dirty ? kDirty : 0);
+    v = Victim{true, line_of_tag(k.set, old), (old & kDirty) != 0, payload_.empty() ? 0 : payload_[k.set * ways_ + w],
+               state_of(old)};
+  const uint32_t tag =
+      k.tag | (dirty ? kDirty : 0) | (static_cast<uint32_t>(state) << kStateShift & kStates & ~key_mask_);
 #ifdef __SSE2__
   // The usual fill: the last way goes and the set is one full block of 4, 8 or 16 ways.
   if (w == ways_ - 1 && stride_ == ways_ && stride_ % 4 == 0 && stride_ <= 16) {
@@ -205,7 +220,7 @@ CacheArray::Victim CacheArray::invalidate(uint64_t line) {
   const size_t i = find(k);
   if (i == kNone) return {};
   uint32_t* b = block(k.set);
-  Victim v{true, line, (b[i] & kDirty) != 0, payload_.empty() ? 0 : payload_[k.set * ways_ + i]};
+  Victim v{true, line, (b[i] & kDirty) != 0, payload_.empty() ? 0 : payload_[k.set * ways_ + i], state_of(b[i])};
   // The ways after it move up one: empty ways stay last. (A few words: a loop, not a library call.)
   for (size_t j = i; j + 1 < ways_; ++j) b[j] = b[j + 1];
   b[ways_ - 1] = kEmpty;

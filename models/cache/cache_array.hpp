@@ -1,7 +1,8 @@
 // The tag store of a set-associative, write-back cache: which lines are present, which are dirty,
 // and which line a fill evicts. An array built with payloads carries a 64-bit value per entry (a
-// TLB keeps the physical page there). Timing, MSHRs and the protocol around it belong to the
-// component that owns the array.
+// TLB keeps the physical page there). An array built with tag states keeps a 2-bit state in each
+// tag (an LLC keeps its copies' coherence states there, where the lookup already is). Timing,
+// MSHRs and the protocol around it belong to the component that owns the array.
 //
 // Each set is one block of 32-bit tags (the line divided by the number of sets, dirty bit on top)
 // kept in recency order: the most recently used line first, empty ways last. A hit moves its tag
@@ -32,10 +33,13 @@ class CacheArray {
     uint64_t line = 0;  // line address (byte address / line size), or the key
     bool dirty = false;
     uint64_t payload = 0;
+    unsigned state = 0;  // its tag state (arrays with tag states)
   };
 
-  // `lines` = capacity / line size; must be a multiple of `ways`.
-  CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed = 1, bool payloads = false);
+  // `lines` = capacity / line size; must be a multiple of `ways`. `tag_states`: each tag keeps a
+  // state of 2 bits (its keys are then below 2^29 instead of 2^31).
+  CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed = 1, bool payloads = false,
+             bool tag_states = false);
 
   uint64_t sets() const { return sets_.value(); }
   unsigned ways() const { return ways_; }
@@ -73,14 +77,24 @@ class CacheArray {
     victim = line_of_tag(set, last);
     return true;
   }
-  // Inserts a line that missed, as the most recent; returns the line it displaced, if any.
-  Victim fill(uint64_t line, bool dirty, uint64_t payload = 0);
+  // The tag state of a line present (0 if absent), without touching recency; and its change.
+  unsigned state(uint64_t line) const {
+    const Key k = key_of(line);
+    const size_t i = find(k);
+    return i == kNone ? 0 : state_of(tags_[k.set * stride_ + i]);
+  }
+  void set_state(uint64_t line, unsigned state);
+  // Inserts a line that missed, as the most recent, with its tag state; returns the line it
+  // displaced, if any.
+  Victim fill(uint64_t line, bool dirty, uint64_t payload = 0, unsigned state = 0);
   // Removes a line (back-invalidation, inclusion); returns it if it was present.
   Victim invalidate(uint64_t line);
 
  private:
   static constexpr uint32_t kEmpty = ~uint32_t{0};
   static constexpr uint32_t kDirty = uint32_t{1} << 31;
+  static constexpr unsigned kStateShift = 29;
+  static constexpr uint32_t kStates = uint32_t{3} << kStateShift;
   static constexpr size_t kNone = ~size_t{0};
 
   struct Key {
@@ -90,14 +104,15 @@ class CacheArray {
   Key key_of(uint64_t line) const {
     const uint64_t set = sets_.mod(line);
     const uint64_t tag = sets_.div(line);
-    if (tag >= kDirty - 1) out_of_range(line);
+    if (tag >= key_mask_) out_of_range(line);  // kEmpty's key bits are never a key
     return Key{set, static_cast<uint32_t>(tag)};
   }
   [[noreturn]] static void out_of_range(uint64_t line);
   uint64_t line_of_tag(uint64_t set, uint32_t tag) const {
-    const uint64_t t = tag & ~kDirty;
+    const uint64_t t = tag & key_mask_;
     return sets_.mul(t) + set;
   }
+  unsigned state_of(uint32_t tag) const { return key_mask_ == ~kDirty ? 0 : (tag & kStates) >> kStateShift; }
   uint32_t* block(uint64_t set) { return &tags_[set * stride_]; }
   size_t find(const Key& k) const;       // the way's position in recency order, or kNone
   bool touch(const Key& k, bool write);  // a hit: dirty if written, then to the front
@@ -114,7 +129,8 @@ class CacheArray {
   Divisor sets_;
   unsigned ways_;
   Replacement policy_;
-  size_t stride_;  // tags per set block: `ways` rounded up so blocks do not straddle host lines
+  uint32_t key_mask_;  // the key's bits of a tag: all but the dirty bit and the state's
+  size_t stride_;      // tags per set block: `ways` rounded up so blocks do not straddle host lines
   std::unique_ptr<uint32_t[], FreeAligned> tags_;  // per set, in recency order; kEmpty: an empty way
   std::vector<uint64_t> payload_;                  // per entry, in the same order, when built with payloads
   uint64_t rng_;                                   // xorshift64 state for random replacement

@@ -72,9 +72,9 @@ Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabr
           "coherence tracks at most 64 sockets (a 64-bit sharer vector); this platform has " +
               std::to_string(fabric_->requesters().size()),
           msg::kTopology);
-  caches_.resize(fabric_->requesters().size());
-  versions_.resize(caches_.size());
-  listeners_.resize(caches_.size(), nullptr);
+  states_.resize(fabric_->requesters().size());
+  versions_.resize(states_.size());
+  listeners_.resize(states_.size(), nullptr);
   for (const Fabric::Range& range : fabric_->address_map()) {
     Home h{range.node, -1, Time(), pool_lookup_.get(), nullptr, range.base};
     if (range.node->is_requester()) {
@@ -103,7 +103,7 @@ Coherence::Home& Coherence::home_of(uint64_t address, uint64_t& block) {
 
 void Coherence::prefetch(size_t s, uint64_t address) const {
   const uint64_t block = address / kLineBytes;
-  caches_[s].prefetch(block);
+  if (!listeners_[s]) states_[s].prefetch(block);  // caches attached: they prefetch their own
   if (const Fabric::Range* range = fabric_->home_of(address))
     homes_[static_cast<size_t>(range - fabric_->address_map().data())].directory->prefetch(block);
 }
@@ -111,13 +111,13 @@ void Coherence::prefetch(size_t s, uint64_t address) const {
 void Coherence::prefetch_drops(uint64_t sockets, uint64_t block) const {
   if (fault_ == CohFault::KeepStaleCopies) return;
   for (size_t s = 0; sockets != 0; ++s, sockets >>= 1)
-    if ((sockets & 1) && listeners_[s]) listeners_[s]->prefetch(block);
+    if (sockets & 1) {
+      if (listeners_[s]) listeners_[s]->prefetch(block);
+      else states_[s].prefetch(block);
+    }
 }
 
-MesiState Coherence::state(size_t s, uint64_t address) const {
-  const MesiState* c = caches_.at(s).find(address / kLineBytes);
-  return c ? *c : MesiState::I;
-}
+MesiState Coherence::state(size_t s, uint64_t address) const { return held(s, address / kLineBytes); }
 
 bool Coherence::held_elsewhere(size_t s, uint64_t address) const {
   const Fabric::Range* range = fabric_->home_of(address);
@@ -191,7 +191,7 @@ Time Coherence::invalidate(Txn& x, uint64_t sharers, Time t) {
   Time last = t;
   unsigned sent = 0;
   bool skipped = false;
-  for (size_t s = 0; s < caches_.size(); ++s) {
+  for (size_t s = 0; s < listeners_.size(); ++s) {
     if (!(sharers & bit(s))) continue;
     if (fault_ == CohFault::SkipOneInvalidation && !skipped) {
       skipped = true;  // the bug under test: the directory forgets this sharer, its copy stays
@@ -215,12 +215,11 @@ Time Coherence::back_invalidate(Home& h, const Directory::Victim& v, Time t) {
   Time last = t;
   const uint64_t holders = v.entry.holders();
   prefetch_drops(holders, v.block);
-  for (size_t s = 0; s < caches_.size(); ++s) {
+  for (size_t s = 0; s < listeners_.size(); ++s) {
     if (!(holders & bit(s))) continue;
     ++bisnp_;
     const Time at = from_home(h, s, t, false) + snoop_.get();
-    const MesiState* c = caches_[s].find(v.block);
-    const bool dirty = c && *c == MesiState::M;
+    const bool dirty = held(s, v.block) == MesiState::M;
     const uint64_t version = version_of(s, v.block);
     const Time rsp = to_home(s, h, at, dirty);  // BIRsp, with the data when dirty
     if (dirty) write_memory(h, v.block, version, rsp);
@@ -277,15 +276,15 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   uint64_t block;
   Home& h = home_of(address, block);
   const size_t range = static_cast<size_t>(&h - homes_.data());
-  MesiState& mine = copy(r, block);  // references into the maps stay valid while others are added
+  const MesiState mine = held(r, block);
   if (!write && mine != MesiState::I) {
     if (check_) checker_.load(block, r, version_of(r, block));
     return {issue, CohPath::Hit, range};
   }
   if (write && (mine == MesiState::M || mine == MesiState::E)) {
-    mine = MesiState::M;  // E -> M silently: the directory already names this socket owner
+    set_held(r, block, MesiState::M);  // E -> M silently: the directory already names this socket owner
     set_version(r, block, next_version(block));
-    return {issue, CohPath::Hit, range};
+    return {issue, CohPath::Hit, range, -1, MesiState::M};
   }
   const CohRequest type = !write ? CohRequest::GetS : mine == MesiState::S ? CohRequest::Upgrade : CohRequest::GetM;
   ++started_;
@@ -322,8 +321,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   const int owner = e.owner;
   if (owner >= 0 && static_cast<size_t>(owner) != r) {
     const size_t o = static_cast<size_t>(owner);
-    MesiState& oc = copy(o, block);
-    const bool dirty = oc == MesiState::M;
+    const bool dirty = held(o, block) == MesiState::M;
     const uint64_t version = version_of(o, block);
     res.owner = owner;
     const std::string& owner_path = fabric_->requesters()[o]->path();
@@ -352,7 +350,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     if (write) {
       drop(o, block);
     } else {
-      oc = MesiState::S;
+      set_held(o, block, MesiState::S);
       e.sharers |= bit(o);
     }
     e.owner = -1;
@@ -402,15 +400,16 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   if (write) {
     e.owner = static_cast<int>(r);
     e.sharers = 0;
-    mine = MesiState::M;
+    res.granted = MesiState::M;
     set_version(r, block, next_version(block));
   } else if (e.sharers == 0) {
     e.owner = static_cast<int>(r);
-    mine = MesiState::E;
+    res.granted = MesiState::E;
   } else {
     e.sharers |= bit(r);
-    mine = MesiState::S;
+    res.granted = MesiState::S;
   }
+  set_held(r, block, res.granted);  // attached caches not holding it yet fill it with res.granted
   if (check_) {
     if (!write) checker_.load(block, r, version_of(r, block));
     check(block, h);
@@ -419,12 +418,11 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   return res;
 }
 
-bool Coherence::evict(size_t s, uint64_t address, Time issue) {
+bool Coherence::evict(size_t s, uint64_t address, Time issue) { return evict(s, address, state(s, address), issue); }
+
+bool Coherence::evict(size_t s, uint64_t address, MesiState c, Time issue) {
   uint64_t block;
   Home& h = home_of(address, block);
-  const MesiState* held = caches_.at(s).find(block);
-  if (!held) return false;
-  const MesiState c = *held;
   const uint64_t version = version_of(s, block);
   forget(s, block);
   if (c != MesiState::M && c != MesiState::E) return false;  // S leaves silently
@@ -455,10 +453,10 @@ void Coherence::check(uint64_t block, const Home& h) {
   const DirEntry* e = h.directory->peek(block);
   unsigned exclusive = 0, shared = 0;
   bool covered = true;
-  for (size_t s = 0; s < caches_.size(); ++s) {
-    const MesiState* c = caches_[s].find(block);
-    if (!c || *c == MesiState::I) continue;
-    if (*c == MesiState::S) {
+  for (size_t s = 0; s < listeners_.size(); ++s) {
+    const MesiState c = held(s, block);
+    if (c == MesiState::I) continue;
+    if (c == MesiState::S) {
       ++shared;
       covered = covered && e && (e->sharers & bit(s));
     } else {
@@ -472,7 +470,7 @@ void Coherence::check(uint64_t block, const Home& h) {
 
 void Coherence::checked_hit(size_t s, uint64_t address) {
   const uint64_t block = address / kLineBytes;
-  if (caches_.at(s).find(block)) checker_.load(block, s, version_of(s, block));
+  if (held(s, block) != MesiState::I) checker_.load(block, s, version_of(s, block));
   else checker_.uncached_hit(block, s);
   count_violations();
 }

@@ -43,11 +43,18 @@ const char* coh_request_name(CohRequest r);
 // How a load or store was served.
 enum class CohPath : uint8_t { Hit, Memory, Upgrade, BtSocket, BtPool };
 
-// A socket's caches, told when the protocol takes a block away from them (an invalidation, a
-// forwarded GetM, a back-invalidation), so they drop every copy they hold of it.
+// A socket's caches: they keep the state of the socket's copies (in the LLC's tags, where its
+// lookups already are), and are told when the protocol takes a block away from them (an
+// invalidation, a forwarded GetM, a back-invalidation), so they drop every copy they hold of it.
+// A socket with none attached (protocol tests) has its states kept by the protocol.
 class CoherentCaches {
  public:
   virtual ~CoherentCaches() = default;
+  // The state of the copy of `line` (I: none).
+  virtual MesiState state(uint64_t line) const = 0;
+  // The new state of a copy held. The copy a miss brings in is not yet there: its state is the
+  // transaction's (Result::granted), which the caches fill it with.
+  virtual void set_state(uint64_t line, MesiState s) = 0;
   virtual void invalidated(uint64_t line) = 0;
   // Brings what invalidated(line) will look up into the host's caches: a hint, no effect on the
   // model. The protocol calls it for every socket it is about to take a block from, before the
@@ -68,17 +75,21 @@ class Coherence : public Component {
   struct Result {
     Time done;  // the data or permission is back at the requester's LLC
     CohPath path = CohPath::Hit;
-    size_t range = 0;  // the home's address range (index into the fabric's address map)
-    int owner = -1;    // the socket that supplied the block (BtSocket, BtPool)
+    size_t range = 0;                  // the home's address range (index into the fabric's address map)
+    int owner = -1;                    // the socket that supplied the block (BtSocket, BtPool)
+    MesiState granted = MesiState::I;  // the requester's copy's state now
   };
   // A load or store by socket `s` whose LLC lookup ended at `issue`.
   // `trace`: record the transaction's critical path there (docs/debugging.md), each step a slice
   // from where the last one ended, so the steps add up to its latency.
   Result load(size_t s, uint64_t address, Time issue, PathTrace* trace = nullptr);
   Result store(size_t s, uint64_t address, Time issue, PathTrace* trace = nullptr);
-  // Socket `s` drops its copy: PutM (with the data) or PutE, acknowledged by the home; an S copy
-  // leaves silently. Returns whether the block went home written (PutM). The socket does not wait
-  // for the acknowledgement.
+  // Socket `s`'s copy, held in state `held`, has left its caches: PutM (with the data) or PutE,
+  // acknowledged by the home; an S copy leaves silently. Returns whether the block went home
+  // written (PutM). The socket does not wait for the acknowledgement.
+  bool evict(size_t s, uint64_t address, MesiState held, Time issue);
+  // The same for a socket whose states the protocol keeps (no caches attached): its copy's state
+  // is looked up and forgotten.
   bool evict(size_t s, uint64_t address, Time issue);
 
   // Host-side only: brings what a request from socket `s` for `address` would look up first (its
@@ -92,8 +103,9 @@ class Coherence : public Component {
   MesiState state(size_t s, uint64_t address) const;
   // Whether the home's directory names a socket other than `s` as the block's owner or a sharer.
   bool held_elsewhere(size_t s, uint64_t address) const;
-  size_t sockets() const { return caches_.size(); }
-  // Where socket `s`'s caches hear of the blocks taken from them (null: nowhere).
+  size_t sockets() const { return listeners_.size(); }
+  // The caches of socket `s`, which keep its copies' states and hear of the blocks taken from them
+  // (null: none; the protocol keeps the states). Attached before the first transaction.
   void attach(size_t s, CoherentCaches* caches) { listeners_.at(s) = caches; }
   bool enabled() const { return enabled_; }
   bool checking() const { return check_; }
@@ -138,7 +150,16 @@ class Coherence : public Component {
   void check(uint64_t block, const Home& h);
   void checked_hit(size_t s, uint64_t address);
   void count_violations() { violations_ += checker_.violations() - violations_.value(); }
-  MesiState& copy(size_t s, uint64_t block) { return caches_[s][block]; }
+  // The state of socket `s`'s copy of `block`, wherever it is kept, and its change.
+  MesiState held(size_t s, uint64_t block) const {
+    if (listeners_[s]) return listeners_[s]->state(block);
+    const MesiState* c = states_[s].find(block);
+    return c ? *c : MesiState::I;
+  }
+  void set_held(size_t s, uint64_t block, MesiState c) {
+    if (listeners_[s]) listeners_[s]->set_state(block, c);
+    else states_[s][block] = c;
+  }
   // The version socket `s` holds of `block` (the checker's; 0 without it, kept nowhere).
   uint64_t version_of(size_t s, uint64_t block) const {
     if (!check_) return 0;
@@ -148,9 +169,9 @@ class Coherence : public Component {
   void set_version(size_t s, uint64_t block, uint64_t v) {
     if (check_) versions_[s][block] = v;
   }
-  // Socket `s` no longer holds `block`.
+  // Socket `s` no longer holds `block` (its caches, if attached, no longer have it).
   void forget(size_t s, uint64_t block) {
-    caches_[s].erase(block);
+    if (!listeners_[s]) states_[s].erase(block);
     if (check_) versions_[s].erase(block);
   }
   // Versions are the checker's: without it they stay 0 and nothing remembers them.
@@ -159,8 +180,10 @@ class Coherence : public Component {
   void prefetch_drops(uint64_t sockets, uint64_t block) const;
   // The protocol takes the block from socket `s` (not the socket's own eviction).
   void drop(size_t s, uint64_t block) {
+    if (listeners_[s] && fault_ == CohFault::KeepStaleCopies)
+      listeners_[s]->set_state(block, MesiState::I);  // the bug under test: the line stays, not held
+    else if (listeners_[s]) listeners_[s]->invalidated(block);
     forget(s, block);
-    if (listeners_[s] && fault_ != CohFault::KeepStaleCopies) listeners_[s]->invalidated(block);
   }
   Home& home_of(uint64_t address, uint64_t& block);
   double per_pool_us(uint64_t n) const;  // n per microsecond of the span pool transactions arrived in
@@ -176,7 +199,7 @@ class Coherence : public Component {
   Param<unsigned> pool_entries_;
   Param<unsigned> pool_ways_;
   std::vector<Home> homes_;                                // per address range
-  std::vector<FlatMap<MesiState>> caches_;                 // per socket: the state of its copies
+  std::vector<FlatMap<MesiState>> states_;                 // per socket with no caches attached: its copies' states
   std::vector<FlatMap<uint64_t>> versions_;                // per socket: their versions (checking only)
   std::vector<CoherentCaches*> listeners_;                 // per socket
   std::unordered_map<uint64_t, uint64_t> memory_version_;  // the version memory holds (checking only)

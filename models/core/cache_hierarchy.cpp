@@ -39,7 +39,7 @@ const char* miss_class_name(MissClass c) {
 }
 
 SocketLlc::SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed)
-    : array(config.lines(cores), config.ways(), config.replacement(), seed),
+    : array(config.lines(cores), config.ways(), config.replacement(), seed, false, true),
       latency(config.latency()),
       miss_done(config.mshrs(cores), 0) {}
 
@@ -225,7 +225,8 @@ void CacheHierarchy::llc_victim(const CacheArray::Victim& v, int64_t t) {
   // The LLC is inclusive for coherence: the socket's copy leaves with it. Whether the block was
   // written is the protocol's state (M), not the caches' dirty bits.
   env_.llc->purge_private(v.line);
-  if (coh->evict(env_.requester, v.line << kLineShift, Time::from_ps(t / 1000))) ++stats_.writebacks;
+  if (coh->evict(env_.requester, v.line << kLineShift, static_cast<MesiState>(v.state), Time::from_ps(t / 1000)))
+    ++stats_.writebacks;
 }
 
 void CacheHierarchy::write_back_from_l2(uint64_t line, int64_t t) {
@@ -289,10 +290,12 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   Time done;
   MissClass cls;
   int64_t unloaded_ps;
+  MesiState granted = MesiState::I;  // the state the line is filled with (coherence on)
   if (Coherence* coh = env_.coherence) {
     const Coherence::Result res =
         store ? coh->store(env_.requester, paddr, issue, trace) : coh->load(env_.requester, paddr, issue, trace);
     done = res.done;
+    granted = res.granted;
     switch (res.path) {
       case CohPath::BtSocket: cls = MissClass::BtSocket; break;
       case CohPath::BtPool: cls = MissClass::BtPool; break;
@@ -321,7 +324,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   t += latency_ps * 1000;
   llc.miss_done[llc.head] = t;
   llc.head = (llc.head + 1) % llc.miss_done.size();
-  const CacheArray::Victim v = llc.array.fill(line, dirty_here);
+  const CacheArray::Victim v = llc.array.fill(line, dirty_here, 0, static_cast<unsigned>(granted));
   if (v.valid && (v.dirty || env_.coherence)) llc_victim(v, t);
   if (demand && !store && env_.observer)
     env_.observer->llc_miss_load(env_.core, vaddr >> kPageShift, paddr >> kPageShift, Time::from_ps(t / 1000));

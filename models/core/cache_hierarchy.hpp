@@ -27,10 +27,12 @@ class TransactionTrace;
 class CacheHierarchy;
 
 // The LLC of a socket and the limit on its outstanding misses, shared by its cores. Under
-// coherence it is the socket's caching agent: a block the protocol takes away leaves the LLC and
-// every private cache of the socket.
+// coherence it is the socket's caching agent: its tags keep the MESI state of the socket's copies,
+// and a block the protocol takes away leaves the LLC and every private cache of the socket.
 struct SocketLlc : CoherentCaches {
   SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed);
+  MesiState state(uint64_t line) const override { return static_cast<MesiState>(array.state(line)); }
+  void set_state(uint64_t line, MesiState s) override { array.set_state(line, static_cast<unsigned>(s)); }
   void invalidated(uint64_t line) override;
   void prefetch(uint64_t line) const override;  // the LLC's set and, ahead of a purge, the cores'
   // Drops `line` from the private caches of the socket's cores (the LLC's inclusion under coherence).

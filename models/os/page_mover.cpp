@@ -79,11 +79,12 @@ void PageMover::flush_page(uint64_t ppage, Time at) {
     for (uint64_t line = ppage * lines; line < (ppage + 1) * lines; ++line) {
       const uint64_t addr = line * kCopyLine;
       if (coherence_) {
-        if (coherence_->state(s, addr) == MesiState::I) continue;
+        const MesiState held = coherence_->state(s, addr);
+        if (held == MesiState::I) continue;
         ++lines_flushed_;
         llc.array.invalidate(line);
         llc.purge_private(line);
-        if (coherence_->evict(s, addr, at)) ++dirty_lines_;
+        if (coherence_->evict(s, addr, held, at)) ++dirty_lines_;
         continue;
       }
       const CacheArray::Victim v = llc.array.invalidate(line);

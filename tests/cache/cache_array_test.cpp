@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -312,6 +313,70 @@ INSTANTIATE_TEST_SUITE_P(Ways, AgainstReference,
                            return std::to_string(std::get<0>(i.param)) + "way" +
                                   (std::get<1>(i.param) ? "Payloads" : "");
                          });
+
+}  // namespace
+}  // namespace starnuma
+
+namespace starnuma {
+namespace {
+
+// Tag states travel with their lines through every move of the recency order (hits, the vector
+// fills of 4-, 8- and 16-way sets, the scalar path of others, invalidations), independent of the
+// dirty bit, and come back with the victims: checked against a plain map of the lines present.
+class TagStates : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(TagStates, FollowTheirLines) {
+  const unsigned ways = GetParam();
+  CacheArray c(ways * 4, ways, Replacement::Lru, 1, false, true);  // 4 sets
+  std::map<uint64_t, unsigned> state;                              // the lines present
+  std::mt19937_64 rng(ways);
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t line = rng() % (ways * 12);
+    const unsigned s = static_cast<unsigned>(rng() % 4);
+    switch (rng() % 4) {
+      case 0:
+        if (!c.contains(line)) {
+          const CacheArray::Victim v = c.fill(line, s & 1, 0, s);
+          if (v.valid) {
+            ASSERT_EQ(v.state, state.at(v.line));
+            state.erase(v.line);
+          }
+          state[line] = s;
+        }
+        break;
+      case 1: c.access(line, s & 1); break;  // a hit writes the dirty bit, not the state
+      case 2: {
+        const CacheArray::Victim v = c.invalidate(line);
+        ASSERT_EQ(v.valid, state.count(line) == 1);
+        if (v.valid) ASSERT_EQ(v.state, state.at(line));
+        state.erase(line);
+        break;
+      }
+      default:
+        c.set_state(line, s);  // a line absent stays absent
+        if (state.count(line)) state[line] = s;
+    }
+    const auto it = state.find(line);
+    ASSERT_EQ(c.state(line), it == state.end() ? 0u : it->second) << "line " << line << " after step " << i;
+    ASSERT_EQ(c.contains(line), it != state.end());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ways, TagStates, ::testing::Values(2u, 4u, 8u, 12u, 16u));
+
+TEST(CacheArray, TagStatesTakeTwoBitsOfTheKeys) {
+  CacheArray plain(2, 1, Replacement::Lru);  // 2 sets: the key is line / 2
+  CacheArray with_states(2, 1, Replacement::Lru, 1, false, true);
+  const uint64_t high = uint64_t{1} << 30;  // key 2^29
+  plain.fill(high, false, 0, 3);
+  EXPECT_TRUE(plain.contains(high));
+  EXPECT_EQ(plain.state(high), 0u);  // an array without tag states keeps none
+  with_states.fill(high - 4, false, 0, 3);
+  EXPECT_EQ(with_states.state(high - 4), 3u);
+  auto r = testing::capture_report([&] { with_states.fill(high, false); });
+  ASSERT_TRUE(r.raised);
+  EXPECT_EQ(r.type, "starnuma/internal");
+}
 
 }  // namespace
 }  // namespace starnuma
