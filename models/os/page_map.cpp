@@ -271,14 +271,14 @@ size_t PageMap::node_of(uint64_t vpage) const {
 std::vector<uint64_t> AccessProfile::pages() const {
   std::vector<uint64_t> p;
   p.reserve(touched_.size());
-  for (const auto& kv : touched_) p.push_back(kv.first);
+  touched_.for_each([&](uint64_t page, bool) { p.push_back(page); });
   std::sort(p.begin(), p.end());
   return p;
 }
 
 uint64_t AccessProfile::accesses(uint64_t vpage, size_t socket) const {
-  auto it = counts_.find(vpage / pages_per_region_ * sockets_ + socket);
-  return it == counts_.end() ? 0 : it->second;
+  const uint64_t* n = counts_.find(vpage / pages_per_region_ * sockets_ + socket);
+  return n ? *n : 0;
 }
 
 unsigned AccessProfile::sharers(uint64_t vpage) const {

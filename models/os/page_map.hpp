@@ -228,8 +228,8 @@ class AccessProfile {
  private:
   size_t sockets_;
   uint64_t pages_per_region_;
-  std::unordered_map<uint64_t, uint64_t> counts_;  // key region*sockets+socket
-  std::unordered_map<uint64_t, bool> touched_;
+  FlatMap<uint64_t> counts_;  // key region*sockets+socket
+  FlatMap<bool> touched_;
 };
 
 // Applies the oracle placement to `map`; `pool` is the pool's node index (or npos for none).
