@@ -2,8 +2,8 @@
 # One-step set-up on Debian 12: install the packages starnuma needs (only those missing), configure
 # and build (incrementally), then either run the main job or the whole test suite.
 #
-#   bash tools/setup.sh run     # install, build, run the main job
-#   bash tools/setup.sh test    # install, build, run every test (what CI runs)
+#   bash tools/setup.sh run     # install and build what running needs (the simulator), run the main job
+#   bash tools/setup.sh test    # install and build everything (tests, benches, plug-ins), run every test (what CI runs)
 #
 # Environment: BUILD_DIR (default: build), BUILD_TYPE (default: Release), JOBS (default: 2),
 # SANITIZE (test: 0 skips the second, sanitized build and run of the suite in BUILD_DIR-asan).
@@ -19,13 +19,16 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-2}
 
-# Sweeps keep results in SQLite, reports draw with matplotlib and pandas, and the test suite starts a
-# single-node Slurm cluster (slurmctld, slurmd, munge) to run a sweep through sbatch; CI checks the
-# sources' layout with clang-format.
+# The simulator (its RTL Verilated into it; sweeps keep results in SQLite) and the main job's summary
+# (python3 alone). The tests also need GoogleTest, the reports' matplotlib and pandas (the figures are
+# tested), a single-node Slurm cluster (slurmctld, slurmd, munge: a sweep through sbatch), GTKWave's
+# tools (waveforms read back) and clang-format (CI checks the sources' layout).
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev verilator libyaml-cpp-dev libboost-dev
-          nlohmann-json3-dev libcli11-dev libgtest-dev liblzma-dev libsqlite3-dev python3
-          python3-matplotlib python3-pandas python3-numpy slurmctld slurmd slurm-client munge clang-format
-          gtkwave)
+          nlohmann-json3-dev libcli11-dev liblzma-dev libsqlite3-dev python3)
+if [ "$mode" = test ]; then
+  packages+=(libgtest-dev python3-matplotlib python3-pandas python3-numpy slurmctld slurmd slurm-client munge
+             clang-format gtkwave)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -41,10 +44,19 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}"
+# A first run builds the simulator alone (about a fifth of the targets are tests, benches and
+# example plug-ins); the tests turn the suite on in the same build folder.
+if [ "$mode" = test ]; then
+  if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q '^STARNUMA_TESTS:BOOL=ON' "$build/CMakeCache.txt"; then
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DSTARNUMA_TESTS=ON
+  fi
+  cmake --build "$build" -j "$jobs"
+else
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DSTARNUMA_TESTS=OFF
+  fi
+  cmake --build "$build" -j "$jobs" --target starnuma
 fi
-cmake --build "$build" -j "$jobs"
 
 case "$mode" in
   run)
