@@ -180,7 +180,7 @@ void CacheArray::set_state(uint64_t line, unsigned state) {
   const size_t i = find(k);
   if (i == kNone) return;
   uint32_t& tag = block(k.set)[i];
-  tag = (tag & ~kStates) | (static_cast<uint32_t>(state) << kStateShift & kStates & ~key_mask_);
+  tag = (tag & ~kStates) | state_bits(state);
 }
 
 CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload, unsigned state) {
@@ -195,8 +195,7 @@ CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload,
   if (old != kEmpty)
     v = Victim{true, line_of_tag(k.set, old), (old & kDirty) != 0, payload_.empty() ? 0 : payload_[k.set * ways_ + w],
                state_of(old)};
-  const uint32_t tag =
-      k.tag | (dirty ? kDirty : 0) | (static_cast<uint32_t>(state) << kStateShift & kStates & ~key_mask_);
+  const uint32_t tag = k.tag | (dirty ? kDirty : 0) | state_bits(state);
 #ifdef __SSE2__
   // The usual fill: the last way goes and the set is one full block of 4, 8 or 16 ways.
   if (w == ways_ - 1 && stride_ == ways_ && stride_ % 4 == 0 && stride_ <= 16) {

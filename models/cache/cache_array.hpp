@@ -112,7 +112,11 @@ class CacheArray {
     const uint64_t t = tag & key_mask_;
     return sets_.mul(t) + set;
   }
-  unsigned state_of(uint32_t tag) const { return key_mask_ == ~kDirty ? 0 : (tag & kStates) >> kStateShift; }
+  // A tag's state and a state's tag bits: none in an array without tag states.
+  unsigned state_of(uint32_t tag) const { return (tag & kStates & ~key_mask_) >> kStateShift; }
+  uint32_t state_bits(unsigned state) const {
+    return (static_cast<uint32_t>(state) << kStateShift) & kStates & ~key_mask_;
+  }
   uint32_t* block(uint64_t set) { return &tags_[set * stride_]; }
   size_t find(const Key& k) const;       // the way's position in recency order, or kNone
   bool touch(const Key& k, bool write);  // a hit: dirty if written, then to the front

@@ -279,7 +279,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   const MesiState mine = held(r, block);
   if (!write && mine != MesiState::I) {
     if (check_) checker_.load(block, r, version_of(r, block));
-    return {issue, CohPath::Hit, range};
+    return {issue, CohPath::Hit, range, -1, mine};
   }
   if (write && (mine == MesiState::M || mine == MesiState::E)) {
     set_held(r, block, MesiState::M);  // E -> M silently: the directory already names this socket owner

@@ -348,7 +348,9 @@ TEST_P(TagStates, FollowTheirLines) {
       case 2: {
         const CacheArray::Victim v = c.invalidate(line);
         ASSERT_EQ(v.valid, state.count(line) == 1);
-        if (v.valid) ASSERT_EQ(v.state, state.at(line));
+        if (v.valid) {
+          ASSERT_EQ(v.state, state.at(line));
+        }
         state.erase(line);
         break;
       }

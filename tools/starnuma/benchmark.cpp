@@ -88,17 +88,16 @@ Measured best_of(int n, const std::vector<std::string>& args) {
 // Cases compared by a ratio: `n` rounds that run each case in turn, so the host's drift from one
 // minute to the next (this kind of machine is shared) falls on every case alike; for each case the
 // summary of its run with the least simulation time (`host_seconds`: without building the workload).
+double seconds_of(const nlohmann::json& summary) { return summary["host_seconds"].get<double>(); }
 std::vector<nlohmann::json> least_simulation_interleaved(int n, const std::vector<std::vector<std::string>>& cases) {
   std::vector<nlohmann::json> best(cases.size());
   for (int i = 0; i < n; ++i)
     for (size_t k = 0; k < cases.size(); ++k) {
       nlohmann::json summary = run_child(cases[k]).summary;
-      if (best[k].is_null() || summary["host_seconds"].get<double>() < best[k]["host_seconds"].get<double>())
-        best[k] = std::move(summary);
+      if (best[k].is_null() || seconds_of(summary) < seconds_of(best[k])) best[k] = std::move(summary);
     }
   return best;
 }
-double seconds_of(const nlohmann::json& summary) { return summary["host_seconds"].get<double>(); }
 
 std::vector<std::string> run_args(const std::string& platform, const std::string& workload, uint64_t instructions,
                                   const std::vector<std::string>& sets = {}) {
