@@ -57,6 +57,54 @@ void SocketLlc::purge_private(uint64_t line) {
   for (CacheHierarchy* m : members) m->invalidate_private(line);
 }
 
+bool SocketLlc::leave(const Route& r, const CacheArray::Victim& v, int64_t t) {
+  constexpr unsigned kLineShift = 6;
+  const Time at = Time::from_ps(t / 1000);
+  if (!r.coherence) {
+    if (v.dirty) r.fabric->access(r.requester, MemAccess{MemOp::Write, v.line << kLineShift, nullptr}, at);
+    return v.dirty;
+  }
+  // The LLC is inclusive for coherence: the socket's copy leaves with it. Whether the block was
+  // written is the protocol's state (M), not the caches' dirty bits.
+  purge_private(v.line);
+  return r.coherence->evict(r.requester, v.line << kLineShift, static_cast<MesiState>(v.state), at);
+}
+
+int64_t SocketLlc::agent_access(const Route& r, uint64_t paddr, bool write, int64_t t, int64_t lookup_fs, bool& hit) {
+  constexpr unsigned kLineShift = 6;
+  const uint64_t line = paddr >> kLineShift;
+  Coherence* coh = r.coherence;
+  t += lookup_fs;
+  hit = array.contains(line);
+  if (hit) {
+    // A write to a copy held S asks its home to invalidate the other sharers; E or M is silent.
+    if (write && coh) {
+      const Coherence::Result res = coh->store(r.requester, paddr, Time::from_ps(t / 1000));
+      t = std::max(t, res.done.ps() * 1000);
+    } else if (coh) {
+      coh->check_hit(r.requester, paddr);
+    }
+    array.access(line, write);
+    return t;
+  }
+  t = slot_free(t);
+  const Time issue = Time::from_ps(t / 1000);
+  Time done;
+  MesiState granted = MesiState::I;
+  if (coh) {
+    const Coherence::Result res = write ? coh->store(r.requester, paddr, issue) : coh->load(r.requester, paddr, issue);
+    done = res.done;
+    granted = res.granted;
+  } else {
+    done = r.fabric->access(r.requester, MemAccess{MemOp::Read, paddr, nullptr}, issue);  // a write allocates
+  }
+  t += (done - issue).ps() * 1000;
+  take_slot(t);
+  const CacheArray::Victim v = array.fill(line, write, 0, static_cast<unsigned>(granted));
+  if (v.valid) leave(r, v, t);
+  return t;
+}
+
 MemoryStats::MemoryStats(StatOwner& o)
     : dtlb_misses(o, "dtlb_misses", "accesses", "Loads and stores that missed the L1 DTLB"),
       stlb_misses(o, "stlb_misses", "accesses", "Accesses that missed both TLBs (page walks)"),
@@ -211,22 +259,8 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
   return ppage;
 }
 
-void CacheHierarchy::write_back_to_memory(uint64_t line, int64_t t) {
-  ++stats_.writebacks;
-  env_.fabric->access(env_.requester, MemAccess{MemOp::Write, line << kLineShift, nullptr}, Time::from_ps(t / 1000));
-}
-
 void CacheHierarchy::llc_victim(const CacheArray::Victim& v, int64_t t) {
-  Coherence* coh = env_.coherence;
-  if (!coh) {
-    if (v.dirty) write_back_to_memory(v.line, t);
-    return;
-  }
-  // The LLC is inclusive for coherence: the socket's copy leaves with it. Whether the block was
-  // written is the protocol's state (M), not the caches' dirty bits.
-  env_.llc->purge_private(v.line);
-  if (coh->evict(env_.requester, v.line << kLineShift, static_cast<MesiState>(v.state), Time::from_ps(t / 1000)))
-    ++stats_.writebacks;
+  if (env_.llc->leave(SocketLlc::Route{env_.fabric, env_.requester, env_.coherence}, v, t)) ++stats_.writebacks;
 }
 
 void CacheHierarchy::write_back_from_l2(uint64_t line, int64_t t) {
@@ -284,7 +318,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   ++(demand ? stats_.llc_misses : stats_.walk_llc_misses);
   // The LLC's miss slots: wait for the one used `mshrs` misses ago.
   const int64_t lookup_end = t;
-  if (llc.miss_done[llc.head] > t) t = llc.miss_done[llc.head];
+  t = llc.slot_free(t);
   const Time issue = Time::from_ps(t / 1000);
   PathTrace* trace = env_.transactions && demand ? env_.transactions->sample(env_.requester, paddr, issue) : nullptr;
   Time done;
@@ -322,8 +356,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
     stats_.memory_unloaded_ps[k] += static_cast<uint64_t>(unloaded_ps);
   }
   t += latency_ps * 1000;
-  llc.miss_done[llc.head] = t;
-  llc.head = (llc.head + 1) % llc.miss_done.size();
+  llc.take_slot(t);
   const CacheArray::Victim v = llc.array.fill(line, dirty_here, 0, static_cast<unsigned>(granted));
   if (v.valid && (v.dirty || env_.coherence)) llc_victim(v, t);
   if (demand && !store && env_.observer)

@@ -38,6 +38,29 @@ struct SocketLlc : CoherentCaches {
   // Drops `line` from the private caches of the socket's cores (the LLC's inclusion under coherence).
   void purge_private(uint64_t line);
 
+  // Where the socket's misses and victims go (its cores' Uplink has the same).
+  struct Route {
+    Fabric* fabric;
+    size_t requester;      // the socket's index among the fabric's requesters
+    Coherence* coherence;  // null: no coherence between sockets
+  };
+  // A valid victim leaves the socket: under coherence its private copies are dropped and it is put
+  // to its home (PutM/PutE); without, written back if dirty. Returns whether it went home written.
+  bool leave(const Route& r, const CacheArray::Victim& v, int64_t t);
+  // The miss slots: when a miss whose lookup ended at `t` (fs) takes one, and the slot's release
+  // when its data is back at `done`.
+  int64_t slot_free(int64_t t) const { return std::max(t, miss_done[head]); }
+  void take_slot(int64_t done) {
+    miss_done[head] = done;
+    head = (head + 1) % miss_done.size();
+  }
+  // A read or write by an agent of the socket with no private cache, which enters at the LLC: the
+  // page walkers' metadata updates (tracking.metadata_path: llc). `lookup_fs`: the LLC's latency.
+  // A write to a shared copy upgrades it; a miss takes a slot and asks the home (or, coherence
+  // off, reads the line from memory), and the fill's victim leaves. Returns when the data or the
+  // permission is back (fs); `hit` says whether the LLC held the line.
+  int64_t agent_access(const Route& r, uint64_t paddr, bool write, int64_t t, int64_t lookup_fs, bool& hit);
+
   CacheArray array;
   unsigned latency;
   std::vector<int64_t> miss_done;  // ring: completion (fs) of the last `mshrs` misses
@@ -202,7 +225,6 @@ class CacheHierarchy {
   std::optional<uint64_t> known_line(uint64_t vaddr, bool stlb_too) const;
   void write_back_from_l1(uint64_t line, int64_t t);
   void write_back_from_l2(uint64_t line, int64_t t);
-  void write_back_to_memory(uint64_t line, int64_t t);
   // A valid LLC victim leaves the socket: written back if dirty, or under coherence put to its
   // home (PutM/PutE) after the private copies are dropped. Callers skip clean victims without
   // coherence.

@@ -266,6 +266,11 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
                               (os.rule() == MigrationRule::AutoNuma || os.rule() == MigrationRule::Lacx);
   PageCounter page_counts;
   const bool perfect = placement == Placement::Dynamic && knowledge == MigrationKnowledge::Perfect && !numa_balancing;
+  // The OS turns the tracking hardware on when its migration decides by the trackers; otherwise it
+  // is there but idle, unless tracking.active says always (docs/decisions.md, issue 33).
+  if (tracking && !tracking->always_active() &&
+      !(placement == Placement::Dynamic && knowledge == MigrationKnowledge::Tracker && !numa_balancing))
+    tracking->idle();
 
   PageTable page_table(pages);
   std::vector<std::unique_ptr<SocketLlc>> llcs;
@@ -288,6 +293,17 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   } detach{coherence};
   if (coherence)
     for (size_t s = 0; s < sockets; ++s) coherence->attach(s, llcs[s].get());
+  // The trackers' metadata requests go through the LLCs of this run (metadata_path: llc).
+  struct Unbind {
+    Fabric& f;
+    bool on;
+    ~Unbind() {
+      if (on)
+        for (Socket* s : f.requesters()) s->tracking().bind_llc(nullptr, nullptr);
+    }
+  } unbind{fabric, tracking != nullptr};
+  if (tracking)
+    for (size_t s = 0; s < sockets; ++s) fabric.requesters()[s]->tracking().bind_llc(llcs[s].get(), coherence);
   std::vector<unsigned> program_threads;
   std::vector<size_t> program_of;
   unsigned initialising_programs = 0;
@@ -517,6 +533,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
                            " of simulated time) with initiators still running: one that never finishes?");
   note_shortfalls(r, o, os, threads, placement == Placement::Dynamic && migration != nullptr);
   if (tracking) {
+    r.tracking = tracking->active() ? "on" : "idle";
     r.trackers = tracking->metadata();
     if (!o.dump_trackers.empty()) write_file_atomically(o.dump_trackers, r.trackers->csv());
   }
@@ -531,6 +548,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
   if (checkpoint_phase) j["checkpoint_phase"] = checkpoint_phase;
   j["ipc"] = ipc;
   j["detailed_sockets"] = detailed_sockets;
+  if (!tracking.empty()) j["tracking"] = tracking;
   nlohmann::ordered_json per_socket = nlohmann::ordered_json::object();
   for (size_t s = 0; s < sockets.size(); ++s) per_socket[sockets[s]] = socket_ipc[s];
   j["ipc_per_socket"] = per_socket;
@@ -625,6 +643,22 @@ std::string format_summary(const RunResult& r) {
   if (r.walk_ns > 0)
     os << "\npage walks     " << r.page_walks << " (mean " << std::setprecision(1) << r.walk_ns << " ns), "
        << r.walk_llc_misses << " entry reads from memory";
+  if (r.tracking == "idle") {
+    os << "\ntracking       idle: no migration decides by it (tracking.active: always runs it anyway)";
+  } else if (r.tracking == "on") {
+    uint64_t flushes = 0, requests = 0, hits = 0, stall = 0;
+    for (const auto& [name, node] : r.stats["nodes"].items()) {
+      if (!node.contains("tracking")) continue;
+      const nlohmann::json& t = node["tracking"];
+      flushes += t["flushes"].get<uint64_t>();
+      requests += t["tracker_reads"].get<uint64_t>() + t["tracker_writes"].get<uint64_t>();
+      hits += t["metadata_llc_hits"].get<uint64_t>() + t["metadata_cache_hits"].get<uint64_t>();
+      stall += t["core_stall_cycles"].get<uint64_t>();
+    }
+    os << "\ntracking       " << flushes << " flushes, " << requests << " metadata requests (" << std::setprecision(1)
+       << (requests ? 100.0 * static_cast<double>(hits) / static_cast<double>(requests) : 0.0) << " % cached), "
+       << stall << " core cycles held by full tracker queues";
+  }
   if (r.stats.contains("initiators"))
     for (const auto& [name, i] : r.stats["initiators"].items())
       os << "\ninitiator " << name << "  " << i["transactions"].get<uint64_t>() << " transactions ("

@@ -84,6 +84,9 @@ struct RunResult {
   uint64_t checkpoint_phase = 0;  // a sampled window's phase boundary (0: not a window)
   double ipc = 0;                 // mean over the detailed cores
   unsigned detailed_sockets = 0;  // all of them unless mixed modality
+  // The tracking hardware: "on", "idle" (tracking.active: auto in a run no migration decides by
+  // the trackers), or empty without any (impl: none).
+  std::string tracking;
   std::vector<std::string> sockets;
   std::vector<double> socket_ipc;       // mean over each socket's cores
   std::vector<ProgramResult> programs;  // a mix's programs (empty for a single workload)

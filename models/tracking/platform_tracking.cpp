@@ -22,6 +22,7 @@ void check_same(const SocketTracking& first, const SocketTracking& t) {
   differs("counter_bits", std::to_string(first.counter_bits()), std::to_string(t.counter_bits()));
   differs("region_size", format_size(first.region_size()), format_size(t.region_size()));
   differs("metadata_home", first.metadata_home(), t.metadata_home());
+  differs("active", first.find_param("active")->value_text(), t.find_param("active")->value_text());
 }
 
 }  // namespace
@@ -96,6 +97,13 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric) 
   p->metadata_ = std::make_shared<TrackerMetadata>(tc, regions);
   return p;
 }
+
+void PlatformTracking::idle() {
+  idle_ = true;
+  for (Socket* s : fabric_->requesters()) s->set_observer(nullptr);
+}
+
+bool PlatformTracking::always_active() const { return fabric_->requesters()[0]->tracking().always_active(); }
 
 void PlatformTracking::finish() {
   if (!attached_) return;

@@ -23,6 +23,12 @@ class PlatformTracking {
   size_t home_range() const { return home_range_; }
   uint64_t reserved_bytes() const { return reserved_; }
   const std::shared_ptr<TrackerMetadata>& metadata() const { return metadata_; }
+  // The OS leaves the hardware off for this run (tracking.active: auto, and no migration decides
+  // by the trackers): no annex counts, flushes or updates; the region stays reserved.
+  void idle();
+  bool active() const { return !idle_; }
+  // tracking.active: always (the hardware runs whether or not a migration reads it).
+  bool always_active() const;
   // After the run: delivers held events, checks every flush reached its tracker.
   void finish();
 
@@ -30,6 +36,7 @@ class PlatformTracking {
   PlatformTracking() = default;
   Fabric* fabric_ = nullptr;
   bool attached_ = false;
+  bool idle_ = false;
   size_t home_range_ = 0;
   uint64_t reserved_ = 0;
   std::shared_ptr<TrackerMetadata> metadata_;

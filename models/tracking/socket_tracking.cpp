@@ -26,6 +26,11 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
       impl_(*this, "impl", "none",
             "Page-hotness tracking hardware: none, model (C++ reference models) or rtl (the Verilated RTL)",
             std::vector<std::string>{"none", "model", "rtl"}),
+      active_(*this, "active", "auto",
+              "When the hardware runs: auto (the OS turns it on in runs whose migration decides by the trackers, "
+              "dynamic placement with tracker knowledge; otherwise it is there but idle) or always (every run, "
+              "whether or not anything reads its counts)",
+              std::vector<std::string>{"auto", "always"}),
       tlb_(*this, "tlb", "l2",
            "The TLB each core's counter annex extends: l2 (the STLB, which must be inclusive; flushes on STLB "
            "evictions, as the page walker fills it) or l1 (the L1 DTLB; flushes on every L1 DTLB eviction)",
@@ -53,13 +58,19 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
       phase_interval_(*this, "phase_interval", 0_ns,
                       "Marks every annex entry each interval of a core's time (0: never; the migration policy marks)",
                       at_least(0_ns)),
+      metadata_path_(*this, "metadata_path", "llc",
+                     "Where the tracker updates read and write the metadata: llc (through the socket's LLC, "
+                     "coherent with the other sockets' copies when coherence is on, as a page walker's accesses "
+                     "are), cache (a metadata cache of the trackers' own, metadata_cache_lines, which no other "
+                     "socket's update invalidates) or memory (every update reads and writes the metadata's home; "
+                     "docs/tracking.md)",
+                     std::vector<std::string>{"llc", "cache", "memory"}),
       metadata_cache_lines_(*this, "metadata_cache_lines", 1024,
-                            "Metadata lines the socket's trackers keep cached, write-back, LRU, 16 ways: a page "
-                            "walker reaches memory through the caches, where hot metadata lines stay (0: every "
-                            "update reads and writes memory; docs/tracking.md)",
-                            between(0u, 1u << 20)),
-      metadata_cache_cycles_(*this, "metadata_cache_cycles", 20, "Core cycles of a metadata cache hit",
-                             between(0u, 10000u)),
+                            "With metadata_path: cache, the metadata lines the socket's trackers keep cached, "
+                            "write-back, LRU, 16 ways",
+                            between(16u, 1u << 20)),
+      metadata_cache_cycles_(*this, "metadata_cache_cycles", 20,
+                             "With metadata_path: cache, core cycles of a metadata cache hit", between(0u, 10000u)),
       core_stall_stat_(*this, "core_stall_cycles", "cycles",
                        "Cycles a core's annexed TLB was held by its annex (a flush the tracker's full queue could not "
                        "take yet), summed over the socket's cores",
@@ -75,7 +86,10 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
                    }),
       annexed_tlb_(tlb_.get() == "l1" ? TlbLevel::L1 : TlbLevel::L2),
       tlb_entries_(annexed_tlb_ == TlbLevel::L1 ? core.dtlb.entries() : core.stlb.entries()),
-      digest_(kFnvOffset) {
+      digest_(kFnvOffset),
+      path_(metadata_path_.get() == "llc"     ? MetadataPath::Llc
+            : metadata_path_.get() == "cache" ? MetadataPath::Cache
+                                              : MetadataPath::Memory) {
   const uint64_t region = region_size_->bytes();
   if ((region & (region - 1)) != 0) error_if(true, "region_size", format_size(region_size_) + " is not a power of two");
   const unsigned cache_lines = metadata_cache_lines_;
@@ -125,7 +139,7 @@ void SocketTracking::attach(const Attachment& a) {
   EngineConfig ec{a.cores, trackers, tlb_entries_, static_cast<unsigned>(a.requester), tc};
   engine_ = impl() == TrackingImpl::Rtl ? make_rtl_engine(ec) : make_model_engine(ec);
   cores_.assign(a.cores, CoreState(tlb_entries_));
-  if (metadata_cache_lines_ > 0)
+  if (path_ == MetadataPath::Cache)
     metadata_cache_ = std::make_unique<CacheArray>(metadata_cache_lines_, 16, Replacement::Lru);
   const int64_t interval = phase_interval_->ps() * 1000;
   for (CoreState& s : cores_) s.next_phase_fs = interval;
@@ -247,10 +261,12 @@ void SocketTracking::serve(Tracker& k) {
     const TrackerQueue::Update u = k.queue.pop();
     if (waves_) waves_->add(k.queue_signal, start / 1000, -1);
     k.started.notify();
-    k.free_fs = access(MemOp::Read, u.read_addr, 0, start);
+    k.free_fs = access(MemOp::Read, u.read_addr, 0, start, u.writes);
     if (u.writes) {
       const int64_t issue = k.queue.write_issue(k.free_fs);
-      wait_until(issue);
+      // Through the LLC the add is atomic: the line its read took exclusive is held until the
+      // write, so no other socket's request comes between them.
+      if (path_ != MetadataPath::Llc) wait_until(issue);
       k.free_fs = access(MemOp::Write, u.write_addr, u.write_data, issue);
     }
     ++served_;
@@ -356,6 +372,11 @@ void SocketTracking::llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage
 }
 
 // The run ends when nothing is left to simulate: every tracker has served its queue by then.
+void SocketTracking::bind_llc(SocketLlc* llc, Coherence* coherence) {
+  llc_ = llc;
+  llc_route_ = SocketLlc::Route{at_.fabric, at_.requester, coherence};
+}
+
 void SocketTracking::finish() {
   for (const CoreState& s : cores_)
     if (s.held_evict != PageIndexMap::kNone)
@@ -375,10 +396,22 @@ void SocketTracking::reset_stats() {
 }
 
 // One metadata request issued at `issue_fs`; returns when its response is back (fs).
-int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t issue_fs) {
+int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t issue_fs, bool owned) {
   const Time issue = Time::from_ps(issue_fs / 1000);
   digest_ = fnv(fnv(fnv(fnv(digest_, static_cast<uint64_t>(op)), addr), data), static_cast<uint64_t>(issue_fs));
   const bool write = op == MemOp::Write;
+  if (path_ == MetadataPath::Llc) {
+    // A page walker's read-modify-write through its socket's LLC, as an atomic add: when the entry
+    // changes, the read asks for the line exclusive (GetM) and the write then hits it; a read whose
+    // entry stays as it is (a sharer bit already set, nothing to add) takes it shared.
+    if (!llc_) report_internal(path() + ": metadata_path llc with no LLC bound to the run");
+    bool hit = false;
+    const int64_t done = llc_->agent_access(llc_route_, addr, write || owned, issue_fs,
+                                            static_cast<int64_t>(llc_->latency) * at_.cycle_fs, hit);
+    if (hit) ++llc_hits_;
+    else bytes_ += kLineBytes;
+    return done;
+  }
   if (metadata_cache_) {
     // Sets are chosen by a hash of the line, as in real caches: each socket's entries lie 256 KiB
     // apart in the region (its memory / region size x entry size), which plain modulo indexing

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cache/cache_array.hpp"
+#include "core/cache_hierarchy.hpp"
 #include "common/component.hpp"
 #include "debug/waves.hpp"
 #include "core/core_config.hpp"
@@ -43,6 +44,8 @@ class SocketTracking : public Component, public TlbObserver {
   unsigned counter_bits() const { return counter_bits_; }
   Size region_size() const { return region_size_; }
   const std::string& metadata_home() const { return metadata_home_.get(); }
+  // active: always; auto leaves the hardware off in runs no migration decides by (PlatformTracking::idle).
+  bool always_active() const { return active_.get() == "always"; }
 
   // What the platform supplies before a run (PlatformTracking).
   struct Attachment {
@@ -57,6 +60,9 @@ class SocketTracking : public Component, public TlbObserver {
   void attach(const Attachment& a);
   // Marks every annex entry of this socket (a migration phase began).
   void phase_mark();
+  // The socket's LLC for this run (null after it), through which the trackers' metadata requests
+  // go with metadata_path: llc, and the coherence between sockets (null: none).
+  void bind_llc(SocketLlc* llc, Coherence* coherence);
   // After the run: checks that every flush reached its tracker and every update was served.
   void finish();
 
@@ -131,11 +137,13 @@ class SocketTracking : public Component, public TlbObserver {
   // The stall of an event that happened `at` and could complete at `t` (fs), in whole
   // picoseconds rounded up (the core never goes on before its flush was taken).
   static Time stall(Time at, int64_t t) { return Time::from_ps((t - at.ps() * 1000 + 999) / 1000); }
-  int64_t access(MemOp op, uint64_t addr, uint64_t data, int64_t issue_fs);
+  // `owned`: a read whose write follows (metadata_path: llc asks for the line exclusive at once).
+  int64_t access(MemOp op, uint64_t addr, uint64_t data, int64_t issue_fs, bool owned = false);
   int64_t cycles(int64_t fs) const { return at_.cycle_fs ? fs / at_.cycle_fs : 0; }
   void error_if(bool bad, const char* key, const std::string& message);
 
   Param<std::string> impl_;
+  Param<std::string> active_;
   Param<std::string> tlb_;
   Param<unsigned> counter_bits_;
   Param<Size> region_size_;
@@ -145,6 +153,7 @@ class SocketTracking : public Component, public TlbObserver {
   Param<unsigned> issue_cycles_;
   Param<unsigned> modify_cycles_;
   Param<Time> phase_interval_;
+  Param<std::string> metadata_path_;
   Param<unsigned> metadata_cache_lines_;
   Param<unsigned> metadata_cache_cycles_;
 
@@ -162,6 +171,8 @@ class SocketTracking : public Component, public TlbObserver {
                       "Metadata requests served by the socket's metadata cache"};
   Counter cache_writebacks_{*this, "metadata_cache_writebacks", "lines",
                             "Dirty metadata lines the metadata cache wrote back"};
+  Counter llc_hits_{*this, "metadata_llc_hits", "requests",
+                    "Metadata requests the socket's LLC held the line of (metadata_path: llc)"};
   Formula digest_stat_;
 
   TlbLevel annexed_tlb_;  // `tlb`, read once: every TLB hit asks
@@ -172,6 +183,9 @@ class SocketTracking : public Component, public TlbObserver {
   // The metadata lines the socket's trackers keep cached (metadata_cache_lines > 0): timing only,
   // the data is always TrackerMetadata's.
   std::unique_ptr<CacheArray> metadata_cache_;
+  enum class MetadataPath { Llc, Cache, Memory } path_;
+  SocketLlc* llc_ = nullptr;  // metadata_path: llc, during the run
+  SocketLlc::Route llc_route_{};
   QueuedMemory memory_{*this};
   std::vector<CoreState> cores_;
   std::vector<std::unique_ptr<Tracker>> tracker_units_;

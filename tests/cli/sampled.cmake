@@ -2,8 +2,7 @@
 # parallel processes), against one continuous run of the same phases; then the inputs a window must
 # refuse (exit 1, nothing written).
 #   -DSTARNUMA=exe -DPLATFORM=yaml -DOUT=folder
-set(sets --set topology.socket.tracking.impl=model --set topology.socket.tracking.metadata_cache_lines=1024
-         --set os.phase_instructions=40000)
+set(sets --set topology.socket.tracking.impl=model --set os.phase_instructions=40000)
 set(workload sharing:pages=2048)
 file(REMOVE_RECURSE "${OUT}")
 

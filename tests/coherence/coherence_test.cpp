@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "coherence/coherence.hpp"
+#include "core/cache_hierarchy.hpp"
 #include "platform/platform.hpp"
 #include "socket/socket.hpp"
 
@@ -202,6 +203,56 @@ TEST(Coherence, StatisticsCountRequestsByTypeAndHome) {
   EXPECT_EQ(value("bt_socket"), 1u);
   EXPECT_EQ(value("bt_pool"), 1u);
   EXPECT_EQ(value("pool_directory_transactions"), 2u);
+}
+
+// An agent that enters at the LLC (the page walkers' metadata updates, docs/tracking.md): its
+// read-modify-writes take the line as a core's would, and the copies stay coherent between sockets.
+TEST(Coherence, AnAgentAtTheLlcReadsAndWritesCoherently) {
+  Machine m("starnuma16.yaml");
+  Coherence& c = *m.coh;
+  std::vector<std::unique_ptr<SocketLlc>> llcs;
+  for (size_t s = 0; s < 2; ++s) {
+    const Socket& sock = *m.fabric->requesters()[s];
+    llcs.push_back(std::make_unique<SocketLlc>(sock.llc_config(), sock.cores(), 1));
+    c.attach(s, llcs[s].get());
+  }
+  const SocketLlc::Route r0{m.fabric, 0, &c}, r1{m.fabric, 1, &c};
+  const int64_t lookup = 1000;  // fs
+  const uint64_t a = m.base(m.pool_range()) + 64, line = a >> 6;
+  int64_t t = 0;
+  bool hit = true;
+  // Alone: the read takes the line exclusive from the pool's memory (180 ns from the miss), the
+  // write then finds it E and dirties it silently.
+  t += 40 * kApart * 1000;
+  EXPECT_EQ(llcs[0]->agent_access(r0, a, false, t, lookup, hit) - (t + lookup), 180'000'000);
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(c.state(0, a), MesiState::E);
+  t += kApart * 1000;
+  EXPECT_EQ(llcs[0]->agent_access(r0, a, true, t, lookup, hit), t + lookup);
+  EXPECT_TRUE(hit);
+  EXPECT_EQ(c.state(0, a), MesiState::M);
+  // Another socket's read is a block transfer via the pool (4 hops, 280 ns); both keep it shared.
+  t += kApart * 1000;
+  EXPECT_EQ(llcs[1]->agent_access(r1, a, false, t, lookup, hit) - (t + lookup), 280'000'000);
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(c.state(0, a), MesiState::S);
+  EXPECT_EQ(c.state(1, a), MesiState::S);
+  // Its write upgrades the shared copy: socket0's copy leaves its LLC.
+  t += kApart * 1000;
+  EXPECT_GT(llcs[1]->agent_access(r1, a, true, t, lookup, hit), t + lookup);
+  EXPECT_TRUE(hit);
+  EXPECT_EQ(c.state(1, a), MesiState::M);
+  EXPECT_EQ(c.state(0, a), MesiState::I);
+  EXPECT_FALSE(llcs[0]->array.contains(line));
+  // Without coherence a write miss allocates the line dirty, from memory.
+  SocketLlc alone(m.fabric->requesters()[2]->llc_config(), 28, 1);
+  t += kApart * 1000;
+  alone.agent_access(SocketLlc::Route{m.fabric, 2, nullptr}, a + 64, true, t, lookup, hit);
+  EXPECT_FALSE(hit);
+  EXPECT_TRUE(alone.array.contains(line + 1));
+  EXPECT_EQ(c.checker().violations(), 0u) << c.checker().first_violation();
+  EXPECT_EQ(c.started(), c.completed());
+  for (size_t s = 0; s < 2; ++s) c.attach(s, nullptr);
 }
 
 }  // namespace

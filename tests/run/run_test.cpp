@@ -386,11 +386,14 @@ TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
 
 const std::vector<std::string> kNoCoherence{"coherence.enabled=false"};
 const std::vector<std::string> kShortPhases{"os.phase_instructions=50000"};
+// The trackers run in these static cases too (tracking.active: auto would leave them idle): their
+// updates through the LLCs and the coherence must converge as well.
+const std::string kTracking = "topology.socket.tracking.active=always";
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, Convergence,
     ::testing::Values(
-        ConvergenceCase{"kv_starnuma_oracle", "starnuma16-scaled.yaml", "kv", 100000, Placement::Oracle, {}},
+        ConvergenceCase{"kv_starnuma_oracle", "starnuma16-scaled.yaml", "kv", 100000, Placement::Oracle, {kTracking}},
         ConvergenceCase{"bfs16_baseline_oracle",
                         "baseline16-scaled.yaml",
                         "bfs:scale=16,trials=100",
@@ -403,8 +406,12 @@ INSTANTIATE_TEST_SUITE_P(
                         Placement::Dynamic, kShortPhases, 6},
         ConvergenceCase{"uniform_baseline_first_touch_no_coherence", "baseline16-scaled.yaml",
                         "uniform:footprint=64MiB", 100000, Placement::FirstTouch, kNoCoherence},
-        ConvergenceCase{"sharing_starnuma_oracle_no_coherence", "starnuma16-scaled.yaml", "sharing", 100000,
-                        Placement::Oracle, kNoCoherence},
+        ConvergenceCase{"sharing_starnuma_oracle_no_coherence",
+                        "starnuma16-scaled.yaml",
+                        "sharing",
+                        100000,
+                        Placement::Oracle,
+                        {"coherence.enabled=false", kTracking}},
         // One detailed socket, the others light (docs/cores.md, "Mixed modality").
         ConvergenceCase{"sharing_baseline_one_detailed_no_coherence", "baseline16-scaled.yaml", "sharing", 100000,
                         Placement::FirstTouch, kNoCoherence, 1, 1},
@@ -421,7 +428,7 @@ INSTANTIATE_TEST_SUITE_P(
                         "kv@socket0-7,uniform:footprint=64MiB@socket8-15",
                         100000,
                         Placement::FirstTouch,
-                        {}}),
+                        {kTracking}}),
     [](const ::testing::TestParamInfo<ConvergenceCase>& info) { return std::string(info.param.name); });
 
 // The progress line only reads: a run with it gives the same results as one without. (As a

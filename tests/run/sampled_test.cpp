@@ -20,10 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kPlatform = std::string(STARNUMA_SOURCE_DIR) + "/platforms/starnuma16-scaled.yaml";
-// T16 trackers with their metadata cached; short phases so a small run has several.
-const std::vector<std::string> kTracked = {"topology.socket.tracking.impl=model",
-                                           "topology.socket.tracking.metadata_cache_lines=1024",
-                                           "os.phase_instructions=40000"};
+// T16 trackers (their metadata through the LLCs); short phases so a small run has several.
+const std::vector<std::string> kTracked = {"topology.socket.tracking.impl=model", "os.phase_instructions=40000"};
 
 std::string folder(const std::string& name) {
   return (fs::temp_directory_path() / ("starnuma-sampled-" + std::to_string(getpid()) + "-" + name)).string();

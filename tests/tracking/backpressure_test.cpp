@@ -39,6 +39,7 @@ TEST(Backpressure, AFullQueueDelaysTheTranslationByExactlyTheWait) {
   const Fabric::Range& r = fabric.address_map()[own];
   PageMap pages(4096, {{"socket0", r.base, r.size, true}}, {{0}});
   SocketLlc llc(s0.llc_config(), s0.cores(), 1);
+  s0.tracking().bind_llc(&llc, nullptr);  // the metadata requests go through it
   StatsOwner owner;
   MemoryStats stats(owner);
   const int64_t cycle = std::llround(1e15 / s0.frequency().hz());

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-records tests/tracking/none_golden.json, the reference of
 # PlatformTracking.NoneLeavesResultsBitIdenticalToBefore: the stats.json of the test's run
-# (starnuma16-scaled, sharing, 20000 instructions, the test's bare tracking (none, metadata uncached), coherence
+# (starnuma16-scaled, sharing, 20000 instructions, the test's bare tracking (none, metadata through memory), coherence
 # off, the 500 ns quantum it was first recorded at), without the parts the test
 # leaves out. Run it only when a change is meant to move timing results, and say so in the commit.
 #
@@ -12,7 +12,7 @@ starnuma=${1:-$root/build/starnuma}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$starnuma" run "$root/platforms/starnuma16-scaled.yaml" --workload sharing --instructions 20000 --no-progress \
-  --set topology.socket.tracking.impl=none --set topology.socket.tracking.metadata_cache_lines=0 \
+  --set topology.socket.tracking.impl=none --set topology.socket.tracking.metadata_path=memory \
   --set coherence.enabled=false --set platform.quantum=500ns \
   --out "$out" >/dev/null
 python3 - "$out/stats.json" "$root/tests/tracking/none_golden.json" <<'PY'

@@ -35,10 +35,12 @@ struct Ran {
   std::unique_ptr<Platform> platform;
   RunResult r;
 };
-// The tests start from no tracking and uncached metadata (what they were written for; the
-// platform's own defaults are the paper's T16 with its metadata cached), then apply `sets`.
+// The tests start from no tracking, the metadata in memory only and the hardware on in every run
+// (what they were written for; the platform's own defaults are the paper's T16, its metadata
+// through the LLCs, on when a migration reads it), then apply `sets`.
 std::vector<std::string> from_bare(const std::vector<std::string>& sets) {
-  std::vector<std::string> all{"topology.socket.tracking.impl=none", "topology.socket.tracking.metadata_cache_lines=0"};
+  std::vector<std::string> all{"topology.socket.tracking.impl=none", "topology.socket.tracking.metadata_path=memory",
+                               "topology.socket.tracking.active=always"};
   all.insert(all.end(), sets.begin(), sets.end());
   return all;
 }
@@ -54,10 +56,12 @@ Ran run_sharing(const std::vector<std::string>& sets, const std::string& dump = 
 }
 
 // Everything a run reports but the host time: summary, statistics tree, metadata dump.
-std::string tracked_run(const std::string& impl, unsigned bits, const std::string& trackers, const std::string& dump) {
+std::string tracked_run(const std::string& impl, unsigned bits, const std::string& trackers, const std::string& dump,
+                        const std::string& path) {
   Ran ran = run_sharing(
       {"topology.socket.tracking.impl=" + impl, "topology.socket.tracking.counter_bits=" + std::to_string(bits),
-       "topology.socket.tracking.trackers=" + trackers, "topology.socket.tracking.phase_interval=2us"},
+       "topology.socket.tracking.trackers=" + trackers, "topology.socket.tracking.phase_interval=2us",
+       "topology.socket.tracking.metadata_path=" + path},
       dump);
   nlohmann::ordered_json j = ran.r.to_json();
   j.erase("host_seconds");
@@ -65,13 +69,14 @@ std::string tracked_run(const std::string& impl, unsigned bits, const std::strin
   return j.dump(1) + "\n--- dump ---\n" + std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-void expect_rtl_equals_model(unsigned bits, const std::string& trackers = "per_socket") {
+void expect_rtl_equals_model(unsigned bits, const std::string& trackers = "per_socket",
+                             const std::string& path = "memory") {
   // Per test and process: ctest runs these tests side by side, and a shared dump file let one
   // test read another's dump.
   const std::string dir = ::testing::TempDir() + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
                           std::to_string(getpid());
-  const std::string model = in_child([&] { return tracked_run("model", bits, trackers, dir + "-model.csv"); });
-  const std::string rtl = in_child([&] { return tracked_run("rtl", bits, trackers, dir + "-rtl.csv"); });
+  const std::string model = in_child([&] { return tracked_run("model", bits, trackers, dir + "-model.csv", path); });
+  const std::string rtl = in_child([&] { return tracked_run("rtl", bits, trackers, dir + "-rtl.csv", path); });
   std::remove((dir + "-model.csv").c_str());  // their contents are in the strings compared
   std::remove((dir + "-rtl.csv").c_str());
   ASSERT_EQ(model.rfind("ERROR", 0), std::string::npos) << model;
@@ -84,6 +89,9 @@ void expect_rtl_equals_model(unsigned bits, const std::string& trackers = "per_s
 }
 
 TEST(PlatformTracking, RtlAndModelAgreeOnAWholeRunAtT16) { expect_rtl_equals_model(16); }
+TEST(PlatformTracking, RtlAndModelAgreeWithTheMetadataThroughTheLlc) {
+  expect_rtl_equals_model(16, "per_socket", "llc");
+}
 TEST(PlatformTracking, RtlAndModelAgreeOnAWholeRunAtT0) { expect_rtl_equals_model(0); }
 TEST(PlatformTracking, RtlAndModelAgreeWithATrackerPerCore) { expect_rtl_equals_model(8, "per_core"); }
 
@@ -273,31 +281,74 @@ TEST(PlatformTracking, AMarkedPageTheL1DtlbKeepsFlushesOnItsFirstHit) {
   EXPECT_LE(flushes, 16 * marks);
 }
 
-// With a metadata cache, the updates of hot regions stay off the pool: most requests hit, and the
-// metadata bytes on the fabric fall accordingly (timing only: the metadata's data is the same).
-TEST(PlatformTracking, AMetadataCacheKeepsHotEntriesOffThePool) {
-  auto traffic = [](unsigned lines) {
-    return in_child([lines] {
-      Ran ran = run_sharing({"topology.socket.tracking.impl=model",
-                             "topology.socket.tracking.metadata_cache_lines=" + std::to_string(lines)});
+// Through the LLC (the default) or a metadata cache of their own, the updates of hot regions stay
+// near the walker: without coherence most requests hit and the metadata bytes on the fabric fall
+// accordingly (timing only: the metadata's data is the same whichever path). Through memory,
+// every request is a line. Through coherent LLCs the sockets take the lines from one another, so
+// fewer hit than without coherence, and the pool's directory sees the tracker's transactions.
+TEST(PlatformTracking, CachedMetadataPathsKeepHotEntriesOffThePool) {
+  struct Traffic {
+    uint64_t requests = 0, hits = 0, bytes = 0, pool_transactions = 0;
+  };
+  auto traffic = [](const std::string& path, bool coherence) {
+    std::istringstream in(in_child([path, coherence] {
+      Ran ran = run_sharing({"topology.socket.tracking.impl=model", "topology.socket.tracking.metadata_path=" + path,
+                             std::string("coherence.enabled=") + (coherence ? "true" : "false")});
       uint64_t requests = 0, hits = 0, bytes = 0;
       for (const auto& [name, node] : ran.r.stats["nodes"].items()) {
         if (!node.contains("tracking")) continue;
         const auto& t = node["tracking"];
         requests += t["tracker_reads"].get<uint64_t>() + t["tracker_writes"].get<uint64_t>();
-        hits += t["metadata_cache_hits"].get<uint64_t>();
+        hits += t["metadata_cache_hits"].get<uint64_t>() + t["metadata_llc_hits"].get<uint64_t>();
         bytes += t["metadata_bytes"].get<uint64_t>();
       }
-      return std::to_string(requests) + " " + std::to_string(hits) + " " + std::to_string(bytes);
+      const uint64_t pool = coherence ? ran.r.stats["coherence"]["pool_directory_transactions"].get<uint64_t>() : 0;
+      return std::to_string(requests) + " " + std::to_string(hits) + " " + std::to_string(bytes) + " " +
+             std::to_string(pool);
+    }));
+    Traffic t;
+    in >> t.requests >> t.hits >> t.bytes >> t.pool_transactions;
+    return t;
+  };
+  const Traffic memory = traffic("memory", false);
+  EXPECT_EQ(memory.hits, 0u);
+  EXPECT_EQ(memory.bytes, memory.requests * 64);  // every request a line on the fabric
+  for (const char* path : {"cache", "llc"}) {
+    const Traffic cached = traffic(path, false);
+    EXPECT_GT(cached.hits, cached.requests * 9 / 10) << path;
+    EXPECT_LT(cached.bytes, memory.bytes / 5) << path;
+  }
+  const Traffic alone = traffic("llc", false), coherent = traffic("llc", true);
+  // Through memory, the metadata requests bypass the directory: only the cores' misses are there.
+  const Traffic bypass = traffic("memory", true);
+  EXPECT_LT(coherent.hits * alone.requests, alone.hits * coherent.requests);
+  EXPECT_GT(coherent.hits, 0u);
+  EXPECT_GT(coherent.pool_transactions, bypass.pool_transactions);
+}
+
+// tracking.active: auto, the platforms' default, turns the hardware on only where a migration
+// decides by the trackers; static placement leaves it idle (no flush, no metadata request), and
+// the run says which in its summary. always runs it whatever the placement.
+TEST(PlatformTracking, TheOsTurnsTheTrackersOnOnlyForAMigrationThatReadsThem) {
+  auto state = [](Placement placement, const std::string& active) {
+    return in_child([placement, active] {
+      auto p = Platform::build(kPlatforms + "starnuma16-scaled.yaml",
+                               {"topology.socket.tracking.active=" + active, "os.phase_instructions=10000"});
+      RunOptions o;
+      o.workload = kWorkload;
+      o.instructions = kInstructions;
+      o.placement = placement;
+      const RunResult r = run_workload(*p, o);
+      uint64_t flushes = 0;
+      for (const auto& [name, node] : r.stats["nodes"].items())
+        if (node.contains("tracking")) flushes += node["tracking"]["flushes"].get<uint64_t>();
+      return r.summary_json()["tracking"].get<std::string>() + (flushes ? " flushes" : " none");
     });
   };
-  uint64_t requests = 0, hits = 0, bytes = 0, cached_requests = 0, cached_hits = 0, cached_bytes = 0;
-  std::istringstream(traffic(0)) >> requests >> hits >> bytes;
-  std::istringstream(traffic(1024)) >> cached_requests >> cached_hits >> cached_bytes;
-  EXPECT_EQ(hits, 0u);
-  EXPECT_EQ(bytes, requests * 64);  // every request a line on the fabric
-  EXPECT_GT(cached_hits, cached_requests * 9 / 10);
-  EXPECT_LT(cached_bytes, bytes / 5);
+  EXPECT_EQ(state(Placement::FirstTouch, "auto"), "idle none");
+  EXPECT_EQ(state(Placement::Oracle, "auto"), "idle none");
+  EXPECT_EQ(state(Placement::Dynamic, "auto"), "on flushes");
+  EXPECT_EQ(state(Placement::FirstTouch, "always"), "on flushes");
 }
 
 TEST(PlatformTracking, TheStlbAnnexNeedsAnInclusiveStlb) {

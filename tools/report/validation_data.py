@@ -164,9 +164,10 @@ def main_study(R: Results, v: dict) -> None:
     v["main.base.amat"] = amat_split(base)
     v["main.base.pages"] = grouped(base["migration"]["pages_moved"])
     rows = []
-    for variant, label in [("t16", "T16, metadata cached (the default)"),
+    for variant, label in [("t16", "T16, metadata through the LLCs, coherent (the default)"),
                            ("rtl", "T16, the Verilated RTL (`impl=rtl`)"), ("t0", "T0 (`counter_bits=0`)"),
-                           ("uncached", "T16, uncached metadata (`metadata_cache_lines=0`)"),
+                           ("cache", "T16, a metadata cache per socket (`metadata_path=cache`)"),
+                           ("uncached", "T16, metadata in memory only (`metadata_path=memory`)"),
                            ("perfect", "no trackers: perfect knowledge on both")]:
         r = R(f"main-{variant}")
         m = r["migration"]

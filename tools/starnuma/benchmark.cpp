@@ -190,7 +190,8 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
   std::vector<std::vector<std::string>> track_cases;
   for (const char* impl : impls)
     track_cases.push_back(run_args(platform, track_workload, track_n,
-                                   {std::string("topology.socket.tracking.impl=") + impl, no_coherence, fixed_walks}));
+                                   {std::string("topology.socket.tracking.impl=") + impl,
+                                    "topology.socket.tracking.active=always", no_coherence, fixed_walks}));
   const std::vector<nlohmann::json> tracked = least_simulation_interleaved(3, track_cases);
   const double best[2] = {seconds_of(tracked[0]), seconds_of(tracked[1])};
   say(std::to_string(best[0]).substr(0, 5) + " s and " + std::to_string(best[1]).substr(0, 5) + " s\n");
