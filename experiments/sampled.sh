@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The paper's headline comparison by its own method, the sampled evaluation (Fig. 6;
 # docs/sampling.md), for one workload on both scaled 16-socket machines: the baseline migrating with
-# perfect per-page knowledge, StarNUMA with T16 trackers (their metadata cached) and Algorithm 1:
+# perfect per-page knowledge, StarNUMA with T16 trackers (their metadata through the LLCs) and Algorithm 1:
 # the platforms' own defaults, no --set.
 # For each machine: `starnuma checkpoint` (the functional pass, N phase boundaries), then `starnuma
 # sample` (one timing window per checkpoint, two at a time); then the aggregates side by side.

@@ -97,7 +97,7 @@ def table(header: list[str], rows: list[list[str]]) -> str:
 def run_names() -> list:
     """Every run the studies read, as experiments/validation.yaml names them (the suite checks them
     against the sweep's dry run, and Results refuses a name that is not here)."""
-    names = [f"main-{v}" for v in ("base", "t16", "rtl", "t0", "uncached", "perfect")]
+    names = [f"main-{v}" for v in ("base", "t16", "rtl", "t0", "cache", "uncached", "perfect")]
     names += [f"sampled-{folder(w)}-{p}" for w in SAMPLED for p in (BASE, STAR)]
     names += [f"static-{folder(w)}-{p}" for w in STATIC for p in (BASE, *(p for p, _ in VARIANTS))]
     names += [f"pool-{folder(w)}-{p}-{f}" for w in SAMPLED for p in (BASE, STAR) for f in ("0.0588", "0.2")]
