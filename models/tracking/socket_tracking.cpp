@@ -371,12 +371,12 @@ void SocketTracking::llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage
   deliver(c, b, 0, t);
 }
 
-// The run ends when nothing is left to simulate: every tracker has served its queue by then.
 void SocketTracking::bind_llc(SocketLlc* llc, Coherence* coherence) {
   llc_ = llc;
   llc_route_ = SocketLlc::Route{at_.fabric, at_.requester, coherence};
 }
 
+// The run ends when nothing is left to simulate: every tracker has served its queue by then.
 void SocketTracking::finish() {
   for (const CoreState& s : cores_)
     if (s.held_evict != PageIndexMap::kNone)
