@@ -407,8 +407,8 @@ INSTANTIATE_TEST_SUITE_P(
         ConvergenceCase{"uniform_baseline_first_touch_no_coherence", "baseline16-scaled.yaml",
                         "uniform:footprint=64MiB", 100000, Placement::FirstTouch, kNoCoherence},
         // First touch with coherence: the sockets' first touches race for the pages in time order.
-        ConvergenceCase{"sharing_baseline_first_touch", "baseline16-scaled.yaml", "sharing", 100000,
-                        Placement::FirstTouch, {}},
+        ConvergenceCase{
+            "sharing_baseline_first_touch", "baseline16-scaled.yaml", "sharing", 100000, Placement::FirstTouch, {}},
         ConvergenceCase{"sharing_starnuma_oracle_no_coherence",
                         "starnuma16-scaled.yaml",
                         "sharing",
