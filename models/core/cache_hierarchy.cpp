@@ -302,7 +302,9 @@ int64_t CacheHierarchy::llc_slot_at(uint64_t vaddr, int64_t at) const {
   if (free <= at) return at;
   const std::optional<uint64_t> line = known_line(vaddr, true);
   if (!line) return free;  // its walk is likely to miss too
-  return l1_.contains(*line) || l2_.contains(*line) || llc.array.contains(*line) ? at : free;
+  // A light core never fills its L1 and L2: looking them up would only bring their cold sets in.
+  const bool private_hit = !env_.light && (l1_.contains(*line) || l2_.contains(*line));
+  return private_hit || llc.array.contains(*line) ? at : free;
 }
 
 int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool store, bool dirty_here, int64_t t,

@@ -36,6 +36,10 @@ CONVERGENCE = [
     ("sharing_starnuma_oracle_no_coherence", "sharing, starnuma16-scaled, oracle, no coherence, 100 K"),
     ("mix_starnuma", "kv on sockets 0-7 and uniform on 8-15, starnuma16-scaled, first touch, 100 K"),
     ("sharing_baseline_first_touch", "sharing, baseline16-scaled, first touch, 100 K"),
+    ("sharing_baseline_one_detailed_no_coherence",
+     "sharing, baseline16-scaled, first touch, no coherence, socket 0 detailed and 15 light, 100 K"),
+    ("bfs16_starnuma_one_detailed",
+     "bfs:scale=16,trials=100, starnuma16-scaled, first touch, socket 0 detailed and 15 light, 300 K"),
 ]
 # Chaotic cases and the seeds their convergence is the mean over (experiments/validation.yaml's
 # part convergence-seeds; seed 1 is part convergence's run).
