@@ -9,6 +9,13 @@
 #include <string>
 #include <tlm>
 
+// The version of this interface. A plug-in passes the version it was built against when it
+// registers (the macros below do), and starnuma refuses one built against another version with a
+// clear error rather than calling into code whose classes or calls no longer match. Raised with
+// any change to this header that an already-built plug-in would not survive (docs/plugins.md,
+// "Versions").
+#define STARNUMA_PLUGIN_API_VERSION 1
+
 namespace starnuma::plugin {
 
 // A memory node's place in the platform's physical address map.
@@ -45,9 +52,10 @@ using TargetFactory = tlm::tlm_target_socket<>& (*)(const char* name, Params& pa
 using InitiatorFactory = tlm::tlm_initiator_socket<>& (*)(const char* name, Params& params);
 
 // Registers a node type `name` whose memory is served by the module the factory builds.
-bool register_tlm_target(const char* name, const char* description, TargetFactory factory);
+// `api_version`: STARNUMA_PLUGIN_API_VERSION as the plug-in was built.
+bool register_tlm_target(unsigned api_version, const char* name, const char* description, TargetFactory factory);
 // Registers an initiator type `name` (under `initiators:`, placed `at:` a socket).
-bool register_tlm_initiator(const char* name, const char* description, InitiatorFactory factory);
+bool register_tlm_initiator(unsigned api_version, const char* name, const char* description, InitiatorFactory factory);
 
 // One message crossing a switch: a request (a read's command, a write's data) or its response.
 struct Message {
@@ -68,7 +76,7 @@ class SwitchModel {
 
 using SwitchFactory = SwitchModel& (*)(const char* name, Params& params);
 // Registers a forwarding node type `name` whose crossing the model the factory builds times.
-bool register_switch_model(const char* name, const char* description, SwitchFactory factory);
+bool register_switch_model(unsigned api_version, const char* name, const char* description, SwitchFactory factory);
 
 }  // namespace starnuma::plugin
 
@@ -77,26 +85,29 @@ bool register_switch_model(const char* name, const char* description, SwitchFact
 // CLASS: an sc_module with a constructor (sc_module_name, starnuma::plugin::Params&) and a public
 // target socket `socket` (any socket derived from tlm::tlm_target_socket<>, e.g.
 // tlm_utils::simple_target_socket). The module belongs to the node that built it.
-#define STARNUMA_REGISTER_TLM_TARGET(CLASS, NAME, DESCRIPTION)                                               \
-  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_tlm_target_, __LINE__) =                      \
-      ::starnuma::plugin::register_tlm_target(                                                               \
-          NAME, DESCRIPTION, [](const char* n, ::starnuma::plugin::Params& p) -> tlm::tlm_target_socket<>& { \
-            return (new CLASS(n, p))->socket;                                                                \
+#define STARNUMA_REGISTER_TLM_TARGET(CLASS, NAME, DESCRIPTION)                            \
+  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_tlm_target_, __LINE__) =   \
+      ::starnuma::plugin::register_tlm_target(                                            \
+          STARNUMA_PLUGIN_API_VERSION, NAME, DESCRIPTION,                                 \
+          [](const char* n, ::starnuma::plugin::Params& p) -> tlm::tlm_target_socket<>& { \
+            return (new CLASS(n, p))->socket;                                             \
           })
 // CLASS: an sc_module with a constructor (sc_module_name, starnuma::plugin::Params&) and a public
 // initiator socket `socket` (e.g. tlm_utils::simple_initiator_socket). Its processes drive the
 // platform from time 0; the module belongs to the initiator that built it.
-#define STARNUMA_REGISTER_TLM_INITIATOR(CLASS, NAME, DESCRIPTION)                                               \
-  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_tlm_initiator_, __LINE__) =                      \
-      ::starnuma::plugin::register_tlm_initiator(                                                               \
-          NAME, DESCRIPTION, [](const char* n, ::starnuma::plugin::Params& p) -> tlm::tlm_initiator_socket<>& { \
-            return (new CLASS(n, p))->socket;                                                                   \
+#define STARNUMA_REGISTER_TLM_INITIATOR(CLASS, NAME, DESCRIPTION)                            \
+  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_tlm_initiator_, __LINE__) =   \
+      ::starnuma::plugin::register_tlm_initiator(                                            \
+          STARNUMA_PLUGIN_API_VERSION, NAME, DESCRIPTION,                                    \
+          [](const char* n, ::starnuma::plugin::Params& p) -> tlm::tlm_initiator_socket<>& { \
+            return (new CLASS(n, p))->socket;                                                \
           })
 // CLASS: an sc_module and a starnuma::plugin::SwitchModel with a constructor (sc_module_name,
 // starnuma::plugin::Params&). The model belongs to the node that built it.
-#define STARNUMA_REGISTER_SWITCH_MODEL(CLASS, NAME, DESCRIPTION)                                                    \
-  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_switch_model_, __LINE__) =                           \
-      ::starnuma::plugin::register_switch_model(                                                                    \
-          NAME, DESCRIPTION, [](const char* n, ::starnuma::plugin::Params& p) -> ::starnuma::plugin::SwitchModel& { \
-            return *new CLASS(n, p);                                                                                \
+#define STARNUMA_REGISTER_SWITCH_MODEL(CLASS, NAME, DESCRIPTION)                                 \
+  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_switch_model_, __LINE__) =        \
+      ::starnuma::plugin::register_switch_model(                                                 \
+          STARNUMA_PLUGIN_API_VERSION, NAME, DESCRIPTION,                                        \
+          [](const char* n, ::starnuma::plugin::Params& p) -> ::starnuma::plugin::SwitchModel& { \
+            return *new CLASS(n, p);                                                             \
           })

@@ -15,10 +15,26 @@
 
 #include "common/diagnostics.hpp"
 #include "common/text.hpp"
+#include "plugin/plugin_api.hpp"
 
 namespace starnuma {
 
 namespace {
+
+// The plug-in API versions a library being loaded registered with, where not this starnuma's.
+std::vector<unsigned>& refused_versions() {
+  static std::vector<unsigned> versions;
+  return versions;
+}
+
+std::string version_mismatch(unsigned version) {
+  const std::string built = version == 0 ? "starnuma 0.1's plug-in API, which had no version"
+                                         : "plug-in API version " + std::to_string(version);
+  return "it was built against " + built + "; this starnuma has plug-in API version " +
+         std::to_string(STARNUMA_PLUGIN_API_VERSION) +
+         ": rebuild it with this starnuma's plugin_api.hpp (find_package(starnuma) or pkg-config "
+         "starnuma-plugin, docs/plugins.md)";
+}
 
 // Type names a library being loaded tried to register twice (its static initialisers run inside
 // dlopen, before the loader can say which library it was).
@@ -85,6 +101,7 @@ std::string open_library(const std::string& path) {
   if (std::string bad = elf_problem(path); !bad.empty()) return bad;
   dlerror();
   clashes().clear();
+  refused_versions().clear();
   loading() = path;
   const std::terminate_handler previous = std::set_terminate(registration_threw);
   void* handle = nullptr;
@@ -99,6 +116,7 @@ std::string open_library(const std::string& path) {
   }
   std::set_terminate(previous);
   if (handle) {
+    if (!refused_versions().empty()) return version_mismatch(refused_versions().front());
     if (clashes().empty()) return "";
     if (std::find(clashes().begin(), clashes().end(), "") != clashes().end())
       return "it registers a type with an empty name: give it one in the plug-in";
@@ -133,6 +151,23 @@ void load_plugins(const std::string& file, const ConfigNode& entry) {
     load_one(entry);
   }
 }
+
+bool plugin_api_accepted(unsigned version) {
+  if (version == STARNUMA_PLUGIN_API_VERSION) return true;
+  refused_versions().push_back(version);
+  return false;
+}
+
+// The registrations of plug-ins built against starnuma 0.1, before the API had a version: their
+// symbols stay so that loading such a plug-in is refused with that reason, not an undefined symbol.
+namespace plugin {
+bool register_tlm_target(const char*, const char*, TargetFactory);
+bool register_tlm_initiator(const char*, const char*, InitiatorFactory);
+bool register_switch_model(const char*, const char*, SwitchFactory);
+bool register_tlm_target(const char*, const char*, TargetFactory) { return plugin_api_accepted(0); }
+bool register_tlm_initiator(const char*, const char*, InitiatorFactory) { return plugin_api_accepted(0); }
+bool register_switch_model(const char*, const char*, SwitchFactory) { return plugin_api_accepted(0); }
+}  // namespace plugin
 
 bool add_plugin_type(ComponentType type) {
   if (type.name.empty()) {

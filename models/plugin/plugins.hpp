@@ -60,6 +60,10 @@ void register_plugin_module(const std::string& node, const std::string& module_n
 // or "" when it is none of theirs.
 std::string plugin_node_of_process(const std::string& process);
 
+// Whether a plug-in built against plug-in API `version` may register its types: this starnuma's
+// STARNUMA_PLUGIN_API_VERSION only. A refused one fails the load that brought it, naming both.
+bool plugin_api_accepted(unsigned version);
+
 // Registers a plug-in's type. A name already taken (by a built-in type or another plug-in) is
 // not registered: the load that brought it fails naming the library and the type.
 bool add_plugin_type(ComponentType type);

@@ -74,7 +74,8 @@ class SwitchModelNode : public FabricNode {
 
 namespace plugin {
 
-bool register_switch_model(const char* name, const char* description, SwitchFactory factory) {
+bool register_switch_model(unsigned api_version, const char* name, const char* description, SwitchFactory factory) {
+  if (!plugin_api_accepted(api_version)) return false;
   return add_plugin_type<SwitchModelNode>(name, Role::Node,
                                           std::string(description) + " (a switch model, switch_model kind)", factory);
 }

@@ -123,7 +123,8 @@ void TlmInitiator::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 
 
 namespace plugin {
 
-bool register_tlm_initiator(const char* name, const char* description, InitiatorFactory factory) {
+bool register_tlm_initiator(unsigned api_version, const char* name, const char* description, InitiatorFactory factory) {
+  if (!plugin_api_accepted(api_version)) return false;
   return add_plugin_type<TlmInitiator>(
       name, Role::Initiator, std::string(description) + " (a TLM-2.0 initiator, tlm_initiator kind)", factory);
 }

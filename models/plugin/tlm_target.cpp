@@ -77,7 +77,8 @@ Time TlmTargetNode::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* tr
 
 namespace plugin {
 
-bool register_tlm_target(const char* name, const char* description, TargetFactory factory) {
+bool register_tlm_target(unsigned api_version, const char* name, const char* description, TargetFactory factory) {
+  if (!plugin_api_accepted(api_version)) return false;
   return add_plugin_type<TlmTargetNode>(name, Role::Node,
                                         std::string(description) + " (a TLM-2.0 target, tlm_target kind)", factory);
 }

@@ -16,6 +16,7 @@
 #include "common/host_memory_limit.hpp"
 #include "common/interrupt_cleanup.hpp"
 #include "common/units.hpp"
+#include "plugin/plugin_api.hpp"
 #include "plugin/plugins.hpp"
 #include "option_limits.hpp"
 
@@ -70,7 +71,8 @@ void add_platform_args(CLI::App& cmd, starnuma::cli::PlatformArgs& args) {
 int run(int argc, char** argv) {
   using namespace starnuma::cli;
   CLI::App app{"starnuma: SystemC/TLM model of large NUMA servers with a CXL memory pool"};
-  app.set_version_flag("--version", std::string("starnuma ") + STARNUMA_VERSION);
+  app.set_version_flag("--version", std::string("starnuma ") + STARNUMA_VERSION + " (plug-in API " +
+                                        std::to_string(STARNUMA_PLUGIN_API_VERSION) + ")");
   app.require_subcommand(1);
   std::string max_host_memory;
   app.add_option("--max-host-memory", max_host_memory,
