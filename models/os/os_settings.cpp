@@ -1,12 +1,24 @@
 #include "os/os_settings.hpp"
 
+#include <algorithm>
+
+#include "common/diagnostics.hpp"
+
 namespace starnuma {
 
-Placement OsSettings::placement() const {
-  if (placement_.get() == "oracle") return Placement::Oracle;
-  if (placement_.get() == "dynamic") return Placement::Dynamic;
-  return Placement::FirstTouch;
+const std::vector<std::string>& placement_names() {
+  static const std::vector<std::string> names{"first-touch", "oracle", "dynamic"};
+  return names;
 }
+
+Placement placement_of(const std::string& name) {
+  const auto& names = placement_names();
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) report_internal("no placement named '" + name + "'");
+  return static_cast<Placement>(it - names.begin());
+}
+
+Placement OsSettings::placement() const { return placement_of(placement_.get()); }
 
 Allocation OsSettings::allocation() const {
   const std::string& v = allocation_.get();

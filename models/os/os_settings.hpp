@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "common/component.hpp"
 #include "os/page_map.hpp"
@@ -11,6 +12,12 @@
 namespace starnuma {
 
 enum class Placement { FirstTouch, Oracle, Dynamic };
+// The placements' names in the enum's order: the one table the platform's os.placement, the
+// command line, the sweep files and the results all use.
+const std::vector<std::string>& placement_names();
+inline const std::string& placement_name(Placement p) { return placement_names()[static_cast<size_t>(p)]; }
+// The placement a name (one of placement_names()) stands for.
+Placement placement_of(const std::string& name);
 // Whose knowledge drives dynamic migration: the tracking hardware's metadata (Algorithm 1 on
 // regions, StarNUMA) or exact per-socket counts of every page (the paper's favoured baseline).
 enum class MigrationKnowledge { Tracker, Perfect };
@@ -58,7 +65,7 @@ class OsSettings : public Component {
       *this, "placement", "first-touch",
       "Page placement: first-touch, oracle (static, from a profile of the run's LLC misses) or "
       "dynamic (first touch, then migration phases; docs/os.md)",
-      std::vector<std::string>{"first-touch", "oracle", "dynamic"}};
+      placement_names()};
   Param<std::string> allocation_{
       *this, "allocation", "first-touch",
       "Where a page's first touch puts it: first-touch (the toucher's node, then the "

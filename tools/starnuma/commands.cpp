@@ -159,9 +159,7 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   o.workload = ra.workload;
   o.instructions = ra.instructions;
   o.warmup = ra.warmup;
-  if (ra.placement == "oracle") o.placement = Placement::Oracle;
-  else if (ra.placement == "dynamic") o.placement = Placement::Dynamic;
-  else if (ra.placement == "first-touch") o.placement = Placement::FirstTouch;
+  if (!ra.placement.empty()) o.placement = placement_of(ra.placement);
   o.seed = ra.seed;
   if (ra.pool_fraction >= 0) o.pool_fraction = ra.pool_fraction;
   const Parsed<Size> region = parse_size(ra.oracle_region);

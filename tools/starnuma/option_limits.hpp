@@ -15,7 +15,6 @@ inline constexpr int kMaxJobs = 4096;                  // sampled windows at onc
 inline constexpr unsigned kMaxDetailedSockets = 4096;  // 0: all detailed
 inline constexpr int kMaxProfileSockets = 64, kMaxProfileCores = 256;
 
-inline const std::vector<std::string> kPlacements{"first-touch", "oracle", "dynamic"};
 inline const std::vector<std::string> kTraceSpaces{"separate", "shared"};
 
 }  // namespace starnuma::cli::limits

@@ -10,6 +10,7 @@
 #include "common/text.hpp"
 #include "common/units.hpp"
 #include "option_limits.hpp"
+#include "os/os_settings.hpp"
 #include "stimulus/program_mix.hpp"
 #include "stimulus/workload_registry.hpp"
 
@@ -306,7 +307,7 @@ class SpecReader {
         break;
       }
       case ValueType::Placement:
-        if (!listed(limits::kPlacements, v)) problem = "'" + v + "' is not one of " + join(limits::kPlacements);
+        if (!listed(placement_names(), v)) problem = "'" + v + "' is not one of " + join(placement_names());
         break;
       case ValueType::Kind:
         if (v != "run" && v != "sampled" && v != "profile") problem = "'" + v + "' is not run, sampled or profile";
