@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include <systemc>
 
@@ -59,7 +60,7 @@ void MigrationEngine::run() {
   const int64_t poll_fs = s_.os->poll().ps() * 1000;
   const int64_t period_fs = s_.os->phase_period().ps() * 1000;
   std::vector<PageMove> pending;
-  size_t next = 0;
+  CopyQueues queues(s_.pages->nodes().size());
   int64_t free_fs = 0;  // the OS core is busy until then
   while (s_.control->active() > 0) {
     const int64_t now = sim_now_fs();
@@ -70,13 +71,13 @@ void MigrationEngine::run() {
                               : period_fs ? now >= static_cast<int64_t>(records_.size() + 1) * period_fs
                                           : retired() >= (records_.size() + 1) * per_phase;
     if (phase_starts) {
-      if (!records_.empty()) records_.back().dropped_pages += pending.size() - next;
+      if (!records_.empty()) records_.back().dropped_pages += queues.left();
       records_.emplace_back();
       PhaseRecord& rec = records_.back();
       rec.phase = s_.replay ? s_.replay->phase : records_.size();
       rec.start_ns = static_cast<double>(now) / 1e6;
       pending = s_.replay ? replay(rec) : decide(rec.phase, rec);
-      next = 0;
+      queues.fill(pending);
       free_fs = std::max(free_fs, now) + scan_fs_;
       busy_fs_ += scan_fs_;
       rec.decided_ns = static_cast<double>(free_fs) / 1e6;
@@ -93,19 +94,48 @@ void MigrationEngine::run() {
       }
       continue;
     }
-    if (next < pending.size() && free_fs <= now) {
-      free_fs = migrate(pending[next++], now, records_.back());
-      busy_fs_ += free_fs - now;
-      continue;
+    if (queues.left() > 0 && free_fs <= now) {
+      if (const size_t k = queues.take(now); k != CopyQueues::kNone) {
+        free_fs = migrate(pending[k], now, records_.back(), queues);
+        busy_fs_ += free_fs - now;
+        continue;
+      }
     }
-    // Until the OS core is free, a copy lands, or the next poll for a boundary; rounded up to whole
-    // picoseconds (SystemC's resolution), so that time does reach it.
-    int64_t until = now + poll_fs;
-    if (next < pending.size()) until = std::min(until, free_fs);
-    until = std::min(until, mover_.next_landing());
+    // Until the OS core is free, a destination's copy ends, a copy lands, or the next poll for a
+    // boundary; rounded up to whole picoseconds (SystemC's resolution), so that time does reach it.
+    int64_t until = std::min(now + poll_fs, mover_.next_landing());
+    if (queues.left() > 0) until = std::min(until, std::max(free_fs, queues.next_ready()));
     wait_until_fs((std::max(until, now + 1) + 999) / 1000 * 1000);
   }
-  if (!records_.empty()) records_.back().dropped_pages += pending.size() - next;
+  if (!records_.empty()) records_.back().dropped_pages += queues.left();
+}
+
+void CopyQueues::fill(const std::vector<PageMove>& moves) {
+  for (std::vector<size_t>& q : queue_) q.clear();
+  std::fill(head_.begin(), head_.end(), 0);
+  for (size_t k = 0; k < moves.size(); ++k) queue_.at(moves[k].to).push_back(k);
+  left_ = moves.size();
+}
+
+size_t CopyQueues::take(int64_t now) {
+  size_t best = kNone, best_node = 0;
+  for (size_t n = 0; n < queue_.size(); ++n)
+    if (head_[n] < queue_[n].size() && free_fs_[n] <= now && queue_[n][head_[n]] < best) {
+      best = queue_[n][head_[n]];
+      best_node = n;
+    }
+  if (best != kNone) {
+    ++head_[best_node];
+    --left_;
+  }
+  return best;
+}
+
+int64_t CopyQueues::next_ready() const {
+  int64_t next = std::numeric_limits<int64_t>::max();
+  for (size_t n = 0; n < queue_.size(); ++n)
+    if (head_[n] < queue_[n].size()) next = std::min(next, free_fs_[n]);
+  return next;
 }
 
 int64_t MigrationEngine::tracker_scan_fs(uint64_t entries) const {
@@ -212,7 +242,7 @@ std::vector<PageMove> MigrationEngine::replay(PhaseRecord& rec) {
   return r.moves;
 }
 
-int64_t MigrationEngine::migrate(const PageMove& m, int64_t start_fs, PhaseRecord& rec) {
+int64_t MigrationEngine::migrate(const PageMove& m, int64_t start_fs, PhaseRecord& rec, CopyQueues& queues) {
   PageMap& pages = *s_.pages;
   if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0 ||
       pages.in_flight(m.vpage)) {
@@ -227,6 +257,7 @@ int64_t MigrationEngine::migrate(const PageMove& m, int64_t start_fs, PhaseRecor
   const int64_t os_done_fs = start_fs + static_cast<int64_t>(s_.os->page_cycles()) * s_.os_cycle_fs;
   const size_t copier = socket_of_node(m.to != s_.pool ? m.to : from);
   const int64_t done_fs = mover_.move(m.vpage, m.to, start_fs, os_done_fs, copier);
+  queues.copying_until(m.to, done_fs);
   copy_fs_ += done_fs - start_fs;
   ++rec.moved_pages;
   const bool pool = s_.pool != static_cast<size_t>(-1);
@@ -293,6 +324,7 @@ nlohmann::ordered_json MigrationEngine::report() const {
   j["lines_flushed"] = mover_.lines_flushed();
   j["dirty_lines_written"] = mover_.dirty_lines();
   j["os_core_busy_ns"] = static_cast<double>(busy_fs_) / 1e6;
+  j["copies_in_flight_peak"] = mover_.copies_peak();
   j["mean_page_migration_ns"] = moved ? static_cast<double>(copy_fs_) / 1e6 / static_cast<double>(moved) : 0.0;
   j["per_phase"] = phases;
   return j;

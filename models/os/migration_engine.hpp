@@ -9,7 +9,9 @@
 //     runs line by line through the fabric (a core of the destination socket, or for the pool the
 //     source socket, reads at the old home and writes at the new one, competing with the cores'
 //     traffic) while the OS core goes on to the next page;
-//   - accesses to the page wait until its copy ends; then the old frame is freed.
+//   - accesses to the page wait until its copy ends; then the old frame is freed;
+//   - a destination takes one copy at a time (CopyQueues): its next page starts once the copy
+//     in flight has ended, as the paper's artifact migrates.
 // A phase's moves not done when the next boundary comes are dropped (the new scan decides anew).
 #pragma once
 
@@ -40,6 +42,32 @@ class SocketTracking;
 // entry, or the metadata's memory latency over the lines it keeps in flight, whichever is longer.
 uint64_t scan_cycles(uint64_t entries, uint64_t entry_bytes, Time line_latency, int64_t cycle_fs,
                      unsigned cycles_per_entry, unsigned lines_in_flight);
+
+// A phase's pages waiting to move, one queue per destination node in decision order. A
+// destination has one copy in flight at a time, as the paper's artifact migrates (its migrator
+// sends a destination's next page once the one in flight has landed): a page's move (remap,
+// shootdown, copy) starts only when its destination's last copy has ended, so the page stays
+// usable at its old home meanwhile, and the OS core takes the earliest page whose destination is
+// free instead of waiting behind a busy one.
+class CopyQueues {
+ public:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+  explicit CopyQueues(size_t nodes) : queue_(nodes), head_(nodes, 0), free_fs_(nodes, 0) {}
+  void fill(const std::vector<PageMove>& moves);  // a new phase's pages (what is left is dropped)
+  size_t left() const { return left_; }
+  // The earliest waiting page (its index in the phase's moves) whose destination is free at
+  // `now`, taken out of its queue; kNone when every waiting page's destination is busy.
+  size_t take(int64_t now);
+  // When the first destination with waiting pages becomes free (INT64_MAX: no page waits).
+  int64_t next_ready() const;
+  void copying_until(size_t node, int64_t done_fs) { free_fs_.at(node) = done_fs; }
+
+ private:
+  std::vector<std::vector<size_t>> queue_;
+  std::vector<size_t> head_;
+  std::vector<int64_t> free_fs_;  // per node: when its copy in flight ends
+  size_t left_ = 0;
+};
 
 class MigrationEngine {
  public:
@@ -111,7 +139,7 @@ class MigrationEngine {
   // The OS core's time to scan `entries` tracker entries.
   int64_t tracker_scan_fs(uint64_t entries) const;
   // Moves one page starting at the OS core's time; returns when the OS core is free again (fs).
-  int64_t migrate(const PageMove& m, int64_t start_fs, PhaseRecord& record);
+  int64_t migrate(const PageMove& m, int64_t start_fs, PhaseRecord& record, CopyQueues& queues);
 
   Setup s_;
   PageMover mover_;

@@ -44,6 +44,7 @@ int64_t PageMover::move(uint64_t vpage, size_t to, int64_t flush_fs, int64_t cop
   }
   pages_.set_in_flight(vpage, done_fs);
   copies_.push_back({done_fs, vpage, moved.from});
+  copies_peak_ = std::max(copies_peak_, copies_.size());
   return done_fs;
 }
 

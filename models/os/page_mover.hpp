@@ -38,6 +38,8 @@ class PageMover {
   uint64_t shootdowns_sent() const { return shootdowns_sent_; }
   uint64_t lines_flushed() const { return lines_flushed_; }
   uint64_t dirty_lines() const { return dirty_lines_; }
+  // The most copies in flight at once.
+  size_t copies_peak() const { return copies_peak_; }
   // Shootdowns sent to cores that made no access after them (their threads had finished).
   uint64_t shootdowns_unprocessed() const;
   // Tells every core holding `vpage`'s translation to drop it (before its next access); `at_ps`
@@ -54,6 +56,7 @@ class PageMover {
     uint64_t vpage, old_frame;
   };
   std::vector<Copy> copies_;  // in flight
+  size_t copies_peak_ = 0;
   uint64_t shootdowns_sent_ = 0, lines_flushed_ = 0, dirty_lines_ = 0;
   Waves* waves_ = nullptr;
   Waves::Signal in_flight_signal_ = Waves::kOff, shootdowns_signal_ = Waves::kOff;

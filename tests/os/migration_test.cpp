@@ -2,6 +2,8 @@
 // whole runs that migrate (with perfect and tracker knowledge), and bad `os:` settings.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "harness/expect_report.hpp"
 #include "harness/in_child.hpp"
 #include "harness/run_platform.hpp"
@@ -62,6 +64,27 @@ TEST(Migration, AnAccessToAPageInFlightWaitsExactlyUntilItsCopyEnds) {
   EXPECT_EQ(c.caches->access(vaddr, false, copy_end + 1'000'000), c.caches->l1_latency());  // translated again
 }
 
+// One copy in flight per destination: a busy destination's pages wait in decision order while a
+// free destination's page goes ahead; the next ready time is the earliest busy destination's end.
+TEST(Migration, EachDestinationCopiesOnePageAtATime) {
+  CopyQueues q(3);
+  q.fill({{10, 2, MoveKind::Candidate}, {11, 2, MoveKind::Candidate}, {12, 1, MoveKind::Candidate}});
+  EXPECT_EQ(q.left(), 3u);
+  EXPECT_EQ(q.take(0), 0u);  // node 2's first page
+  q.copying_until(2, 500);
+  EXPECT_EQ(q.take(100), 2u);  // node 2 is busy: node 1's page goes ahead of page 1
+  q.copying_until(1, 300);
+  EXPECT_EQ(q.take(200), CopyQueues::kNone);
+  EXPECT_EQ(q.next_ready(), 500);  // node 1 is busy too but has nothing waiting
+  EXPECT_EQ(q.take(499), CopyQueues::kNone);
+  EXPECT_EQ(q.take(500), 1u);
+  EXPECT_EQ(q.left(), 0u);
+  EXPECT_EQ(q.next_ready(), std::numeric_limits<int64_t>::max());
+  q.fill({{13, 2, MoveKind::Candidate}});  // a new phase: the copy still in flight holds node 2
+  EXPECT_EQ(q.take(400), CopyQueues::kNone);
+  EXPECT_EQ(q.next_ready(), 500);
+}
+
 // `sharing` with perfect knowledge: widely shared pages move to the pool, the accesses follow
 // them, every shootdown reaches its holder, and the page map stays consistent (checked at the end
 // of every dynamic run).
@@ -78,6 +101,8 @@ TEST(Migration, PerfectKnowledgeMovesSharedPagesToThePool) {
   EXPECT_EQ(core_sum(r, "shootdowns") + m["shootdowns_unprocessed"].get<uint64_t>(),
             m["shootdowns_sent"].get<uint64_t>());
   EXPECT_EQ(r.migration_policy, "perfect per-page knowledge");
+  EXPECT_GE(m["copies_in_flight_peak"].get<uint64_t>(), 1u);
+  EXPECT_LE(m["copies_in_flight_peak"].get<uint64_t>(), 17u);  // one per destination node
 }
 
 // One thread chases through pages another socket first touched: once a phase sees them, they move
