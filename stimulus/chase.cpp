@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "stimulus/layout.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -15,16 +16,15 @@ using namespace literals;
 
 namespace {
 
-constexpr uint64_t kBase = uint64_t{1} << 33;
-constexpr uint64_t kLine = 64, kPage = 4096;
+constexpr uint64_t kChaseBase = uint64_t{1} << 33;
 
 class ChaseStream : public ThreadStream {
  public:
   ChaseStream(bool init, bool chase, uint64_t footprint, uint64_t operations, uint32_t gap, uint64_t seed)
-      : init_(init), chase_(chase), pages_(footprint / kPage), operations_(operations), gap_(gap) {
+      : init_(init), chase_(chase), pages_(footprint / kPageBytes), operations_(operations), gap_(gap) {
     if (chase) {
       // Sattolo's algorithm: a random permutation that is one cycle through every line.
-      next_.resize(footprint / kLine);
+      next_.resize(footprint / kLineBytes);
       std::iota(next_.begin(), next_.end(), 0);
       std::mt19937_64 rng(seed);
       for (size_t i = next_.size() - 1; i > 0; --i) std::swap(next_[i], next_[rng() % i]);
@@ -34,13 +34,13 @@ class ChaseStream : public ThreadStream {
     size_t n = 0;
     while (n < max) {
       if (init_ && page_ < pages_) {
-        out[n++] = StreamOp{StreamOp::Kind::Store, false, false, 0, kBase + page_++ * kPage};
+        out[n++] = StreamOp{StreamOp::Kind::Store, false, false, 0, kChaseBase + page_++ * kPageBytes};
       } else if (!barrier_done_) {
         out[n++] = StreamOp{StreamOp::Kind::Barrier, false, true, 0, 1};
         barrier_done_ = true;
       } else if (chase_ && done_ < operations_) {
         at_ = next_[at_];
-        out[n++] = StreamOp{StreamOp::Kind::Load, true, false, gap_, kBase + at_ * kLine};
+        out[n++] = StreamOp{StreamOp::Kind::Load, true, false, gap_, kChaseBase + at_ * kLineBytes};
         ++done_;
       } else {
         break;

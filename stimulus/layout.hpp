@@ -6,6 +6,9 @@
 
 namespace starnuma {
 
+// The line and the page every workload's addresses are laid out in.
+constexpr uint64_t kLineBytes = 64, kPageBytes = 4096;
+
 // Thread t's share [begin, end) of n loop items under OpenMP's schedule(static).
 struct Share {
   uint64_t begin = 0, end = 0;

@@ -12,6 +12,7 @@
 
 #include "common/text.hpp"
 #include "stimulus/weight_index.hpp"
+#include "stimulus/layout.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -20,8 +21,7 @@ using namespace literals;
 
 namespace {
 
-constexpr uint64_t kBase = uint64_t{1} << 34;
-constexpr uint64_t kLine = 64, kPage = 4096;
+constexpr uint64_t kSharingBase = uint64_t{1} << 34;
 
 struct SharingLayout {
   std::vector<uint8_t> sharers;              // per page: how many sockets share it
@@ -49,7 +49,7 @@ class SharingStream : public ThreadStream {
       const uint64_t page = pages_[std::min(i, pages_.size() - 1)];
       const bool store = unit() < store_fraction_;
       out[n] = StreamOp{store ? StreamOp::Kind::Store : StreamOp::Kind::Load, false, false, gap_,
-                        kBase + page * kPage + (rng_() % (kPage / kLine)) * kLine};
+                        kSharingBase + page * kPageBytes + (rng_() % (kPageBytes / kLineBytes)) * kLineBytes};
     }
     return n;
   }
@@ -76,7 +76,7 @@ class Sharing : public Workload {
         operations_(operations),
         seed_(seed) {}
   unsigned threads() const override { return threads_; }
-  uint64_t footprint() const override { return layout_.sharers.size() * kPage; }
+  uint64_t footprint() const override { return layout_.sharers.size() * kPageBytes; }
   std::unique_ptr<ThreadStream> stream(unsigned t) const override {
     // Threads are placed on sockets in order, equally many each.
     const unsigned socket = static_cast<unsigned>(static_cast<uint64_t>(t) * sockets_ / threads_);

@@ -45,15 +45,18 @@ if ((${#missing[@]})); then
 fi
 
 # A first run builds the simulator alone (about a fifth of the targets are tests, benches and
-# example plug-ins); the tests turn the suite on in the same build folder.
+# example plug-ins), its sources in batches (STARNUMA_UNITY_BUILD); the tests turn the suite on in
+# the same build folder.
 if [ "$mode" = test ]; then
   if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q '^STARNUMA_TESTS:BOOL=ON' "$build/CMakeCache.txt"; then
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DSTARNUMA_TESTS=ON
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DSTARNUMA_TESTS=ON \
+      -DSTARNUMA_UNITY_BUILD=ON
   fi
   cmake --build "$build" -j "$jobs"
 else
   if [ ! -f "$build/CMakeCache.txt" ]; then
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DSTARNUMA_TESTS=OFF
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DSTARNUMA_TESTS=OFF \
+      -DSTARNUMA_UNITY_BUILD=ON
   fi
   cmake --build "$build" -j "$jobs" --target starnuma
 fi
@@ -75,7 +78,7 @@ case "$mode" in
     if [ "${SANITIZE:-1}" != 0 ]; then
       asan=${build}-asan
       if [ ! -f "$asan/CMakeCache.txt" ]; then
-        cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARNUMA_SANITIZE=ON
+        cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARNUMA_SANITIZE=ON -DSTARNUMA_UNITY_BUILD=ON
       fi
       cmake --build "$asan" -j "$jobs"
       ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir "$asan" -j "$jobs" --output-on-failure

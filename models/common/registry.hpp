@@ -73,7 +73,7 @@ using ComponentRegistry = Registry<ComponentType>;
 #define STARNUMA_CONCAT_INNER(a, b) a##b
 #define STARNUMA_CONCAT(a, b) STARNUMA_CONCAT_INNER(a, b)
 #define STARNUMA_REGISTER_COMPONENT(CLASS, NAME, ROLE, DESCRIPTION)                                        \
-  static const bool STARNUMA_CONCAT(starnuma_registered_component_, __LINE__) =                            \
+  static const bool STARNUMA_CONCAT(starnuma_registered_component_, __COUNTER__) =                         \
       ::starnuma::ComponentRegistry::instance().add(::starnuma::ComponentType{                             \
           NAME, ROLE, DESCRIPTION,                                                                         \
           [](const char* n, const ::starnuma::ScopeContext& c) -> std::unique_ptr<::starnuma::Component> { \
@@ -91,7 +91,7 @@ struct ScopedType {
 };
 
 #define STARNUMA_REGISTER_SCOPED(BASE, CLASS, NAME, DESCRIPTION)                                       \
-  static const bool STARNUMA_CONCAT(starnuma_registered_scoped_, __LINE__) =                           \
+  static const bool STARNUMA_CONCAT(starnuma_registered_scoped_, __COUNTER__) =                        \
       ::starnuma::Registry<::starnuma::ScopedType<BASE>>::instance().add(::starnuma::ScopedType<BASE>{ \
           NAME, DESCRIPTION,                                                                           \
           [](const ::starnuma::ScopeContext& c) -> std::unique_ptr<BASE> { return std::make_unique<CLASS>(c); }})

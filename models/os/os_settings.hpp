@@ -7,23 +7,24 @@
 #include <vector>
 
 #include "common/component.hpp"
+#include "common/enum_names.hpp"
 #include "os/page_map.hpp"
 
 namespace starnuma {
 
 enum class Placement { FirstTouch, Oracle, Dynamic };
-// The placements' names in the enum's order: the one table the platform's os.placement, the
-// command line, the sweep files and the results all use.
-const std::vector<std::string>& placement_names();
-inline const std::string& placement_name(Placement p) { return placement_names()[static_cast<size_t>(p)]; }
-// The placement a name (one of placement_names()) stands for.
-Placement placement_of(const std::string& name);
+template <>
+const std::vector<std::string>& names_of<Placement>();
+template <>
+const std::vector<std::string>& names_of<Allocation>();
 // Whose knowledge drives dynamic migration: the tracking hardware's metadata (Algorithm 1 on
 // regions, StarNUMA) or exact per-socket counts of every page (the paper's favoured baseline).
 enum class MigrationKnowledge { Tracker, Perfect };
 // What each phase decides: StarNUMA's Algorithm 1, or the multi-chip placement paper's dynamic
 // migration (DM: from the busiest node to the least busy; os/balance_policy.hpp).
 enum class MigrationRule { Algorithm1, Balance, AutoNuma, Lacx };
+template <>
+const std::vector<std::string>& names_of<MigrationRule>();
 
 class OsSettings : public Component {
  public:
@@ -65,16 +66,15 @@ class OsSettings : public Component {
       *this, "placement", "first-touch",
       "Page placement: first-touch, oracle (static, from a profile of the run's LLC misses) or "
       "dynamic (first touch, then migration phases; docs/os.md)",
-      placement_names()};
-  Param<std::string> allocation_{
-      *this, "allocation", "first-touch",
-      "Where a page's first touch puts it: first-touch (the toucher's node, then the "
-      "nearest with room), interleave (round-robin over the nodes), hybrid (the toucher's "
-      "node, then round-robin over the others once it is full) or usage-aware (the "
-      "toucher's node, then the least used) or weighted (a share cpuless_share of each "
-      "socket's new pages round-robin over the CPU-less CXL nodes, the rest first-touch) "
-      "(docs/os.md)",
-      std::vector<std::string>{"first-touch", "interleave", "hybrid", "usage-aware", "weighted"}};
+      names_of<Placement>()};
+  Param<std::string> allocation_{*this, "allocation", "first-touch",
+                                 "Where a page's first touch puts it: first-touch (the toucher's node, then the "
+                                 "nearest with room), interleave (round-robin over the nodes), hybrid (the toucher's "
+                                 "node, then round-robin over the others once it is full) or usage-aware (the "
+                                 "toucher's node, then the least used) or weighted (a share cpuless_share of each "
+                                 "socket's new pages round-robin over the CPU-less CXL nodes, the rest first-touch) "
+                                 "(docs/os.md)",
+                                 names_of<Allocation>()};
   Param<double> cpuless_share_{*this, "cpuless_share", 0.5,
                                "allocation weighted: the share of each socket's new pages placed on the CPU-less "
                                "CXL nodes (cxl_pool numa_node: true): the CXL pooling paper's pooled fraction",
@@ -92,7 +92,7 @@ class OsSettings : public Component {
       "busiest node to the least busy, up to migration_limit per phase), autonuma (Linux's "
       "NUMA balancing: scans, hinting faults, migration on fault) or lacx (AutoNUMA with "
       "LACX: pages shared across nodes go to the CPU-less CXL node) (docs/os.md)",
-      std::vector<std::string>{"algorithm1", "balance", "autonuma", "lacx"}};
+      names_of<MigrationRule>()};
   Param<Time> numa_scan_period_{*this, "numa_scan_period", Time::from_ns(100000),
                                 "autonuma, lacx: how often the scanner unmaps the next numa_scan_size of memory "
                                 "(Linux's 1 s minimum, scaled to the scaled runs' milliseconds)",

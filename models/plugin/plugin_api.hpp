@@ -85,27 +85,27 @@ bool register_switch_model(unsigned api_version, const char* name, const char* d
 // CLASS: an sc_module with a constructor (sc_module_name, starnuma::plugin::Params&) and a public
 // target socket `socket` (any socket derived from tlm::tlm_target_socket<>, e.g.
 // tlm_utils::simple_target_socket). The module belongs to the node that built it.
-#define STARNUMA_REGISTER_TLM_TARGET(CLASS, NAME, DESCRIPTION)                            \
-  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_tlm_target_, __LINE__) =   \
-      ::starnuma::plugin::register_tlm_target(                                            \
-          STARNUMA_PLUGIN_API_VERSION, NAME, DESCRIPTION,                                 \
-          [](const char* n, ::starnuma::plugin::Params& p) -> tlm::tlm_target_socket<>& { \
-            return (new CLASS(n, p))->socket;                                             \
+#define STARNUMA_REGISTER_TLM_TARGET(CLASS, NAME, DESCRIPTION)                             \
+  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_tlm_target_, __COUNTER__) = \
+      ::starnuma::plugin::register_tlm_target(                                             \
+          STARNUMA_PLUGIN_API_VERSION, NAME, DESCRIPTION,                                  \
+          [](const char* n, ::starnuma::plugin::Params& p) -> tlm::tlm_target_socket<>& {  \
+            return (new CLASS(n, p))->socket;                                              \
           })
 // CLASS: an sc_module with a constructor (sc_module_name, starnuma::plugin::Params&) and a public
 // initiator socket `socket` (e.g. tlm_utils::simple_initiator_socket). Its processes drive the
 // platform from time 0; the module belongs to the initiator that built it.
-#define STARNUMA_REGISTER_TLM_INITIATOR(CLASS, NAME, DESCRIPTION)                            \
-  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_tlm_initiator_, __LINE__) =   \
-      ::starnuma::plugin::register_tlm_initiator(                                            \
-          STARNUMA_PLUGIN_API_VERSION, NAME, DESCRIPTION,                                    \
-          [](const char* n, ::starnuma::plugin::Params& p) -> tlm::tlm_initiator_socket<>& { \
-            return (new CLASS(n, p))->socket;                                                \
+#define STARNUMA_REGISTER_TLM_INITIATOR(CLASS, NAME, DESCRIPTION)                             \
+  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_tlm_initiator_, __COUNTER__) = \
+      ::starnuma::plugin::register_tlm_initiator(                                             \
+          STARNUMA_PLUGIN_API_VERSION, NAME, DESCRIPTION,                                     \
+          [](const char* n, ::starnuma::plugin::Params& p) -> tlm::tlm_initiator_socket<>& {  \
+            return (new CLASS(n, p))->socket;                                                 \
           })
 // CLASS: an sc_module and a starnuma::plugin::SwitchModel with a constructor (sc_module_name,
 // starnuma::plugin::Params&). The model belongs to the node that built it.
 #define STARNUMA_REGISTER_SWITCH_MODEL(CLASS, NAME, DESCRIPTION)                                 \
-  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_switch_model_, __LINE__) =        \
+  static const bool STARNUMA_PLUGIN_CONCAT(starnuma_registered_switch_model_, __COUNTER__) =     \
       ::starnuma::plugin::register_switch_model(                                                 \
           STARNUMA_PLUGIN_API_VERSION, NAME, DESCRIPTION,                                        \
           [](const char* n, ::starnuma::plugin::Params& p) -> ::starnuma::plugin::SwitchModel& { \

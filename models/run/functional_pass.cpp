@@ -29,11 +29,11 @@ namespace {
 // Operations a thread runs before the next thread's turn, and each round starts one thread later:
 // coarse or fixed turns would let the first threads first-touch (home) most shared pages, which a
 // timed run, where threads progress together, does not.
-constexpr size_t kBatch = 8;
-constexpr unsigned kLineShift = 6;
+constexpr size_t kOpsPerTurn = 8;
+constexpr unsigned kPassLineShift = 6;
 // How far ahead the host prefetches: the page-map entry, then (translated) the LLC set. The LLCs'
 // tags are larger than the host's caches: without the hints each access waits for host memory.
-constexpr size_t kTranslationAhead = 8, kSetAhead = 4;
+constexpr size_t kPassTranslationAhead = 8, kPassSetAhead = 4;
 // Each thread's private caches, as a direct-mapped filter of this many virtual lines (32 KiB): a hit
 // there never reaches the LLC or the TLBs, as an L1 hit does not. Emptied at every boundary, so
 // each page's first access after a phase mark reaches its annex.
@@ -189,7 +189,7 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
       if (annexes) annexes->shoot_down(m.vpage);
       const PageMap::Moved mv = pages.move(m.vpage, m.to);
       pages.release(mv.from);
-      const uint64_t lines = pages.page_size() >> kLineShift;
+      const uint64_t lines = pages.page_size() >> kPassLineShift;
       for (CacheArray& llc : llcs)
         for (uint64_t l = mv.from * lines; l < (mv.from + 1) * lines; ++l) llc.invalidate(l);
       ++moved;
@@ -235,7 +235,7 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
       // Within a batch no other thread runs: the translation of the page just used hits the L1
       // DTLB's most recent entry, and changes nothing the pass counts.
       uint64_t last_vpage = ~uint64_t{0};
-      for (size_t i = 0; i < kBatch; ++i) {
+      for (size_t i = 0; i < kOpsPerTurn; ++i) {
         const StreamOp* op = readers[t].peek();
         if (!op) {
           finished[t] = true;
@@ -252,21 +252,22 @@ FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPas
         ++result.accesses;
         readers[t].pop();
         if (o.streams_only) continue;
-        const uint64_t vline = op->address >> kLineShift;
+        const uint64_t vline = op->address >> kPassLineShift;
         uint32_t& slot = lines[filter_slot(vline)];
         const auto tag = static_cast<uint32_t>(vline >> kFilterBits);
         if (slot == tag && vline >> (kFilterBits + 32) == 0) continue;
         slot = tag;
-        if (const StreamOp* far = readers[t].ahead(kTranslationAhead); far && far->kind != StreamOp::Kind::Barrier)
+        if (const StreamOp* far = readers[t].ahead(kPassTranslationAhead); far && far->kind != StreamOp::Kind::Barrier)
           pages.prefetch(far->address);
-        if (const StreamOp* near = readers[t].ahead(kSetAhead); near && near->kind != StreamOp::Kind::Barrier)
-          if (const uint64_t pa = pages.peek(near->address); pa != PageMap::kUnplaced) llc.prefetch(pa >> kLineShift);
+        if (const StreamOp* near = readers[t].ahead(kPassSetAhead); near && near->kind != StreamOp::Kind::Barrier)
+          if (const uint64_t pa = pages.peek(near->address); pa != PageMap::kUnplaced)
+            llc.prefetch(pa >> kPassLineShift);
         const bool store = op->kind == StreamOp::Kind::Store;
         const uint64_t paddr = pages.translate(op->address, socket);
         const uint64_t vpage = op->address >> page_shift;
         if (annexes && vpage != last_vpage) annexes->access(t, vpage, paddr >> page_shift);
         last_vpage = vpage;
-        const uint64_t line = paddr >> kLineShift;
+        const uint64_t line = paddr >> kPassLineShift;
         if (llc.access(line, store)) continue;
         llc.fill(line, store);
         ++result.llc_misses;

@@ -14,8 +14,8 @@
 namespace starnuma {
 
 namespace {
-constexpr unsigned kPageShift = 12, kLineShift = 6;
-constexpr size_t kBatch = 64;  // operations a thread runs before the next thread's turn
+constexpr unsigned kProfilePageShift = 12, kProfileLineShift = 6;
+constexpr size_t kProfileOpsPerTurn = 64;  // operations a thread runs before the next thread's turn
 
 struct PageRecord {
   uint64_t sharers = 0;  // bit per socket
@@ -35,11 +35,11 @@ void for_each_llc_miss(const Workload& workload, const std::vector<unsigned>& so
   std::vector<uint64_t> retired(threads, 0);
   std::vector<bool> measuring(threads), finished(threads, false);
   for (unsigned t = 0; t < threads; ++t) measuring[t] = !workload.thread_initialises(t);
-  std::array<StreamOp, kBatch> batch;
+  std::array<StreamOp, kProfileOpsPerTurn> batch;
   for (unsigned live = threads; live > 0;) {
     for (unsigned t = 0; t < threads; ++t) {
       if (finished[t]) continue;
-      const size_t n = retired[t] < instructions ? streams[t]->fill(batch.data(), kBatch) : 0;
+      const size_t n = retired[t] < instructions ? streams[t]->fill(batch.data(), kProfileOpsPerTurn) : 0;
       if (n == 0) {
         finished[t] = true;
         --live;
@@ -55,7 +55,7 @@ void for_each_llc_miss(const Workload& workload, const std::vector<unsigned>& so
         if (!measuring[t]) continue;  // initialisation
         retired[t] += op.instructions + 1;
         const bool store = op.kind == StreamOp::Kind::Store;
-        const uint64_t line = op.address >> kLineShift;
+        const uint64_t line = op.address >> kProfileLineShift;
         if (llcs[socket].access(line, store)) continue;
         llcs[socket].fill(line, store);
         miss(op.address, socket, store);
@@ -74,7 +74,7 @@ SharingProfile profile_sharing(const ProfileOptions& o) {
   for_each_llc_miss(*workload, socket_of,
                     std::vector<uint64_t>(o.sockets, o.llc_bytes_per_core * o.cores_per_socket / 64), o.instructions,
                     [&](uint64_t address, unsigned socket, bool store) {
-                      PageRecord& p = pages[address >> kPageShift];
+                      PageRecord& p = pages[address >> kProfilePageShift];
                       p.sharers |= uint64_t{1} << socket;
                       ++p.accesses;
                       p.written = p.written || store;

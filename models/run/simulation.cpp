@@ -435,7 +435,7 @@ RunResult run_workload(Platform& platform, const RunOptions& options) {
   }
   r.platform = platform.source();
   r.workload = o.workload;
-  r.placement = placement_name(placement);
+  r.placement = name_of(placement);
   if (checkpoint) {
     r.placement = "sampled window";
     r.checkpoint_phase = checkpoint->phase;

@@ -32,6 +32,8 @@ enum class TrackingImpl { None, Model, Rtl };
 
 class SocketTracking : public Component, public TlbObserver {
  public:
+  static constexpr uint64_t kPageBytes = 4096;  // the pages the trackers count
+
   // `core`: the socket's cores, whose STLB or L1 DTLB the annexes sit on.
   SocketTracking(sc_core::sc_module_name n, const ScopeContext& c, const CoreConfig& core);
 

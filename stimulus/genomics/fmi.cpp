@@ -23,8 +23,7 @@ namespace genomics {
 
 namespace {
 
-constexpr uint64_t kBase = uint64_t{1} << 44;
-constexpr uint64_t kLine = 64;
+constexpr uint64_t kFmiBase = uint64_t{1} << 44;
 __extension__ typedef unsigned __int128 u128;
 
 // Instruction cost model (non-memory instructions; each traced load or store is one more).
@@ -149,17 +148,17 @@ FmdIndex::FmdIndex(const std::vector<uint8_t>& genome) {
   std::array<uint64_t, 4> count{};
   for (uint64_t i = 0; i < length_; ++i) {
     OccLine& line = occ_[i >> kLineShift];
-    if ((i & (kLine - 1)) == 0)
+    if ((i & (kLineBytes - 1)) == 0)
       for (unsigned b = 0; b < 4; ++b) line.count[b] = count[b];
     if (sa[i] == 0) {
       sentinel_ = i;
       continue;
     }
     const unsigned b = sa[i] - 1;
-    line.bits[b] |= uint64_t{1} << (i & (kLine - 1));
+    line.bits[b] |= uint64_t{1} << (i & (kLineBytes - 1));
     ++count[b];
   }
-  if ((length_ & (kLine - 1)) == 0)
+  if ((length_ & (kLineBytes - 1)) == 0)
     for (unsigned b = 0; b < 4; ++b) occ_.back().count[b] = count[b];
   uint64_t before = 1;  // '$' sorts first
   for (unsigned b = 0; b < 4; ++b) {
@@ -170,7 +169,7 @@ FmdIndex::FmdIndex(const std::vector<uint8_t>& genome) {
 
 uint64_t FmdIndex::occ(unsigned base, uint64_t i) const {
   const OccLine& line = occ_[i >> kLineShift];
-  return line.count[base] + popcount(line.bits[base] & ((uint64_t{1} << (i & (kLine - 1))) - 1));
+  return line.count[base] + popcount(line.bits[base] & ((uint64_t{1} << (i & (kLineBytes - 1))) - 1));
 }
 
 BiInterval FmdIndex::base_interval(unsigned base) const {
@@ -181,8 +180,8 @@ BiInterval FmdIndex::base_interval(unsigned base) const {
 void FmdIndex::extend_backward(const BiInterval& in, BiInterval out[4]) const {
   const OccLine& a = occ_[in.k >> kLineShift];
   const OccLine& b = occ_[(in.k + in.s) >> kLineShift];
-  const uint64_t mask_a = (uint64_t{1} << (in.k & (kLine - 1))) - 1;
-  const uint64_t mask_b = (uint64_t{1} << ((in.k + in.s) & (kLine - 1))) - 1;
+  const uint64_t mask_a = (uint64_t{1} << (in.k & (kLineBytes - 1))) - 1;
+  const uint64_t mask_b = (uint64_t{1} << ((in.k + in.s) & (kLineBytes - 1))) - 1;
   for (unsigned c = 0; c < 4; ++c) {
     const uint64_t from = a.count[c] + popcount(a.bits[c] & mask_a);
     const uint64_t to = b.count[c] + popcount(b.bits[c] & mask_b);
@@ -220,8 +219,8 @@ BiInterval SmemFinder::extend(const BiInterval& in, unsigned base, bool forward,
     // loaded beside it.
     recorder_->charge(loop_cost + kPerExtension);
     const uint64_t first = FmdIndex::first_line(from), last = FmdIndex::last_line(from);
-    recorder_->load(occ_base_ + first * kLine, true);
-    if (last != first) recorder_->load(occ_base_ + last * kLine, false);
+    recorder_->load(occ_base_ + first * kLineBytes, true);
+    if (last != first) recorder_->load(occ_base_ + last * kLineBytes, false);
   }
   BiInterval out[4];
   index_.extend_backward(from, out);
@@ -339,7 +338,7 @@ class FmiStream : public ThreadStream {
         finder_(*index_, config_.min_seed_len),
         bases_(config_.read_length) {
     finder_.trace(&recorder_, occ_base_);
-    if (t == 0) index_touch_ = micro::FirstTouch({occ_base_}, Share{0, index_->lines() * kLine / 8});
+    if (t == 0) index_touch_ = micro::FirstTouch({occ_base_}, Share{0, index_->lines() * kLineBytes / 8});
     const uint64_t bytes_begin = share_.begin * config_.read_length, bytes_end = share_.end * config_.read_length;
     read_touch_ = micro::FirstTouch({reads_base_}, Share{bytes_begin / 8, (bytes_end + 7) / 8});
   }
@@ -380,8 +379,8 @@ class FmiStream : public ThreadStream {
     make_read(*genome_, config_, seed_, r, bases_.data());
     recorder_.charge(kPerRead);
     const uint64_t at = reads_base_ + r * config_.read_length;
-    for (uint64_t line = at / kLine; line <= (at + config_.read_length - 1) / kLine; ++line)
-      recorder_.load(std::max(at, line * kLine), false);
+    for (uint64_t line = at / kLineBytes; line <= (at + config_.read_length - 1) / kLineBytes; ++line)
+      recorder_.load(std::max(at, line * kLineBytes), false);
     seeds_.clear();
     finder_.seed(bases_.data(), config_.read_length, seeds_);
     for (size_t i = 0; i < seeds_.size(); ++i) {
@@ -389,7 +388,7 @@ class FmiStream : public ThreadStream {
       recorder_.charge(kPerSeedRecord);
       recorder_.store(record);
       const uint64_t last = record + FmiWorkload::kSmemBytes - 1;
-      if (last / kLine != record / kLine) recorder_.store(last / kLine * kLine);
+      if (last / kLineBytes != record / kLineBytes) recorder_.store(last / kLineBytes * kLineBytes);
     }
     recorder_.charge(kPerSeedSort * static_cast<uint32_t>(seeds_.size()));
   }
@@ -419,8 +418,8 @@ FmiWorkload::FmiWorkload(const FmiConfig& config, unsigned threads, uint64_t see
       genome_(
           std::make_shared<const std::vector<uint8_t>>(synthetic_genome(config.genome, config.repeat_fraction, seed))),
       index_(std::make_shared<const FmdIndex>(*genome_)) {
-  ArrayAllocator layout(kBase);
-  occ_base_ = layout.allocate(index_->lines() * kLine);
+  ArrayAllocator layout(kFmiBase);
+  occ_base_ = layout.allocate(index_->lines() * kLineBytes);
   reads_base_ = layout.allocate(config_.reads * config_.read_length);
   for (unsigned t = 0; t < threads_; ++t) {
     // GenomicsBench's per-thread matchArray: 20 SMEMs per read of the thread's quota.

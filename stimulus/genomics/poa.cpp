@@ -10,6 +10,7 @@
 #include "common/units.hpp"
 #include "stimulus/genomics/poa.hpp"
 #include "stimulus/micro/micro.hpp"
+#include "stimulus/layout.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -20,7 +21,6 @@ namespace genomics {
 
 namespace {
 
-constexpr uint64_t kPage = 4096, kLine = 64;
 constexpr uint64_t kLimit = uint64_t{1} << 47;
 
 // Instruction cost model: the non-memory instructions of SPOA's scalar affine engine compiled at
@@ -52,7 +52,7 @@ constexpr uint32_t kPerAddPair = 8, kPerNewNode = 20, kPerEdge = 10;
 // Topological sort and consensus: per node its edge lists, per edge a counter or score compare.
 constexpr uint32_t kPerSortNode = 10, kPerSortEdge = 5, kPerConsensusNode = 8, kPerConsensusEdge = 6;
 
-uint64_t page_round(uint64_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
+uint64_t page_round(uint64_t bytes) { return (bytes + kPageBytes - 1) / kPageBytes * kPageBytes; }
 
 class PoaStream : public micro::StepStream<PoaStream> {
  public:
@@ -92,8 +92,8 @@ class PoaStream : public micro::StepStream<PoaStream> {
   }
   // Stores one per line over [at, at + bytes), each carrying `per` instructions per `unit` bytes.
   void write_lines(uint64_t at, uint64_t bytes, uint32_t unit, uint32_t per) {
-    for (uint64_t a = at; a < at + bytes; a = (a / kLine + 1) * kLine) {
-      const uint64_t end = std::min(at + bytes, (a / kLine + 1) * kLine);
+    for (uint64_t a = at; a < at + bytes; a = (a / kLineBytes + 1) * kLineBytes) {
+      const uint64_t end = std::min(at + bytes, (a / kLineBytes + 1) * kLineBytes);
       st(a, static_cast<uint32_t>((end - a + unit - 1) / unit * per));
     }
   }

@@ -17,10 +17,10 @@ namespace micro {
 
 namespace {
 
-constexpr uint64_t kBase = uint64_t{1} << 41;
+constexpr uint64_t kGupsBase = uint64_t{1} << 41;
 // Instruction cost model, from HPCC's update loop: the generator step (shift, sign test, select,
 // xor), the index mask and loop control before the load; the xor of the value before the store.
-constexpr uint32_t kPerUpdate = 7, kBeforeStore = 1;
+constexpr uint32_t kPerUpdate = 7, kGupsBeforeStore = 1;
 
 // a * b in GF(2)[x] modulo x^64 + x^2 + x + 1: Horner's rule over b's bits, high to low, with
 // hpcc_next as the multiplication by x.
@@ -50,7 +50,7 @@ class GupsStream : public StepStream<GupsStream> {
     ran_ = hpcc_next(ran_);
     const uint64_t address = table_ + (ran_ & mask_) * 8;
     out[0] = load(address, kPerUpdate);
-    out[1] = store(address, kBeforeStore);
+    out[1] = store(address, kGupsBeforeStore);
     return 2;
   }
 
@@ -72,7 +72,7 @@ uint64_t hpcc_starts(uint64_t n) {
 }
 
 GupsWorkload::GupsWorkload(unsigned log2_words, unsigned updates_per_word, unsigned threads)
-    : words_(uint64_t{1} << log2_words), updates_(words_ * updates_per_word), threads_(threads), table_(kBase) {}
+    : words_(uint64_t{1} << log2_words), updates_(words_ * updates_per_word), threads_(threads), table_(kGupsBase) {}
 
 std::unique_ptr<ThreadStream> GupsWorkload::stream(unsigned t) const {
   return std::make_unique<GupsStream>(*this, t, threads_);

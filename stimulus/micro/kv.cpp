@@ -20,12 +20,12 @@ namespace micro {
 
 namespace {
 
-constexpr uint64_t kBase = uint64_t{1} << 43;
+constexpr uint64_t kKvBase = uint64_t{1} << 43;
 constexpr uint64_t kSlot = 16;
 // Instruction cost model, from a compiled get/put: drawing the request (random numbers, key
 // mixing, the multiplicative hash, the dispatch) before the first probe; the key compare, branch
 // and index advance with wrap-around per further probe; moving the value before a store.
-constexpr uint32_t kPerRequest = 20, kPerProbe = 3, kBeforeStore = 1;
+constexpr uint32_t kKvPerRequest = 20, kKvPerProbe = 3, kKvBeforeStore = 1;
 
 // A bijection of 64-bit words (splitmix64's finaliser): distinct key indices give distinct keys.
 uint64_t mix(uint64_t z) {
@@ -64,7 +64,7 @@ class KvStream : public StepStream<KvStream> {
     }
     // One slot of the probe path; at the key's slot a put then stores the value.
     const uint64_t address = base_ + pos_ * kSlot;
-    out[0] = load(address, first_ ? kPerRequest : kPerProbe);
+    out[0] = load(address, first_ ? kKvPerRequest : kKvPerProbe);
     first_ = false;
     if (pos_ != target_) {
       pos_ = (pos_ + 1) & mask_;
@@ -72,7 +72,7 @@ class KvStream : public StepStream<KvStream> {
     }
     probing_ = false;
     if (!put_) return 1;
-    out[1] = store(address + 8, kBeforeStore);
+    out[1] = store(address + 8, kKvBeforeStore);
     return 2;
   }
 
@@ -152,7 +152,7 @@ KvWorkload::KvWorkload(uint64_t keys, double load_factor, double read_fraction, 
       operations_(operations),
       threads_(threads),
       seed_(seed),
-      base_(kBase) {}
+      base_(kKvBase) {}
 
 KvRequests KvWorkload::requests(unsigned t) const {
   return KvRequests(table_->keys(), read_fraction_, thread_seed(seed_, t));

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "common/text.hpp"
+#include "stimulus/layout.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -175,7 +176,6 @@ namespace {
 // per put, allocating the new value from the thread's pool, the lock, the pointer swap, the version
 // bump and handing the old value to RCU.
 constexpr uint32_t kPerRequest = 300, kPerNode = 30, kPerProbe = 6, kPerPointer = 6, kPerValueLine = 8, kPerPut = 120;
-constexpr uint64_t kLine = 64;
 
 class MasstreeStream : public ThreadStream {
  public:
@@ -255,7 +255,8 @@ class MasstreeStream : public ThreadStream {
       const uint64_t value = w_.value_address(r.key);
       if (r.put) op(StreamOp::Kind::Store, at, kPerPut, false);  // the lock, in the version word
       const auto kind = r.put ? StreamOp::Kind::Store : StreamOp::Kind::Load;
-      for (uint64_t line = 0; line < w_.value_bytes(); line += kLine) op(kind, value + line, kPerValueLine, line == 0);
+      for (uint64_t line = 0; line < w_.value_bytes(); line += kLineBytes)
+        op(kind, value + line, kPerValueLine, line == 0);
       return;
     }
   }
@@ -270,7 +271,7 @@ class MasstreeStream : public ThreadStream {
   size_t head_ = 0;
 };
 
-uint64_t page_round(uint64_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
+uint64_t page_round(uint64_t bytes) { return (bytes + kPageBytes - 1) / kPageBytes * kPageBytes; }
 
 }  // namespace
 
@@ -291,9 +292,9 @@ MasstreeWorkload::MasstreeWorkload(uint64_t keys, uint64_t value_bytes, double r
   values_ = at;
   end_ = values_ + page_round(keys * value_bytes_);
   // A page of values is first touched by the load's first insertion into it (rounds of one per thread).
-  value_touch_.assign((end_ - values_) / kPage, ValueTouch{});
+  value_touch_.assign((end_ - values_) / kPageBytes, ValueTouch{});
   parallel_load_order(keys, threads, [this](uint64_t key, unsigned t) {
-    ValueTouch& v = value_touch_[(value_address(key) - values_) / kPage];
+    ValueTouch& v = value_touch_[(value_address(key) - values_) / kPageBytes];
     if (v.address == 0) v = ValueTouch{t, value_address(key)};
   });
 }
@@ -309,7 +310,8 @@ KvRequests MasstreeWorkload::requests(unsigned t) const {
 
 std::unique_ptr<ThreadStream> MasstreeWorkload::stream(unsigned t) const {
   std::vector<uint64_t> pages;
-  for (uint64_t p = 0; p < tree_->pool_size(t) * Masstree::kNodeBytes; p += kPage) pages.push_back(pool_base_[t] + p);
+  for (uint64_t p = 0; p < tree_->pool_size(t) * Masstree::kNodeBytes; p += kPageBytes)
+    pages.push_back(pool_base_[t] + p);
   for (const ValueTouch& v : value_touch_)
     if (v.thread == t) pages.push_back(v.address);
   return std::make_unique<MasstreeStream>(*this, tree_, std::move(pages), requests(t), operations_);

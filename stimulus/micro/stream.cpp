@@ -14,7 +14,7 @@ namespace micro {
 
 namespace {
 
-constexpr uint64_t kBase = uint64_t{1} << 40;
+constexpr uint64_t kStreamBase = uint64_t{1} << 40;
 // Instruction cost model, from the scalar loops gcc -O2 emits: the index increment, compare and
 // branch per element (before its first load), the kernel's multiplies and adds before its store.
 constexpr uint32_t kLoopPerElement = 3;
@@ -65,7 +65,7 @@ class StreamStream : public StepStream<StreamStream> {
 }  // namespace
 
 StreamWorkload::StreamWorkload(uint64_t elements, unsigned iterations, bool all_kernels, unsigned threads)
-    : elements_(elements), iterations_(iterations), threads_(threads), layout_(kBase) {
+    : elements_(elements), iterations_(iterations), threads_(threads), layout_(kStreamBase) {
   kernels_ = all_kernels ? std::vector<StreamKernel>{kCopy, kScale, kAdd, kTriad} : std::vector<StreamKernel>{kTriad};
   for (uint64_t& base : bases_) base = layout_.allocate(elements * 8);
 }

@@ -17,7 +17,7 @@ namespace micro {
 
 namespace {
 
-constexpr uint64_t kBase = uint64_t{1} << 42;
+constexpr uint64_t kVecsumBase = uint64_t{1} << 42;
 // Instruction cost model, from the scalar reduction loop: the add, the index increment, compare
 // and branch per element.
 constexpr uint32_t kPerElement = 4;
@@ -54,7 +54,7 @@ class VecsumStream : public StepStream<VecsumStream> {
 }  // namespace
 
 VecsumWorkload::VecsumWorkload(uint64_t elements, unsigned repeats, unsigned summers, unsigned threads)
-    : elements_(elements), repeats_(repeats), summers_(summers), threads_(threads), vector_(kBase) {}
+    : elements_(elements), repeats_(repeats), summers_(summers), threads_(threads), vector_(kVecsumBase) {}
 
 std::unique_ptr<ThreadStream> VecsumWorkload::stream(unsigned t) const {
   return std::make_unique<VecsumStream>(*this, t, threads_);

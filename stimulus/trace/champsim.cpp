@@ -13,7 +13,7 @@ namespace starnuma::trace {
 namespace {
 
 constexpr uint8_t kXzMagic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
-constexpr size_t kRecordsPerBatch = 256;
+constexpr size_t kChampSimRecordsPerRead = 256;
 constexpr size_t kCompressedChunk = 64 << 10;
 constexpr uint64_t kRegionMask = (uint64_t{1} << kChampSimRegionBits) - 1;
 
@@ -123,7 +123,7 @@ ChampSimStream::ChampSimStream(const std::string& path, unsigned core, unsigned 
       address_base_(window_bits == kSharedSpace ? 0 : static_cast<uint64_t>(core) << window_bits),
       regions_max_(window_bits == kSharedSpace ? 0 : 1u << (window_bits - kChampSimRegionBits)),
       source_(std::make_unique<Source>(path)),
-      records_buffer_(kRecordsPerBatch * kChampSimRecordBytes),
+      records_buffer_(kChampSimRecordsPerRead * kChampSimRecordBytes),
       repeat_(repeat) {}
 
 ChampSimStream::~ChampSimStream() = default;

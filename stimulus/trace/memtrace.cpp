@@ -9,12 +9,12 @@
 namespace starnuma::trace {
 
 namespace {
-constexpr size_t kRecordsPerBatch = 4096;  // 64 KiB of file per read
+constexpr size_t kMemTraceRecordsPerRead = 4096;  // 64 KiB of file per read
 }
 
 MemTraceStream::MemTraceStream(const std::string& path, uint64_t first_count, bool repeat)
     : file_(std::make_unique<InputFile>(path)),
-      buffer_(kRecordsPerBatch * kMemTraceRecordBytes),
+      buffer_(kMemTraceRecordsPerRead * kMemTraceRecordBytes),
       first_count_(first_count),
       repeat_(repeat) {
   const uint64_t size = file_->size();

@@ -159,7 +159,7 @@ int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
   o.workload = ra.workload;
   o.instructions = ra.instructions;
   o.warmup = ra.warmup;
-  if (!ra.placement.empty()) o.placement = placement_of(ra.placement);
+  if (!ra.placement.empty()) o.placement = enum_named<Placement>(ra.placement);
   o.seed = ra.seed;
   if (ra.pool_fraction >= 0) o.pool_fraction = ra.pool_fraction;
   const Parsed<Size> region = parse_size(ra.oracle_region);

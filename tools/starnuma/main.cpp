@@ -196,7 +196,7 @@ int run(int argc, char** argv) {
     cmd->add_option("--placement", ra.placement,
                     "Page placement: first-touch, oracle or dynamic (first touch, then migration phases; "
                     "--set os.KEY=V tunes them, docs/os.md); default: the platform's os.placement (first-touch)")
-        ->check(CLI::IsMember(starnuma::placement_names()));
+        ->check(CLI::IsMember(starnuma::names_of<starnuma::Placement>()));
     cmd->add_option(
            "--pool-fraction", ra.pool_fraction,
            "Share of the workload's footprint the pool may hold; default: the platform's os.pool_fraction (0.2)")

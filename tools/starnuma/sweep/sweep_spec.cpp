@@ -307,7 +307,7 @@ class SpecReader {
         break;
       }
       case ValueType::Placement:
-        if (!listed(placement_names(), v)) problem = "'" + v + "' is not one of " + join(placement_names());
+        if (!listed(names_of<Placement>(), v)) problem = "'" + v + "' is not one of " + join(names_of<Placement>());
         break;
       case ValueType::Kind:
         if (v != "run" && v != "sampled" && v != "profile") problem = "'" + v + "' is not run, sampled or profile";
