@@ -24,12 +24,11 @@ inline Share static_share(uint64_t n, unsigned t, unsigned threads) {
 // Allocates a workload's arrays one after another from `base`, each page aligned.
 class ArrayAllocator {
  public:
-  static constexpr uint64_t kPage = 4096;
   static constexpr uint64_t kBase = uint64_t{1} << 36;  // where the graph kernels' arrays start
   explicit ArrayAllocator(uint64_t base = kBase) : begin_(base), next_(base) {}
   uint64_t allocate(uint64_t bytes) {
     const uint64_t at = next_;
-    next_ += (bytes + kPage - 1) / kPage * kPage;
+    next_ += (bytes + kPageBytes - 1) / kPageBytes * kPageBytes;
     return at;
   }
   uint64_t begin() const { return begin_; }

@@ -79,6 +79,17 @@ void AutoNuma::scan() {
 int64_t AutoNuma::fault(uint64_t vpage, size_t socket, unsigned task, int64_t t, int64_t cycle_fs) {
   armed_.erase(vpage);
   ++n_.faults;
+  // An access issued under the core's previous fault (the window went on past it) faults after it.
+  if (task >= fault_ends_.size()) fault_ends_.resize(task + 1, 0);
+  if (fault_ends_[task] > t) {
+    n_.fault_wait_ps += static_cast<uint64_t>((fault_ends_[task] - t) / 1000);
+    t = fault_ends_[task];
+  }
+  fault_ends_[task] = handle(vpage, socket, task, t, cycle_fs);
+  return fault_ends_[task];
+}
+
+int64_t AutoNuma::handle(uint64_t vpage, size_t socket, unsigned task, int64_t t, int64_t cycle_fs) {
   const int64_t fault_fs = static_cast<int64_t>(s_.fault_cycles) * cycle_fs;
   n_.fault_ps += static_cast<uint64_t>(fault_fs / 1000);
   t += fault_fs;
@@ -146,9 +157,11 @@ nlohmann::ordered_json AutoNuma::report() const {
   j["not_moved_rate_limit"] = n_.rate_limited;
   j["not_moved_in_flight"] = n_.in_flight;
   j["fault_time_ns"] = static_cast<double>(n_.fault_ps) / 1e3;
+  j["fault_wait_ns"] = static_cast<double>(n_.fault_wait_ps) / 1e3;
   j["migration_time_ns"] = static_cast<double>(n_.migration_ps) / 1e3;
   j["shootdowns_sent"] = s_.mover->shootdowns_sent();
   j["lines_flushed"] = s_.mover->lines_flushed();
+  j["copies_in_flight_peak"] = s_.mover->copies_peak();
   return j;
 }
 

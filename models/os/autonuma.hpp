@@ -91,6 +91,8 @@ class AutoNuma {
 
  private:
   void scan();
+  // The fault itself, from `t` on; returns when the access may go on (fs).
+  int64_t handle(uint64_t vpage, size_t socket, unsigned task, int64_t t, int64_t cycle_fs);
 
   Setup s_;
   FlatMap<uint8_t> armed_;
@@ -101,10 +103,14 @@ class AutoNuma {
     uint64_t pages = 0;
   };
   std::vector<Window> rate_;  // per node
+  // When each core's last fault ends (by global core id): a thread takes one fault at a time (a
+  // fault is taken when its instruction is the oldest; the younger ones wait for the handler).
+  std::vector<int64_t> fault_ends_;
   struct Counts {
     uint64_t scans = 0, armed = 0, faults = 0, local = 0, shared = 0, two_fault = 0, kept = 0;
     uint64_t migrated = 0, to_cxl = 0, from_cxl = 0, node_full = 0, rate_limited = 0, in_flight = 0;
     uint64_t fault_ps = 0, migration_ps = 0;  // time the faulting cores spent
+    uint64_t fault_wait_ps = 0;               // faults waiting for the core's previous fault
   } n_;
 };
 

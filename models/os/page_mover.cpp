@@ -12,6 +12,29 @@ namespace {
 constexpr uint64_t kCopyLine = 64;  // bytes the copy and the cache flush move per access
 }
 
+void OverlapPeak::add(int64_t begin, int64_t end) {
+  events_.push({begin, +1});
+  events_.push({end, -1});
+}
+
+void OverlapPeak::sweep(Events& events, int64_t upto, size_t& open, size_t& peak) {
+  while (!events.empty() && events.top().first <= upto) {
+    open += static_cast<size_t>(events.top().second > 0);
+    open -= static_cast<size_t>(events.top().second < 0);
+    peak = std::max(peak, open);
+    events.pop();
+  }
+}
+
+void OverlapPeak::settle(int64_t now) { sweep(events_, now, open_, peak_); }
+
+size_t OverlapPeak::peak() const {
+  Events rest = events_;
+  size_t open = open_, peak = peak_;
+  sweep(rest, std::numeric_limits<int64_t>::max(), open, peak);
+  return peak;
+}
+
 void PageMover::shoot_down(uint64_t vpage, int64_t at_ps) {
   const uint64_t before = shootdowns_sent_;
   for (SocketLlc* llc : llcs_)
@@ -44,7 +67,7 @@ int64_t PageMover::move(uint64_t vpage, size_t to, int64_t flush_fs, int64_t cop
   }
   pages_.set_in_flight(vpage, done_fs);
   copies_.push_back({done_fs, vpage, moved.from});
-  copies_peak_ = std::max(copies_peak_, copies_.size());
+  copies_peak_.add(flush_fs, done_fs);
   return done_fs;
 }
 
@@ -55,6 +78,7 @@ void PageMover::attach_waves(Waves& waves) {
 }
 
 void PageMover::land(int64_t now) {
+  copies_peak_.settle(now);
   for (size_t k = 0; k < copies_.size();) {
     if (copies_[k].done_fs > now) {
       ++k;

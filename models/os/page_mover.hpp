@@ -7,6 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <queue>
+#include <utility>
 #include <vector>
 
 #include "debug/waves.hpp"
@@ -17,6 +20,26 @@ namespace starnuma {
 
 class Fabric;
 class Coherence;
+
+// The most intervals open at once in simulated time, for intervals that arrive out of time order
+// (cores run ahead of the kernel's time) but never begin before the time last settled: events up
+// to that time are final, the later ones wait.
+class OverlapPeak {
+ public:
+  void add(int64_t begin, int64_t end);
+  // Sweeps the events up to `now` (no interval added later begins before it).
+  void settle(int64_t now);
+  // The peak, the events not yet settled included.
+  size_t peak() const;
+
+ private:
+  // (time, +1 opens / -1 closes); at one time closes come first: [a, b) and [b, c) never overlap.
+  using Event = std::pair<int64_t, int>;
+  using Events = std::priority_queue<Event, std::vector<Event>, std::greater<Event>>;
+  static void sweep(Events& events, int64_t upto, size_t& open, size_t& peak);
+  Events events_;
+  size_t open_ = 0, peak_ = 0;
+};
 
 class PageMover {
  public:
@@ -38,8 +61,8 @@ class PageMover {
   uint64_t shootdowns_sent() const { return shootdowns_sent_; }
   uint64_t lines_flushed() const { return lines_flushed_; }
   uint64_t dirty_lines() const { return dirty_lines_; }
-  // The most copies in flight at once.
-  size_t copies_peak() const { return copies_peak_; }
+  // The most copies in flight at once in simulated time (from the flush to the copy's end).
+  size_t copies_peak() const { return copies_peak_.peak(); }
   // Shootdowns sent to cores that made no access after them (their threads had finished).
   uint64_t shootdowns_unprocessed() const;
   // Tells every core holding `vpage`'s translation to drop it (before its next access); `at_ps`
@@ -56,7 +79,7 @@ class PageMover {
     uint64_t vpage, old_frame;
   };
   std::vector<Copy> copies_;  // in flight
-  size_t copies_peak_ = 0;
+  OverlapPeak copies_peak_;
   uint64_t shootdowns_sent_ = 0, lines_flushed_ = 0, dirty_lines_ = 0;
   Waves* waves_ = nullptr;
   Waves::Signal in_flight_signal_ = Waves::kOff, shootdowns_signal_ = Waves::kOff;

@@ -113,12 +113,12 @@ KvTable::KvTable(uint64_t keys, double load_factor, unsigned threads, uint64_t s
   while ((uint64_t{1} << log2) < capacity) ++log2;
   shift_ = 64 - log2;
   slot_.assign(capacity, kEmpty);
-  first_insert_.assign((capacity * kSlot + kPage - 1) / kPage, kEmpty);
+  first_insert_.assign((capacity * kSlot + kPageBytes - 1) / kPageBytes, kEmpty);
   parallel_load_order(keys, threads, [&](uint64_t key, unsigned) {
     uint64_t at = home(key);
     while (slot_[at] != kEmpty) at = (at + 1) & (capacity - 1);
     slot_[at] = static_cast<uint32_t>(key);
-    uint32_t& first = first_insert_[at * kSlot / kPage];
+    uint32_t& first = first_insert_[at * kSlot / kPageBytes];
     if (first == kEmpty) first = static_cast<uint32_t>(at);
   });
 }

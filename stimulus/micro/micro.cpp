@@ -19,7 +19,7 @@ bool FirstTouch::next(StreamOp& op) {
   op = StreamOp{StreamOp::Kind::Store, false, false, 0, bases_[array_] + at_ * 8};
   if (++array_ == bases_.size()) {  // the arrays are page-aligned, so their pages align alike
     array_ = 0;
-    at_ = std::min(end_, (at_ / (kPage / 8) + 1) * (kPage / 8));
+    at_ = std::min(end_, (at_ / (kPageBytes / 8) + 1) * (kPageBytes / 8));
   }
   return true;
 }

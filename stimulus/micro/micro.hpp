@@ -18,7 +18,6 @@
 
 namespace starnuma::micro {
 
-constexpr uint64_t kPage = 4096;
 __extension__ typedef unsigned __int128 u128;  // for products of 64-bit counts
 
 // How many threads the first socket runs when `threads` are placed on `sockets` in order.

@@ -59,7 +59,7 @@ Layout::Layout(const Config& c, unsigned threads) {
   order_capacity_ = c.orders + c.transactions * per_home;
   history_capacity_ = uint64_t{c.districts} * c.customers + c.transactions * per_home;
   ArrayAllocator a(kBase);
-  epoch_ = a.allocate(ArrayAllocator::kPage);  // Silo's global epoch word, read by every commit
+  epoch_ = a.allocate(kPageBytes);  // Silo's global epoch word, read by every commit
   tables_.resize(uint64_t{kTables} * c.warehouses);
   item_ = allocate(a, c.items, c.items, kRecordBytes[kItem]);
   const uint64_t dc = uint64_t{c.districts} * c.customers, orders = c.districts * order_capacity_;

@@ -111,7 +111,7 @@ class TpccStream : public ThreadStream {
 
 // The pages of [begin, end), as page-aligned ranges.
 void add_pages(std::vector<std::pair<uint64_t, uint64_t>>& pages, uint64_t begin, uint64_t end) {
-  if (end > begin) pages.emplace_back(begin / micro::kPage, (end + micro::kPage - 1) / micro::kPage);
+  if (end > begin) pages.emplace_back(begin / kPageBytes, (end + kPageBytes - 1) / kPageBytes);
 }
 
 // The loaded part of a table: keys [begin, end) of its index, every level, and their rows.
@@ -138,7 +138,7 @@ TpccWorkload::TpccWorkload(const Config& c, unsigned threads, uint64_t seed)
   for (unsigned t = 0; t < threads_; ++t)
     for (const micro::FirstTouch& f : load(t)) {
       micro::FirstTouch copy = f;
-      for (StreamOp op; copy.next(op);) footprint_ += micro::kPage;
+      for (StreamOp op; copy.next(op);) footprint_ += kPageBytes;
     }
 }
 
@@ -177,7 +177,7 @@ std::vector<micro::FirstTouch> TpccWorkload::load(unsigned t) const {
     uint64_t begin = std::max(pages[i].first, done), end = pages[i].second;
     for (++i; i < pages.size() && pages[i].first <= end; ++i) end = std::max(end, pages[i].second);
     if (end > begin)
-      touches.emplace_back(std::vector<uint64_t>{begin * micro::kPage}, Share{0, (end - begin) * micro::kPage / 8});
+      touches.emplace_back(std::vector<uint64_t>{begin * kPageBytes}, Share{0, (end - begin) * kPageBytes / 8});
     done = end;
   }
   return touches;

@@ -45,6 +45,9 @@ TEST(AutoNumaRun, LacxMovesPagesSharedAcrossNodesToTheCxlNodeAndAutoNumaNever) {
   EXPECT_EQ(m["from_cxl"].get<uint64_t>(), 0u);  // the mark keeps them there
   EXPECT_GT(r.accesses[3], 0u);                  // the CXL node now serves accesses
   EXPECT_LE(m["to_cxl"].get<uint64_t>(), m["pages_moved"].get<uint64_t>());
+  // Each faulting core copies its own page: at most one copy per core (eight) in flight.
+  EXPECT_GE(m["copies_in_flight_peak"].get<uint64_t>(), 1u);
+  EXPECT_LE(m["copies_in_flight_peak"].get<uint64_t>(), 8u);
 }
 
 TEST(AutoNumaRun, LacxNeedsACpuLessNode) {
