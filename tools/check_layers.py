@@ -44,7 +44,6 @@ KNOWN = {
     ("models/core/cache_hierarchy.hpp", "os/page_counter.hpp"): "paging below the core",
     ("models/core/cache_hierarchy.cpp", "os/autonuma.hpp"): "a hinting-fault interface the core calls",
     ("models/tracking/platform_tracking.cpp", "socket/socket.hpp"): "the sockets' tracking handed down",
-    ("tools/starnuma/sweep/sweep.cpp", "commands.hpp"): "the run's options below the CLI",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "run_options.hpp"
 #include "common/diagnostics.hpp"
 #include "common/json_text.hpp"
 #include "common/output_file.hpp"
@@ -21,41 +21,12 @@ namespace starnuma::cli {
 
 namespace {
 
-pid_t spawn_run(const std::string& platform, const std::vector<std::string>& sets, const RunArgs& ra,
+pid_t spawn_run(const std::string& platform, const std::vector<std::string>& sets, const RunRequest& r,
                 const std::string& out) {
-  std::vector<std::string> args{"starnuma",
-                                "run",
-                                platform,
-                                "--oracle-region",
-                                ra.oracle_region,
-                                "--warmup",
-                                std::to_string(ra.warmup),
-                                "--out",
-                                out,
-                                "--no-progress",
-                                "--json",
-                                "--detailed-sockets",
-                                std::to_string(ra.detailed_sockets)};
-  if (!ra.placement.empty()) args.insert(args.end(), {"--placement", ra.placement});
-  if (ra.pool_fraction >= 0) args.insert(args.end(), {"--pool-fraction", std::to_string(ra.pool_fraction)});
-  if (!ra.initial_placement.empty()) args.insert(args.end(), {"--initial-placement", ra.initial_placement});
-  const bool traced = !ra.trace_in.empty();
-  if (traced) {
-    std::string files;
-    for (const auto& f : ra.trace_in) files += (files.empty() ? "" : ",") + f;
-    args.insert(args.end(), {"--trace-in", files});
-    if (!ra.trace_space.empty()) args.insert(args.end(), {"--trace-space", ra.trace_space});
-    if (ra.trace_phase) args.insert(args.end(), {"--trace-phase", std::to_string(*ra.trace_phase)});
-  } else {
-    args.insert(args.end(), {"--workload", ra.workload});
-  }
-  // A starnuma trace supplies its recorded seed and budget unless they are given.
-  if (!traced || ra.instructions_given) args.insert(args.end(), {"--instructions", std::to_string(ra.instructions)});
-  if (!traced || ra.seed_given) args.insert(args.end(), {"--seed", std::to_string(ra.seed)});
-  for (const auto& s : sets) {
-    args.push_back("--set");
-    args.push_back(s);
-  }
+  std::vector<std::string> args{"starnuma", "run", platform, "--out", out, "--no-progress", "--json"};
+  const std::vector<std::string> defining = run_defining_arguments(r);
+  args.insert(args.end(), defining.begin(), defining.end());
+  for (const auto& s : sets) args.insert(args.end(), {"--set", s});
   return spawn_self(std::move(args));
 }
 
@@ -66,25 +37,30 @@ nlohmann::ordered_json summary_of(const std::string& stats) {
   return j;
 }
 
-}  // namespace
+struct CompareArgs {
+  std::string base, other;
+  std::vector<std::string> sets, base_sets, other_sets;
+  RunRequest request;
+};
 
-int compare(const std::string& base, const std::string& other, const std::vector<std::string>& sets,
-            const std::vector<std::string>& base_sets, const std::vector<std::string>& other_sets, const RunArgs& ra,
-            bool json) {
+int compare(const CompareArgs& c) {
   namespace fs = std::filesystem;
-  const bool keep = !ra.out.empty();
+  const RunRequest& r = c.request;
+  const RunOptions& ro = r.options;
+  const std::string &base = c.base, &other = c.other;
+  const bool keep = !r.out.empty();
   // Kept outputs are all or nothing: built beside --out, renamed over it at the end.
   std::optional<OutputFolder> folder;
-  if (keep) folder.emplace(ra.out, "compare.json");
+  if (keep) folder.emplace(r.out, "compare.json");
   const fs::path dir =
       keep ? fs::path(folder->file("")) : fs::temp_directory_path() / ("starnuma-compare-" + std::to_string(getpid()));
   const std::string base_out = (dir / "base").string(), other_out = (dir / "other").string();
   // Overrides of one platform come after the shared ones (the later wins).
-  std::vector<std::string> for_base = sets, for_other = sets;
-  for_base.insert(for_base.end(), base_sets.begin(), base_sets.end());
-  for_other.insert(for_other.end(), other_sets.begin(), other_sets.end());
-  const pid_t a = spawn_run(base, for_base, ra, base_out);
-  const pid_t b = spawn_run(other, for_other, ra, other_out);
+  std::vector<std::string> for_base = c.sets, for_other = c.sets;
+  for_base.insert(for_base.end(), c.base_sets.begin(), c.base_sets.end());
+  for_other.insert(for_other.end(), c.other_sets.begin(), c.other_sets.end());
+  const pid_t a = spawn_run(base, for_base, r, base_out);
+  const pid_t b = spawn_run(other, for_other, r, other_out);
   const int ra_code = wait_for(a), rb_code = wait_for(b);
   if (ra_code || rb_code) {
     if (!keep) fs::remove_all(dir);
@@ -106,7 +82,7 @@ int compare(const std::string& base, const std::string& other, const std::vector
   } else {
     fs::remove_all(dir);
   }
-  if (json) {
+  if (r.json) {
     std::cout << json_text(result) << '\n';
     return 0;
   }
@@ -132,7 +108,7 @@ int compare(const std::string& base, const std::string& other, const std::vector
     return s;
   };
   std::cout << B["workload"].get<std::string>() << ", "
-            << (ra.trace_in.empty() || ra.instructions_given ? std::to_string(ra.instructions)
+            << (ro.trace_in.empty() || ro.instructions_given ? std::to_string(ro.instructions)
                                                              : std::string("the trace's"))
             << " instructions per thread, " << B["placement"].get<std::string>() << " placement\n\n";
   row("", fs::path(base).stem().string(), fs::path(other).stem().string());
@@ -163,6 +139,31 @@ int compare(const std::string& base, const std::string& other, const std::vector
       std::cout << "WARNING: " << fs::path((*r)["platform"].get<std::string>()).stem().string() << ": "
                 << s.get<std::string>() << '\n';
   return 0;
+}
+
+}  // namespace
+
+Command add_compare(CLI::App& app) {
+  auto a = std::make_shared<CompareArgs>();
+  CLI::App* cmd = app.add_subcommand("compare", "Run one workload on two platforms (in parallel) and compare them");
+  cmd->add_option("base", a->base, "Baseline platform YAML file")->required()->check(CLI::ExistingFile);
+  cmd->add_option("other", a->other, "Platform to compare with it")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--set", a->sets, "Override a parameter of both platforms: key.path=value (repeatable)")
+      ->type_name("K=V")
+      ->allow_extra_args(false);
+  cmd->add_option("--set-base", a->base_sets, "Override a parameter of the base platform only (repeatable)")
+      ->type_name("K=V")
+      ->allow_extra_args(false);
+  cmd->add_option("--set-other", a->other_sets,
+                  "Override a parameter of the other platform only (repeatable), e.g. its tracking hardware "
+                  "for dynamic placement")
+      ->type_name("K=V")
+      ->allow_extra_args(false);
+  add_run_options(*cmd, a->request, "Folder for base/stats.json, other/stats.json and compare.json");
+  return {cmd, [a, cmd] {
+            finish_run_options(*cmd, a->request);
+            return compare(*a);
+          }};
 }
 
 }  // namespace starnuma::cli

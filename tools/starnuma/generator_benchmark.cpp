@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "benchmark.hpp"
 #include "common/json_text.hpp"
 #include "stimulus/workload_registry.hpp"
 

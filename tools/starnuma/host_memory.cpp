@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "benchmark.hpp"
 #include "common/json_text.hpp"
 
 namespace starnuma::cli {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "cli.hpp"
 #include "common/json_text.hpp"
 #include "common/text.hpp"
 #include "memory/memory_curve.hpp"
@@ -14,7 +14,22 @@
 
 namespace starnuma::cli {
 
-int memory_curve(const PlatformArgs& args, const MemoryCurveArgs& mc, bool json) {
+namespace {
+
+struct MemoryCurveArgs {
+  PlatformArgs platform;
+  std::string node = "socket0", pattern = "random";
+  double write_fraction = 0;
+  std::vector<double> loads{0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 1.0};
+  unsigned outstanding = 256;
+  uint64_t requests = 100000;
+  uint64_t seed = 1;
+  bool json = false;
+};
+
+int memory_curve(const MemoryCurveArgs& mc) {
+  const PlatformArgs& args = mc.platform;
+  const bool json = mc.json;
   auto platform = Platform::build(args.platform, args.sets);
   Ddr5Controller& ddr = memory_controller(*platform, mc.node);
   MemoryCurveOptions o;
@@ -69,6 +84,38 @@ int memory_curve(const PlatformArgs& args, const MemoryCurveArgs& mc, bool json)
   if (mc.outstanding > 0)
     std::cout << "\n  closed loop: " << mc.outstanding << " accesses in flight, each reissued when it completes\n";
   return 0;
+}
+
+}  // namespace
+
+Command add_memory_curve(CLI::App& app) {
+  auto a = std::make_shared<MemoryCurveArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "memory-curve", "Bandwidth-latency curve of one memory node's DDR5 controller, from idle to saturation");
+  add_platform_args(*cmd, a->platform);
+  cmd->add_option("--node", a->node, "Memory node, e.g. socket0 or pool")->capture_default_str();
+  cmd->add_option("--pattern", a->pattern, "random or sequential lines")
+      ->check(CLI::IsMember({"random", "sequential"}))
+      ->capture_default_str();
+  cmd->add_option("--write-fraction", a->write_fraction, "Share of the accesses that are writes")
+      ->check(kFinite & CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--loads", a->loads, "Offered loads, fractions of the controller's peak (Poisson)")
+      ->check(kFinite & CLI::Range(0.001, 2.0))
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--outstanding", a->outstanding, "Accesses in flight at the closed-loop point (0: none)")
+      ->check(CLI::Range(0, 65536))
+      ->capture_default_str();
+  cmd->add_option("--requests", a->requests, "Accesses per point")
+      ->transform(kCount)
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
+  cmd->add_option("--seed", a->seed, "Random seed (arrivals, addresses, reads or writes)")
+      ->check(kSeed)
+      ->capture_default_str();
+  cmd->add_flag("--json", a->json, "Machine-readable output");
+  return {cmd, [a] { return memory_curve(*a); }};
 }
 
 }  // namespace starnuma::cli

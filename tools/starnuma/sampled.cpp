@@ -15,7 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "cli.hpp"
+#include "option_limits.hpp"
 #include "common/diagnostics.hpp"
 #include "common/json_text.hpp"
 #include "common/output_file.hpp"
@@ -121,19 +122,31 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
   return a;
 }
 
-}  // namespace
+struct CheckpointArgs {
+  PlatformArgs platform;
+  FunctionalPassOptions pass;
+  bool json = false;
+};
 
-int checkpoint(const PlatformArgs& args, const CheckpointArgs& ca, bool json) {
-  auto platform = Platform::build(args.platform, args.sets);
-  FunctionalPassOptions o;
-  o.workload = ca.workload;
-  o.seed = ca.seed;
-  o.checkpoints = ca.checkpoints;
-  o.out = ca.out;
-  o.progress = ca.progress && !json;
-  o.streams_only = ca.streams_only;
+struct SampleArgs {
+  PlatformArgs platform;
+  std::string checkpoints;         // folder `checkpoint` wrote
+  uint64_t instructions = 100000;  // per thread and window
+  uint64_t warmup = 20000;
+  unsigned jobs = 0;  // windows at once; 0: the host's cores
+  unsigned detailed_sockets = 0;
+  std::string out;
+  bool json = false;
+};
+
+int checkpoint(const CheckpointArgs& ca) {
+  if (ca.pass.out.empty() && !ca.pass.streams_only) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
+  auto platform = Platform::build(ca.platform.platform, ca.platform.sets);
+  FunctionalPassOptions o = ca.pass;
+  const bool json = ca.json;
+  o.progress = o.progress && !json;
   const FunctionalPassResult r = run_functional_pass(*platform, o);
-  if (ca.streams_only && !json) {
+  if (o.streams_only && !json) {
     std::cout << std::fixed << std::setprecision(2) << r.accesses << " operations read in " << r.pass_seconds
               << " s: " << r.accesses / r.pass_seconds / 1e6 << " M operations/s\n";
     return 0;
@@ -154,12 +167,13 @@ int checkpoint(const PlatformArgs& args, const CheckpointArgs& ca, bool json) {
   std::cout << std::fixed << std::setprecision(1) << '\n'
             << r.accesses << " accesses (" << r.llc_misses << " LLC misses) in " << std::setprecision(2)
             << r.pass_seconds << " s: " << (r.pass_seconds > 0 ? r.accesses / r.pass_seconds / 1e6 : 0)
-            << " M accesses/s (" << r.host_seconds << " s with the workload's set-up); checkpoints in " << ca.out
+            << " M accesses/s (" << r.host_seconds << " s with the workload's set-up); checkpoints in " << o.out
             << '\n';
   return 0;
 }
 
-int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
+int sample(const SampleArgs& sa) {
+  const bool json = sa.json;
   const fs::path dir(sa.checkpoints);
   const nlohmann::ordered_json manifest = read_json(dir / "manifest.json",
                                                     "the checkpoints' manifest (not a folder "
@@ -210,7 +224,7 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
     window_out.push_back((out / ("window-" + std::to_string(k + 1))).string());
     std::vector<std::string> a{"starnuma",
                                "run",
-                               args.platform,
+                               sa.platform.platform,
                                "--checkpoint",
                                files[k],
                                "--instructions",
@@ -223,7 +237,7 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
                                "--json",
                                "--detailed-sockets",
                                std::to_string(sa.detailed_sockets)};
-    for (const auto& s : args.sets) a.insert(a.end(), {"--set", s});
+    for (const auto& s : sa.platform.sets) a.insert(a.end(), {"--set", s});
     while (running.size() >= jobs) reap_one();
     running.push_back(spawn_self(a));
     running_index.push_back(k);
@@ -279,6 +293,63 @@ int sample(const PlatformArgs& args, const SampleArgs& sa, bool json) {
             << " % to the pool\n";
   for (const auto& s : result["shortfalls"]) std::cout << "WARNING: " << s.get<std::string>() << '\n';
   return 0;
+}
+
+}  // namespace
+
+Command add_checkpoint(CLI::App& app) {
+  auto a = std::make_shared<CheckpointArgs>();
+  FunctionalPassOptions& o = a->pass;
+  o.progress = true;
+  CLI::App* cmd =
+      app.add_subcommand("checkpoint",
+                         "Sampled evaluation, step 1: a functional pass deciding every migration phase; one checkpoint "
+                         "per phase boundary (docs/sampling.md)");
+  add_platform_args(*cmd, a->platform);
+  cmd->add_option("--workload", o.workload, "Workload and parameters")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Seed of the workload and of the policy's random choices")
+      ->check(kSeed)
+      ->capture_default_str();
+  cmd->add_option("--checkpoints", o.checkpoints, "Phase boundaries to checkpoint (1 to N)")
+      ->check(CLI::Range(1, limits::kMaxCheckpoints))
+      ->capture_default_str();
+  CLI::Option* out = cmd->add_option("--out", o.out, "Folder for manifest.json and the checkpoints (replaced whole)")
+                         ->check(kNonEmpty);
+  cmd->add_flag("--streams-only", o.streams_only,
+                "Benchmark: only read the workload's streams in the pass's turns, writing nothing (times "
+                "their production as the pass meets it; starnuma benchmark uses it)")
+      ->excludes(out);
+  cmd->add_flag("!--no-progress", o.progress, "No line per phase on stderr");
+  cmd->add_flag("--json", a->json, "Print the manifest as JSON");
+  return {cmd, [a] { return checkpoint(*a); }};
+}
+
+Command add_sample(CLI::App& app) {
+  auto a = std::make_shared<SampleArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "sample", "Sampled evaluation, step 2: one timing window per checkpoint (in parallel), aggregated");
+  add_platform_args(*cmd, a->platform);
+  cmd->add_option("--checkpoints", a->checkpoints, "Folder `starnuma checkpoint` wrote")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--instructions", a->instructions, "Measured instructions per thread and window")
+      ->transform(kCount)
+      ->check(CLI::Range(uint64_t{1}, limits::kMaxInstructions))
+      ->capture_default_str();
+  cmd->add_option("--warmup", a->warmup, "Instructions per thread warming the caches before each window")
+      ->transform(kCount)
+      ->check(CLI::Range(uint64_t{0}, limits::kMaxInstructions))
+      ->capture_default_str();
+  cmd->add_option("--jobs", a->jobs, "Windows run at once (0: one per host core)")
+      ->check(CLI::Range(0, limits::kMaxJobs))
+      ->capture_default_str();
+  cmd->add_option("--detailed-sockets", a->detailed_sockets, "Mixed modality, as for run")
+      ->check(CLI::Range(0u, limits::kMaxDetailedSockets))
+      ->capture_default_str();
+  cmd->add_option("--out", a->out, "Folder for window-K/stats.json and sampled.json (written atomically)")
+      ->check(kNonEmpty);
+  cmd->add_flag("--json", a->json, "Print the aggregate as JSON");
+  return {cmd, [a] { return sample(*a); }};
 }
 
 }  // namespace starnuma::cli

@@ -5,7 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "cli.hpp"
+#include "option_limits.hpp"
 #include "common/json_text.hpp"
 #include "platform/platform.hpp"
 #include "socket/socket.hpp"
@@ -17,7 +18,24 @@
 
 namespace starnuma::cli {
 
-int trace_record(const PlatformArgs& args, const RecordArgs& ra) {
+namespace {
+
+struct RecordArgs {
+  PlatformArgs platform;
+  std::string workload = "uniform";
+  std::string out;
+  uint64_t instructions = 1000000;
+  uint64_t seed = 1;
+};
+
+struct ChampSimExportArgs {
+  std::string trace, out;
+  unsigned thread = 0;
+  bool from_measurement = false;
+};
+
+int trace_record(const RecordArgs& ra) {
+  const PlatformArgs& args = ra.platform;
   // The thread and socket counts a run on this platform gives the workload.
   auto platform = Platform::build(args.platform, args.sets);
   const auto& sockets = platform->fabric().requesters();
@@ -41,8 +59,6 @@ int trace_record(const PlatformArgs& args, const RecordArgs& ra) {
   if (r.streams_ended) std::cout << r.streams_ended << " threads' streams ended before the budget\n";
   return 0;
 }
-
-namespace {
 
 int champsim_info(const std::string& path, trace::TraceKind kind, bool json) {
   trace::ChampSimStream stream(path, 0, trace::champsim_window_bits(1), false);
@@ -69,8 +85,6 @@ int champsim_info(const std::string& path, trace::TraceKind kind, bool json) {
   }
   return 0;
 }
-
-}  // namespace
 
 int trace_info(const std::string& path, bool json) {
   const trace::TraceKind kind = trace::detect_trace_kind(path);
@@ -128,10 +142,6 @@ int trace_info(const std::string& path, bool json) {
   return 0;
 }
 
-}  // namespace starnuma::cli
-
-namespace starnuma::cli {
-
 int trace_to_champsim(const ChampSimExportArgs& a) {
   auto file = trace::TraceFile::open(a.trace);
   const trace::TraceHeader& h = file->header();
@@ -166,6 +176,50 @@ int trace_to_champsim(const ChampSimExportArgs& a) {
   if (skipped) std::cout << ", after " << skipped << " ops of initialisation";
   std::cout << " -> " << a.out << '\n';
   return 0;
+}
+
+}  // namespace
+
+Command add_trace(CLI::App& app) {
+  struct Args {
+    RecordArgs record;
+    std::string info_file;
+    bool json = false;
+    ChampSimExportArgs champsim;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("trace", "Record a workload into a trace file; show a trace file");
+  cmd->require_subcommand(1);
+  RecordArgs& rec = a->record;
+  CLI::App* record = cmd->add_subcommand(
+      "record", "Record the streams `starnuma run PLATFORM --workload W --instructions N --seed S` reads");
+  add_platform_args(*record, rec.platform);
+  record->add_option("--workload", rec.workload, "Workload and parameters")->capture_default_str();
+  record->add_option("--out", rec.out, "Trace file to write (atomically)")->required();
+  record->add_option("--instructions", rec.instructions, "Instructions per hardware thread the run will simulate")
+      ->transform(kCount)
+      ->check(CLI::Range(uint64_t{1}, limits::kMaxInstructions))
+      ->capture_default_str();
+  record->add_option("--seed", rec.seed, "Seed of the workload")->check(kSeed)->capture_default_str();
+  CLI::App* info =
+      cmd->add_subcommand("info", "Print a trace's header and per-thread counts, verifying every checksum");
+  info->add_option("file", a->info_file, "Trace file (starnuma or ChampSim)")->required()->check(CLI::ExistingFile);
+  info->add_flag("--json", a->json, "Machine-readable output");
+  ChampSimExportArgs& cx = a->champsim;
+  CLI::App* champsim = cmd->add_subcommand(
+      "champsim", "Write one thread of a starnuma trace as a ChampSim trace (its out-of-order core can then run it)");
+  champsim->add_option("file", cx.trace, "starnuma trace (trace record's)")->required()->check(CLI::ExistingFile);
+  champsim->add_option("--thread", cx.thread, "Thread to write")->capture_default_str();
+  champsim->add_option("--out", cx.out, "ChampSim trace to write (uncompressed, atomically)")
+      ->required()
+      ->check(kNonEmpty);
+  champsim->add_flag("--from-measurement", cx.from_measurement,
+                     "Leave out the workload's initialisation (the ops before its measurement starts)");
+  return {cmd, [a, record, info] {
+            if (*record) return trace_record(a->record);
+            if (*info) return trace_info(a->info_file, a->json);
+            return trace_to_champsim(a->champsim);
+          }};
 }
 
 }  // namespace starnuma::cli

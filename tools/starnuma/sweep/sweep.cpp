@@ -12,7 +12,7 @@
 #include <map>
 #include <set>
 
-#include "commands.hpp"
+#include "sweep/sweep.hpp"
 #include "common/diagnostics.hpp"
 #include "common/output_file.hpp"
 #include "stimulus/program_mix.hpp"

@@ -1,10 +1,10 @@
-#include "commands.hpp"
+// The subcommands that look at a platform or the catalogue without running a workload: `list`,
+// `check`, `describe`, `latency`, `bandwidth` and `profile`.
+#include "cli.hpp"
 #include "common/json_text.hpp"
 
-#include <filesystem>
 #include <iomanip>
 #include <iostream>
-#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -13,9 +13,20 @@
 #include "platform/probes.hpp"
 #include "common/output_file.hpp"
 #include "run/profile.hpp"
-#include "run/simulation.hpp"
+#include "option_limits.hpp"
+#include "plugin/plugins.hpp"
 
 namespace starnuma::cli {
+
+namespace {
+
+struct BandwidthArgs {
+  std::string from, to, op = "read", pattern = "sequential";
+  double load = 0;  // 0: saturate
+  uint64_t requests = 100000;
+  unsigned outstanding = 1024;
+  uint64_t seed = 1;
+};
 
 int list(bool json, bool markdown, bool workloads_only) {
   if (workloads_only && markdown) report_error(msg::kUsage, "--workloads and --markdown do not go together");
@@ -137,90 +148,111 @@ int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json) {
   return 0;
 }
 
-int profile(const std::string& workload, unsigned sockets, unsigned cores, uint64_t instructions, uint64_t seed,
-            bool json) {
-  ProfileOptions o;
-  o.workload = workload;
-  o.sockets = sockets;
-  o.cores_per_socket = cores;
-  o.instructions = instructions;
-  o.seed = seed;
+int profile(const ProfileOptions& o, bool json) {
   SharingProfile p = profile_sharing(o);
   if (json) std::cout << json_text(p.to_json()) << '\n';
   else
-    std::cout << workload << " on " << sockets << " sockets x " << cores << " cores, after a 2 MiB-per-core LLC\n\n"
+    std::cout << o.workload << " on " << o.sockets << " sockets x " << o.cores_per_socket
+              << " cores, after a 2 MiB-per-core LLC\n\n"
               << format_profile(p);
   return 0;
 }
 
-int run(const PlatformArgs& args, const RunArgs& ra, bool json) {
-  auto platform = Platform::build(args.platform, args.sets);
-  RunOptions o;
-  o.workload = ra.workload;
-  o.instructions = ra.instructions;
-  o.warmup = ra.warmup;
-  if (!ra.placement.empty()) o.placement = enum_named<Placement>(ra.placement);
-  o.seed = ra.seed;
-  if (ra.pool_fraction >= 0) o.pool_fraction = ra.pool_fraction;
-  const Parsed<Size> region = parse_size(ra.oracle_region);
-  if (!region) report_error(msg::kUsage, "--oracle-region " + ra.oracle_region + ": " + region.error);
-  o.oracle_region = region.value->bytes();
-  o.progress = ra.progress;
-  o.detailed_sockets = ra.detailed_sockets;
-  o.trace_in = ra.trace_in;
-  if (!ra.trace_space.empty())
-    o.trace_space = ra.trace_space == "shared" ? trace::TraceSpace::Shared : trace::TraceSpace::Separate;
-  o.trace_phase = ra.trace_phase;
-  o.initial_placement = ra.initial_placement;
-  o.seed_given = ra.seed_given;
-  o.instructions_given = ra.instructions_given;
-  o.dump_trackers = ra.dump_trackers;
-  o.checkpoint = ra.checkpoint;
-  o.workload_given = ra.workload_given;
-  if (!ra.timeline.empty()) {
-    const Parsed<Time> interval = parse_time(ra.timeline);
-    if (!interval || interval.value->ps() <= 0)
-      report_error(msg::kUsage,
-                   "--timeline " + ra.timeline + ": " + (interval ? "give a positive time" : interval.error));
-    if (ra.out.empty()) report_error(msg::kUsage, "--timeline: the timeline goes into stats.json; give --out");
-    o.timeline = sc_core::sc_time(static_cast<double>(interval.value->ps()), sc_core::SC_PS);
-  }
-  if (!ra.waves.empty()) {
-    o.waves = wave_options(ra.waves, ra.waves_window, ra.waves_filter);
-  } else if (!ra.waves_window.empty() || !ra.waves_filter.empty()) {
-    report_error(msg::kUsage, "--waves-window and --waves-filter shape the waves of --waves FILE; give it");
-  }
-  if (!ra.transactions.empty()) {
-    o.transactions =
-        transaction_options(ra.transactions, ra.trace_every, ra.trace_addresses, ra.trace_sockets, ra.trace_window);
-  } else if (ra.trace_every != 1000 || !ra.trace_addresses.empty() || !ra.trace_sockets.empty() ||
-             !ra.trace_window.empty()) {
-    report_error(msg::kUsage,
-                 "--trace-every, --trace-addresses, --trace-sockets and --trace-window shape the trace "
-                 "of --trace-transactions FILE; give it");
-  }
-  // Each output its own file: two options naming one path would lose one of them.
-  {
-    std::map<std::string, std::string> outputs;
-    const auto claim = [&outputs](const std::string& option, const std::string& path) {
-      if (path.empty()) return;
-      const std::string key = std::filesystem::weakly_canonical(path).string();
-      if (auto [it, fresh] = outputs.emplace(key, option); !fresh)
-        report_error(msg::kUsage, option + " " + path + ": " + it->second + " writes that file too; give each its own");
-    };
-    if (!ra.out.empty()) claim("--out", ra.out + "/stats.json");
-    claim("--waves", ra.waves);
-    claim("--trace-transactions", ra.transactions);
-    claim("--dump-trackers", ra.dump_trackers);
-  }
-  // Output paths are checked before the run: a wrong one must not cost a simulation.
-  if (!ra.out.empty()) check_output_path(ra.out + "/stats.json");
-  if (!ra.dump_trackers.empty()) check_output_path(ra.dump_trackers);
-  RunResult r = run_workload(*platform, o);
-  if (!ra.out.empty()) write_file_atomically(ra.out + "/stats.json", json_text(r.to_json()) + "\n");
-  if (json) std::cout << json_text(r.summary_json()) << '\n';
-  else std::cout << format_summary(r);
-  return 0;
+}  // namespace
+
+Command add_list(CLI::App& app) {
+  struct Args {
+    bool json = false, markdown = false, workloads_only = false;
+    std::vector<std::string> plugins;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("list", "List every component type and generator with its parameters");
+  cmd->add_flag("--json", a->json, "Machine-readable output");
+  cmd->add_flag("--markdown", a->markdown, "The YAML reference as Markdown (docs/yaml-reference.md)");
+  cmd->add_flag("--workloads", a->workloads_only, "Only the workloads and their parameters");
+  cmd->add_option("--plugin", a->plugins, "Load this plug-in (a shared library) first: its types are listed too")
+      ->type_name("LIB");
+  return {cmd, [a] {
+            for (const std::string& lib : a->plugins) load_plugin(lib);
+            return list(a->json, a->markdown, a->workloads_only);
+          }};
+}
+
+Command add_check(CLI::App& app) {
+  auto a = std::make_shared<PlatformArgs>();
+  CLI::App* cmd = app.add_subcommand("check", "Validate a platform file; exit 1 listing every error");
+  add_platform_args(*cmd, *a);
+  return {cmd, [a] { return check(*a); }};
+}
+
+Command add_describe(CLI::App& app) {
+  auto a = std::make_shared<std::pair<PlatformArgs, bool>>();
+  CLI::App* cmd = app.add_subcommand("describe", "Print the elaborated platform: components, parameters, links");
+  add_platform_args(*cmd, a->first);
+  cmd->add_flag("--json", a->second, "Machine-readable output");
+  return {cmd, [a] { return describe(a->first, a->second); }};
+}
+
+Command add_latency(CLI::App& app) {
+  struct Args {
+    PlatformArgs platform;
+    bool json = false, paths = false;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand(
+      "latency", "Unloaded latency from every socket to every memory node, measured by probe transactions");
+  add_platform_args(*cmd, a->platform);
+  cmd->add_flag("--json", a->json, "Machine-readable output");
+  cmd->add_flag("--paths", a->paths, "Show each hop's contribution");
+  return {cmd, [a] { return latency(a->platform, a->json, a->paths); }};
+}
+
+Command add_bandwidth(CLI::App& app) {
+  struct Args {
+    PlatformArgs platform;
+    BandwidthArgs bw;
+    bool json = false;
+  };
+  auto a = std::make_shared<Args>();
+  BandwidthArgs& bw = a->bw;
+  CLI::App* cmd = app.add_subcommand(
+      "bandwidth", "Drive traffic from a socket to a memory node; report achieved bandwidth and latency");
+  add_platform_args(*cmd, a->platform);
+  cmd->add_option("--from", bw.from, "Requesting sockets: socket0, a list (socket0,socket5), or all")->required();
+  cmd->add_option("--to", bw.to, "Memory node, e.g. socket5 or pool")->required();
+  cmd->add_option("--op", bw.op, "read or write")->check(CLI::IsMember({"read", "write"}));
+  cmd->add_option("--load", bw.load,
+                  "Offered load as a fraction of the path capacity (Poisson); without it the path is saturated")
+      ->check(kFinite & CLI::Range(1e-6, 100.0));
+  cmd->add_option("--pattern", bw.pattern, "sequential or random lines")
+      ->check(CLI::IsMember({"sequential", "random"}));
+  cmd->add_option("--requests", bw.requests, "Lines to move")->transform(kCount)->check(CLI::Range(1, 100000000));
+  cmd->add_option("--outstanding", bw.outstanding, "Requests in flight when saturating")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--seed", bw.seed, "Random seed (Poisson arrivals, random pattern)")->check(kSeed);
+  cmd->add_flag("--json", a->json, "Machine-readable output");
+  return {cmd, [a] { return bandwidth(a->platform, a->bw, a->json); }};
+}
+
+Command add_profile(CLI::App& app) {
+  auto a = std::make_shared<std::pair<ProfileOptions, bool>>();
+  ProfileOptions& o = a->first;
+  CLI::App* cmd = app.add_subcommand(
+      "profile",
+      "Sharing profile of a workload after an LLC filter (StarNUMA Fig. 2): pages and accesses by sharer count");
+  cmd->add_option("--workload", o.workload, "Workload and parameters")->capture_default_str();
+  cmd->add_option("--sockets", o.sockets, "Sockets")
+      ->check(CLI::Range(1, limits::kMaxProfileSockets))
+      ->capture_default_str();
+  cmd->add_option("--cores-per-socket", o.cores_per_socket, "Cores (threads) per socket")
+      ->check(CLI::Range(1, limits::kMaxProfileCores))
+      ->capture_default_str();
+  cmd->add_option("--instructions", o.instructions, "Instructions per thread")
+      ->transform(kCount)
+      ->check(CLI::Range(uint64_t{1}, limits::kMaxInstructions))
+      ->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Seed of the workload")->check(kSeed)->capture_default_str();
+  cmd->add_flag("--json", a->second, "Machine-readable output");
+  return {cmd, [a] { return profile(a->first, a->second); }};
 }
 
 }  // namespace starnuma::cli
