@@ -18,10 +18,7 @@ LIMIT = 150
 FOLDERS = ["tools/starnuma", "models/run"]
 
 # (file, function name): the change that removes the exception (issue 36).
-KNOWN = {
-    ("models/run/simulation.cpp", "run_workload"): "the run assembly (plan, assemble, simulate, collect)",
-    ("models/run/functional_pass.cpp", "run_functional_pass"): "the run assembly shared with the pass",
-}
+KNOWN = {}
 
 CONTROL = re.compile(r"\b(if|for|while|switch|catch|do|else|try)\s*(\(|$)")
 SIGNATURE_END = re.compile(r"\)\s*(?:const|noexcept|override|final|mutable|\s|->\s*[\w:<>,\s*&]+)*$")

@@ -30,7 +30,7 @@ namespace {
 // coarse or fixed turns would let the first threads first-touch (home) most shared pages, which a
 // timed run, where threads progress together, does not.
 constexpr size_t kOpsPerTurn = 8;
-constexpr unsigned kPassLineShift = 6;
+constexpr unsigned kPassLineShift = 6, kPassPageShift = 12;
 // How far ahead the host prefetches: the page-map entry, then (translated) the LLC set. The LLCs'
 // tags are larger than the host's caches: without the hints each access waits for host memory.
 constexpr size_t kPassTranslationAhead = 8, kPassSetAhead = 4;
@@ -65,268 +65,339 @@ class Reader {
   size_t have_ = 0, next_ = 0;
 };
 
-}  // namespace
+// The pass: its set-up, the threads' turns, a phase boundary's checkpoint and moves, the manifest.
+class FunctionalPass {
+ public:
+  FunctionalPass(Platform& platform, const FunctionalPassOptions& o);
+  FunctionalPassResult run();
 
-FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPassOptions& o) {
-  const auto host_start = std::chrono::steady_clock::now();
-  Fabric& fabric = platform.fabric();
-  const std::vector<ThreadPlace> threads = place_threads(fabric);
-  const size_t sockets = fabric.requesters().size();
-  if (threads.empty()) report_error(msg::kConfig, "checkpoint: the platform has no cores to run the workload");
+ private:
+  void check_nodes() const;
+  void set_up_caches();
+  // Thread t runs up to kOpsPerTurn operations; `waiting` counts the threads at a barrier.
+  void turn(size_t t, unsigned& waiting);
+  // A barrier opens when every running thread has reached it.
+  void open_barrier();
+  // The state at a boundary, the phase's decision and its checkpoint written.
+  Checkpoint checkpoint(uint64_t phase);
+  // The checkpoint's moves, all at once; its line of the manifest.
+  nlohmann::ordered_json apply(const Checkpoint& c, const std::string& file);
+  void write_manifest();
+
+  const std::chrono::steady_clock::time_point host_start_ = std::chrono::steady_clock::now();
+  Platform& platform_;
+  const FunctionalPassOptions& o_;
+  Fabric& fabric_;
+  const std::vector<ThreadPlace> threads_;
+  const size_t sockets_, n_;
+  std::unique_ptr<Workload> workload_;
+  std::unique_ptr<PlatformTracking> tracking_;
+  const OsSettings& os_;
+  TrackerMetadata* metadata_ = nullptr;
+  std::optional<PageMap> pages_;
+  size_t pool_ = static_cast<size_t>(-1);
+  std::vector<size_t> socket_node_;
+  std::optional<MigrationPolicy> policy_;
+  std::optional<OutputFolder> folder_;
+  std::vector<CacheArray> llcs_;
+  std::vector<unsigned> cores_per_socket_;
+  std::vector<Reader> readers_;
+  std::vector<uint64_t> ops_, retired_;
+  std::vector<uint8_t> finished_, at_barrier_, measuring_;
+  std::optional<FunctionalAnnexes> annexes_;  // tracker knowledge: the cores' TLBs and counter annexes
+  PageCounter page_counts_;
+  std::vector<uint32_t> filter_;
+  FunctionalPassResult result_;
+  nlohmann::ordered_json phases_ = nlohmann::ordered_json::array();
+  uint64_t furthest_ = 0;
+  unsigned live_;
+};
+
+FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& o)
+    : platform_(platform),
+      o_(o),
+      fabric_(platform.fabric()),
+      threads_(place_threads(fabric_)),
+      sockets_(fabric_.requesters().size()),
+      n_(threads_.size()),
+      os_(platform.os()),
+      live_(static_cast<unsigned>(n_)) {
+  if (threads_.empty()) report_error(msg::kConfig, "checkpoint: the platform has no cores to run the workload");
   if (o.checkpoints == 0) report_error(msg::kUsage, "--checkpoints must be at least 1");
-  std::unique_ptr<Workload> workload = limit_addresses(
-      make_workload(o.workload, static_cast<unsigned>(threads.size()), static_cast<unsigned>(sockets), o.seed),
-      "workload " + o.workload, virtual_address_limit(fabric));
-  std::unique_ptr<PlatformTracking> tracking = PlatformTracking::region_only(fabric);
-  const OsSettings& os = platform.os();
-  if (os.rule() != MigrationRule::Algorithm1)
+  workload_ =
+      limit_addresses(make_workload(o.workload, static_cast<unsigned>(n_), static_cast<unsigned>(sockets_), o.seed),
+                      "workload " + o.workload, virtual_address_limit(fabric_));
+  tracking_ = PlatformTracking::region_only(fabric_);
+  if (os_.rule() != MigrationRule::Algorithm1)
     report_error(msg::kConfig,
                  "os.migration: sampled runs decide with algorithm1; run balance continuously (starnuma run)");
-  const MigrationKnowledge knowledge = os.knowledge(tracking != nullptr);
-  if (knowledge == MigrationKnowledge::Tracker && !tracking)
+  const MigrationKnowledge knowledge = os_.knowledge(tracking_ != nullptr);
+  if (knowledge == MigrationKnowledge::Tracker && !tracking_)
     report_error(msg::kConfig,
                  "os.policy: tracker needs the tracking hardware (topology.socket.tracking.impl: model or rtl)");
-  TrackerMetadata* metadata = knowledge == MigrationKnowledge::Tracker ? tracking->metadata().get() : nullptr;
+  if (knowledge == MigrationKnowledge::Tracker) metadata_ = tracking_->metadata().get();
 
-  PageMap pages = make_page_map(fabric, pool_limit_bytes(os.pool_fraction(), workload->footprint()), tracking.get());
-  set_allocation(pages, platform.os(), fabric);
-  const size_t pool = pool_node(pages);
-  const std::vector<size_t> socket_node = socket_nodes(fabric);
-  // A checkpoint names a node by its socket or as StarNUMA's pool (which only migration fills); a
-  // CPU-less node that allocation also fills (LACX's CXL node, a pooled device composed into a
-  // host's memory) is neither, so such platforms are refused before the pass.
-  for (size_t k = 0; k < pages.nodes().size(); ++k)
-    if (k != pool && std::find(socket_node.begin(), socket_node.end(), k) == socket_node.end())
-      report_error(msg::kConfig, "checkpoint: " + platform.source() + " has the memory node '" + pages.nodes()[k].name +
+  pages_.emplace(
+      make_page_map(fabric_, pool_limit_bytes(os_.pool_fraction(), workload_->footprint()), tracking_.get()));
+  set_allocation(*pages_, os_, fabric_);
+  pool_ = pool_node(*pages_);
+  socket_node_ = socket_nodes(fabric_);
+  check_nodes();
+  policy_.emplace(policy_config(os_, knowledge, metadata_, socket_node_, pool_), o.seed * 7919 + 17);
+  if (!o.streams_only) {
+    if (o.out.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
+    folder_.emplace(o.out, "manifest.json");
+  }
+  set_up_caches();
+  for (unsigned t = 0; t < n_; ++t) readers_.emplace_back(workload_->stream(t));
+  ops_.assign(n_, 0);
+  retired_.assign(n_, 0);
+  finished_.assign(n_, false);
+  at_barrier_.assign(n_, false);
+  measuring_.assign(n_, !workload_->initialises());
+  filter_.assign(n_ * kFilterLines, kNoLine);
+}
+
+// A checkpoint names a node by its socket or as StarNUMA's pool (which only migration fills); a
+// CPU-less node that allocation also fills (LACX's CXL node, a pooled device composed into a
+// host's memory) is neither, so such platforms are refused before the pass.
+void FunctionalPass::check_nodes() const {
+  for (size_t k = 0; k < pages_->nodes().size(); ++k)
+    if (k != pool_ && std::find(socket_node_.begin(), socket_node_.end(), k) == socket_node_.end())
+      report_error(msg::kConfig, "checkpoint: " + platform_.source() + " has the memory node '" +
+                                     pages_->nodes()[k].name +
                                      "', a CPU-less node that allocation fills; the sampled evaluation (checkpoint, "
                                      "sample) supports sockets' memory and a StarNUMA pool, which only migration "
                                      "fills (docs/sampling.md)");
-  MigrationPolicy policy(policy_config(os, knowledge, metadata, socket_node, pool), o.seed * 7919 + 17);
-  std::optional<OutputFolder> folder;
-  if (!o.streams_only) {
-    if (o.out.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
-    folder.emplace(o.out, "manifest.json");
-  }
+}
 
-  std::vector<CacheArray> llcs;
-  std::vector<unsigned> cores_per_socket;
-  for (size_t s = 0; s < sockets; ++s) {
-    const Socket& sock = *fabric.requesters()[s];
+void FunctionalPass::set_up_caches() {
+  for (size_t s = 0; s < sockets_; ++s) {
+    const Socket& sock = *fabric_.requesters()[s];
     const LlcConfig& c = sock.llc_config();
-    llcs.emplace_back(c.lines(sock.cores()), c.ways(), c.replacement(), o.seed + s);
-    cores_per_socket.push_back(sock.cores());
+    llcs_.emplace_back(c.lines(sock.cores()), c.ways(), c.replacement(), o_.seed + s);
+    cores_per_socket_.push_back(sock.cores());
   }
-  const size_t n = threads.size();
-  std::vector<Reader> readers;
-  for (unsigned t = 0; t < n; ++t) readers.emplace_back(workload->stream(t));
-  std::vector<uint64_t> ops(n, 0), retired(n, 0);
-  std::vector<uint8_t> finished(n, false), at_barrier(n, false), measuring(n, !workload->initialises());
-  // Tracker knowledge: the cores' TLBs and counter annexes, flushing into the metadata.
-  std::optional<FunctionalAnnexes> annexes;
-  if (metadata) {
-    std::vector<FunctionalAnnexes::Thread> tlbs;
-    for (const ThreadPlace& tp : threads) {
-      const CoreConfig& c = fabric.requesters()[tp.socket]->core_config();
-      tlbs.push_back(
-          {static_cast<unsigned>(tp.socket), c.dtlb.entries(), c.dtlb.ways(), c.stlb.entries(), c.stlb.ways()});
-    }
-    annexes.emplace(tlbs, fabric.requesters()[0]->tracking().annexes_stlb(), *metadata);
+  if (!metadata_) return;
+  std::vector<FunctionalAnnexes::Thread> tlbs;
+  for (const ThreadPlace& tp : threads_) {
+    const CoreConfig& c = fabric_.requesters()[tp.socket]->core_config();
+    tlbs.push_back(
+        {static_cast<unsigned>(tp.socket), c.dtlb.entries(), c.dtlb.ways(), c.stlb.entries(), c.stlb.ways()});
   }
-  PageCounter page_counts;
-  const unsigned page_shift = 12;
+  annexes_.emplace(tlbs, fabric_.requesters()[0]->tracking().annexes_stlb(), *metadata_);
+}
 
-  FunctionalPassResult result;
-  nlohmann::ordered_json phases = nlohmann::ordered_json::array();
-  uint64_t furthest = 0;
-  const uint64_t per_phase = os.phase_instructions();
-  unsigned live = static_cast<unsigned>(n);
+Checkpoint FunctionalPass::checkpoint(uint64_t phase) {
+  PageMap& pages = *pages_;
+  Checkpoint c;
+  c.workload = o_.workload;
+  c.seed = o_.seed;
+  c.platform = platform_.source();
+  c.cores_per_socket = cores_per_socket_;
+  c.page_size = pages.page_size();
+  c.knowledge = metadata_ ? "tracker" : "perfect";
+  c.counter_bits = metadata_ ? metadata_->layout().config().counter_bits : 0;
+  c.phase_instructions = os_.phase_instructions();
+  c.phase = phase;
+  c.in_initialisation = std::find(measuring_.begin(), measuring_.end(), false) != measuring_.end();
+  c.ops = ops_;
+  c.retired = retired_;
+  for (size_t k = 0; k < pages.nodes().size(); ++k) {
+    Checkpoint::NodeRecord r;
+    r.name = pages.nodes()[k].name;
+    const auto sock = std::find(socket_node_.begin(), socket_node_.end(), k);
+    r.socket = sock != socket_node_.end() ? static_cast<int>(sock - socket_node_.begin()) : -1;
+    r.frames = pages.frames(k);
+    c.nodes.push_back(std::move(r));
+  }
+  RegionScan scan;
+  if (metadata_) {
+    scan = scan_tracker_metadata(pages, *metadata_);
+    metadata_->clear();
+    annexes_->phase_mark();
+  } else {
+    scan = scan_page_counts(pages, page_counts_);
+    page_counts_.clear();
+  }
+  std::vector<uint64_t> free_pages;
+  for (size_t k = 0; k < pages.nodes().size(); ++k) free_pages.push_back(pages.free_pages(k));
+  c.decision = policy_->decide(scan.regions, free_pages, phase);
+  c.moves = pages_to_move(scan, c.decision);
+  c.scan_entries = scan.entries;
+  c.regions_scanned = scan.regions.size();
+  return c;
+}
 
-  const auto boundary = [&](uint64_t phase) {
-    Checkpoint c;
-    c.workload = o.workload;
-    c.seed = o.seed;
-    c.platform = platform.source();
-    c.cores_per_socket = cores_per_socket;
-    c.page_size = pages.page_size();
-    c.knowledge = metadata ? "tracker" : "perfect";
-    c.counter_bits = metadata ? metadata->layout().config().counter_bits : 0;
-    c.phase_instructions = per_phase;
-    c.phase = phase;
-    c.in_initialisation = std::find(measuring.begin(), measuring.end(), false) != measuring.end();
-    c.ops = ops;
-    c.retired = retired;
-    for (size_t k = 0; k < pages.nodes().size(); ++k) {
-      Checkpoint::NodeRecord r;
-      r.name = pages.nodes()[k].name;
-      const auto sock = std::find(socket_node.begin(), socket_node.end(), k);
-      r.socket = sock != socket_node.end() ? static_cast<int>(sock - socket_node.begin()) : -1;
-      r.frames = pages.frames(k);
-      c.nodes.push_back(std::move(r));
+nlohmann::ordered_json FunctionalPass::apply(const Checkpoint& c, const std::string& file) {
+  PageMap& pages = *pages_;
+  // Every move at once; its lines leave every LLC (a dirty one would be written home first).
+  uint64_t moved = 0, to_pool = 0, from_pool = 0;
+  for (const PageMove& m : c.moves) {
+    if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0) continue;
+    const size_t from = pages.node_of(m.vpage);
+    if (annexes_) annexes_->shoot_down(m.vpage);
+    const PageMap::Moved mv = pages.move(m.vpage, m.to);
+    pages.release(mv.from);
+    const uint64_t lines = pages.page_size() >> kPassLineShift;
+    for (CacheArray& llc : llcs_)
+      for (uint64_t l = mv.from * lines; l < (mv.from + 1) * lines; ++l) llc.invalidate(l);
+    ++moved;
+    to_pool += m.to == pool_;
+    from_pool += from == pool_;
+  }
+  if (const std::string bad = pages.check(); !bad.empty())
+    report_internal("page map at phase " + std::to_string(c.phase) + ": " + bad);
+  nlohmann::ordered_json p = c.header()["decision"];
+  p["phase"] = c.phase;
+  p["file"] = file;
+  p["in_initialisation"] = c.in_initialisation;
+  p["regions_scanned"] = c.regions_scanned;
+  p["pages_moved"] = moved;
+  p["socket_to_socket"] = moved - to_pool - from_pool;
+  p["to_pool"] = to_pool;
+  p["from_pool"] = from_pool;
+  p["pool_pages"] = pool_ != static_cast<size_t>(-1) ? pages.pages_on(pool_) : 0;
+  if (o_.progress)
+    std::fprintf(stderr, "phase %llu: %llu pages moved (%llu to the pool), %s\n",
+                 static_cast<unsigned long long>(c.phase), static_cast<unsigned long long>(moved),
+                 static_cast<unsigned long long>(to_pool), file.c_str());
+  return p;
+}
+
+void FunctionalPass::turn(size_t t, unsigned& waiting) {
+  PageMap& pages = *pages_;
+  const size_t socket = threads_[t].socket;
+  CacheArray& llc = llcs_[socket];
+  uint32_t* lines = &filter_[t * kFilterLines];
+  Reader& reader = readers_[t];
+  // Within a batch no other thread runs: the translation of the page just used hits the L1
+  // DTLB's most recent entry, and changes nothing the pass counts.
+  uint64_t last_vpage = ~uint64_t{0};
+  for (size_t i = 0; i < kOpsPerTurn; ++i) {
+    const StreamOp* op = reader.peek();
+    if (!op) {
+      finished_[t] = true;
+      --live_;
+      break;
     }
-    RegionScan scan;
-    if (metadata) {
-      scan = scan_tracker_metadata(pages, *metadata);
-      metadata->clear();
-      annexes->phase_mark();
+    if (op->kind == StreamOp::Kind::Barrier) {
+      at_barrier_[t] = true;
+      ++waiting;
+      break;
+    }
+    ++ops_[t];
+    retired_[t] += op->instructions + 1;
+    ++result_.accesses;
+    reader.pop();
+    if (o_.streams_only) continue;
+    const uint64_t vline = op->address >> kPassLineShift;
+    uint32_t& slot = lines[filter_slot(vline)];
+    const auto tag = static_cast<uint32_t>(vline >> kFilterBits);
+    if (slot == tag && vline >> (kFilterBits + 32) == 0) continue;
+    slot = tag;
+    if (const StreamOp* far = reader.ahead(kPassTranslationAhead); far && far->kind != StreamOp::Kind::Barrier)
+      pages.prefetch(far->address);
+    if (const StreamOp* near = reader.ahead(kPassSetAhead); near && near->kind != StreamOp::Kind::Barrier)
+      if (const uint64_t pa = pages.peek(near->address); pa != PageMap::kUnplaced) llc.prefetch(pa >> kPassLineShift);
+    const bool store = op->kind == StreamOp::Kind::Store;
+    const uint64_t paddr = pages.translate(op->address, socket);
+    const uint64_t vpage = op->address >> kPassPageShift;
+    if (annexes_ && vpage != last_vpage) annexes_->access(t, vpage, paddr >> kPassPageShift);
+    last_vpage = vpage;
+    const uint64_t line = paddr >> kPassLineShift;
+    if (llc.access(line, store)) continue;
+    llc.fill(line, store);
+    ++result_.llc_misses;
+    if (annexes_) {
+      if (!store) annexes_->llc_load(t, vpage);
     } else {
-      scan = scan_page_counts(pages, page_counts);
-      page_counts.clear();
+      page_counts_.count(vpage, socket);
     }
-    std::vector<uint64_t> free_pages;
-    for (size_t k = 0; k < pages.nodes().size(); ++k) free_pages.push_back(pages.free_pages(k));
-    c.decision = policy.decide(scan.regions, free_pages, phase);
-    c.moves = pages_to_move(scan, c.decision);
-    c.scan_entries = scan.entries;
-    c.regions_scanned = scan.regions.size();
-    const std::string name = "checkpoint-" + std::to_string(phase) + ".ckpt";
-    write_file_atomically(folder->file(name), c.serialise());
+  }
+  furthest_ = std::max(furthest_, retired_[t]);
+}
 
-    // Every move at once; its lines leave every LLC (a dirty one would be written home first).
-    uint64_t moved = 0, to_pool = 0, from_pool = 0;
-    for (const PageMove& m : c.moves) {
-      if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0) continue;
-      const size_t from = pages.node_of(m.vpage);
-      if (annexes) annexes->shoot_down(m.vpage);
-      const PageMap::Moved mv = pages.move(m.vpage, m.to);
-      pages.release(mv.from);
-      const uint64_t lines = pages.page_size() >> kPassLineShift;
-      for (CacheArray& llc : llcs)
-        for (uint64_t l = mv.from * lines; l < (mv.from + 1) * lines; ++l) llc.invalidate(l);
-      ++moved;
-      to_pool += m.to == pool;
-      from_pool += from == pool;
-    }
-    if (const std::string bad = pages.check(); !bad.empty())
-      report_internal("page map at phase " + std::to_string(phase) + ": " + bad);
-    nlohmann::ordered_json p = c.header()["decision"];
-    p["phase"] = phase;
-    p["file"] = name;
-    p["in_initialisation"] = c.in_initialisation;
-    p["regions_scanned"] = c.regions_scanned;
-    p["pages_moved"] = moved;
-    p["socket_to_socket"] = moved - to_pool - from_pool;
-    p["to_pool"] = to_pool;
-    p["from_pool"] = from_pool;
-    p["pool_pages"] = pool != static_cast<size_t>(-1) ? pages.pages_on(pool) : 0;
-    phases.push_back(p);
-    if (o.progress)
-      std::fprintf(stderr, "phase %llu: %llu pages moved (%llu to the pool), %s\n",
-                   static_cast<unsigned long long>(phase), static_cast<unsigned long long>(moved),
-                   static_cast<unsigned long long>(to_pool), name.c_str());
-  };
+void FunctionalPass::open_barrier() {
+  for (size_t t = 0; t < n_; ++t) {
+    if (!at_barrier_[t]) continue;
+    measuring_[t] = measuring_[t] || readers_[t].peek()->starts_measurement;
+    readers_[t].pop();
+    ++ops_[t];
+    at_barrier_[t] = false;
+  }
+}
 
-  std::vector<uint32_t> filter(n * kFilterLines, kNoLine);
-
+FunctionalPassResult FunctionalPass::run() {
+  const uint64_t per_phase = os_.phase_instructions();
   // The pass's own speed is timed from here: building the workload (a graph's generation) is not.
   const auto pass_start = std::chrono::steady_clock::now();
   uint64_t phase = 0, round = 0;
-  while (phase < o.checkpoints && live > 0) {
+  while (phase < o_.checkpoints && live_ > 0) {
     unsigned waiting = 0;
-    const size_t first = round++ % n;
-    for (size_t turn = 0; turn < n; ++turn) {
-      const size_t t = first + turn < n ? first + turn : first + turn - n;
-      if (finished[t] || at_barrier[t]) {
-        waiting += at_barrier[t];
+    const size_t first = round++ % n_;
+    for (size_t turn_of = 0; turn_of < n_; ++turn_of) {
+      const size_t t = first + turn_of < n_ ? first + turn_of : first + turn_of - n_;
+      if (finished_[t] || at_barrier_[t]) {
+        waiting += at_barrier_[t];
         continue;
       }
-      const size_t socket = threads[t].socket;
-      CacheArray& llc = llcs[socket];
-      uint32_t* lines = &filter[t * kFilterLines];
-      // Within a batch no other thread runs: the translation of the page just used hits the L1
-      // DTLB's most recent entry, and changes nothing the pass counts.
-      uint64_t last_vpage = ~uint64_t{0};
-      for (size_t i = 0; i < kOpsPerTurn; ++i) {
-        const StreamOp* op = readers[t].peek();
-        if (!op) {
-          finished[t] = true;
-          --live;
-          break;
-        }
-        if (op->kind == StreamOp::Kind::Barrier) {
-          at_barrier[t] = true;
-          ++waiting;
-          break;
-        }
-        ++ops[t];
-        retired[t] += op->instructions + 1;
-        ++result.accesses;
-        readers[t].pop();
-        if (o.streams_only) continue;
-        const uint64_t vline = op->address >> kPassLineShift;
-        uint32_t& slot = lines[filter_slot(vline)];
-        const auto tag = static_cast<uint32_t>(vline >> kFilterBits);
-        if (slot == tag && vline >> (kFilterBits + 32) == 0) continue;
-        slot = tag;
-        if (const StreamOp* far = readers[t].ahead(kPassTranslationAhead); far && far->kind != StreamOp::Kind::Barrier)
-          pages.prefetch(far->address);
-        if (const StreamOp* near = readers[t].ahead(kPassSetAhead); near && near->kind != StreamOp::Kind::Barrier)
-          if (const uint64_t pa = pages.peek(near->address); pa != PageMap::kUnplaced)
-            llc.prefetch(pa >> kPassLineShift);
-        const bool store = op->kind == StreamOp::Kind::Store;
-        const uint64_t paddr = pages.translate(op->address, socket);
-        const uint64_t vpage = op->address >> page_shift;
-        if (annexes && vpage != last_vpage) annexes->access(t, vpage, paddr >> page_shift);
-        last_vpage = vpage;
-        const uint64_t line = paddr >> kPassLineShift;
-        if (llc.access(line, store)) continue;
-        llc.fill(line, store);
-        ++result.llc_misses;
-        if (annexes) {
-          if (!store) annexes->llc_load(t, vpage);
-        } else {
-          page_counts.count(vpage, socket);
-        }
-      }
-      furthest = std::max(furthest, retired[t]);
+      turn(t, waiting);
     }
-    // A barrier opens when every running thread has reached it.
-    if (live > 0 && waiting == live) {
-      for (size_t t = 0; t < n; ++t) {
-        if (!at_barrier[t]) continue;
-        measuring[t] = measuring[t] || readers[t].peek()->starts_measurement;
-        readers[t].pop();
-        ++ops[t];
-        at_barrier[t] = false;
+    if (live_ > 0 && waiting == live_) open_barrier();
+    if (furthest_ >= (phase + 1) * per_phase) {
+      ++phase;
+      if (!o_.streams_only) {
+        const Checkpoint c = checkpoint(phase);
+        const std::string name = "checkpoint-" + std::to_string(phase) + ".ckpt";
+        write_file_atomically(folder_->file(name), c.serialise());
+        phases_.push_back(apply(c, name));
       }
-    }
-    if (furthest >= (phase + 1) * per_phase) {
-      if (o.streams_only) ++phase;
-      else boundary(++phase);
-      std::fill(filter.begin(), filter.end(), kNoLine);
+      std::fill(filter_.begin(), filter_.end(), kNoLine);
     }
   }
-  if (phase < o.checkpoints)
-    report_error(msg::kInput, "checkpoint: " + o.workload + " ends after " + std::to_string(phase) + " phase boundar" +
+  if (phase < o_.checkpoints)
+    report_error(msg::kInput, "checkpoint: " + o_.workload + " ends after " + std::to_string(phase) + " phase boundar" +
                                   (phase == 1 ? "y" : "ies") + " of " + std::to_string(per_phase) +
                                   " instructions; ask for at most that many checkpoints, a shorter "
                                   "os.phase_instructions, or a longer workload");
-  for (uint64_t r : retired) result.instructions += r;
+  for (uint64_t r : retired_) result_.instructions += r;
   const auto pass_end = std::chrono::steady_clock::now();
-  result.host_seconds = std::chrono::duration<double>(pass_end - host_start).count();
-  result.pass_seconds = std::chrono::duration<double>(pass_end - pass_start).count();
+  result_.host_seconds = std::chrono::duration<double>(pass_end - host_start_).count();
+  result_.pass_seconds = std::chrono::duration<double>(pass_end - pass_start).count();
+  write_manifest();
+  return result_;
+}
 
-  nlohmann::ordered_json& m = result.manifest;
+void FunctionalPass::write_manifest() {
+  nlohmann::ordered_json& m = result_.manifest;
   m["format"] = "starnuma checkpoints";
   m["starnuma"] = STARNUMA_VERSION;
-  m["platform"] = platform.source();
-  m["workload"] = o.workload;
-  m["seed"] = o.seed;
-  m["knowledge"] = metadata ? "tracker" : "perfect";
-  m["phase_instructions"] = per_phase;
-  m["checkpoints"] = o.checkpoints;
-  m["threads"] = n;
-  m["accesses"] = result.accesses;
-  m["llc_misses"] = result.llc_misses;
-  m["instructions"] = result.instructions;
-  m["host_seconds"] = result.host_seconds;
-  m["pass_seconds"] = result.pass_seconds;
-  m["accesses_per_second"] = result.pass_seconds > 0 ? static_cast<double>(result.accesses) / result.pass_seconds : 0.0;
-  m["phases"] = phases;
-  if (folder) {
-    write_file_atomically(folder->file("manifest.json"), json_text(m) + "\n");
-    folder->commit();
+  m["platform"] = platform_.source();
+  m["workload"] = o_.workload;
+  m["seed"] = o_.seed;
+  m["knowledge"] = metadata_ ? "tracker" : "perfect";
+  m["phase_instructions"] = os_.phase_instructions();
+  m["checkpoints"] = o_.checkpoints;
+  m["threads"] = n_;
+  m["accesses"] = result_.accesses;
+  m["llc_misses"] = result_.llc_misses;
+  m["instructions"] = result_.instructions;
+  m["host_seconds"] = result_.host_seconds;
+  m["pass_seconds"] = result_.pass_seconds;
+  m["accesses_per_second"] =
+      result_.pass_seconds > 0 ? static_cast<double>(result_.accesses) / result_.pass_seconds : 0.0;
+  m["phases"] = phases_;
+  if (folder_) {
+    write_file_atomically(folder_->file("manifest.json"), json_text(m) + "\n");
+    folder_->commit();
   }
-  return result;
+}
+
+}  // namespace
+
+FunctionalPassResult run_functional_pass(Platform& platform, const FunctionalPassOptions& o) {
+  return FunctionalPass(platform, o).run();
 }
 
 }  // namespace starnuma

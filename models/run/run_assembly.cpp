@@ -1,0 +1,442 @@
+#include "run/run_assembly.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <unistd.h>
+
+#include "common/output_file.hpp"
+#include "run/run_setup.hpp"
+#include "run/run_results.hpp"
+#include "run/sampled_window.hpp"
+#include "socket/socket.hpp"
+#include "stimulus/program_mix.hpp"
+#include "stimulus/trace/trace_input.hpp"
+#include "stimulus/workload_registry.hpp"
+
+namespace starnuma {
+
+namespace {
+
+constexpr uint64_t kPageSize = kRunPageSize;
+
+// The oracle's knowledge: each socket's LLC misses per region over the same streams and
+// instruction budget, after initialisation (a functional pass through each socket's LLC).
+AccessProfile profile(const Workload& w, const Fabric& fabric, const std::vector<ThreadPlace>& threads,
+                      uint64_t instructions, uint64_t region) {
+  AccessProfile prof(fabric.requesters().size(), region / kPageSize);
+  std::vector<unsigned> socket_of;
+  for (const ThreadPlace& t : threads) socket_of.push_back(static_cast<unsigned>(t.socket));
+  std::vector<uint64_t> llc_lines;
+  for (const Socket* s : fabric.requesters()) llc_lines.push_back(s->llc_config().lines(s->cores()));
+  for_each_llc_miss(w, socket_of, llc_lines, instructions,
+                    [&](uint64_t address, unsigned socket, bool) { prof.count(address / kPageSize, socket); });
+  return prof;
+}
+
+std::string format_duration(double seconds) {
+  char b[32];
+  if (seconds < 60) std::snprintf(b, sizeof b, "%.0fs", seconds);
+  else std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(seconds) / 60, static_cast<int>(seconds) % 60);
+  return b;
+}
+
+// AutoNUMA's set-up from the os settings: the CPU-less CXL node is the node first touch may use
+// that is no socket's memory.
+AutoNuma::Setup autonuma_setup(const OsSettings& os, const Fabric& fabric, PageMap& pages, PageMover& mover,
+                               RunControl& control) {
+  AutoNuma::Setup a;
+  a.pages = &pages;
+  a.mover = &mover;
+  a.control = &control;
+  a.rules.socket_node = socket_nodes(fabric);
+  a.rules.lacx = os.rule() == MigrationRule::Lacx;
+  for (size_t n = 0; n < pages.nodes().size(); ++n)
+    if (pages.nodes()[n].first_touch &&
+        std::find(a.rules.socket_node.begin(), a.rules.socket_node.end(), n) == a.rules.socket_node.end())
+      a.rules.cxl_node = n;
+  if (a.rules.lacx && a.rules.cxl_node == static_cast<size_t>(-1))
+    report_error(msg::kConfig,
+                 "os.migration: lacx moves shared pages to a CPU-less CXL memory node; this platform has "
+                 "none (a cxl_pool node with numa_node: true, as platforms/lacx2.yaml)");
+  a.scan_period = os.numa_scan_period();
+  a.scan_pages = std::max<uint64_t>(1, os.numa_scan_size().bytes() / kPageSize);
+  a.fault_cycles = os.numa_fault_cycles();
+  a.page_cycles = os.page_cycles();
+  a.rate_window = Time::from_ps(os.numa_scan_period().ps() / 10);
+  a.rate_pages = std::max<uint64_t>(
+      1, static_cast<uint64_t>(os.numa_rate_limit().bytes_per_s() * static_cast<double>(a.rate_window.ps()) * 1e-12 /
+                               static_cast<double>(kPageSize)));
+  return a;
+}
+
+}  // namespace
+
+RunAssembly::Detach::~Detach() {
+  if (tracked)
+    for (Socket* s : tracked->requesters()) s->tracking().bind_llc(nullptr, nullptr);
+  if (coherence)
+    for (size_t s = 0; s < coherence->sockets(); ++s) coherence->attach(s, nullptr);
+}
+
+RunAssembly::RunAssembly(Platform& platform, const RunOptions& options)
+    : platform_(platform),
+      fabric_(platform.fabric()),
+      os_(platform.os()),
+      sockets_(fabric_.requesters().size()),
+      o_(options) {
+  if (place_threads(fabric_).empty())
+    report_error(msg::kConfig, platform.source() + ": no socket has a core: there is nothing to run the workload on");
+  plan_stimulus();
+  check_initial_placement();
+  // Before the cores start: they capture their socket's observer.
+  tracking_ = PlatformTracking::attach(fabric_);
+  if (!o_.dump_trackers.empty() && !tracking_)
+    report_error(msg::kUsage, "--dump-trackers " + o_.dump_trackers +
+                                  ": tracking is off (set topology.socket.tracking.impl to model or rtl)");
+  plan_placement();
+}
+
+void RunAssembly::plan_stimulus() {
+  RunOptions& o = o_;
+  if (!o.checkpoint.empty()) {
+    if (!o.trace_in.empty())
+      report_error(msg::kUsage, "--checkpoint: the checkpoint names its workload; no --trace-in");
+    checkpoint_ = read_checkpoint(o.checkpoint);
+    if (!o.workload_given) o.workload = checkpoint_->workload;
+    if (!o.seed_given) o.seed = checkpoint_->seed;
+    check_checkpoint(*checkpoint_, o.checkpoint, fabric_, o.workload, o.seed);
+  }
+  if (o.trace_in.empty() && is_program_mix(o.workload)) {
+    if (checkpoint_) report_error(msg::kUsage, "--checkpoint: sampled windows run one workload, not a mix of programs");
+    stimulus_ = make_mix_stimulus(o.workload, fabric_, o.seed, o.instructions);
+  } else {
+    std::vector<ThreadPlace> all = place_threads(fabric_);
+    std::unique_ptr<Workload> w;
+    std::optional<uint64_t> folded_space;
+    bool windowed = false;
+    if (o.trace_in.empty()) {
+      w = make_workload(o.workload, static_cast<unsigned>(all.size()), static_cast<unsigned>(sockets_), o.seed);
+    } else {
+      trace::TraceInputOptions to{o.trace_space, o.trace_phase, {}};
+      for (const ThreadPlace& t : all) to.detailed.push_back(!o.detailed_sockets || t.socket < o.detailed_sockets);
+      trace::TraceInput input = trace::open_trace_input(o.trace_in, static_cast<unsigned>(all.size()), to);
+      w = std::move(input.workload);
+      o.workload = input.description;  // a recorded workload reports as the workload it records
+      if (!o.seed_given && input.seed) o.seed = *input.seed;
+      if (!o.instructions_given && input.instructions) o.instructions = *input.instructions;
+      if (input.shared) {  // one program's threads: its terabytes folded into the platform's space
+        folded_space = virtual_address_limit(fabric_).bytes;
+        w = one_process(std::move(w), o.workload, *folded_space);
+      }
+      windowed = input.windowed;
+    }
+    stimulus_ = single_program(std::move(w), std::move(all), o.workload, o.instructions);
+    stimulus_.folded_space = folded_space;
+    stimulus_.windowed = windowed;
+  }
+  std::string source = o.trace_in.empty() ? "workload " + o.workload : "trace";
+  for (const std::string& f : o.trace_in) source += (&f == &o.trace_in.front() ? " " : ",") + f;
+  stimulus_.workload = limit_addresses(std::move(stimulus_.workload), source, virtual_address_limit(fabric_));
+}
+
+void RunAssembly::check_initial_placement() const {
+  if (o_.initial_placement.empty()) return;
+  const std::string what = "--initial-placement " + o_.initial_placement + ": ";
+  if (checkpoint_) report_error(msg::kUsage, what + "a sampled window's placement is the checkpoint's");
+  if (stimulus_.mix) report_error(msg::kUsage, what + "a page-owner file names one program's pages, not a mix's");
+  if (stimulus_.windowed)
+    report_error(msg::kUsage, what +
+                                  "names the traces' own pages; multi-programmed ChampSim traces move them into "
+                                  "per-core windows (run them as one program: --trace-space shared)");
+  if (o_.placement.value_or(os_.placement()) == Placement::Oracle)
+    report_error(msg::kUsage, what +
+                                  "the oracle places every page itself; use first-touch (the artifact's static "
+                                  "runs) or dynamic placement");
+}
+
+void RunAssembly::plan_placement() {
+  const RunOptions& o = o_;
+  placement_ = checkpoint_ ? Placement::Dynamic : o.placement.value_or(os_.placement());
+  if (checkpoint_ && o.placement && *o.placement != Placement::Dynamic)
+    report_error(msg::kUsage, "--checkpoint: a sampled window's placement is the checkpoint's (dynamic)");
+  if (o.oracle_region < kPageSize || o.oracle_region > 512 * 1024 || (o.oracle_region & (o.oracle_region - 1)) != 0)
+    report_error(msg::kUsage,
+                 "--oracle-region " + std::to_string(o.oracle_region) + " B: a power of two from 4KiB to 512KiB");
+  knowledge_ = checkpoint_
+                   ? (checkpoint_->knowledge == "perfect" ? MigrationKnowledge::Perfect : MigrationKnowledge::Tracker)
+                   : os_.knowledge(tracking_ != nullptr);
+  if (placement_ == Placement::Oracle)  // the profile, before the page map the footprint sizes
+    accesses_ = profile(*stimulus_.workload, fabric_, stimulus_.threads, o.warmup + o.instructions, o.oracle_region);
+  assemble_memory();
+  if (checkpoint_ && knowledge_ == MigrationKnowledge::Tracker && !tracking_)
+    report_error(msg::kInput, o.checkpoint +
+                                  ": decided on the trackers' counts; this platform has no tracking hardware "
+                                  "(topology.socket.tracking.impl: model or rtl)");
+  if (placement_ == Placement::Dynamic && os_.rule() == MigrationRule::Balance &&
+      knowledge_ == MigrationKnowledge::Tracker)
+    report_error(msg::kConfig,
+                 "os.migration: balance decides from per-page counts (os.policy: perfect or auto), not "
+                 "from the trackers' regions");
+  if (placement_ != Placement::FirstTouch && platform_.settings().separate_hosts())
+    report_error(msg::kConfig,
+                 "platform.separate_hosts: oracle and dynamic placement model one machine's OS; with "
+                 "separate hosts use first-touch placement and os.allocation");
+  numa_balancing_ = placement_ == Placement::Dynamic && !checkpoint_ &&
+                    (os_.rule() == MigrationRule::AutoNuma || os_.rule() == MigrationRule::Lacx);
+  perfect_ = placement_ == Placement::Dynamic && knowledge_ == MigrationKnowledge::Perfect && !numa_balancing_;
+  // The OS turns the tracking hardware on when its migration decides by the trackers; otherwise it
+  // is there but idle, unless tracking.active says always (docs/decisions.md, issue 33).
+  if (tracking_ && !tracking_->always_active() &&
+      !(placement_ == Placement::Dynamic && knowledge_ == MigrationKnowledge::Tracker && !numa_balancing_))
+    tracking_->idle();
+  if (o.detailed_sockets > sockets_)
+    report_error(msg::kUsage, "--detailed-sockets " + std::to_string(o.detailed_sockets) + ": the platform has " +
+                                  std::to_string(sockets_) + " sockets");
+  detailed_ = o.detailed_sockets ? o.detailed_sockets : sockets_;
+  coherence_ = platform_.coherence().enabled() ? &platform_.coherence() : nullptr;
+}
+
+// The page map: its nodes, the pool's share of the footprint, and the pages placed before the run
+// (an initial placement, a checkpoint's, the oracle's).
+void RunAssembly::assemble_memory() {
+  const RunOptions& o = o_;
+  const Workload& workload = *stimulus_.workload;
+  // A ChampSim trace's footprint is unknown (0) until read: under oracle placement it is the pages
+  // the profile saw; first touch never places pages in the pool, so there its limit does not matter.
+  uint64_t footprint = workload.footprint();
+  if (footprint == 0 && accesses_) footprint = accesses_->pages().size() * kPageSize;
+  // An initial placement's file lists the pages the program touches (the artifact's profile).
+  if (footprint == 0 && !o.initial_placement.empty())
+    footprint = initial_placement_pages(o.initial_placement) * kPageSize;
+  const double pool_fraction = o.pool_fraction.value_or(os_.pool_fraction());
+  pages_.emplace(make_page_map(fabric_, pool_limit_bytes(pool_fraction, footprint), tracking_.get()));
+  PageMap& pages = *pages_;
+  set_allocation(pages, os_, fabric_);
+  pool_ = pool_node(pages);
+  if (!o.initial_placement.empty()) place_initial(pages, o.initial_placement, stimulus_, fabric_, pool_);
+  if (checkpoint_) restore_pages(*checkpoint_, o.checkpoint, pages, socket_nodes(fabric_), pool_);
+  if (accesses_) place_oracle(pages, *accesses_, pool_, os_.pool_sharers(sockets_));
+}
+
+void RunAssembly::assemble_caches() {
+  page_table_.emplace(*pages_);
+  for (size_t s = 0; s < sockets_; ++s) {
+    Socket& sock = *fabric_.requesters()[s];
+    llcs_.push_back(std::make_unique<SocketLlc>(sock.llc_config(), sock.cores(), o_.seed + s));
+  }
+  detach_.coherence = coherence_;
+  if (coherence_)
+    for (size_t s = 0; s < sockets_; ++s) coherence_->attach(s, llcs_[s].get());
+  // The trackers' metadata requests go through the LLCs of this run (metadata_path: llc).
+  if (tracking_) {
+    detach_.tracked = &fabric_;
+    for (size_t s = 0; s < sockets_; ++s) fabric_.requesters()[s]->tracking().bind_llc(llcs_[s].get(), coherence_);
+  }
+}
+
+void RunAssembly::assemble_control() {
+  std::vector<unsigned> program_threads;
+  unsigned initialising_programs = 0;
+  for (const RunProgram& prog : stimulus_.programs) {
+    program_threads.push_back(prog.threads);
+    initialising_programs += prog.threads && stimulus_.workload->thread_initialises(prog.first_thread) && !checkpoint_;
+  }
+  control_.emplace(program_threads, initialising_programs, o_.warmup > 0);
+  if (numa_balancing_) {
+    std::vector<SocketLlc*> llc_list;
+    for (const auto& l : llcs_) llc_list.push_back(l.get());
+    numa_mover_ = std::make_unique<PageMover>(fabric_, *pages_, coherence_, std::move(llc_list));
+    autonuma_ = std::make_unique<AutoNuma>(autonuma_setup(os_, fabric_, *pages_, *numa_mover_, *control_));
+  }
+  if (!o_.transactions.path.empty()) {  // before the cores start: their jobs hold it
+    std::vector<std::string> names;
+    for (const Socket* sock : fabric_.requesters()) names.push_back(sock->basename());
+    transactions_.emplace(o_.transactions, names);
+  }
+}
+
+void RunAssembly::start_cores() {
+  Workload& workload = *stimulus_.workload;
+  const Time quantum = platform_.settings().quantum();
+  std::vector<size_t> program_of;  // each thread's, in the stimulus' order
+  for (size_t p = 0; p < stimulus_.programs.size(); ++p)
+    program_of.insert(program_of.end(), stimulus_.programs[p].threads, p);
+  for (unsigned t = 0; t < stimulus_.threads.size(); ++t) {
+    const size_t program = program_of[t];
+    const RunProgram& prog = stimulus_.programs[program];
+    const size_t s = stimulus_.threads[t].socket;
+    Socket& sock = *fabric_.requesters()[s];
+    std::unique_ptr<ThreadStream> stream = workload.stream(t);
+    if (checkpoint_) stream = resume_stream(std::move(stream), checkpoint_->ops[t], o_.checkpoint);
+    stimulus_.threads[t].core->start(
+        Core::Job{std::move(stream),
+                  CacheHierarchy::RunContext{&*pages_, llcs_[s].get(), sock.observer(), quantum.ps() * 1000,
+                                             &*page_table_, perfect_ ? &page_counts_ : nullptr, autonuma_.get(),
+                                             transactions_ ? &*transactions_ : nullptr, s >= detailed_},
+                  workload.executes() ? prog.instructions : 0, quantum, &*control_, o_.seed * 1000003 + t,
+                  workload.thread_initialises(t) && !checkpoint_, o_.warmup, program});
+  }
+}
+
+void RunAssembly::start_migration() {
+  if (autonuma_) autonuma_->start();
+  if (placement_ != Placement::Dynamic || autonuma_) return;
+  MigrationEngine::Setup m;
+  m.fabric = &fabric_;
+  m.pages = &*pages_;
+  m.coherence = coherence_;
+  for (size_t s = 0; s < sockets_; ++s) {
+    m.llcs.push_back(llcs_[s].get());
+    if (tracking_) m.trackers.push_back(&fabric_.requesters()[s]->tracking());
+  }
+  m.socket_node = socket_nodes(fabric_);
+  if (knowledge_ == MigrationKnowledge::Tracker && tracking_) {
+    m.metadata = tracking_->metadata().get();
+    m.metadata_range = tracking_->home_range();
+  }
+  m.counts = perfect_ ? &page_counts_ : nullptr;
+  for (const ThreadPlace& t : stimulus_.threads) m.cores.push_back(t.core);
+  m.control = &*control_;
+  m.os = &os_;
+  m.knowledge = knowledge_;
+  m.rule = os_.rule();
+  m.pool = pool_;
+  const size_t os_socket = std::min<size_t>(os_.os_socket(), sockets_ - 1);
+  m.os_cycle_fs = static_cast<int64_t>(std::llround(1e15 / fabric_.requesters()[os_socket]->frequency().hz()));
+  m.seed = o_.seed;
+  m.progress = o_.progress;
+  if (checkpoint_) m.replay = replay_of(*checkpoint_, m.socket_node, pool_);
+  migration_ = std::make_unique<MigrationEngine>(std::move(m));
+  migration_->start();
+}
+
+void RunAssembly::attach_observers() {
+  host_start_ = std::chrono::steady_clock::now();
+  if (o_.progress) {
+    const bool tty = isatty(2) != 0;
+    uint64_t total = 0;
+    for (const RunProgram& prog : stimulus_.programs) total += (o_.warmup + prog.instructions) * prog.threads;
+    control_->set_progress([this, tty, total, last = host_start_]() mutable {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last < std::chrono::milliseconds(tty ? 500 : 10000)) return;
+      last = now;
+      uint64_t done = 0;
+      for (const ThreadPlace& tp : stimulus_.threads) done += tp.core->retired_so_far();
+      const double host = std::chrono::duration<double>(now - host_start_).count();
+      const double rate = static_cast<double>(done) / host;
+      std::fprintf(stderr, "%s%.1f us simulated, %llu of %llu instructions, %.2f MIPS, ETA %s%s", tty ? "\r" : "",
+                   sc_core::sc_time_stamp().to_seconds() * 1e6, static_cast<unsigned long long>(done),
+                   static_cast<unsigned long long>(total), rate / 1e6,
+                   format_duration(rate > 0 ? static_cast<double>(total - std::min(total, done)) / rate : 0).c_str(),
+                   tty ? "   " : "\n");
+    });
+  }
+  if (o_.timeline > sc_core::SC_ZERO_TIME) {
+    const sc_core::sc_time quantum(static_cast<double>(platform_.settings().quantum().ps()), sc_core::SC_PS);
+    if (o_.timeline < quantum)
+      report_error(msg::kUsage, "--timeline " + o_.timeline.to_string() + " is finer than the platform's quantum (" +
+                                    quantum.to_string() + "), the resolution the cores are sampled at");
+    timeline_.emplace(fabric_, *pages_, o_.timeline);
+    control_->set_sampler([this] { timeline_->poll(); });
+  }
+  if (!o_.waves.path.empty()) {
+    waves_.emplace(o_.waves);
+    attach_waves(*waves_);
+    if (migration_) migration_->attach_waves(*waves_);
+    if (numa_mover_) numa_mover_->attach_waves(*waves_);
+  }
+}
+
+bool RunAssembly::simulate() {
+  bool stopped_at_limit = false;
+  if (platform_.initiators().empty()) {
+    sc_core::sc_start();
+  } else {  // a plug-in's initiator may never finish: bounded in simulated time, and said
+    sc_core::sc_start(
+        sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(platform_.settings().initiator_time_limit().ps())),
+        sc_core::SC_EXIT_ON_STARVATION);
+    stopped_at_limit = sc_core::sc_pending_activity();
+  }
+  if (waves_) waves_->write();
+  if (transactions_) transactions_->write();
+  if (o_.progress && isatty(2)) std::fprintf(stderr, "\r%80s\r", "");
+  return stopped_at_limit;
+}
+
+RunResult RunAssembly::run() {
+  assemble_caches();
+  assemble_control();
+  start_cores();
+  start_migration();
+  attach_observers();
+  const bool stopped_at_limit = simulate();
+  const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start_).count();
+  if (tracking_) tracking_->finish();
+  fabric_.check_conservation();
+  return collect(stopped_at_limit, host_seconds);
+}
+
+void RunAssembly::collect_migration(RunResult& r) {
+  if (autonuma_) {
+    autonuma_->finish();
+    r.migration_policy = os_.rule() == MigrationRule::Lacx ? "AutoNUMA with LACX" : "AutoNUMA";
+    r.migration = autonuma_->report();
+    if (const std::string bad = pages_->check(); !bad.empty()) report_internal("page map after AutoNUMA: " + bad);
+  }
+  if (migration_) {
+    if (os_.rule() == MigrationRule::Balance) {
+      r.migration_policy = "balance (DM) on per-page counts";
+    } else if (knowledge_ == MigrationKnowledge::Perfect) {
+      r.migration_policy = "perfect per-page knowledge";
+    } else {
+      r.migration_policy =
+          "Algorithm 1 on T" + std::to_string(tracking_->metadata()->layout().config().counter_bits) + " trackers";
+    }
+    r.migration = migration_->report();
+    if (const std::string bad = pages_->check(); !bad.empty()) report_internal("page map after migration: " + bad);
+  }
+}
+
+RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
+  RunResult r;
+  if (timeline_) {
+    timeline_->finish(control_->end());
+    r.timeline = timeline_->to_json();
+  }
+  r.platform = platform_.source();
+  r.workload = o_.workload;
+  r.placement = name_of(placement_);
+  if (checkpoint_) {
+    r.placement = "sampled window";
+    r.checkpoint_phase = checkpoint_->phase;
+  }
+  collect_migration(r);
+  r.host_seconds = host_seconds;
+  // Initiators may go on after the cores are done (with the idle workload, they are all there is):
+  // the measurement lasts until the last of them is.
+  const sc_core::sc_time end =
+      platform_.initiators().empty() ? control_->end() : std::max(control_->end(), sc_core::sc_time_stamp());
+  const sc_core::sc_time measured = end - control_->measurement_start();
+  r.sim_time_ns = measured.to_seconds() * 1e9;
+  r.detailed_sockets = static_cast<unsigned>(detailed_);
+  r.coherence = coherence_ != nullptr;
+  r.warmup = o_.warmup;
+  collect_cores(r, fabric_, detailed_);
+  if (stimulus_.mix) r.programs = program_results(stimulus_);
+  collect_links(r, platform_, Time::from_ps(static_cast<int64_t>(measured.value())));
+  r.stats = stats_json(measured);
+  if (stopped_at_limit)
+    r.shortfalls.push_back("the run stopped at platform.initiator_time_limit (" +
+                           format_time(platform_.settings().initiator_time_limit()) +
+                           " of simulated time) with initiators still running: one that never finishes?");
+  note_shortfalls(r, o_, os_, stimulus_.threads, placement_ == Placement::Dynamic && migration_ != nullptr);
+  if (tracking_) {
+    r.tracking = tracking_->active() ? "on" : "idle";
+    r.trackers = tracking_->metadata();
+    if (!o_.dump_trackers.empty()) write_file_atomically(o_.dump_trackers, r.trackers->csv());
+  }
+  return r;
+}
+
+}  // namespace starnuma
