@@ -4,7 +4,7 @@
 
 #include "common/diagnostics.hpp"
 #include "common/text.hpp"
-#include "socket/socket.hpp"
+#include "fabric/fabric_node.hpp"
 
 namespace starnuma {
 
@@ -130,7 +130,7 @@ bool Coherence::held_elsewhere(size_t s, uint64_t address) const {
 // --- messages ---
 
 Time Coherence::peer(size_t a, size_t b, Time t, bool data, PathTrace* trace) {
-  return a == b ? t : fabric_->send(a, *fabric_->requesters()[b], true, t, data, trace);
+  return a == b ? t : fabric_->send(a, fabric_->requester_node(b), true, t, data, trace);
 }
 
 Time Coherence::to_home(size_t s, const Home& h, Time t, bool data, PathTrace* trace) {
@@ -147,7 +147,7 @@ Time Coherence::from_home(const Home& h, size_t s, Time t, bool data, PathTrace*
 }
 
 Time Coherence::one_way(size_t a, size_t b) const {
-  return a == b ? Time() : fabric_->route(a, *fabric_->requesters()[b]).latency;
+  return a == b ? Time() : fabric_->route(a, fabric_->requester_node(b)).latency;
 }
 
 Time Coherence::one_way_home(size_t s, const Home& h) const {
@@ -156,13 +156,13 @@ Time Coherence::one_way_home(size_t s, const Home& h) const {
 }
 
 Time Coherence::unloaded_bt_socket(size_t r, size_t h, size_t o) const {
-  return fabric_->requesters()[r]->uncore_latency() + one_way(r, h) + socket_lookup_.get() + one_way(h, o) +
+  return fabric_->requester_node(r).uncore_latency() + one_way(r, h) + socket_lookup_.get() + one_way(h, o) +
          snoop_.get() + one_way(o, r);
 }
 
 Time Coherence::unloaded_bt_pool(size_t r, size_t range, size_t o) const {
   const Home& h = homes_.at(range);
-  return fabric_->requesters()[r]->uncore_latency() + one_way_home(r, h) * 2 + pool_lookup_.get() +
+  return fabric_->requester_node(r).uncore_latency() + one_way_home(r, h) * 2 + pool_lookup_.get() +
          one_way_home(o, h) * 2 + snoop_.get();
 }
 
@@ -289,9 +289,9 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   const CohRequest type = !write ? CohRequest::GetS : mine == MesiState::S ? CohRequest::Upgrade : CohRequest::GetM;
   ++started_;
   ++*requests_[(h.socket < 0 ? kCohRequests : 0) + static_cast<size_t>(type)];
-  const Time half = half_of(fabric_->requesters()[r]->uncore_latency());
+  const Time half = half_of(fabric_->requester_node(r).uncore_latency());
 
-  const std::string& requester = fabric_->requesters()[r]->path();
+  const std::string& requester = fabric_->requester_node(r).path();
   const std::string& home = h.node->path();
   Chain chain{trace, issue};
   chain.wait(requester, "on die, out", issue + half);
@@ -324,7 +324,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     const bool dirty = held(o, block) == MesiState::M;
     const uint64_t version = version_of(o, block);
     res.owner = owner;
-    const std::string& owner_path = fabric_->requesters()[o]->path();
+    const std::string& owner_path = fabric_->requester_node(o).path();
     const Time forwarded = from_home(h, o, t, false, chain.send());
     chain.arrived(forwarded);
     const Time at_o = forwarded + snoop_.get();
@@ -374,7 +374,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
       set_version(r, block, it == memory_version_.end() ? 0 : it->second);
     }
   }
-  const Time done = std::max(at_r, acks) + (fabric_->requesters()[r]->uncore_latency() - half);
+  const Time done = std::max(at_r, acks) + (fabric_->requester_node(r).uncore_latency() - half);
   chain.wait(requester, "invalidation acks", std::max(at_r, acks));
   chain.wait(requester, "on die, back", done);
   res.done = done;
@@ -429,7 +429,7 @@ bool Coherence::evict(size_t s, uint64_t address, MesiState c, Time issue) {
   const bool dirty = c == MesiState::M;
   ++started_;
   ++*requests_[(h.socket < 0 ? kCohRequests : 0) + static_cast<size_t>(dirty ? CohRequest::PutM : CohRequest::PutE)];
-  const Time half = half_of(fabric_->requesters()[s]->uncore_latency());
+  const Time half = half_of(fabric_->requester_node(s).uncore_latency());
   DirEntry* e = h.directory->find(block);
   if (!e || e->owner != static_cast<int>(s))
     report_internal("a socket evicts a block its home does not list it owning");

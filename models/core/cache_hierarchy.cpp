@@ -9,7 +9,6 @@
 #include "common/local_time.hpp"
 #include "common/text.hpp"
 #include "debug/transactions.hpp"
-#include "os/autonuma.hpp"
 
 namespace starnuma {
 

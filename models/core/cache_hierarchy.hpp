@@ -13,15 +13,15 @@
 #include "coherence/coherence.hpp"
 #include "common/stats.hpp"
 #include "core/core_config.hpp"
+#include "core/hinting_faults.hpp"
 #include "core/tracking_hook.hpp"
 #include "fabric/fabric.hpp"
-#include "os/page_counter.hpp"
-#include "os/page_map.hpp"
-#include "os/page_table.hpp"
+#include "paging/page_counter.hpp"
+#include "paging/page_map.hpp"
+#include "paging/page_table.hpp"
 
 namespace starnuma {
 
-class AutoNuma;
 class TransactionTrace;
 
 class CacheHierarchy;
@@ -122,7 +122,7 @@ class CacheHierarchy {
     // Dynamic placement with perfect knowledge: every demand LLC miss is counted here.
     PageCounter* page_counts = nullptr;
     // AutoNUMA (os.migration: autonuma or lacx): page walks to unmapped pages take hinting faults.
-    AutoNuma* numa = nullptr;
+    HintingFaults* numa = nullptr;
     // run --trace-transactions: sampled demand LLC misses are recorded here (debug/transactions.hpp).
     TransactionTrace* transactions = nullptr;
     // A light core's (mixed modality): it has TLBs and walks, but no L1 or L2; its accesses and

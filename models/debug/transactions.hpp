@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "memory/mem_access.hpp"
+#include "common/mem_access.hpp"
 
 namespace starnuma {
 

@@ -18,7 +18,7 @@
 #include "common/component.hpp"
 #include "fabric/routing.hpp"
 #include "memory/functional_memory.hpp"
-#include "memory/mem_access.hpp"
+#include "common/mem_access.hpp"
 #include "memory/memory_home.hpp"
 
 namespace starnuma {
@@ -73,6 +73,8 @@ class Fabric : public Component {
   const Range* home_of(uint64_t address) const;
   // The sockets, in node order (requester index i is requesters()[i]), with their cores and caches.
   const std::vector<Socket*>& requesters() const { return requesters_; }
+  // Requester `r` as a node of the fabric (what the layers below the socket see of it).
+  const FabricNode& requester_node(size_t r) const { return *requester_nodes_.at(r); }
   size_t requester_index(const FabricNode& node) const;
   // Elaboration (FabricNode::bind_fabric): `socket`, which is `node`, joins as the next requester;
   // its `cores` take the next global core ids.

@@ -4,7 +4,7 @@
 
 #include <tlm>
 
-#include "memory/mem_access.hpp"
+#include "common/mem_access.hpp"
 
 namespace starnuma {
 

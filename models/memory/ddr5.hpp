@@ -29,7 +29,7 @@
 #include "common/interval_calendar.hpp"
 #include "debug/waves.hpp"
 #include "memory/slot_calendar.hpp"
-#include "memory/mem_access.hpp"
+#include "common/mem_access.hpp"
 
 namespace starnuma {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "common/units.hpp"
-#include "memory/mem_access.hpp"
+#include "common/mem_access.hpp"
 
 namespace starnuma {
 

@@ -24,6 +24,7 @@
 
 #include "common/flat_map.hpp"
 #include "common/units.hpp"
+#include "core/hinting_faults.hpp"
 #include "core/run_control.hpp"
 #include "os/page_mover.hpp"
 
@@ -62,7 +63,7 @@ struct NumaRules {
 // caller's to check.
 FaultDecision decide_fault(NumaPageState& page, size_t page_node, size_t socket, unsigned task, const NumaRules& rules);
 
-class AutoNuma {
+class AutoNuma : public HintingFaults {
  public:
   struct Setup {
     PageMap* pages = nullptr;
@@ -81,10 +82,10 @@ class AutoNuma {
   // Spawns the scanner (before sc_start).
   void start();
   // Whether `vpage` is unmapped for a hinting fault (cheap when nothing is).
-  bool armed(uint64_t vpage) const { return !armed_.empty() && armed_.find(vpage); }
+  bool armed(uint64_t vpage) const override { return !armed_.empty() && armed_.find(vpage); }
   // The hinting fault of an access by `task` on `socket` at local time `t` (fs), on a core whose
   // cycle is `cycle_fs`; returns when the access may go on (fs).
-  int64_t fault(uint64_t vpage, size_t socket, unsigned task, int64_t t, int64_t cycle_fs);
+  int64_t fault(uint64_t vpage, size_t socket, unsigned task, int64_t t, int64_t cycle_fs) override;
   // Ends copies done by now (at the end of the run).
   void finish();
   nlohmann::ordered_json report() const;

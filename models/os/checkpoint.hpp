@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "os/page_map.hpp"
+#include "paging/page_map.hpp"
 #include "os/region_scan.hpp"
 
 namespace starnuma {

@@ -8,7 +8,7 @@
 
 #include "common/component.hpp"
 #include "common/enum_names.hpp"
-#include "os/page_map.hpp"
+#include "paging/page_map.hpp"
 
 namespace starnuma {
 

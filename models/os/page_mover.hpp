@@ -14,7 +14,7 @@
 
 #include "debug/waves.hpp"
 #include "core/cache_hierarchy.hpp"
-#include "os/page_map.hpp"
+#include "paging/page_map.hpp"
 
 namespace starnuma {
 

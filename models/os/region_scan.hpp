@@ -8,8 +8,8 @@
 
 #include "os/migration_policy.hpp"
 #include "os/os_settings.hpp"
-#include "os/page_counter.hpp"
-#include "os/page_map.hpp"
+#include "paging/page_counter.hpp"
+#include "paging/page_map.hpp"
 #include "tracking/tracker_metadata.hpp"
 
 namespace starnuma {

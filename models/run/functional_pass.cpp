@@ -13,7 +13,7 @@
 #include "common/output_file.hpp"
 #include "os/checkpoint.hpp"
 #include "os/migration_policy.hpp"
-#include "os/page_counter.hpp"
+#include "paging/page_counter.hpp"
 #include "os/region_scan.hpp"
 #include "platform/platform.hpp"
 #include "run/run_setup.hpp"
@@ -127,7 +127,7 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
   workload_ =
       limit_addresses(make_workload(o.workload, static_cast<unsigned>(n_), static_cast<unsigned>(sockets_), o.seed),
                       "workload " + o.workload, virtual_address_limit(fabric_));
-  tracking_ = PlatformTracking::region_only(fabric_);
+  tracking_ = PlatformTracking::region_only(fabric_, tracked_sockets(fabric_));
   if (os_.rule() != MigrationRule::Algorithm1)
     report_error(msg::kConfig,
                  "os.migration: sampled runs decide with algorithm1; run balance continuously (starnuma run)");

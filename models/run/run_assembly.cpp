@@ -90,7 +90,7 @@ RunAssembly::RunAssembly(Platform& platform, const RunOptions& options)
   plan_stimulus();
   check_initial_placement();
   // Before the cores start: they capture their socket's observer.
-  tracking_ = PlatformTracking::attach(fabric_);
+  tracking_ = PlatformTracking::attach(fabric_, tracked_sockets(fabric_));
   if (!o_.dump_trackers.empty() && !tracking_)
     report_error(msg::kUsage, "--dump-trackers " + o_.dump_trackers +
                                   ": tracking is off (set topology.socket.tracking.impl to model or rtl)");

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "os/page_map.hpp"
+#include "paging/page_map.hpp"
 #include "run/run_setup.hpp"
 #include "stimulus/stream.hpp"
 

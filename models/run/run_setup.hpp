@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "os/os_settings.hpp"
-#include "os/page_map.hpp"
+#include "paging/page_map.hpp"
 #include "stimulus/address_limit.hpp"
 
 namespace starnuma {

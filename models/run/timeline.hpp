@@ -12,7 +12,7 @@
 #include <systemc>
 
 #include "fabric/fabric.hpp"
-#include "os/page_map.hpp"
+#include "paging/page_map.hpp"
 
 namespace starnuma {
 

@@ -1,5 +1,7 @@
 #include "socket/socket.hpp"
 
+#include <cmath>
+
 #include "common/registry.hpp"
 #include "fabric/fabric.hpp"
 #include "fabric/link.hpp"
@@ -68,6 +70,15 @@ void Socket::check_attachments() {
                    other->basename() + "); sockets connect with upi links, or through flex_asic routers",
                msg::kTopology);
   }
+}
+
+std::vector<TrackedSocket> tracked_sockets(Fabric& fabric) {
+  std::vector<TrackedSocket> sockets;
+  for (Socket* sock : fabric.requesters())
+    sockets.push_back({&sock->tracking(), sock->cores(),
+                       static_cast<int64_t>(std::llround(1e15 / sock->frequency().hz())),
+                       [sock](TlbObserver* observer) { sock->set_observer(observer); }});
+  return sockets;
 }
 
 }  // namespace starnuma

@@ -11,6 +11,7 @@
 #include "fabric/fabric_node.hpp"
 #include "memory/ddr5.hpp"
 #include "memory/memory_home.hpp"
+#include "tracking/platform_tracking.hpp"
 #include "tracking/socket_tracking.hpp"
 
 namespace starnuma {
@@ -76,5 +77,8 @@ class Socket : public FabricNode, public MemoryHome {
   std::vector<std::unique_ptr<Core>> core_list_;
   TlbObserver* observer_ = nullptr;
 };
+
+// Every socket of `fabric` as the platform's tracking sees it (PlatformTracking::attach).
+std::vector<TrackedSocket> tracked_sockets(Fabric& fabric);
 
 }  // namespace starnuma

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "fabric/fabric.hpp"
-#include "socket/socket.hpp"
+#include "fabric/fabric.hpp"
 #include "tracking/socket_tracking.hpp"
 
 namespace starnuma {
@@ -26,34 +26,31 @@ void check_same(const SocketTracking& first, const SocketTracking& t) {
 
 }  // namespace
 
-std::unique_ptr<PlatformTracking> PlatformTracking::attach(Fabric& fabric) {
-  std::unique_ptr<PlatformTracking> p = region_only(fabric);
+std::unique_ptr<PlatformTracking> PlatformTracking::attach(Fabric& fabric, std::vector<TrackedSocket> sockets) {
+  std::unique_ptr<PlatformTracking> p = region_only(fabric, std::move(sockets));
   if (!p) return p;
-  const std::vector<Socket*>& sockets = fabric.requesters();
   unsigned first_core = 0;
-  for (size_t s = 0; s < sockets.size(); ++s) {
-    Socket& sock = *sockets[s];
-    sock.tracking().attach({&fabric, s, static_cast<unsigned>(sockets.size()), first_core, sock.cores(),
-                            static_cast<int64_t>(std::llround(1e15 / sock.frequency().hz())), p->metadata_.get()});
-    sock.set_observer(&sock.tracking());
-    first_core += sock.cores();
+  for (size_t s = 0; s < p->sockets_.size(); ++s) {
+    const TrackedSocket& sock = p->sockets_[s];
+    sock.tracking->attach({&fabric, s, static_cast<unsigned>(p->sockets_.size()), first_core, sock.cores, sock.cycle_fs,
+                           p->metadata_.get()});
+    sock.observe(sock.tracking);
+    first_core += sock.cores;
   }
   p->attached_ = true;
   return p;
 }
 
-std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric) {
-  const std::vector<Socket*>& sockets = fabric.requesters();
-  if (sockets.empty() || sockets[0]->tracking().impl() == TrackingImpl::None) {
-    for (const Socket* s : sockets)
-      if (s->tracking().impl() != TrackingImpl::None) check_same(sockets[0]->tracking(), s->tracking());
+std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric, std::vector<TrackedSocket> sockets) {
+  if (sockets.empty() || sockets[0].tracking->impl() == TrackingImpl::None) {
+    for (const TrackedSocket& s : sockets)
+      if (s.tracking->impl() != TrackingImpl::None) check_same(*sockets[0].tracking, *s.tracking);
     return nullptr;
   }
-  const SocketTracking& first = sockets[0]->tracking();
-  for (const Socket* s : sockets) check_same(first, s->tracking());
+  const SocketTracking& first = *sockets[0].tracking;
+  for (const TrackedSocket& s : sockets) check_same(first, *s.tracking);
 
   std::unique_ptr<PlatformTracking> p(new PlatformTracking);
-  p->fabric_ = &fabric;
   TrackerConfig tc;
   tc.sockets = 16;  // the RTL's sharer field; wider only for platforms with more sockets
   while (tc.sockets < sockets.size()) tc.sockets *= 2;
@@ -77,7 +74,7 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric) 
   }
   if (home == "auto" && p->home_range_ == map.size()) {
     for (size_t r = 0; r < map.size(); ++r)
-      if (map[r].node == sockets[0]) p->home_range_ = r;
+      if (map[r].node == &fabric.requester_node(0)) p->home_range_ = r;
   }
   if (p->home_range_ == map.size()) {
     std::string names;
@@ -95,19 +92,20 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric) 
                                    r.node->basename() + "'s memory");
   tc.meta_base = r.base + r.size - p->reserved_;
   p->metadata_ = std::make_shared<TrackerMetadata>(tc, regions);
+  p->sockets_ = std::move(sockets);
   return p;
 }
 
 void PlatformTracking::idle() {
   idle_ = true;
-  for (Socket* s : fabric_->requesters()) s->set_observer(nullptr);
+  for (const TrackedSocket& s : sockets_) s.observe(nullptr);
 }
 
-bool PlatformTracking::always_active() const { return fabric_->requesters()[0]->tracking().always_active(); }
+bool PlatformTracking::always_active() const { return sockets_[0].tracking->always_active(); }
 
 void PlatformTracking::finish() {
   if (!attached_) return;
-  for (Socket* s : fabric_->requesters()) s->tracking().finish();
+  for (const TrackedSocket& s : sockets_) s.tracking->finish();
 }
 
 }  // namespace starnuma

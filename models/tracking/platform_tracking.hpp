@@ -3,20 +3,33 @@
 // `metadata_home` node's memory) and hooks each socket's SocketTracking onto its cores' events.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <vector>
 
 #include "tracking/tracker_metadata.hpp"
 
 namespace starnuma {
 
 class Fabric;
+class SocketTracking;
+class TlbObserver;
+
+// What the platform's tracking needs of one socket, handed down by the socket layer above
+// (tracked_sockets, socket/socket.hpp), in the fabric's requester order.
+struct TrackedSocket {
+  SocketTracking* tracking;
+  unsigned cores;
+  int64_t cycle_fs;                           // one core cycle
+  std::function<void(TlbObserver*)> observe;  // the observer of the socket's cores' TLB events
+};
 
 class PlatformTracking {
  public:
   // Null when every socket has `tracking.impl: none` (then nothing is observed or reserved).
-  static std::unique_ptr<PlatformTracking> attach(Fabric& fabric);
+  static std::unique_ptr<PlatformTracking> attach(Fabric& fabric, std::vector<TrackedSocket> sockets);
   // The metadata region alone, the sockets left as they are (a functional pass counts without them).
-  static std::unique_ptr<PlatformTracking> region_only(Fabric& fabric);
+  static std::unique_ptr<PlatformTracking> region_only(Fabric& fabric, std::vector<TrackedSocket> sockets);
 
   // Address range (index into the fabric's address map) whose top holds the metadata, and how
   // many bytes of it are reserved (page-aligned): the OS places no page there.
@@ -34,7 +47,7 @@ class PlatformTracking {
 
  private:
   PlatformTracking() = default;
-  Fabric* fabric_ = nullptr;
+  std::vector<TrackedSocket> sockets_;
   bool attached_ = false;
   bool idle_ = false;
   size_t home_range_ = 0;

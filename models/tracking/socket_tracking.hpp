@@ -18,7 +18,7 @@
 #include "debug/waves.hpp"
 #include "core/core_config.hpp"
 #include "core/tracking_hook.hpp"
-#include "memory/mem_access.hpp"
+#include "common/mem_access.hpp"
 #include "tracking/page_index_map.hpp"
 #include "tracking/tracker_metadata.hpp"
 #include "tracking/tracker_queue.hpp"

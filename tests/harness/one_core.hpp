@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/cache_hierarchy.hpp"
-#include "os/page_map.hpp"
-#include "os/page_table.hpp"
+#include "paging/page_map.hpp"
+#include "paging/page_table.hpp"
 #include "platform/platform.hpp"
 #include "socket/socket.hpp"
 

@@ -1,4 +1,4 @@
-#include "os/page_table.hpp"
+#include "paging/page_table.hpp"
 
 #include <gtest/gtest.h>
 

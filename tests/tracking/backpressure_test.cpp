@@ -7,7 +7,7 @@
 
 #include "common/local_time.hpp"
 #include "core/cache_hierarchy.hpp"
-#include "os/page_map.hpp"
+#include "paging/page_map.hpp"
 #include "platform/platform.hpp"
 #include "socket/socket.hpp"
 #include "tracking/platform_tracking.hpp"
@@ -32,7 +32,7 @@ TEST(Backpressure, AFullQueueDelaysTheTranslationByExactlyTheWait) {
                                        "topology.socket.tracking.queue_depth=" + std::to_string(kDepth),
                                        "topology.socket.tracking.issue_cycles=" + std::to_string(kIssueCycles)});
   Fabric& fabric = p->fabric();
-  auto tracking = PlatformTracking::attach(fabric);
+  auto tracking = PlatformTracking::attach(fabric, tracked_sockets(fabric));
   Socket& s0 = *fabric.requesters()[0];
   size_t own = 0;
   while (fabric.address_map()[own].node != &s0) ++own;

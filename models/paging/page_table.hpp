@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "common/flat_map.hpp"
-#include "os/page_map.hpp"
+#include "paging/page_map.hpp"
 
 namespace starnuma {
 

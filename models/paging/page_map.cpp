@@ -1,4 +1,4 @@
-#include "os/page_map.hpp"
+#include "paging/page_map.hpp"
 
 #include <algorithm>
 
