@@ -142,7 +142,7 @@ void AutoNuma::finish() { s_.mover->land(sim_now_fs()); }
 
 nlohmann::ordered_json AutoNuma::report() const {
   nlohmann::ordered_json j;
-  j["policy"] = name_of(s_.rules.lacx ? MigrationRule::Lacx : MigrationRule::AutoNuma);
+  j["policy"] = s_.rules.lacx ? "lacx" : "autonuma";
   j["scans"] = n_.scans;
   j["pages_unmapped"] = n_.armed;
   j["hinting_faults"] = n_.faults;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "os/phase_policy.hpp"
+
 namespace starnuma {
 
 BalanceDecision decide_balance(const BalanceInput& in) {
@@ -42,5 +44,80 @@ BalanceDecision decide_balance(const BalanceInput& in) {
   }
   return d;
 }
+
+namespace {
+
+// DM as a phase policy: the phase's per-page counts (perfect knowledge) become each page's heat.
+class BalancePolicy : public PhasePolicy {
+ public:
+  explicit BalancePolicy(const PhasePolicySetup& s) : socket_node_(s.socket_node), limit_(s.os->migration_limit()) {}
+
+  PhaseChoice decide(const PhaseView& view) override {
+    const BalanceInput in = input(view);
+    const BalanceDecision d = decide_balance(in);
+    PhaseChoice c;
+    c.moves = d.moves;
+    c.decision.candidates = c.decision.pages = d.moves.size();
+    c.decision.limit_reached = d.moves.size() >= in.limit;
+    const auto name = [&](size_t n) {
+      return n == static_cast<size_t>(-1) ? std::string() : view.pages->nodes()[n].name;
+    };
+    c.fields["busiest_node"] = name(d.busiest);
+    c.fields["least_busy_node"] = name(d.least);
+    c.fields["busiest_accesses"] = d.busiest != static_cast<size_t>(-1) ? d.traffic[d.busiest] : 0;
+    c.fields["least_busy_accesses"] = d.least != static_cast<size_t>(-1) ? d.traffic[d.least] : 0;
+    c.fields["accesses_moved"] = d.traffic_moved;
+    return c;
+  }
+  std::string description() const override { return "balance (DM) on per-page counts"; }
+
+ private:
+  BalanceInput input(const PhaseView& view) const {
+    // The counts in a deterministic order (the table's order depends on its history).
+    struct Count {
+      uint64_t vpage;
+      size_t socket;
+      uint32_t n;
+    };
+    std::vector<Count> counts;
+    view.counts->for_each([&](uint64_t vpage, size_t socket, uint32_t n) { counts.push_back({vpage, socket, n}); });
+    std::sort(counts.begin(), counts.end(), [](const Count& a, const Count& b) {
+      return a.vpage != b.vpage ? a.vpage < b.vpage : a.socket < b.socket;
+    });
+    BalanceInput in;
+    const PageMap& pages = *view.pages;
+    for (size_t i = 0; i < counts.size();) {
+      PageHeat h;
+      h.vpage = counts[i].vpage;
+      uint32_t top = 0;
+      for (; i < counts.size() && counts[i].vpage == h.vpage; ++i) {
+        h.accesses += counts[i].n;
+        if (counts[i].n > top) {
+          top = counts[i].n;
+          h.top_socket = counts[i].socket;
+        }
+      }
+      if (!pages.placed(h.vpage)) continue;
+      h.node = pages.node_of(h.vpage);
+      h.moves = pages.moves(h.vpage);
+      in.pages.push_back(h);
+    }
+    in.node_socket.assign(pages.nodes().size(), -1);
+    for (size_t s = 0; s < socket_node_.size(); ++s) in.node_socket[socket_node_[s]] = static_cast<long>(s);
+    for (size_t n = 0; n < pages.nodes().size(); ++n) in.eligible.push_back(pages.nodes()[n].first_touch);
+    in.free_pages = view.free_pages;
+    in.limit = limit_;
+    return in;
+  }
+
+  std::vector<size_t> socket_node_;
+  uint64_t limit_;
+};
+
+}  // namespace
+
+STARNUMA_REGISTER_PHASE_POLICY(BalancePolicy, "balance", false,
+                               "The multi-chip placement paper's DM: pages other sockets access move from the busiest "
+                               "node to the least busy, up to migration_limit per phase");
 
 }  // namespace starnuma

@@ -29,7 +29,8 @@ uint64_t scan_cycles(uint64_t entries, uint64_t entry_bytes, Time line_latency, 
 MigrationEngine::MigrationEngine(Setup setup)
     : s_(std::move(setup)),
       mover_(*s_.fabric, *s_.pages, s_.coherence, s_.llcs),
-      policy_(policy_config(*s_.os, s_.knowledge, s_.metadata, s_.socket_node, s_.pool), s_.seed * 7919 + 17) {
+      policy_type_(find_phase_policy(s_.policy)) {
+  if (!policy_type_) report_internal("no phase policy '" + s_.policy + "'");  // os.migration checked the name
   if (s_.socket_node.empty() || s_.os->os_socket() >= s_.socket_node.size())
     report_error(msg::kConfig, "os.os_socket: " + std::to_string(s_.os->os_socket()) +
                                    " is not a socket of the platform (0 to " +
@@ -37,6 +38,7 @@ MigrationEngine::MigrationEngine(Setup setup)
   if (s_.knowledge == MigrationKnowledge::Tracker && !s_.metadata)
     report_error(msg::kConfig,
                  "os.policy: tracker needs the tracking hardware (topology.socket.tracking.impl: model or rtl)");
+  policy_ = policy_type_->create({s_.os, s_.knowledge, s_.metadata, s_.socket_node, s_.pool, s_.seed});
 }
 
 void MigrationEngine::start() {
@@ -145,83 +147,39 @@ int64_t MigrationEngine::tracker_scan_fs(uint64_t entries) const {
          s_.os_cycle_fs;
 }
 
-std::vector<PageMove> MigrationEngine::balance(PhaseRecord& rec) {
-  // The counts in a deterministic order (the table's order depends on its history).
-  struct Count {
-    uint64_t vpage;
-    size_t socket;
-    uint32_t n;
-  };
-  std::vector<Count> counts;
-  s_.counts->for_each([&](uint64_t vpage, size_t socket, uint32_t n) { counts.push_back({vpage, socket, n}); });
-  s_.counts->clear();
-  std::sort(counts.begin(), counts.end(), [](const Count& a, const Count& b) {
-    return a.vpage != b.vpage ? a.vpage < b.vpage : a.socket < b.socket;
-  });
-  BalanceInput in;
-  const PageMap& pages = *s_.pages;
-  for (size_t i = 0; i < counts.size();) {
-    PageHeat h;
-    h.vpage = counts[i].vpage;
-    uint32_t top = 0;
-    for (; i < counts.size() && counts[i].vpage == h.vpage; ++i) {
-      h.accesses += counts[i].n;
-      if (counts[i].n > top) {
-        top = counts[i].n;
-        h.top_socket = counts[i].socket;
-      }
-    }
-    if (!pages.placed(h.vpage)) continue;
-    h.node = pages.node_of(h.vpage);
-    h.moves = pages.moves(h.vpage);
-    in.pages.push_back(h);
-  }
-  in.node_socket.assign(pages.nodes().size(), -1);
-  for (size_t s = 0; s < s_.socket_node.size(); ++s) in.node_socket[s_.socket_node[s]] = static_cast<long>(s);
-  for (size_t n = 0; n < pages.nodes().size(); ++n) {
-    in.free_pages.push_back(pages.free_pages(n));
-    in.eligible.push_back(pages.nodes()[n].first_touch);
-  }
-  in.limit = s_.os->migration_limit();
-  const BalanceDecision d = decide_balance(in);
-  rec.busiest = d.busiest;
-  rec.least = d.least;
-  if (d.busiest != static_cast<size_t>(-1)) rec.busiest_traffic = d.traffic[d.busiest];
-  if (d.least != static_cast<size_t>(-1)) rec.least_traffic = d.traffic[d.least];
-  rec.traffic_moved = d.traffic_moved;
-  rec.decision.candidates = rec.decision.pages = d.moves.size();
-  rec.decision.limit_reached = d.moves.size() >= in.limit;
-  return d.moves;
-}
-
 std::vector<PageMove> MigrationEngine::decide(uint64_t phase, PhaseRecord& rec) {
-  if (s_.rule == MigrationRule::Balance) {
-    scan_fs_ = 0;  // the fault statistics are kept as the faults happen
-    rec.regions_scanned = 0;
-    if (const std::string bad = s_.pages->check(); !bad.empty())
-      report_internal("page map at phase " + std::to_string(phase) + ": " + bad);
-    return balance(rec);
-  }
+  PhaseView view;
+  view.phase = phase;
+  view.pages = s_.pages;
   RegionScan scan;
-  if (s_.knowledge == MigrationKnowledge::Tracker) {
-    scan = scan_tracker_metadata(*s_.pages, *s_.metadata);
-    scan_fs_ = tracker_scan_fs(scan.entries);
-    s_.metadata->clear();
-    for (SocketTracking* t : s_.trackers) t->phase_mark();
+  if (!policy_type_->reads_regions) {
+    scan_fs_ = 0;  // the per-page counts are kept as the misses happen
+    rec.regions_scanned = 0;
+    view.counts = s_.counts;
   } else {
-    scan = scan_page_counts(*s_.pages, *s_.counts);
-    scan_fs_ = 0;  // the baseline's knowledge is free
-    s_.counts->clear();
+    if (s_.knowledge == MigrationKnowledge::Tracker) {
+      scan = scan_tracker_metadata(*s_.pages, *s_.metadata);
+      scan_fs_ = tracker_scan_fs(scan.entries);
+      s_.metadata->clear();
+      for (SocketTracking* t : s_.trackers) t->phase_mark();
+    } else {
+      scan = scan_page_counts(*s_.pages, *s_.counts);
+      scan_fs_ = 0;  // the baseline's knowledge is free
+      s_.counts->clear();
+    }
+    rec.regions_scanned = scan.regions.size();
+    view.scan = &scan;
   }
-  rec.regions_scanned = scan.regions.size();
   // The map's invariants at every phase (a pass over the frames: small beside a phase's simulation).
   if (const std::string bad = s_.pages->check(); !bad.empty())
     report_internal("page map at phase " + std::to_string(phase) + ": " + bad);
-  std::vector<uint64_t> free_pages;
-  for (size_t n = 0; n < s_.pages->nodes().size(); ++n) free_pages.push_back(s_.pages->free_pages(n));
+  for (size_t n = 0; n < s_.pages->nodes().size(); ++n) view.free_pages.push_back(s_.pages->free_pages(n));
   if (s_.pool != static_cast<size_t>(-1)) rec.pool_pages = s_.pages->pages_on(s_.pool);
-  rec.decision = policy_.decide(scan.regions, free_pages, phase);
-  return pages_to_move(scan, rec.decision);
+  PhaseChoice choice = policy_->decide(view);
+  if (!policy_type_->reads_regions) s_.counts->clear();
+  rec.decision = std::move(choice.decision);
+  rec.fields = std::move(choice.fields);
+  return std::move(choice.moves);
 }
 
 std::vector<PageMove> MigrationEngine::replay(PhaseRecord& rec) {
@@ -298,17 +256,7 @@ nlohmann::ordered_json MigrationEngine::report() const {
                       {"dropped", r.dropped_pages},
                       {"skipped", r.skipped_pages},
                       {"pool_pages", r.pool_pages}});
-    if (s_.rule == MigrationRule::Balance) {
-      const auto name = [&](size_t n) {
-        return n == static_cast<size_t>(-1) ? std::string() : s_.pages->nodes()[n].name;
-      };
-      auto& p = phases.back();
-      p["busiest_node"] = name(r.busiest);
-      p["least_busy_node"] = name(r.least);
-      p["busiest_accesses"] = r.busiest_traffic;
-      p["least_busy_accesses"] = r.least_traffic;
-      p["accesses_moved"] = r.traffic_moved;
-    }
+    for (const auto& [key, value] : r.fields.items()) phases.back()[key] = value;
   }
   j["phases"] = records_.size();
   j["pages_moved"] = moved;

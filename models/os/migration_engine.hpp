@@ -2,7 +2,8 @@
 // process on a dedicated core of `os.os_socket`. At each phase boundary (the furthest thread retired
 // another `os.phase_instructions`; threads that idle do not hold phases back) it scans what the run knows of each
 // region's accesses (the tracking metadata, or the perfect per-page counts), resets it, marks the annexes, decides with
-// Algorithm 1 (MigrationPolicy), then moves the chosen pages one after another, each in time:
+// os.migration's phase policy (os/phase_policy.hpp; StarNUMA's Algorithm 1 by default), then moves the chosen pages one
+// after another, each in time:
 //   - the page is remapped and its translation shot down in exactly the cores whose TLBs hold it;
 //   - its lines leave every cache (dirty ones written home; through the directories with coherence);
 //   - the OS core spends `os.page_cycles` on it (the paper's per-page cost), then the page's copy
@@ -26,6 +27,7 @@
 #include "core/core.hpp"
 #include "core/run_control.hpp"
 #include "os/migration_policy.hpp"
+#include "os/phase_policy.hpp"
 #include "os/os_settings.hpp"
 #include "paging/page_counter.hpp"
 #include "paging/page_map.hpp"
@@ -84,10 +86,10 @@ class MigrationEngine {
     RunControl* control = nullptr;
     const OsSettings* os = nullptr;
     MigrationKnowledge knowledge = MigrationKnowledge::Tracker;
-    MigrationRule rule = MigrationRule::Algorithm1;  // Balance needs `counts`
-    size_t pool = static_cast<size_t>(-1);           // the pool's node index, npos: none
-    std::vector<size_t> socket_node;                 // node index of each socket's memory
-    int64_t os_cycle_fs = 0;                         // one cycle of the OS core
+    std::string policy = "algorithm1";      // a registered phase policy (os/phase_policy.hpp)
+    size_t pool = static_cast<size_t>(-1);  // the pool's node index, npos: none
+    std::vector<size_t> socket_node;        // node index of each socket's memory
+    int64_t os_cycle_fs = 0;                // one cycle of the OS core
     uint64_t seed = 1;
     bool progress = false;  // a line per phase on stderr
     // A sampled run's timing window (os/checkpoint.hpp): no scan of its own, no decision; the
@@ -110,6 +112,8 @@ class MigrationEngine {
   // os.migration's pages_in_flight (copies under way) and shootdowns (sent so far).
   void attach_waves(Waves& waves) { mover_.attach_waves(waves); }
   uint64_t phases() const { return records_.size(); }
+  // What the run's result calls the phase policy and its knowledge.
+  std::string policy_description() const { return policy_->description(); }
 
  private:
   // Per phase, as reported.
@@ -121,9 +125,7 @@ class MigrationEngine {
     uint64_t moved_pages = 0, dropped_pages = 0, skipped_pages = 0;
     uint64_t socket_to_socket = 0, to_pool = 0, from_pool = 0;  // pages, by class
     uint64_t pool_pages = 0;                                    // pool occupancy at the decision
-    // Balance: the nodes it moved between (npos: balanced already) and its view of the traffic.
-    size_t busiest = static_cast<size_t>(-1), least = static_cast<size_t>(-1);
-    uint64_t busiest_traffic = 0, least_traffic = 0, traffic_moved = 0;
+    nlohmann::ordered_json fields;                              // the policy's own figures of the phase
   };
 
   void run();
@@ -132,8 +134,6 @@ class MigrationEngine {
   uint64_t retired() const;
   // The phase's scan and decision; returns the pages to move, in order.
   std::vector<PageMove> decide(uint64_t phase, PhaseRecord& record);
-  // The balance rule's decision from the phase's per-page counts.
-  std::vector<PageMove> balance(PhaseRecord& record);
   // The window's phase from its checkpoint.
   std::vector<PageMove> replay(PhaseRecord& record);
   // The OS core's time to scan `entries` tracker entries.
@@ -143,7 +143,8 @@ class MigrationEngine {
 
   Setup s_;
   PageMover mover_;
-  MigrationPolicy policy_;
+  const PhasePolicyType* policy_type_;
+  std::unique_ptr<PhasePolicy> policy_;
   std::vector<PhaseRecord> records_;
   int64_t scan_fs_ = 0, busy_fs_ = 0, copy_fs_ = 0;
 };

@@ -20,11 +20,9 @@ const std::vector<std::string>& names_of<Allocation>();
 // Whose knowledge drives dynamic migration: the tracking hardware's metadata (Algorithm 1 on
 // regions, StarNUMA) or exact per-socket counts of every page (the paper's favoured baseline).
 enum class MigrationKnowledge { Tracker, Perfect };
-// What each phase decides: StarNUMA's Algorithm 1, or the multi-chip placement paper's dynamic
-// migration (DM: from the busiest node to the least busy; os/balance_policy.hpp).
-enum class MigrationRule { Algorithm1, Balance, AutoNuma, Lacx };
-template <>
-const std::vector<std::string>& names_of<MigrationRule>();
+// os.migration's choices: the registered phase policies (os/phase_policy.hpp: algorithm1, balance,
+// ...), then the fault-driven autonuma and lacx (os/autonuma.hpp).
+std::vector<std::string> migration_names();
 
 class OsSettings : public Component {
  public:
@@ -40,7 +38,11 @@ class OsSettings : public Component {
   }
   // `tracking_on`: whether the sockets' tracking hardware is on (policy auto follows it).
   MigrationKnowledge knowledge(bool tracking_on) const;
-  MigrationRule rule() const;
+  // os.migration: a phase policy's name, autonuma or lacx.
+  const std::string& migration() const { return migration_.get(); }
+  // AutoNUMA or LACX: decided at hinting faults, not in phases.
+  bool numa_balancing() const { return migration() == "autonuma" || lacx(); }
+  bool lacx() const { return migration() == "lacx"; }
   Time numa_scan_period() const { return numa_scan_period_; }
   Size numa_scan_size() const { return numa_scan_size_; }
   unsigned numa_fault_cycles() const { return numa_fault_cycles_; }
@@ -87,12 +89,12 @@ class OsSettings : public Component {
                                 between(0u, 64u)};
   Param<std::string> migration_{
       *this, "migration", "algorithm1",
-      "What dynamic placement's phases decide: algorithm1 (StarNUMA's Algorithm 1) or "
-      "balance (the multi-chip placement paper's DM: pages other sockets access move from the "
-      "busiest node to the least busy, up to migration_limit per phase), autonuma (Linux's "
-      "NUMA balancing: scans, hinting faults, migration on fault) or lacx (AutoNUMA with "
-      "LACX: pages shared across nodes go to the CPU-less CXL node) (docs/os.md)",
-      names_of<MigrationRule>()};
+      "What decides dynamic placement's migrations: a phase policy (algorithm1: StarNUMA's Algorithm 1; "
+      "balance: the multi-chip placement paper's DM, pages other sockets access move from the busiest "
+      "node to the least busy, up to migration_limit per phase; or another registered one, starnuma "
+      "list), autonuma (Linux's NUMA balancing: scans, hinting faults, migration on fault) or lacx "
+      "(AutoNUMA with LACX: pages shared across nodes go to the CPU-less CXL node) (docs/os.md)",
+      migration_names()};
   Param<Time> numa_scan_period_{*this, "numa_scan_period", Time::from_ns(100000),
                                 "autonuma, lacx: how often the scanner unmaps the next numa_scan_size of memory "
                                 "(Linux's 1 s minimum, scaled to the scaled runs' milliseconds)",

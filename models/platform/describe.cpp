@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/param.hpp"
+#include "os/phase_policy.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -138,6 +139,11 @@ ojson catalog_json() {
     auto spec = w->create(ScopeContext{&schema, nullptr, w->name, {}, nullptr, w->name, false});
     workloads.push_back({{"workload", w->name}, {"description", w->description}, {"params", schema_of(*spec)}});
   }
+  ojson policies = ojson::array();
+  for (const PhasePolicyType* t : PhasePolicyRegistry::instance().all())
+    policies.push_back({{"migration", t->name},
+                        {"description", t->description},
+                        {"knowledge", t->reads_regions ? "regions (trackers or per-page counts)" : "per-page counts"}});
   // The platform file's own keys.
   Elaboration settings_schema(true);
   PlatformSettings settings("platform",
@@ -145,8 +151,13 @@ ojson catalog_json() {
   Coherence coherence("coherence",
                       ScopeContext{&settings_schema, nullptr, "coherence", {}, nullptr, "coherence", false}, nullptr);
   OsSettings os("os", ScopeContext{&settings_schema, nullptr, "os", {}, nullptr, "os", false});
-  return {{"components", components},        {"generators", generators},          {"workloads", workloads},
-          {"platform", schema_of(settings)}, {"coherence", schema_of(coherence)}, {"os", schema_of(os)}};
+  return {{"components", components},
+          {"generators", generators},
+          {"workloads", workloads},
+          {"migration_policies", policies},
+          {"platform", schema_of(settings)},
+          {"coherence", schema_of(coherence)},
+          {"os", schema_of(os)}};
 }
 
 namespace {
@@ -200,6 +211,10 @@ std::string catalog_text() {
   schema_lines(os, cat["coherence"], false);
   os << "\nos (key 'os:', docs/os.md)\n";
   schema_lines(os, cat["os"], false);
+  os << "\nphase migration policies (os.migration: NAME; os/phase_policy.hpp)\n";
+  for (const auto& m : cat["migration_policies"])
+    os << "    " << std::left << std::setw(23) << m["migration"].get<std::string>() << ' '
+       << m["description"].get<std::string>() << " [" << m["knowledge"].get<std::string>() << "]\n";
   for (const auto& g : cat["generators"]) {
     os << "\ngenerator " << g["generator"].get<std::string>()
        << " (topology: {generator: " << g["generator"].get<std::string>() << "})\n  "
@@ -234,6 +249,12 @@ std::string catalog_markdown() {
   schema_lines(os, cat["coherence"], true);
   os << "\n## Operating system (`os:`)\n\nPlacement and dynamic page migration ([os.md](os.md)).\n\n" << header;
   schema_lines(os, cat["os"], true);
+  os << "\n### Phase migration policies (`os.migration`)\n\nRegistered with "
+        "`STARNUMA_REGISTER_PHASE_POLICY` (models/os/phase_policy.hpp); `autonuma` and `lacx` decide at "
+        "hinting faults instead.\n\n| name | decides from | description |\n|---|---|---|\n";
+  for (const auto& m : cat["migration_policies"])
+    os << "| `" << m["migration"].get<std::string>() << "` | " << m["knowledge"].get<std::string>() << " | "
+       << m["description"].get<std::string>() << " |\n";
   os << "\n## Topology generators (`topology:`)\n";
   for (const auto& g : cat["generators"]) {
     os << "\n### `" << g["generator"].get<std::string>() << "`\n\n"

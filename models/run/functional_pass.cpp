@@ -128,7 +128,7 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
       limit_addresses(make_workload(o.workload, static_cast<unsigned>(n_), static_cast<unsigned>(sockets_), o.seed),
                       "workload " + o.workload, virtual_address_limit(fabric_));
   tracking_ = PlatformTracking::region_only(fabric_, tracked_sockets(fabric_));
-  if (os_.rule() != MigrationRule::Algorithm1)
+  if (os_.migration() != "algorithm1")
     report_error(msg::kConfig,
                  "os.migration: sampled runs decide with algorithm1; run balance continuously (starnuma run)");
   const MigrationKnowledge knowledge = os_.knowledge(tracking_ != nullptr);

@@ -50,7 +50,7 @@ AutoNuma::Setup autonuma_setup(const OsSettings& os, const Fabric& fabric, PageM
   a.mover = &mover;
   a.control = &control;
   a.rules.socket_node = socket_nodes(fabric);
-  a.rules.lacx = os.rule() == MigrationRule::Lacx;
+  a.rules.lacx = os.lacx();
   for (size_t n = 0; n < pages.nodes().size(); ++n)
     if (pages.nodes()[n].first_touch &&
         std::find(a.rules.socket_node.begin(), a.rules.socket_node.end(), n) == a.rules.socket_node.end())
@@ -173,17 +173,16 @@ void RunAssembly::plan_placement() {
     report_error(msg::kInput, o.checkpoint +
                                   ": decided on the trackers' counts; this platform has no tracking hardware "
                                   "(topology.socket.tracking.impl: model or rtl)");
-  if (placement_ == Placement::Dynamic && os_.rule() == MigrationRule::Balance &&
-      knowledge_ == MigrationKnowledge::Tracker)
-    report_error(msg::kConfig,
-                 "os.migration: balance decides from per-page counts (os.policy: perfect or auto), not "
-                 "from the trackers' regions");
+  const PhasePolicyType* phases = find_phase_policy(os_.migration());
+  if (placement_ == Placement::Dynamic && phases && !phases->reads_regions && knowledge_ == MigrationKnowledge::Tracker)
+    report_error(msg::kConfig, "os.migration: " + os_.migration() +
+                                   " decides from per-page counts (os.policy: perfect or auto), not from the "
+                                   "trackers' regions");
   if (placement_ != Placement::FirstTouch && platform_.settings().separate_hosts())
     report_error(msg::kConfig,
                  "platform.separate_hosts: oracle and dynamic placement model one machine's OS; with "
                  "separate hosts use first-touch placement and os.allocation");
-  numa_balancing_ = placement_ == Placement::Dynamic && !checkpoint_ &&
-                    (os_.rule() == MigrationRule::AutoNuma || os_.rule() == MigrationRule::Lacx);
+  numa_balancing_ = placement_ == Placement::Dynamic && !checkpoint_ && os_.numa_balancing();
   perfect_ = placement_ == Placement::Dynamic && knowledge_ == MigrationKnowledge::Perfect && !numa_balancing_;
   // The OS turns the tracking hardware on when its migration decides by the trackers; otherwise it
   // is there but idle, unless tracking.active says always (docs/decisions.md, issue 33).
@@ -300,7 +299,7 @@ void RunAssembly::start_migration() {
   m.control = &*control_;
   m.os = &os_;
   m.knowledge = knowledge_;
-  m.rule = os_.rule();
+  m.policy = os_.migration();
   m.pool = pool_;
   const size_t os_socket = std::min<size_t>(os_.os_socket(), sockets_ - 1);
   m.os_cycle_fs = static_cast<int64_t>(std::llround(1e15 / fabric_.requesters()[os_socket]->frequency().hz()));
@@ -380,19 +379,12 @@ RunResult RunAssembly::run() {
 void RunAssembly::collect_migration(RunResult& r) {
   if (autonuma_) {
     autonuma_->finish();
-    r.migration_policy = os_.rule() == MigrationRule::Lacx ? "AutoNUMA with LACX" : "AutoNUMA";
+    r.migration_policy = os_.lacx() ? "AutoNUMA with LACX" : "AutoNUMA";
     r.migration = autonuma_->report();
     if (const std::string bad = pages_->check(); !bad.empty()) report_internal("page map after AutoNUMA: " + bad);
   }
   if (migration_) {
-    if (os_.rule() == MigrationRule::Balance) {
-      r.migration_policy = "balance (DM) on per-page counts";
-    } else if (knowledge_ == MigrationKnowledge::Perfect) {
-      r.migration_policy = "perfect per-page knowledge";
-    } else {
-      r.migration_policy =
-          "Algorithm 1 on T" + std::to_string(tracking_->metadata()->layout().config().counter_bits) + " trackers";
-    }
+    r.migration_policy = migration_->policy_description();
     r.migration = migration_->report();
     if (const std::string bad = pages_->check(); !bad.empty()) report_internal("page map after migration: " + bad);
   }
