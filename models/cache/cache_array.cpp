@@ -12,6 +12,12 @@
 
 namespace starnuma {
 
+template <>
+const std::vector<std::string>& names_of<Replacement>() {
+  static const std::vector<std::string> names{"lru", "random"};
+  return names;
+}
+
 CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed, bool payloads, bool tag_states)
     : sets_(ways ? lines / ways : 0),
       ways_(ways),

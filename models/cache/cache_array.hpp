@@ -20,11 +20,14 @@
 #include <vector>
 
 #include "common/divisor.hpp"
+#include "common/enum_names.hpp"
 #include "common/host_prefetch.hpp"
 
 namespace starnuma {
 
 enum class Replacement { Lru, Random };
+template <>
+const std::vector<std::string>& names_of<Replacement>();
 
 class CacheArray {
  public:

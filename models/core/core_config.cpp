@@ -12,7 +12,7 @@ CacheConfig::CacheConfig(const ScopeContext& c, const CacheDefaults& d, const ch
             between(64_B, Size::from_bytes(uint64_t{1} << 40))),
       ways_(*this, "ways", d.ways, "Associativity", between(1u, 64u)),
       latency_(*this, "latency", d.latency, "Load-to-use latency of a hit, in cycles", between(1u, 10000u)),
-      replacement_(*this, "replacement", "lru", "Replacement policy", std::vector<std::string>{"lru", "random"}) {
+      replacement_(*this, "replacement", "lru", "Replacement policy", names_of<Replacement>()) {
   const char* key = per_core ? "size_per_core" : "size";
   if (size_->bytes() % (uint64_t{64} * ways_) != 0)
     error(config() ? config()->find(key) : nullptr, key,
@@ -34,12 +34,15 @@ StlbConfig::StlbConfig(const ScopeContext& c)
       inclusive_(*this, "inclusive", "auto",
                  "Whether an STLB eviction also drops the translation from the L1 DTLB: true, false, or auto "
                  "(true exactly when the tracking hardware annexes the STLB, tracking.tlb: l2)",
-                 std::vector<std::string>{"auto", "true", "false"}) {}
+                 names_of<StlbConfig::Inclusion>()) {}
 
-StlbConfig::Inclusion StlbConfig::inclusion() const {
-  const std::string& v = inclusive_.get();
-  return v == "true" ? Inclusion::Yes : v == "false" ? Inclusion::No : Inclusion::Auto;
+template <>
+const std::vector<std::string>& names_of<StlbConfig::Inclusion>() {
+  static const std::vector<std::string> names{"auto", "true", "false"};
+  return names;
 }
+
+StlbConfig::Inclusion StlbConfig::inclusion() const { return enum_named<Inclusion>(inclusive_.get()); }
 
 CoreConfig::CoreConfig(const ScopeContext& c)
     : ParamScope(c),

@@ -24,7 +24,7 @@ class CacheConfig : public ParamScope {
   uint64_t lines(unsigned cores = 1) const { return size_->bytes() * (per_core_ ? cores : 1) / 64; }
   unsigned ways() const { return ways_; }
   unsigned latency() const { return latency_; }
-  Replacement replacement() const { return replacement_.get() == "random" ? Replacement::Random : Replacement::Lru; }
+  Replacement replacement() const { return enum_named<Replacement>(replacement_.get()); }
 
  private:
   bool per_core_;
@@ -63,6 +63,8 @@ class StlbConfig : public TlbConfig {
  private:
   Param<std::string> inclusive_;
 };
+template <>
+const std::vector<std::string>& names_of<StlbConfig::Inclusion>();
 
 // The page-table walk after an STLB miss. `memory`: the walker reads the four levels of an x86-64
 // page table (PML4, PDPT, PD, PT entries, 8 bytes each) through the L1D, L2 and LLC, as a load does,

@@ -8,6 +8,18 @@
 
 namespace starnuma {
 
+template <>
+const std::vector<std::string>& names_of<Ddr5PagePolicy>() {
+  static const std::vector<std::string> names{"close", "open", "adaptive"};
+  return names;
+}
+
+template <>
+const std::vector<std::string>& names_of<Ddr5Refresh>() {
+  static const std::vector<std::string> names{"all_bank", "same_bank", "none"};
+  return names;
+}
+
 using namespace literals;
 
 namespace {
@@ -44,7 +56,7 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
       page_policy_(*this, "page_policy", "close",
                    "Row buffer policy: close (precharge after each access, the reference's), open (keep the row "
                    "until another is needed), adaptive (open, closed after row_timeout idle)",
-                   std::vector<std::string>{"close", "open", "adaptive"}),
+                   names_of<Ddr5PagePolicy>()),
       row_timeout_(*this, "row_timeout", 100_ns, "adaptive page: idle time after which an open row is precharged",
                    latency_range()),
       bus_bandwidth_(
@@ -79,7 +91,7 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
       refresh_(*this, "refresh", "all_bank",
                "Refresh: all_bank (each rank blocked tRFC every tREFI, ranks and subchannels staggered), same_bank "
                "(REFsb: the same bank of every group blocked tRFCsb, banks in turn), none",
-               std::vector<std::string>{"all_bank", "same_bank", "none"}),
+               names_of<Ddr5Refresh>()),
       t_refi_(*this, "t_refi", 3900_ns, "Average refresh interval (tREFI, 9360 clocks)", at_least(1_ns)),
       t_rfc_(*this, "t_rfc", 410_ns, "All-bank refresh time (tRFC, 984 clocks)", latency_range()),
       t_rfc_sb_(*this, "t_rfc_sb", 130_ns, "Same-bank refresh time (tRFCsb)", latency_range()),
@@ -96,13 +108,9 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
         config() ? config()->find("bank_hash") : nullptr, "bank_hash",
         "xor needs a power-of-two number of banks per rank; bank_groups x banks_per_group is " + std::to_string(banks));
   xor_banks_ = bank_hash_.get() == "xor";
-  policy_ = page_policy_.get() == "open"       ? Policy::Open
-            : page_policy_.get() == "adaptive" ? Policy::Adaptive
-                                               : Policy::Close;
-  refresh_mode_ = refresh_.get() == "none"        ? Refresh::None
-                  : refresh_.get() == "same_bank" ? Refresh::SameBank
-                                                  : Refresh::AllBank;
-  if (refresh_mode_ == Refresh::AllBank && t_rfc_.get() >= t_refi_.get())
+  policy_ = enum_named<Ddr5PagePolicy>(page_policy_.get());
+  refresh_mode_ = enum_named<Ddr5Refresh>(refresh_.get());
+  if (refresh_mode_ == Ddr5Refresh::AllBank && t_rfc_.get() >= t_refi_.get())
     error(config() ? config()->find("t_rfc") : nullptr, "t_rfc", "must be shorter than t_refi");
 
   // Address mapping: a permutation of the seven fields.
@@ -209,7 +217,7 @@ Ddr5Controller::Bounds Ddr5Controller::bounds() const {
   b.peak_gbps = peak_bandwidth().gb_per_s();
   // Refresh: a lone rank serves nothing for tRFC of every tREFI (same-bank: one bank in
   // banks_per_group for tRFCsb, which costs only the accesses that wanted that bank).
-  if (refresh_mode_ == Refresh::AllBank && ranks_ == 1)
+  if (refresh_mode_ == Ddr5Refresh::AllBank && ranks_ == 1)
     b.refresh_gbps = b.peak_gbps * (1.0 - static_cast<double>(tm_.rfc) / static_cast<double>(tm_.refi.value()));
   else b.refresh_gbps = b.peak_gbps;
   // Close page: every access activates; a rank takes one ACT per max(tRRD_S, tFAW/4).
@@ -249,9 +257,9 @@ Ddr5Controller::Location Ddr5Controller::locate(uint64_t offset) const {
 }
 
 int64_t Ddr5Controller::refresh_end(const RankState& rank, unsigned bank, int64_t t) const {
-  if (refresh_mode_ == Refresh::None || refresh_suspended_) return t;
+  if (refresh_mode_ == Ddr5Refresh::None || refresh_suspended_) return t;
   int64_t phase = rank.refresh_phase, length = tm_.rfc;
-  if (refresh_mode_ == Refresh::SameBank) {
+  if (refresh_mode_ == Ddr5Refresh::SameBank) {
     phase += tm_.refi.value() * bank / static_cast<int64_t>(radix_[kBank].value());
     length = tm_.rfc_sb;
   }
@@ -277,8 +285,8 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
 
   // Open and adaptive page: the row the latest access (in time) left open, if it still is.
   bool open_row = false;
-  if (policy_ != Policy::Close && bank.activated >= 0 && cmd >= bank.last_column)
-    open_row = policy_ == Policy::Open || cmd - bank.last_end <= tm_.row_timeout;
+  if (policy_ != Ddr5PagePolicy::Close && bank.activated >= 0 && cmd >= bank.last_column)
+    open_row = policy_ == Ddr5PagePolicy::Open || cmd - bank.last_end <= tm_.row_timeout;
   const bool hit = open_row && bank.row == loc.row;
 
   int64_t act = -1, column, data_slot, column_slot, act_slot = 0, group_act_slot = 0;
@@ -304,7 +312,7 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     if (open_row) {
       ++row_conflicts_;
       earliest = std::max(cmd, std::max(bank.activated + tm_.ras, bank.last_end)) + tm_.rp;
-    } else if (policy_ == Policy::Adaptive && bank.activated >= 0 && cmd >= bank.last_column) {
+    } else if (policy_ == Ddr5PagePolicy::Adaptive && bank.activated >= 0 && cmd >= bank.last_column) {
       earliest = std::max(earliest, bank.last_end + tm_.row_timeout + tm_.rp);  // closed in the background
     }
     act = earliest;
@@ -326,7 +334,7 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
         continue;
       }
       column = data - cas;
-      const int64_t end = policy_ == Policy::Close
+      const int64_t end = policy_ == Ddr5PagePolicy::Close
                               ? std::max(act + tm_.ras, column + (read ? tm_.rtp : cas + tm_.burst + tm_.wr)) + tm_.rp
                               : column + tm_.burst;
       const int64_t fits = bank.busy.fit(act - lead, end - (act - lead));
@@ -362,7 +370,7 @@ Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* 
     turnarounds_ += 1;
   }
   const int64_t data = column + cas;
-  if (policy_ != Policy::Close && data + tm_.burst >= bank.last_end) {  // the latest access in time
+  if (policy_ != Ddr5PagePolicy::Close && data + tm_.burst >= bank.last_end) {  // the latest access in time
     if (!hit) bank.activated = act;
     bank.row = loc.row;
     bank.last_column = column;

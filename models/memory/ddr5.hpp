@@ -26,12 +26,21 @@
 
 #include "common/component.hpp"
 #include "common/divisor.hpp"
+#include "common/enum_names.hpp"
 #include "common/interval_calendar.hpp"
 #include "debug/waves.hpp"
 #include "memory/slot_calendar.hpp"
 #include "common/mem_access.hpp"
 
 namespace starnuma {
+
+// The row buffer policy (page_policy) and the refresh scheme (refresh).
+enum class Ddr5PagePolicy { Close, Open, Adaptive };
+template <>
+const std::vector<std::string>& names_of<Ddr5PagePolicy>();
+enum class Ddr5Refresh { AllBank, SameBank, None };
+template <>
+const std::vector<std::string>& names_of<Ddr5Refresh>();
 
 struct Ddr5Defaults {
   unsigned channels;
@@ -146,8 +155,8 @@ class Ddr5Controller : public Component {
   unsigned decoded_fields_ = 0;                  // how many of them to divide out before the MSB
   bool pow2_fields_ = false;                     // all of those powers of two: shifts and masks
   std::array<unsigned, kFields> field_shift_{};  // then each field's lowest bit in the line address
-  enum class Policy { Close, Open, Adaptive } policy_ = Policy::Close;
-  enum class Refresh { None, AllBank, SameBank } refresh_mode_ = Refresh::AllBank;
+  Ddr5PagePolicy policy_ = Ddr5PagePolicy::Close;
+  Ddr5Refresh refresh_mode_ = Ddr5Refresh::AllBank;
   bool xor_banks_ = false;
   bool refresh_suspended_ = false;
   std::vector<Subchannel> subchannels_state_;  // channel-major

@@ -280,7 +280,7 @@ class RtlEngine final : public TrackingEngine {
   std::vector<int64_t> drawn_until_;  // per annex: the end of its last beat's cycles in the waves
 };
 
-std::string join(const std::vector<unsigned>& v) {
+std::string join_widths(const std::vector<unsigned>& v) {
   std::string s;
   for (unsigned x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
   return s;
@@ -317,7 +317,7 @@ std::unique_ptr<TrackingEngine> make_rtl_engine(const EngineConfig& c) {
 #undef STARNUMA_RTL_WIDTH
     default:
       report_error(msg::kConfig, "tracking: impl: rtl has no T" + std::to_string(c.tracker.counter_bits) +
-                                     " build; the RTL library holds counter_bits " + join(rtl_build().widths));
+                                     " build; the RTL library holds counter_bits " + join_widths(rtl_build().widths));
   }
 }
 

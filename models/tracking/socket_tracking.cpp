@@ -24,7 +24,7 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
     : Component(n, c),
       impl_(*this, "impl", "none",
             "Page-hotness tracking hardware: none, model (C++ reference models) or rtl (the Verilated RTL)",
-            std::vector<std::string>{"none", "model", "rtl"}),
+            names_of<TrackingImpl>()),
       active_(*this, "active", "auto",
               "When the hardware runs: auto (the OS turns it on in runs whose migration decides by the trackers, "
               "dynamic placement with tracker knowledge; otherwise it is there but idle) or always (every run, "
@@ -63,7 +63,7 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
                      "are), cache (a metadata cache of the trackers' own, metadata_cache_lines, which no other "
                      "socket's update invalidates) or memory (every update reads and writes the metadata's home; "
                      "docs/tracking.md)",
-                     std::vector<std::string>{"llc", "cache", "memory"}),
+                     names_of<MetadataPath>()),
       metadata_cache_lines_(*this, "metadata_cache_lines", 1024,
                             "With metadata_path: cache, the metadata lines the socket's trackers keep cached, "
                             "write-back, LRU, 16 ways",
@@ -86,9 +86,7 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
       annexed_tlb_(tlb_.get() == "l1" ? TlbLevel::L1 : TlbLevel::L2),
       tlb_entries_(annexed_tlb_ == TlbLevel::L1 ? core.dtlb.entries() : core.stlb.entries()),
       digest_(kFnvOffset),
-      path_(metadata_path_.get() == "llc"     ? MetadataPath::Llc
-            : metadata_path_.get() == "cache" ? MetadataPath::Cache
-                                              : MetadataPath::Memory) {
+      path_(enum_named<MetadataPath>(metadata_path_.get())) {
   const uint64_t region = region_size_->bytes();
   if ((region & (region - 1)) != 0) error_if(true, "region_size", format_size(region_size_) + " is not a power of two");
   const unsigned cache_lines = metadata_cache_lines_;
@@ -121,10 +119,19 @@ void SocketTracking::error_if(bool bad, const char* key, const std::string& mess
   if (bad) error(config() ? config()->find(key) : nullptr, key, message);
 }
 
-TrackingImpl SocketTracking::impl() const {
-  const std::string& s = impl_.get();
-  return s == "model" ? TrackingImpl::Model : s == "rtl" ? TrackingImpl::Rtl : TrackingImpl::None;
+template <>
+const std::vector<std::string>& names_of<TrackingImpl>() {
+  static const std::vector<std::string> names{"none", "model", "rtl"};
+  return names;
 }
+
+template <>
+const std::vector<std::string>& names_of<MetadataPath>() {
+  static const std::vector<std::string> names{"llc", "cache", "memory"};
+  return names;
+}
+
+TrackingImpl SocketTracking::impl() const { return enum_named<TrackingImpl>(impl_.get()); }
 
 void SocketTracking::attach(const Attachment& a) {
   // The trackers' processes live as long as the simulation: one run per elaboration.

@@ -15,6 +15,7 @@
 #include "cache/cache_array.hpp"
 #include "core/cache_hierarchy.hpp"
 #include "common/component.hpp"
+#include "common/enum_names.hpp"
 #include "debug/waves.hpp"
 #include "core/core_config.hpp"
 #include "core/tracking_hook.hpp"
@@ -29,6 +30,12 @@ namespace starnuma {
 class Fabric;
 
 enum class TrackingImpl { None, Model, Rtl };
+template <>
+const std::vector<std::string>& names_of<TrackingImpl>();
+// Where the trackers' metadata requests go (tracking.metadata_path).
+enum class MetadataPath { Llc, Cache, Memory };
+template <>
+const std::vector<std::string>& names_of<MetadataPath>();
 
 class SocketTracking : public Component, public TlbObserver {
  public:
@@ -185,7 +192,7 @@ class SocketTracking : public Component, public TlbObserver {
   // The metadata lines the socket's trackers keep cached (metadata_cache_lines > 0): timing only,
   // the data is always TrackerMetadata's.
   std::unique_ptr<CacheArray> metadata_cache_;
-  enum class MetadataPath { Llc, Cache, Memory } path_;
+  MetadataPath path_;
   SocketLlc* llc_ = nullptr;  // metadata_path: llc, during the run
   SocketLlc::Route llc_route_{};
   QueuedMemory memory_{*this};
