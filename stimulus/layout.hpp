@@ -4,10 +4,9 @@
 
 #include <cstdint>
 
-namespace starnuma {
+#include "common/geometry.hpp"
 
-// The line and the page every workload's addresses are laid out in.
-constexpr uint64_t kLineBytes = 64, kPageBytes = 4096;
+namespace starnuma {
 
 // Thread t's share [begin, end) of n loop items under OpenMP's schedule(static).
 struct Share {

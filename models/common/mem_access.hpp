@@ -6,13 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "common/geometry.hpp"
 #include "common/units.hpp"
 
 namespace starnuma {
 
 enum class MemOp : uint8_t { Read, Write };
-
-inline constexpr uint32_t kLineBytes = 64;
 
 struct PathStep {
   std::string where;  // component path

@@ -109,10 +109,10 @@ bool Fabric::get_direct_mem_ptr(int port, tlm::tlm_generic_payload& p, tlm::tlm_
     dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_NONE);
     return false;
   }
-  const uint64_t page = address / FunctionalMemory::kPageBytes * FunctionalMemory::kPageBytes;
+  const uint64_t page = address / kPageBytes * kPageBytes;
   dmi.set_dmi_ptr(memory_->page(address));
   dmi.set_start_address(page);
-  dmi.set_end_address(page + FunctionalMemory::kPageBytes - 1);
+  dmi.set_end_address(page + kPageBytes - 1);
   dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
   const size_t r = origin_of(port, p).requester, index = static_cast<size_t>(range - ranges_.data());
   if (r < paths_.size() && !paths_[r][index].unreachable) {

@@ -8,6 +8,8 @@
 #include <memory>
 #include <unordered_map>
 
+#include "common/geometry.hpp"
+
 namespace starnuma {
 
 // Byte enables as TLM-2.0 defines them: byte i of the transfer is enabled when
@@ -20,8 +22,6 @@ struct ByteEnables {
 
 class FunctionalMemory {
  public:
-  static constexpr uint64_t kPageBytes = 4096;
-
   // Copies [address, address + length) into `data` (disabled bytes of `data` untouched).
   void read(uint64_t address, uint8_t* data, uint64_t length, ByteEnables enables = {}) const;
   // Stores `data` at [address, address + length) (disabled bytes of memory untouched).

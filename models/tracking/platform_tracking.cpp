@@ -56,10 +56,10 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric, 
   while (tc.sockets < sockets.size()) tc.sockets *= 2;
   tc.counter_bits = first.counter_bits();
   const uint64_t region = first.region_size().bytes();
-  if (region % SocketTracking::kPageBytes != 0)
+  if (region % kPageBytes != 0)
     report_error(msg::kConfig,
                  first.path() + ".region_size: " + format_size(first.region_size()) + " is not whole 4 KiB pages");
-  tc.pages_per_region = region / SocketTracking::kPageBytes;
+  tc.pages_per_region = region / kPageBytes;
   uint64_t end = 0;
   for (const Fabric::Range& r : fabric.address_map()) end = std::max(end, r.base + r.size);
   const uint64_t regions = (end + region - 1) / region;
@@ -83,8 +83,7 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric, 
                  first.path() + ".metadata_home: no node '" + home + "' with memory (auto or one of " + names + ")");
   }
   const TrackerUpdateModel layout(tc);
-  p->reserved_ = (regions * layout.entry_bytes() + SocketTracking::kPageBytes - 1) / SocketTracking::kPageBytes *
-                 SocketTracking::kPageBytes;
+  p->reserved_ = (regions * layout.entry_bytes() + kPageBytes - 1) / kPageBytes * kPageBytes;
   const Fabric::Range& r = map[p->home_range_];
   if (p->reserved_ > r.size)
     report_error(msg::kConfig, first.path() + ".metadata_home: the metadata region (" +

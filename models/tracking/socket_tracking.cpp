@@ -102,8 +102,8 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
   error_if(std::find(b.widths.begin(), b.widths.end(), counter_bits_.get()) == b.widths.end(), "counter_bits",
            std::to_string(counter_bits_.get()) + " has no RTL build: with impl: rtl, counter_bits is one of " + widths +
                " (impl: model takes 0..16)");
-  error_if(region != b.pages_per_region * SocketTracking::kPageBytes, "region_size",
-           "the RTL is built for " + format_size(Size::from_bytes(b.pages_per_region * SocketTracking::kPageBytes)) +
+  error_if(region != b.pages_per_region * kPageBytes, "region_size",
+           "the RTL is built for " + format_size(Size::from_bytes(b.pages_per_region * kPageBytes)) +
                " regions (impl: model takes any)");
   error_if(queue_depth_ != b.queue_depth, "queue_depth",
            "the RTL is built with " + std::to_string(b.queue_depth) + " (impl: model takes any)");

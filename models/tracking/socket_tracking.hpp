@@ -39,8 +39,6 @@ const std::vector<std::string>& names_of<MetadataPath>();
 
 class SocketTracking : public Component, public TlbObserver {
  public:
-  static constexpr uint64_t kPageBytes = 4096;  // the pages the trackers count
-
   // `core`: the socket's cores, whose STLB or L1 DTLB the annexes sit on.
   SocketTracking(sc_core::sc_module_name n, const ScopeContext& c, const CoreConfig& core);
 
