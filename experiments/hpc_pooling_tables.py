@@ -2,7 +2,7 @@
 """The tables of experiments/hpc_pooling.yaml's sweep (the CXL memory pooling paper's Figs. 8-13):
 each job's performance against the share of its memory in the pool, the profiler's view of it
 (footprint, bandwidth over time, and the largest pooled share within a slowdown), bandwidth
-scaling over CXL links, and interference of hosts sharing a pool. Markdown on stdout.
+scaling over CXL links, and interference of hosts sharing a pool; Markdown on stdout, the numbers docs/validation.md quotes.
 
    python3 experiments/hpc_pooling_tables.py SWEEP_DIR
 """
@@ -20,7 +20,7 @@ def first_program_time(stats):
     return (next(iter(programs.values()))["time_ns"] if programs else stats["sim_time_ns"]) / 1e3
 
 
-def composed(runs):
+def composed(runs, v):
     by_job = {}
     for name, workload, sets, stats in runs:
         if name.startswith("composed-"):
@@ -38,10 +38,14 @@ def composed(runs):
         lines.append(f"| {job} | " + " | ".join(f"{perf[s]:.2f}" for s in SHARES) +
                      f" | {pages * 4 / 1024:.1f} MiB | {sum(bw) / len(bw):.1f} / {max(bw):.1f} |"
                      f" {within(0.10) * 100:.0f} % / {within(0.25) * 100:.0f} % |")
-    return "\n".join(lines)
+        for share in SHARES:
+            v[f"composed.{job}.{float(share) * 100:.0f}"] = f"{perf[share]:.2f}"
+            v[f"composed.{job}.{float(share) * 100:.0f}.change"] = f"{100 * (perf[share] - 1):+.0f} %"
+        v[f"composed.{job}.mean_GBps"] = f"{sum(bw) / len(bw):.1f} GB/s"
+    v["composed_table"] = "\n".join(lines)
 
 
-def links(runs):
+def links(runs, v):
     by_job = {}
     for name, workload, sets, stats in runs:
         if name.startswith("links-"):
@@ -50,10 +54,12 @@ def links(runs):
     lines = ["| job | local only | + 1 CXL link | + 2 | + 3 |", "|---|---|---|---|---|"]
     for job, t in by_job.items():
         lines.append(f"| {job} | 1.00 | " + " | ".join(f"{t[0] / t[k]:.2f}" for k in (1, 2, 3)) + " |")
-    return "\n".join(lines)
+        for k in (1, 2, 3):
+            v[f"links.{job}.{k}"] = f"{t[0] / t[k]:.2f}x"
+    v["links_table"] = "\n".join(lines)
 
 
-def shared(runs):
+def shared(runs, v):
     by_job = {}
     for name, workload, sets, stats in runs:
         if name.startswith("shared-"):
@@ -64,19 +70,22 @@ def shared(runs):
     upi = 0.0
     for job, t in by_job.items():
         lines.append(f"| {job} | 1.00 | " + " | ".join(f"{t[h][0] / t[1][0]:.2f}" for h in (2, 3)) + " |")
-        upi = max(upi, *(v[1] for v in t.values()))
-    lines.append("")
-    lines.append(f"Busiest UPI link between the hosts: {upi * 100:.2f} % (the hosts share only the pool).")
-    return "\n".join(lines)
+        upi = max(upi, *(x[1] for x in t.values()))
+        for h in (2, 3):
+            v[f"shared.{job}.{h}"] = f"{t[h][0] / t[1][0]:.2f}x"
+    v["shared_table"] = "\n".join(lines)
+    v["shared.upi"] = f"{upi * 100:.2f} %"
 
 
-def report(runs):
-    return "\n".join([
-        "Performance against the pooled share (1.00: all local), and the profiler's view:\n", composed(runs),
-        "\nSpeedup with CXL links to separate pools, pages interleaved:\n", links(runs),
-        "\nSlowdown of host 0's job when hosts running the same job share the pool (half their pages there):\n",
-        shared(runs)])
+def values(runs):
+    """The HPC pooling section's numbers (docs/validation.md.in's hpc_pooling.* names): three
+    tables, and their cells by job (composed.{job}.{percent pooled}, links.{job}.{links},
+    shared.{job}.{hosts})."""
+    v = {}
+    for study in (composed, links, shared):
+        study(runs, v)
+    return v
 
 
 if __name__ == "__main__":
-    main(__doc__, report)
+    main(__doc__, values)

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Each program's speedup over first touch in experiments/multichip.yaml's sweep (the multi-chip
-placement paper's Figs. 5 and 8): a Markdown table on stdout and, with --figure FILE, a bar chart.
+placement paper's Figs. 5 and 8), and the numbers docs/validation.md quotes from it: a Markdown table on stdout and, with --figure FILE, a bar chart.
 
    python3 experiments/multichip_tables.py SWEEP_DIR [--figure FILE.png]
 """
 import os
 
-from sweep_runs import main, save_figure
+from sweep_runs import grouped, main, save_figure, span
 
 POLICIES = [("FT", "first-touch", "algorithm1"), ("PI", "interleave", "algorithm1"), ("HY", "hybrid", "algorithm1"),
             ("UA", "usage-aware", "algorithm1"), ("DM", "first-touch", "balance"),
@@ -36,16 +36,38 @@ def speedups(runs):
     return rows
 
 
-def table(finished):
-    runs = by_mix(finished)
+def table(runs):
     names = [p for p, _, _ in POLICIES]
     lines = ["| mix | program | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
     for mix, program, s in speedups(runs):
         lines.append(f"| {mix} | {program} | " + " | ".join(f"{s[p]:.2f}" for p in names) + " |")
-    lines.append("")
-    lines.append("Pages DM and UA+DM moved: " + ", ".join(
-        f"{mix} {runs[mix]['DM']['moved']} and {runs[mix]['UA+DM']['moved']}" for mix in sorted(runs)) + ".")
     return "\n".join(lines)
+
+
+def values(finished):
+    """The multi-chip section's numbers (docs/validation.md.in's multichip.* names): the table, and
+    each program's speedup ({mix}.{program}.{policy}: "1.64x"), AMAT ({mix}.{program}.{policy}.amat)
+    and the pages each dynamic policy moved ({mix}.{policy}.moved)."""
+    runs = by_mix(finished)
+    v = {"table": table(runs)}
+    for mix, program, s in speedups(runs):
+        for policy, x in s.items():
+            v[f"{mix}.{program}.{policy}"] = f"{x:.2f}x"
+            v[f"{mix}.{program}.{policy}.amat"] = f"{runs[mix][policy]['programs'][program]['amat_ns']:.0f} ns"
+    for mix in runs:
+        for policy in ("DM", "UA+DM"):
+            v[f"{mix}.{policy}.moved"] = grouped(runs[mix][policy]["moved"])
+    rows = speedups(runs)
+
+    def over(policies, programs):
+        return span([s[p] for _, program, s in rows if program in programs for p in policies], "{:.2f}x".format)
+
+    v["PI.big"] = over(["PI"], ["big"])
+    v["PI.compute"] = over(["PI"], ["compute"])
+    v["PI.chasing"] = over(["PI"], ["chasing"])
+    v["HY_UA.others"] = over(["HY", "UA"], ["streaming", "chasing", "compute"])
+    v["FT.chasing.amat"] = span([runs[m]["FT"]["programs"]["chasing"]["amat_ns"] for m in runs], unit=" ns")
+    return v
 
 
 def figure(finished, path):
@@ -69,4 +91,4 @@ def figure(finished, path):
 
 
 if __name__ == "__main__":
-    main(__doc__, table, figure)
+    main(__doc__, values, figure)

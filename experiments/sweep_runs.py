@@ -1,5 +1,5 @@
-"""What the experiments' table scripts share: a sweep folder's finished runs, their command line,
-and writing a figure atomically."""
+"""What the experiments' table scripts share: a sweep folder's finished runs, the docs' number
+formats, printing a study's values and writing a figure atomically."""
 import json
 import os
 import sqlite3
@@ -26,12 +26,31 @@ def save_figure(fig, path):
     os.replace(tmp, path)
 
 
-def main(doc, tables, figure=None):
-    """SWEEP_DIR [--figure FILE]: prints tables(runs), and draws figure(runs, FILE) when asked."""
+def grouped(n):
+    """1184 -> "1 184" (the docs' thousands separator)."""
+    return f"{round(n):,}".replace(",", " ")
+
+
+def span(xs, show=grouped, unit=""):
+    """'a to b' for the smallest and largest of xs, each written by show ('a' when they print alike)."""
+    lo, hi = show(min(xs)), show(max(xs))
+    return f"{lo}{unit}" if lo == hi else f"{lo} to {hi}{unit}"
+
+
+def print_values(values):
+    """The values of a study as a reader wants them on a terminal: tables under their name."""
+    for key, text in values.items():
+        print(f"\n{key}:\n{text}\n" if "\n" in text else f"{key}: {text}")
+
+
+def main(doc, values, figure=None):
+    """SWEEP_DIR [--figure FILE]: prints values(runs), the numbers docs/validation.md quotes from
+    this study (tools/report/validation_data.py reads the same function), and draws
+    figure(runs, FILE) when asked."""
     args = sys.argv[1:]
     if not (len(args) == 1 or (figure and len(args) == 3 and args[1] == "--figure")):
         sys.exit(doc)
     runs = finished_runs(args[0])
-    print(tables(runs))
+    print_values(values(runs))
     if len(args) == 3:
         figure(runs, args[2])

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # docs/validation.md and README's main-job lines from one database: runs the sweep of
-# experiments/validation.yaml into OUT (it resumes: runs done with the same binary and inputs are
-# kept), then computes every number from OUT/sweep.db and writes the page from
-# docs/validation.md.in (tools/report/validation_doc.py; docs/reports.md).
+# experiments/validation.yaml into OUT and the companion papers' sweeps (experiments/multichip.yaml,
+# lacx.yaml, hpc_pooling.yaml, lmp.yaml) into OUT/NAME (each resumes: runs done with the same
+# binary and inputs are kept), draws their figures, then computes every number from the databases
+# and writes the page from docs/validation.md.in (tools/report/validation_doc.py; docs/reports.md).
 #
 #   bash experiments/validation.sh [OUT] [SWEEP OPTIONS...]     e.g. --jobs 2, --executor slurm --time 2:00:00
 #
@@ -13,4 +14,10 @@ out=${1:-validation-results}
 shift || true
 starnuma=${STARNUMA:-$root/build/starnuma}
 "$starnuma" sweep "$root/experiments/validation.yaml" --out "$out" "$@"
+for companion in multichip lacx hpc_pooling lmp; do
+  "$starnuma" sweep "$root/experiments/$companion.yaml" --out "$out/$companion" "$@"
+done
+for figure in multichip lacx; do
+  /usr/bin/python3 "$root/experiments/${figure}_tables.py" "$out/$figure" --figure "$root/docs/figures/$figure.png" > /dev/null
+done
 /usr/bin/python3 "$root/tools/report/validation_doc.py" "$out"

@@ -34,6 +34,21 @@ class TheSweepAndTheDataAgree(unittest.TestCase):
         runs = {line.split()[0] for line in listing.splitlines()[1:] if line.strip()}
         self.assertEqual(set(validation_data.run_names()), runs)
 
+    def test_every_lacx_case_the_page_reads_is_a_run_of_its_sweep(self):
+        import lacx_tables
+        with tempfile.TemporaryDirectory() as out:
+            listing = subprocess.run([STARNUMA, "sweep", str(ROOT / "experiments" / "lacx.yaml"), "--out",
+                                      out + "/l", "--dry-run"], capture_output=True, text=True, check=True).stdout
+        runs = {line.split()[0] for line in listing.splitlines()[1:] if line.strip()}
+        read = {f"{case}-{kernel}" for case, _, _ in lacx_tables.CASES for kernel in ("autonuma", "lacx")}
+        self.assertEqual(read, runs)
+
+    def test_a_folder_without_a_companion_sweep_is_an_error_naming_it(self):
+        with tempfile.TemporaryDirectory() as out:
+            with self.assertRaises(SystemExit) as e:
+                validation_data.companion_values(out)
+        self.assertIn("multichip: no sweep of experiments/multichip.yaml", str(e.exception))
+
     def test_a_run_name_is_written_as_the_sweep_writes_it(self):
         self.assertEqual(validation_data.folder("bfs:scale=18,trials=100"), "bfs-scale18-trials100")
         self.assertEqual(validation_data.folder("fmi@socket0"), "fmi_socket0")

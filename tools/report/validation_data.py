@@ -1,16 +1,27 @@
 """Every number docs/validation.md and README's main job quote, computed from the database of one
-sweep of experiments/validation.yaml (docs/reports.md, "docs/validation.md from one database").
+sweep of experiments/validation.yaml (docs/reports.md, "docs/validation.md from one database"), and
+from the companion papers' sweeps in its folder (DIR/multichip, DIR/lacx, ...), read through each
+experiment's own table script (experiments/*_tables.py: values(runs)).
 
 values(dir) returns {name: text}: scalars already formatted as the page prints them ("1.17x",
 "12.5 %") and whole Markdown tables. validation_doc.py puts them into the page's template.
 """
 from __future__ import annotations
 
+import importlib
 import math
+import sys
 from pathlib import Path
 
 import main_job
 import starnuma_results as sr
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
+from sweep_runs import finished_runs, grouped  # noqa: E402
+
+# The companion papers' experiments: experiments/NAME.yaml swept into DIR/NAME, its numbers named
+# NAME.* on the page.
+COMPANIONS = ["multichip", "lacx", "hpc_pooling", "lmp"]
 
 # The sweep file's workloads, as its runs are named (sr's folder names) and as the page shows them.
 SAMPLED = ["bfs:scale=18,trials=100", "kv", "sharing"]
@@ -72,11 +83,6 @@ def times(x: float) -> str:
 
 def pct(x: float, digits: int = 0) -> str:
     return f"{100 * x:.{digits}f} %"
-
-
-def grouped(n: float) -> str:
-    """1184 -> "1 184" (the page's thousands separator)."""
-    return f"{round(n):,}".replace(",", " ")
 
 
 def geomean(xs) -> float:
@@ -481,6 +487,20 @@ def shortfall_study(R: Results, v: dict) -> None:
     v["shortfalls.table"] = table(["run", "what it did short of what it asked"], rows) if rows else "None."
 
 
+def companion_values(dir: str | Path) -> dict:
+    """Every companion experiment's values, from its sweep in DIR/NAME (the names it is missing
+    make the template's error)."""
+    v = {}
+    for name in COMPANIONS:
+        sweep = Path(dir) / name
+        if not (sweep / "sweep.db").is_file():
+            raise SystemExit(f"{sweep}: no sweep of experiments/{name}.yaml; `bash experiments/validation.sh` runs it")
+        study = importlib.import_module(f"{name}_tables")
+        v[f"{name}.version"] = str(sr.load(sweep).attrs["meta"].get("starnuma_version", "?"))
+        v.update({f"{name}.{key}": text for key, text in study.values(finished_runs(str(sweep))).items()})
+    return v
+
+
 STUDIES = [main_study, sampled_study, static_study, pool_study, convergence_study, migration_study, table3_study,
            profile_study, unloaded_study, shortfall_study]
 
@@ -490,4 +510,5 @@ def values(dir: str | Path) -> dict:
     v = {"sweep.version": str(R.df.attrs["meta"].get("starnuma_version", "?"))}
     for study in STUDIES:
         study(R, v)
+    v.update(companion_values(dir))
     return v
