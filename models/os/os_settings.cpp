@@ -13,12 +13,6 @@ const std::vector<std::string>& names_of<Placement>() {
   return names;
 }
 
-template <>
-const std::vector<std::string>& names_of<Allocation>() {
-  static const std::vector<std::string> names{"first-touch", "interleave", "hybrid", "usage-aware", "weighted"};
-  return names;
-}
-
 std::vector<std::string> migration_names() {
   // The built-in phase policies first, then the others by name.
   std::vector<std::string> names{"algorithm1", "balance"};
@@ -31,7 +25,6 @@ std::vector<std::string> migration_names() {
 const PhasePolicyType* find_phase_policy(const std::string& name) { return PhasePolicyRegistry::instance().find(name); }
 
 Placement OsSettings::placement() const { return enum_named<Placement>(placement_.get()); }
-Allocation OsSettings::allocation() const { return enum_named<Allocation>(allocation_.get()); }
 
 MigrationKnowledge OsSettings::knowledge(bool tracking_on) const {
   if (policy_.get() == "tracker") return MigrationKnowledge::Tracker;

@@ -8,6 +8,7 @@
 
 #include "common/component.hpp"
 #include "common/enum_names.hpp"
+#include "paging/allocation_policy.hpp"
 #include "paging/page_map.hpp"
 
 namespace starnuma {
@@ -15,8 +16,6 @@ namespace starnuma {
 enum class Placement { FirstTouch, Oracle, Dynamic };
 template <>
 const std::vector<std::string>& names_of<Placement>();
-template <>
-const std::vector<std::string>& names_of<Allocation>();
 // Whose knowledge drives dynamic migration: the tracking hardware's metadata (Algorithm 1 on
 // regions, StarNUMA) or exact per-socket counts of every page (the paper's favoured baseline).
 enum class MigrationKnowledge { Tracker, Perfect };
@@ -29,7 +28,8 @@ class OsSettings : public Component {
   OsSettings(sc_core::sc_module_name name, const ScopeContext& ctx) : Component(name, ctx) {}
 
   Placement placement() const;
-  Allocation allocation() const;
+  // The allocation policy's name (paging/allocation_policy.hpp).
+  const std::string& allocation() const { return allocation_.get(); }
   double cpuless_share() const { return cpuless_share_; }
   double pool_fraction() const { return pool_fraction_; }
   // More sharers than this send a region to the pool; 0 in the file means half the sockets.
@@ -72,11 +72,11 @@ class OsSettings : public Component {
   Param<std::string> allocation_{*this, "allocation", "first-touch",
                                  "Where a page's first touch puts it: first-touch (the toucher's node, then the "
                                  "nearest with room), interleave (round-robin over the nodes), hybrid (the toucher's "
-                                 "node, then round-robin over the others once it is full) or usage-aware (the "
-                                 "toucher's node, then the least used) or weighted (a share cpuless_share of each "
+                                 "node, then round-robin over the others once it is full), usage-aware (the "
+                                 "toucher's node, then the least used), weighted (a share cpuless_share of each "
                                  "socket's new pages round-robin over the CPU-less CXL nodes, the rest first-touch) "
-                                 "(docs/os.md)",
-                                 names_of<Allocation>()};
+                                 "or another registered one (starnuma list; docs/os.md)",
+                                 allocation_names()};
   Param<double> cpuless_share_{*this, "cpuless_share", 0.5,
                                "allocation weighted: the share of each socket's new pages placed on the CPU-less "
                                "CXL nodes (cxl_pool numa_node: true): the CXL pooling paper's pooled fraction",

@@ -180,64 +180,11 @@ size_t PageMap::first_touch_node(size_t socket) const {
   return static_cast<size_t>(-1);
 }
 
-size_t PageMap::next_interleaved(size_t socket, size_t except) {
-  if (interleave_next_.size() != fallback_.size()) interleave_next_.assign(fallback_.size(), 0);
-  size_t& next = interleave_next_[socket];
-  for (size_t tried = 0; tried < nodes_.size(); ++tried) {
-    const size_t node = next;
-    next = (next + 1) % nodes_.size();
-    if (node != except && may_take(socket, node) && reaches(socket, node)) return node;
-  }
-  return static_cast<size_t>(-1);
-}
-
-size_t PageMap::next_cpuless(size_t socket) {
-  if (interleave_next_.size() != fallback_.size()) interleave_next_.assign(fallback_.size(), 0);
-  size_t& next = interleave_next_[socket];
-  for (size_t tried = 0; tried < nodes_.size(); ++tried) {
-    const size_t node = next;
-    next = (next + 1) % nodes_.size();
-    const bool own = std::any_of(fallback_.begin(), fallback_.end(), [&](const auto& f) { return f.front() == node; });
-    if (!own && may_take(socket, node) && reaches(socket, node)) return node;
-  }
-  return static_cast<size_t>(-1);
-}
-
-size_t PageMap::allocation_node(size_t socket) {
-  const size_t npos = static_cast<size_t>(-1);
-  if (allocation_ == Allocation::FirstTouch) return first_touch_node(socket);
-  if (allocation_ == Allocation::Weighted) {
-    // Page k of the socket goes to a CPU-less node when floor((k + 1) share) passes floor(k share):
-    // exactly the share over any run of pages, spread evenly.
-    if (weighted_pages_.size() != fallback_.size()) weighted_pages_.assign(fallback_.size(), 0);
-    const uint64_t k = weighted_pages_[socket]++;
-    const auto whole = [&](uint64_t n) { return static_cast<uint64_t>(static_cast<double>(n) * cpuless_share_); };
-    if (whole(k + 1) > whole(k))
-      if (const size_t node = next_cpuless(socket); node != npos) return node;
-    return first_touch_node(socket);
-  }
-  if (allocation_ == Allocation::Interleave) return next_interleaved(socket, npos);
-  // Hybrid and usage-aware keep to the toucher's own node while it has room.
-  const size_t local = fallback_.at(socket).front();
-  if (may_take(socket, local)) return local;
-  if (allocation_ == Allocation::Hybrid) return next_interleaved(socket, local);
-  // Usage-aware: the smallest share of capacity in use (used/capacity compared as cross products,
-  // exactly); ties go to the nearer node.
-  const auto less_used = [&](size_t a, size_t b) {
-    __extension__ typedef unsigned __int128 u128;  // pages times pages exceed 64 bits
-    return u128{used_[a]} * (nodes_[b].capacity / page_size_) < u128{used_[b]} * (nodes_[a].capacity / page_size_);
-  };
-  size_t best = npos;
-  for (size_t node : fallback_.at(socket))
-    if (may_take(socket, node) && (best == npos || less_used(node, best))) best = node;
-  return best;
-}
-
 uint64_t PageMap::translate_slow(uint64_t vaddr, size_t socket) {
   const uint64_t vpage = vaddr >> page_shift_;
   uint64_t e = slot(vpage);
   if (e == 0) {
-    const size_t node = allocation_node(socket);
+    const size_t node = allocation_ ? allocation_->node(*this, socket) : first_touch_node(socket);
     if (node == static_cast<size_t>(-1))
       report_error(msg::kInput, "out of memory: no node can hold virtual page " + hex(vpage << page_shift_) +
                                     " touched by socket " + std::to_string(socket) + " (" + occupancy() +

@@ -6,23 +6,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "common/flat_map.hpp"
 #include "common/host_prefetch.hpp"
+#include "paging/allocation_policy.hpp"
 
 namespace starnuma {
-
-// Where a page's first touch puts it (the multi-chip placement paper's policies): FT the
-// toucher's node, then the nearest with room (Linux's fallback list); PI round-robin over every
-// node first touch may use; HY the toucher's node, then round-robin over the others once it is
-// full; UA the toucher's node, then the least used (by share of capacity) once it is full.
-// Weighted (the CXL pooling paper's composed memory): a fixed share of each socket's new pages
-// round-robin over the CPU-less nodes (first touch may use them; no socket's own node), the rest
-// by first touch.
-enum class Allocation { FirstTouch, Interleave, Hybrid, UsageAware, Weighted };
 
 class PageMap {
  public:
@@ -41,12 +34,9 @@ class PageMap {
   PageMap(uint64_t page_size, std::vector<Node> nodes, std::vector<std::vector<size_t>> fallback);
 
   uint64_t page_size() const { return page_size_; }
-  // The first-touch policy (default FirstTouch). Page-table frames always take the toucher's
-  // nearest node with room, as Linux allocates them.
-  void set_allocation(Allocation a) { allocation_ = a; }
-  // Weighted: the share of each socket's new pages that go to the CPU-less nodes (0 to 1).
-  void set_cpuless_share(double share) { cpuless_share_ = share; }
-  Allocation allocation() const { return allocation_; }
+  // Where new pages go (paging/allocation_policy.hpp; null: first touch). Page-table frames always
+  // take the toucher's nearest node with room, as Linux allocates them.
+  void set_allocation(std::unique_ptr<AllocationPolicy> policy) { allocation_ = std::move(policy); }
   // Physical address of `vaddr`; places the page by first touch from `socket` if it is new.
   uint64_t translate(uint64_t vaddr, size_t socket) {
     const uint64_t vpage = vaddr >> page_shift_, key = vpage >> kChunkBits;
@@ -134,6 +124,34 @@ class PageMap {
   std::string check() const;
   const std::vector<Node>& nodes() const { return nodes_; }
 
+  // For allocation policies.
+  bool full(size_t node) const { return used_[node] >= nodes_[node].capacity / page_size_; }
+  // The first node of `socket`'s fallback that first touch may use and that has room; npos when
+  // none has.
+  size_t first_touch_node(size_t socket) const;
+  // Whether first touch from `socket` may place a page on `node`: it may, has room, and is the
+  // socket's own or has lent room left.
+  bool may_take(size_t socket, size_t node) const {
+    return nodes_[node].first_touch && !full(node) &&
+           (owner_[node] == static_cast<size_t>(-1) || owner_[node] == socket ||
+            foreign_[node] < nodes_[node].lent / page_size_);
+  }
+  // Whether `socket` may place pages on `node` at all: it is in its fallback list (another host's
+  // memory is not, unless lent).
+  bool reaches(size_t socket, size_t node) const {
+    const auto& f = fallback_[socket];
+    return std::find(f.begin(), f.end(), node) != f.end();
+  }
+  // `socket`'s fallback list: the nodes it may place pages on, its own first, then by distance.
+  const std::vector<size_t>& fallback(size_t socket) const { return fallback_.at(socket); }
+  // Whether `node` is no socket's own: a CPU-less (CXL) node first touch may use.
+  bool cpuless(size_t node) const {
+    return nodes_[node].first_touch &&
+           std::none_of(fallback_.begin(), fallback_.end(), [&](const auto& f) { return f.front() == node; });
+  }
+  // "socket0 12 of 16 pages, ..." for out-of-memory errors.
+  std::string occupancy() const;
+
  private:
   // A two-level table, as a page table is: chunks of 2^16 entries, each entry the physical page
   // number << 8 | (node + 1), or 0 when the virtual page is not placed.
@@ -147,54 +165,25 @@ class PageMap {
   uint64_t& slot(uint64_t vpage);
   // `socket`: whose first touch (counted against lent slices); npos: a placement ahead of time.
   bool allocate(uint64_t vpage, size_t node, size_t socket = static_cast<size_t>(-1));
-  bool full(size_t node) const { return used_[node] >= nodes_[node].capacity / page_size_; }
   // The next free physical page number of `node` (not full), now taken.
   uint64_t take_frame(size_t node);
-  // The first node of `socket`'s fallback that first touch may use and that has room; npos when
-  // none has.
-  size_t first_touch_node(size_t socket) const;
-  // The node the allocation policy gives `socket`'s next new page; npos when none has room.
-  size_t allocation_node(size_t socket);
-  // Round-robin from `socket`'s cursor over the nodes first touch may use, with room, other than
-  // `except` (npos: none excepted).
-  size_t next_interleaved(size_t socket, size_t except);
-  // Whether first touch from `socket` may place a page on `node`: it may, has room, and is the
-  // socket's own or has lent room left.
-  bool may_take(size_t socket, size_t node) const {
-    return nodes_[node].first_touch && !full(node) &&
-           (owner_[node] == static_cast<size_t>(-1) || owner_[node] == socket ||
-            foreign_[node] < nodes_[node].lent / page_size_);
-  }
   // A frame of `node` taken for `socket` (counted against the node's lent slice when not its own).
   uint64_t take_frame_for(size_t socket, size_t node) {
     if (owner_[node] != static_cast<size_t>(-1) && owner_[node] != socket) ++foreign_[node];
     return take_frame(node);
   }
-  // Whether `socket` may place pages on `node` at all: it is in its fallback list (another host's
-  // memory is not, unless lent).
-  bool reaches(size_t socket, size_t node) const {
-    const auto& f = fallback_[socket];
-    return std::find(f.begin(), f.end(), node) != f.end();
-  }
-  // "socket0 12 of 16 pages, ..." for out-of-memory errors.
-  std::string occupancy() const;
 
   uint64_t page_size_;
   unsigned page_shift_;
   std::vector<Node> nodes_;
   std::vector<std::vector<size_t>> fallback_;
-  Allocation allocation_ = Allocation::FirstTouch;
-  double cpuless_share_ = 0;
-  std::vector<size_t> interleave_next_;   // per socket: the node interleaving tries next
-  std::vector<uint64_t> weighted_pages_;  // per socket: new pages Weighted has placed
-  // Weighted: the next CPU-less node with room for `socket`, round-robin; npos when none.
-  size_t next_cpuless(size_t socket);
-  std::vector<uint64_t> used_;                 // pages placed per node (data pages and frames)
-  std::vector<size_t> owner_;                  // per node: the socket whose own node it is (npos: none)
-  std::vector<uint64_t> foreign_;              // per node: pages first touch gave other sockets
-  std::vector<uint64_t> next_;                 // frames handed out per node (the next never-used frame)
-  std::vector<std::vector<uint64_t>> free_;    // per node: freed frames, the last freed first
-  std::vector<std::vector<uint64_t>> owners_;  // per node, per frame: vpage + 1, or 0
+  std::unique_ptr<AllocationPolicy> allocation_;  // null: first touch
+  std::vector<uint64_t> used_;                    // pages placed per node (data pages and frames)
+  std::vector<size_t> owner_;                     // per node: the socket whose own node it is (npos: none)
+  std::vector<uint64_t> foreign_;                 // per node: pages first touch gave other sockets
+  std::vector<uint64_t> next_;                    // frames handed out per node (the next never-used frame)
+  std::vector<std::vector<uint64_t>> free_;       // per node: freed frames, the last freed first
+  std::vector<std::vector<uint64_t>> owners_;     // per node, per frame: vpage + 1, or 0
   FlatMap<uint32_t> moves_;
   uint64_t pages_moved_ = 0;
   FlatMap<int64_t> in_flight_;

@@ -5,6 +5,7 @@
 
 #include "common/param.hpp"
 #include "os/phase_policy.hpp"
+#include "paging/allocation_policy.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -144,6 +145,10 @@ ojson catalog_json() {
     policies.push_back({{"migration", t->name},
                         {"description", t->description},
                         {"knowledge", t->reads_regions ? "regions (trackers or per-page counts)" : "per-page counts"}});
+  ojson allocations = ojson::array();
+  for (const AllocationPolicyType* t : AllocationPolicyRegistry::instance().all())
+    allocations.push_back(
+        {{"allocation", t->name}, {"description", t->description}, {"needs_cpuless_nodes", t->needs_cpuless_nodes}});
   // The platform file's own keys.
   Elaboration settings_schema(true);
   PlatformSettings settings("platform",
@@ -155,6 +160,7 @@ ojson catalog_json() {
           {"generators", generators},
           {"workloads", workloads},
           {"migration_policies", policies},
+          {"allocation_policies", allocations},
           {"platform", schema_of(settings)},
           {"coherence", schema_of(coherence)},
           {"os", schema_of(os)}};
@@ -215,6 +221,10 @@ std::string catalog_text() {
   for (const auto& m : cat["migration_policies"])
     os << "    " << std::left << std::setw(23) << m["migration"].get<std::string>() << ' '
        << m["description"].get<std::string>() << " [" << m["knowledge"].get<std::string>() << "]\n";
+  os << "\nallocation policies (os.allocation: NAME; paging/allocation_policy.hpp)\n";
+  for (const auto& a : cat["allocation_policies"])
+    os << "    " << std::left << std::setw(23) << a["allocation"].get<std::string>() << ' '
+       << a["description"].get<std::string>() << "\n";
   for (const auto& g : cat["generators"]) {
     os << "\ngenerator " << g["generator"].get<std::string>()
        << " (topology: {generator: " << g["generator"].get<std::string>() << "})\n  "
@@ -255,6 +265,11 @@ std::string catalog_markdown() {
   for (const auto& m : cat["migration_policies"])
     os << "| `" << m["migration"].get<std::string>() << "` | " << m["knowledge"].get<std::string>() << " | "
        << m["description"].get<std::string>() << " |\n";
+  os << "\n### Allocation policies (`os.allocation`)\n\nRegistered with "
+        "`STARNUMA_REGISTER_ALLOCATION_POLICY` (models/paging/allocation_policy.hpp): where a page's first "
+        "touch puts it.\n\n| name | description |\n|---|---|\n";
+  for (const auto& a : cat["allocation_policies"])
+    os << "| `" << a["allocation"].get<std::string>() << "` | " << a["description"].get<std::string>() << " |\n";
   os << "\n## Topology generators (`topology:`)\n";
   for (const auto& g : cat["generators"]) {
     os << "\n### `" << g["generator"].get<std::string>() << "`\n\n"

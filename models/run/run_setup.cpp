@@ -41,15 +41,16 @@ PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformT
 }
 
 void set_allocation(PageMap& pages, const OsSettings& os, const Fabric& fabric) {
-  pages.set_allocation(os.allocation());
-  pages.set_cpuless_share(os.cpuless_share());
-  if (os.allocation() != Allocation::Weighted) return;
+  const AllocationPolicyType* type = find_allocation_policy(os.allocation());
+  if (!type) report_internal("os.allocation '" + os.allocation() + "' passed its choices but is not registered");
+  pages.set_allocation(type->create(AllocationSetup{fabric.requesters().size(), os.cpuless_share()}));
+  if (!type->needs_cpuless_nodes) return;
   const std::vector<size_t> own = socket_nodes(fabric);
   for (size_t n = 0; n < pages.nodes().size(); ++n)
     if (pages.nodes()[n].first_touch && std::find(own.begin(), own.end(), n) == own.end()) return;
-  report_error(msg::kConfig,
-               "os.allocation: weighted places pages on CPU-less CXL nodes; this platform has none "
-               "(a cxl_pool node with numa_node: true)");
+  report_error(msg::kConfig, "os.allocation: " + os.allocation() +
+                                 " places pages on CPU-less CXL nodes; this platform has none "
+                                 "(a cxl_pool node with numa_node: true)");
 }
 
 uint64_t pool_limit_bytes(double pool_fraction, uint64_t footprint) {

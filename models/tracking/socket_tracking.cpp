@@ -33,7 +33,7 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
       tlb_(*this, "tlb", "l2",
            "The TLB each core's counter annex extends: l2 (the STLB, which must be inclusive; flushes on STLB "
            "evictions, as the page walker fills it) or l1 (the L1 DTLB; flushes on every L1 DTLB eviction)",
-           std::vector<std::string>{"l1", "l2"}),
+           names_of<TlbLevel>()),
       counter_bits_(*this, "counter_bits", 16,
                     "i of the T_i tracker: counter bits per annex and metadata entry (0: sharers only)",
                     between(0u, 16u)),
@@ -83,7 +83,7 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
                      std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(digest_));
                      return nlohmann::json(b);
                    }),
-      annexed_tlb_(tlb_.get() == "l1" ? TlbLevel::L1 : TlbLevel::L2),
+      annexed_tlb_(enum_named<TlbLevel>(tlb_.get())),
       tlb_entries_(annexed_tlb_ == TlbLevel::L1 ? core.dtlb.entries() : core.stlb.entries()),
       digest_(kFnvOffset),
       path_(enum_named<MetadataPath>(metadata_path_.get())) {
@@ -122,6 +122,12 @@ void SocketTracking::error_if(bool bad, const char* key, const std::string& mess
 template <>
 const std::vector<std::string>& names_of<TrackingImpl>() {
   static const std::vector<std::string> names{"none", "model", "rtl"};
+  return names;
+}
+
+template <>
+const std::vector<std::string>& names_of<TlbLevel>() {
+  static const std::vector<std::string> names{"l1", "l2"};
   return names;
 }
 

@@ -32,6 +32,9 @@ class Fabric;
 enum class TrackingImpl { None, Model, Rtl };
 template <>
 const std::vector<std::string>& names_of<TrackingImpl>();
+// The TLB a counter annex extends (tracking.tlb).
+template <>
+const std::vector<std::string>& names_of<TlbLevel>();
 // Where the trackers' metadata requests go (tracking.metadata_path).
 enum class MetadataPath { Llc, Cache, Memory };
 template <>

@@ -1,5 +1,8 @@
 #include "paging/page_map.hpp"
 
+#include <algorithm>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -42,14 +45,21 @@ TEST(PageMap, AFullNodeFallsBackInOrderButNeverToThePool) {
 }
 
 // Three sockets of 4 pages and a pool; socket s falls back to the next sockets in order.
-PageMap three_sockets(Allocation a) {
+// The registered allocation policy `name`, as a run builds it.
+std::unique_ptr<AllocationPolicy> allocation(const std::string& name, size_t sockets, double cpuless_share = 0) {
+  const AllocationPolicyType* type = find_allocation_policy(name);
+  EXPECT_NE(type, nullptr) << name;
+  return type->create(AllocationSetup{sockets, cpuless_share});
+}
+
+PageMap three_sockets(const std::string& policy) {
   PageMap m(kPage,
             {{"s0", 0, 4 * kPage, true},
              {"s1", 4 * kPage, 4 * kPage, true},
              {"s2", 8 * kPage, 4 * kPage, true},
              {"pool", 12 * kPage, 4 * kPage, false}},
             {{0, 1, 2, 3}, {1, 2, 0, 3}, {2, 0, 1, 3}});
-  m.set_allocation(a);
+  m.set_allocation(allocation(policy, 3));
   return m;
 }
 
@@ -64,12 +74,12 @@ std::vector<size_t> touch_new(PageMap& m, size_t s, uint64_t first, uint64_t n) 
 }
 
 TEST(Allocation, FirstTouchFillsTheTouchersNodeThenFallsBackInOrder) {
-  PageMap m = three_sockets(Allocation::FirstTouch);
+  PageMap m = three_sockets("first-touch");
   EXPECT_EQ(touch_new(m, 0, 0, 7), (std::vector<size_t>{0, 0, 0, 0, 1, 1, 1}));
 }
 
 TEST(Allocation, InterleaveGoesRoundRobinSkippingFullNodesAndNeverThePool) {
-  PageMap m = three_sockets(Allocation::Interleave);
+  PageMap m = three_sockets("interleave");
   touch_new(m, 2, 100, 4);                                                          // socket 2's own cursor: 0, 1, 2, 0
   EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 1, 2, 0, 1, 2, 1, 2}));  // node 0 is full after 2 + 2
   EXPECT_EQ(m.pages_on(3), 0u);
@@ -78,12 +88,12 @@ TEST(Allocation, InterleaveGoesRoundRobinSkippingFullNodesAndNeverThePool) {
 }
 
 TEST(Allocation, HybridKeepsToTheTouchersNodeThenInterleavesOverTheOthers) {
-  PageMap m = three_sockets(Allocation::Hybrid);
+  PageMap m = three_sockets("hybrid");
   EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 0, 0, 0, 1, 2, 1, 2}));
 }
 
 TEST(Allocation, UsageAwareSpillsToTheLeastUsedNodeNearestFirstOnTies) {
-  PageMap m = three_sockets(Allocation::UsageAware);
+  PageMap m = three_sockets("usage-aware");
   touch_new(m, 1, 100, 3);  // s1 holds 3 of 4
   touch_new(m, 2, 200, 1);  // s2 holds 1 of 4
   // s0 fills itself, then s2 (1/4) twice, then s1 and s2 tie at 3/4: s1 is nearer to s0.
@@ -91,9 +101,32 @@ TEST(Allocation, UsageAwareSpillsToTheLeastUsedNodeNearestFirstOnTies) {
 }
 
 TEST(Allocation, PageTablesStayNearTheToucherWhateverThePolicy) {
-  PageMap m = three_sockets(Allocation::Interleave);
+  PageMap m = three_sockets("interleave");
   for (int i = 0; i < 3; ++i) EXPECT_EQ(m.node_at(m.allocate_frame(1) / kPage), 1u);
   EXPECT_TRUE(m.check().empty()) << m.check();
+}
+
+// A policy is one class and one registration line: this one, registered from the suite, puts each
+// new page on the farthest node of the toucher's fallback list that may take it.
+class FarthestFirst : public AllocationPolicy {
+ public:
+  explicit FarthestFirst(const AllocationSetup&) {}
+  size_t node(const PageMap& pages, size_t socket) override {
+    const auto& f = pages.fallback(socket);
+    for (auto n = f.rbegin(); n != f.rend(); ++n)
+      if (pages.may_take(socket, *n)) return *n;
+    return static_cast<size_t>(-1);
+  }
+};
+STARNUMA_REGISTER_ALLOCATION_POLICY(FarthestFirst, "test-farthest-first", false, "test: the farthest node with room");
+
+TEST(Allocation, APolicyRegisteredElsewhereRunsByNameAndIsListed) {
+  PageMap m = three_sockets("test-farthest-first");
+  EXPECT_EQ(touch_new(m, 0, 0, 6), (std::vector<size_t>{2, 2, 2, 2, 1, 1}));  // the pool is not first-touch
+  const std::vector<std::string> names = allocation_names();
+  EXPECT_EQ(names.front(), "first-touch");
+  EXPECT_NE(std::find(names.begin(), names.end(), "test-farthest-first"), names.end());
+  EXPECT_EQ(find_allocation_policy("no-such-policy"), nullptr);
 }
 
 TEST(PageMap, OraclePutsWidelySharedPagesInThePoolHottestFirst) {
@@ -200,8 +233,7 @@ TEST(Allocation, WeightedSendsItsShareToTheCpuLessNodesInTurn) {
              {"c0", 32 * kPage, 16 * kPage, true},
              {"c1", 48 * kPage, 2 * kPage, true}},
             {{0, 1, 2, 3}, {1, 0, 2, 3}});
-  m.set_allocation(Allocation::Weighted);
-  m.set_cpuless_share(0.25);
+  m.set_allocation(allocation("weighted", 2, 0.25));
   EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 0, 0, 2, 0, 0, 0, 3}));
   // c1 (two pages) is full after its second: the share then goes to c0 alone; s0 (16 pages) fills
   // and first touch falls back to s1.
@@ -209,7 +241,7 @@ TEST(Allocation, WeightedSendsItsShareToTheCpuLessNodesInTurn) {
   EXPECT_EQ(m.pages_on(3), 2u);
   // Socket 1 keeps its own count: its fourth page is its first to a CPU-less node.
   EXPECT_EQ(touch_new(m, 1, 100, 4), (std::vector<size_t>{1, 1, 1, 2}));
-  m.set_cpuless_share(1.0);
+  m.set_allocation(allocation("weighted", 2, 1.0));
   EXPECT_EQ(touch_new(m, 1, 200, 3), (std::vector<size_t>{2, 2, 2}));
   EXPECT_TRUE(m.check().empty()) << m.check();
 }
