@@ -237,7 +237,10 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
     if (walk_in_memory_) t = walk(vaddr, t);
     else t += walk_latency_;
     wait_for_migration(vpage, t);
-    if (env_.numa && env_.numa->armed(vpage)) t = env_.numa->fault(vpage, env_.requester, env_.core, t, env_.cycle_fs);
+    if (env_.numa && env_.numa->armed(vpage)) {
+      t = env_.numa->fault(vpage, env_.requester, env_.core, t, env_.cycle_fs);
+      fault_end_ = t;
+    }
     // A page's first touch places it (first-touch policies): the touches of the sockets race in
     // time order, so a core ahead of SystemC time waits for it before it claims a new page.
     if (env_.sync_fs > 0 && env_.pages->peek(vaddr) == PageMap::kUnplaced) wait_until_fs(t);

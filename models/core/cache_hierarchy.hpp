@@ -149,6 +149,13 @@ class CacheHierarchy {
 
   // Serves a load or store issued at `now` (fs); returns its latency (fs).
   int64_t access(uint64_t vaddr, bool write, int64_t now);
+  // When the last access's translation took a hinting fault: the fault's end (fs), else 0; read
+  // once. The core's window fences younger instructions at it.
+  int64_t take_fault_end() {
+    const int64_t end = fault_end_;
+    fault_end_ = 0;
+    return end;
+  }
   // True when the access would certainly hit the DTLB and L1 (no side effects).
   bool certain_l1_hit(uint64_t vaddr) const;
   // A light core's window: its hit is an LLC hit (latency llc_latency()). True when the access
@@ -249,6 +256,7 @@ class CacheHierarchy {
   // at level k + 1 (absent when configured with no entries).
   std::array<std::optional<CacheArray>, 3> walk_caches_;
   std::vector<uint64_t> shootdowns_;  // pages to drop from the TLBs before the next access
+  int64_t fault_end_ = 0;             // take_fault_end
   std::vector<int64_t> unloaded_ps_;  // per address range
   std::vector<AccessClass> class_;    // per address range
 };

@@ -83,6 +83,7 @@ class LightCaches {
   int64_t access(uint64_t vaddr, bool store, int64_t at) { return caches_.access(vaddr, store, at); }
   bool certain_l1_hit(uint64_t vaddr) const { return caches_.certain_llc_hit(vaddr); }
   int64_t llc_slot_at(uint64_t vaddr, int64_t at) const { return caches_.llc_slot_at(vaddr, at); }
+  int64_t take_fault_end() { return caches_.take_fault_end(); }
 
  private:
   CacheHierarchy& caches_;

@@ -6,7 +6,9 @@
 // `stall` dispatch waits for it. Under `overlap` dispatch goes on and the operation waits here, in
 // program order, until local time reaches the moment its address is ready; only then is it sent.
 // An access that may miss the LLC while all of the socket's LLC miss slots are busy waits here
-// too, until one frees. Every access thus leaves the core in time order and within the quantum of
+// too, until one frees. A hinting fault is taken when its access retires: what follows it in
+// program order is squashed and dispatched again after the handler, so nothing younger issues
+// before the fault ends (a fence). Every access thus leaves the core in time order and within the quantum of
 // SystemC time, as the caches, links and memories past the core expect. (Sending it at dispatch, timed up to a chain of
 // miss latencies ahead, made results depend on the quantum; docs/decisions.md.)
 #pragma once
@@ -27,7 +29,8 @@
 namespace starnuma {
 
 // `Caches`: the core's CacheHierarchy (a stand-in in tests): access(address, store, at) -> latency,
-// certain_l1_hit(address), llc_slot_at(address, at).
+// certain_l1_hit(address), llc_slot_at(address, at), take_fault_end() -> the last access's
+// hinting fault's end, 0 when it took none.
 template <class Caches>
 class InstructionWindow {
  public:
@@ -50,7 +53,8 @@ class InstructionWindow {
   }
 
   int64_t now() const { return now_; }
-  // Local time moves on to `t` (when later), sending the waiting accesses due by then.
+  // Local time moves on to `t` (when later), sending the waiting accesses due by then, and on to the
+  // end of a hinting fault one of them took.
   void advance(int64_t t);
   // Dispatches a load or store after its `op.instructions` non-memory instructions; `index` is
   // the operation's instruction number, counted over the whole run.
@@ -80,8 +84,10 @@ class InstructionWindow {
     bool mshr_stalled = false;  // counted once however often it waits for one
   };
 
-  // Sends an access at `at` (within the quantum of SystemC time); returns its completion.
-  int64_t send(uint64_t address, bool store, int64_t at);
+  // Sends access `index` at `at` (within the quantum of SystemC time); returns its completion.
+  int64_t send(uint64_t index, uint64_t address, bool store, int64_t at);
+  // Access `index` took a hinting fault that ends at `end`: nothing younger issues before.
+  void fence(uint64_t index, int64_t end);
   // A waiting operation's address is ready at `issue`: it joins those timed.
   void time(Waiting waiting, int64_t issue);
   // Sends the timed operation due first, or delays it until a miss slot is free.
@@ -133,6 +139,7 @@ class InstructionWindow {
   uint64_t last_load_waiting_ = kNone;
   bool missing_ = false;
   int64_t known_sim_fs_ = 0;  // SystemC time when last read
+  int64_t resume_fs_ = 0;     // the last fence: dispatch resumes no earlier
 };
 
 template <class Caches>
@@ -151,8 +158,12 @@ InstructionWindow<Caches>::InstructionWindow(const Shape& shape, Caches& caches,
 
 template <class Caches>
 void InstructionWindow<Caches>::advance(int64_t t) {
-  while (next_issue_ <= t) send_next_timed();
-  now_ = std::max(now_, t);
+  for (;;) {
+    while (next_issue_ <= t) send_next_timed();
+    now_ = std::max(now_, t);
+    if (resume_fs_ <= now_) return;
+    t = resume_fs_;  // an access sent took a hinting fault: dispatch resumes after its handler
+  }
 }
 
 template <class Caches>
@@ -207,11 +218,11 @@ void InstructionWindow<Caches>::dispatch(const StreamOp& op, uint64_t index) {
     return;
   }
   if (store) {
-    store_done_[store_head_] = send(op.address, true, now_);
+    store_done_[store_head_] = send(index, op.address, true, now_);
     store_head_ = (store_head_ + 1) % store_done_.size();
     return;
   }
-  const int64_t done = send(op.address, false, now_);
+  const int64_t done = send(index, op.address, false, now_);
   if (missing_) {
     loads_.push_back(Outstanding{index, done});
     hold_mshr(done);
@@ -221,7 +232,7 @@ void InstructionWindow<Caches>::dispatch(const StreamOp& op, uint64_t index) {
 }
 
 template <class Caches>
-int64_t InstructionWindow<Caches>::send(uint64_t address, bool store, int64_t at) {
+int64_t InstructionWindow<Caches>::send(uint64_t index, uint64_t address, bool store, int64_t at) {
   // SystemC time moves only while this thread waits (here, or in a page walk), so the last reading
   // is a lower bound: the kernel is asked only when that bound says the access may be too far ahead.
   if (at - known_sim_fs_ >= shape_.quantum_fs) {
@@ -229,12 +240,30 @@ int64_t InstructionWindow<Caches>::send(uint64_t address, bool store, int64_t at
     known_sim_fs_ = sim_now_fs();
   }
   const int64_t latency = caches_.access(address, store, at);
+  if (const int64_t fault_end = caches_.take_fault_end()) fence(index, fault_end);
   missing_ = latency > shape_.l1_fs;
   if (waves_ && missing_ && !store) {
     waves_->add(outstanding_, at / 1000, 1);
     waves_->add(outstanding_, (at + latency) / 1000, -1);
   }
   return at + latency;
+}
+
+template <class Caches>
+void InstructionWindow<Caches>::fence(uint64_t index, int64_t end) {
+  resume_fs_ = std::max(resume_fs_, end);
+  bool moved = false;
+  for (Waiting& w : timed_)
+    if (w.index > index && w.issue < end) {
+      w.issue = end;
+      moved = true;
+    }
+  if (moved) {
+    std::make_heap(timed_.begin(), timed_.end(), later);
+    next_issue_ = timed_.front().issue;
+  }
+  for (Waiting& w : untimed_)  // timed later, from their dispatch on
+    if (w.index > index) w.dispatched = std::max(w.dispatched, end);
 }
 
 template <class Caches>
@@ -284,7 +313,7 @@ void InstructionWindow<Caches>::send_next_timed() {
   const Waiting sent = timed_.back();
   timed_.pop_back();
   next_issue_ = timed_.empty() ? kUnknown : timed_.front().issue;
-  const int64_t done = send(sent.address, sent.store, sent.issue);
+  const int64_t done = send(sent.index, sent.address, sent.store, sent.issue);
   if (sent.store) store_done_[sent.store_slot] = done;
   else load_sent(sent.index, done);
 }

@@ -79,7 +79,8 @@ void AutoNuma::scan() {
 int64_t AutoNuma::fault(uint64_t vpage, size_t socket, unsigned task, int64_t t, int64_t cycle_fs) {
   armed_.erase(vpage);
   ++n_.faults;
-  // An access issued under the core's previous fault (the window went on past it) faults after it.
+  // A core runs one handler at a time: an access its window sent during the previous fault (an
+  // older one; the window holds the younger ones, core/instruction_window.hpp) faults after it.
   if (task >= fault_ends_.size()) fault_ends_.resize(task + 1, 0);
   if (fault_ends_[task] > t) {
     n_.fault_wait_ps += static_cast<uint64_t>((fault_ends_[task] - t) / 1000);

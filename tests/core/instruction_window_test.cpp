@@ -27,7 +27,12 @@ class ScriptedCaches {
   void latency(uint64_t address, int64_t fs) { latency_[address] = fs; }
   int64_t access(uint64_t address, bool store, int64_t at) {
     const auto it = latency_.find(address);
-    const int64_t latency = address < 1000 ? kL1 : it != latency_.end() ? it->second : 100 * kNs;
+    int64_t latency = address < 1000 ? kL1 : it != latency_.end() ? it->second : 100 * kNs;
+    if (const auto f = fault_.find(address); f != fault_.end()) {
+      fault_end_ = at + f->second;
+      latency += f->second;
+      fault_.erase(f);  // the handler maps the page
+    }
     sent.push_back(Sent{address, store, at, at + latency});
     return latency;
   }
@@ -38,10 +43,18 @@ class ScriptedCaches {
     const auto it = llc_slot_.find(address);
     return it == llc_slot_.end() ? at : std::max(at, it->second);
   }
+  // An access to `address` takes a hinting fault of `fs` before it goes on (its latency includes it).
+  void fault(uint64_t address, int64_t fs) { fault_[address] = fs; }
+  int64_t take_fault_end() {
+    const int64_t end = fault_end_;
+    fault_end_ = 0;
+    return end;
+  }
   std::vector<Sent> sent;
 
  private:
-  std::map<uint64_t, int64_t> latency_, llc_slot_;
+  std::map<uint64_t, int64_t> latency_, llc_slot_, fault_;
+  int64_t fault_end_ = 0;
 };
 
 StreamOp load(uint64_t address, bool dependent = false, uint32_t instructions = 0) {
@@ -175,6 +188,33 @@ TEST(InstructionWindow, AnAccessWaitsForTheSocketsLlcSlotWhileDispatchGoesOn) {
 // Random streams: every access leaves in time order, no dependent one before its load is done,
 // none before the LLC has a slot for it, never more than `mshrs` misses in flight, and every
 // operation is sent once.
+// A hinting fault is taken at retirement: what is younger is squashed and runs after the handler,
+// whether it was waiting for its address, timed, or not yet dispatched; what is older is not held.
+TEST(InstructionWindow, AHintingFaultFencesEverythingYoungerButNothingOlder) {
+  Harness h(true);
+  h.caches.latency(5000, 800 * kNs);  // older, its dependant waits for it past the fault's end
+  h.caches.llc_slot(7000, 10 * kNs);  // sent after the younger 8000 was timed
+  h.caches.fault(7000, 2000 * kNs);
+  h.caches.llc_slot(8000, 50 * kNs);  // younger, timed before the fault and due during it
+  h.run({load(5000), load(6000, true), load(7000), load(8000), load(9000, true), load(10000, false, 100)});
+  const int64_t fault_end = h.sent_at(7000) + 2000 * kNs;
+  EXPECT_EQ(h.sent_at(6000), h.sent_at(5000) + 800 * kNs);  // older than the fault: not held
+  EXPECT_LT(h.sent_at(6000), fault_end);
+  EXPECT_EQ(h.sent_at(8000), fault_end);   // timed for 50 ns, held to the fault's end
+  EXPECT_GE(h.sent_at(9000), fault_end);   // its load is held, so is it
+  EXPECT_GE(h.sent_at(10000), fault_end);  // dispatched after the handler
+}
+
+TEST(InstructionWindow, WithoutAFaultNothingIsHeld) {
+  Harness h(true);
+  h.caches.latency(5000, 800 * kNs);
+  h.caches.llc_slot(7000, 10 * kNs);
+  h.caches.llc_slot(8000, 50 * kNs);
+  h.run({load(5000), load(6000, true), load(7000), load(8000), load(9000, true), load(10000, false, 100)});
+  EXPECT_EQ(h.sent_at(8000), 50 * kNs);
+  EXPECT_LT(h.sent_at(10000), 50 * kNs);
+}
+
 TEST(InstructionWindow, RandomStreamsLeaveInTimeOrderWithinTheLimits) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 200; ++trial) {
