@@ -70,6 +70,14 @@ class Render(unittest.TestCase):
             doc.render("fine\n{{known}} and {{unknown}}\n", {"known": "1"}, "t.md.in")
         self.assertIn("t.md.in:2: no value 'unknown'", str(e.exception))
 
+    def test_a_malformed_placeholder_is_an_error_naming_its_line(self):
+        with self.assertRaises(doc.TemplateError) as e:
+            doc.render("fine\nspeedup {{a b}}\n", {"a b": "1"}, "t.md.in")
+        self.assertIn("t.md.in:2:", str(e.exception))
+
+    def test_a_policy_name_with_a_plus_is_a_name(self):
+        self.assertEqual(doc.render("{{mix1.UA+DM.moved}}", {"mix1.UA+DM.moved": "759"}), "759")
+
     def test_readme_changes_only_between_its_markers(self):
         readme = f"before\n{doc.BEGIN}\n```\nold\n```\n{doc.END}\nafter\n"
         got = doc.readme_with(readme, {"readme.main_job": "line 1\nline 2"})

@@ -22,7 +22,7 @@ TEMPLATE = ROOT / "docs" / "validation.md.in"
 PAGE = ROOT / "docs" / "validation.md"
 DATA = ROOT / "docs" / "validation-data.json"
 README = ROOT / "README.md"
-PLACEHOLDER = re.compile(r"\{\{([A-Za-z0-9_.:-]+)\}\}")
+PLACEHOLDER = re.compile(r"\{\{([A-Za-z0-9_.:+-]+)\}\}")
 # README's copy of the main job's output, between these two lines.
 BEGIN, END = "<!-- main job: from the validation database (tools/report/validation_doc.py) -->", "<!-- main job end -->"
 GENERATED = ("<!-- Generated from docs/validation.md.in and the validation sweep's database by "
@@ -38,6 +38,8 @@ def render(template: str, values: dict, where: str = "template") -> str:
     missing = []
     for n, line in enumerate(template.splitlines(), 1):
         missing += [f"{where}:{n}: no value '{m}'" for m in PLACEHOLDER.findall(line) if m not in values]
+        if "{{" in PLACEHOLDER.sub("", line):
+            missing.append(f"{where}:{n}: '{{{{' that is no placeholder (a name is letters, digits and _.:+-)")
     if missing:
         raise TemplateError("\n".join(missing))
     return PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
