@@ -3,8 +3,9 @@
 # docs/sampling.md), for one workload on both scaled 16-socket machines: the baseline migrating with
 # perfect per-page knowledge, StarNUMA with T16 trackers (their metadata through the LLCs) and Algorithm 1:
 # the platforms' own defaults, no --set.
-# For each machine: `starnuma checkpoint` (the functional pass, N phase boundaries), then `starnuma
-# sample` (one timing window per checkpoint, two at a time); then the aggregates side by side.
+# For each machine: `starnuma checkpoint` (the functional pass, N phase boundaries; the two machines'
+# at once), then `starnuma sample` (one timing window per checkpoint, two at a time); then the
+# aggregates side by side.
 # README's main job. Everything is kept under OUT (checkpoints, windows, sampled.json).
 #
 #   bash experiments/sampled.sh [OUT] [WORKLOAD] [CHECKPOINTS]
@@ -25,18 +26,30 @@ common=(--set "os.phase_instructions=$phase" --set "os.migration_limit=${LIMIT:-
 declare -A knows=([baseline16-scaled]="perfect per-page knowledge" [starnuma16-scaled]="T16 trackers, Algorithm 1")
 echo "$workload: $checkpoints checkpoints, phases of $phase instructions per thread, windows of $window after" \
   "$warmup of warm-up, at most ${LIMIT:-1024} pages moved per phase"
-for m in baseline16-scaled starnuma16-scaled; do
+# The two functional passes run side by side (one host core each), then each machine's windows.
+machines=(baseline16-scaled starnuma16-scaled)
+declare -A pass_pid
+for m in "${machines[@]}"; do
   mkdir -p "$out/$m"
+  (
+    start=$(date +%s)
+    "$starnuma" checkpoint "$root/platforms/$m.yaml" --workload "$workload" --checkpoints "$checkpoints" \
+      "${common[@]}" --out "$out/$m/checkpoints" --no-progress >"$out/$m/checkpoint.txt"
+    echo $(($(date +%s) - start)) >"$out/$m/checkpoint.seconds"
+  ) &
+  pass_pid[$m]=$!
+done
+for m in "${machines[@]}"; do
+  wait "${pass_pid[$m]}" || { echo "error: the functional pass of $m failed (see $out/$m/checkpoint.txt)" >&2; exit 1; }
+done
+for m in "${machines[@]}"; do
   start=$(date +%s)
-  "$starnuma" checkpoint "$root/platforms/$m.yaml" --workload "$workload" --checkpoints "$checkpoints" \
-    "${common[@]}" --out "$out/$m/checkpoints" --no-progress >"$out/$m/checkpoint.txt"
-  mid=$(date +%s)
   "$starnuma" sample "$root/platforms/$m.yaml" --checkpoints "$out/$m/checkpoints" "${common[@]}" \
     --warmup "$warmup" --instructions "$window" --jobs "${JOBS:-2}" --out "$out/$m/sampled" \
     >"$out/$m/sample.txt"
   end=$(date +%s)
   echo
-  echo "== $m (${knows[$m]}): functional pass $((mid - start)) s, windows $((end - mid)) s"
+  echo "== $m (${knows[$m]}): functional pass $(cat "$out/$m/checkpoint.seconds") s (both at once), windows $((end - start)) s"
   sed -n '/^window/,/^$/{/^$/d;p}' "$out/$m/sample.txt"
 done
 echo
