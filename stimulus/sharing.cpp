@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/host_prefetch.hpp"
 #include "common/text.hpp"
 #include "stimulus/weight_index.hpp"
 #include "stimulus/layout.hpp"
@@ -39,17 +40,36 @@ class SharingStream : public ThreadStream {
         gap_(gap),
         operations_(operations),
         rng_(seed) {}
+  // Each operation draws its page, whether it stores, and its line, in that order. The draws of a
+  // batch are made first and their pages looked up in stages, each stage prefetching what the next
+  // reads, so the lookups' host cache misses overlap; the operations are those drawn one by one.
   size_t fill(StreamOp* out, size_t max) override {
     if (pages_.empty()) return 0;
     size_t n = 0;
     const double total = weights_.total();
-    for (; n < max && done_ < operations_; ++n, ++done_) {
-      const double u = unit() * total;
-      const size_t i = weights_.find(u);
-      const uint64_t page = pages_[std::min(i, pages_.size() - 1)];
-      const bool store = unit() < store_fraction_;
-      out[n] = StreamOp{store ? StreamOp::Kind::Store : StreamOp::Kind::Load, false, false, gap_,
-                        kSharingBase + page * kPageBytes + (rng_() % (kPageBytes / kLineBytes)) * kLineBytes};
+    while (n < max && done_ < operations_) {
+      const size_t m = static_cast<size_t>(std::min<uint64_t>({kBatch, max - n, operations_ - done_}));
+      for (size_t k = 0; k < m; ++k) {
+        Draw& d = batch_[k];
+        d.u = unit() * total;
+        d.store = unit() < store_fraction_;
+        d.line = rng_() % (kPageBytes / kLineBytes);
+        d.slice = weights_.slice(d.u);
+        weights_.prefetch_slice(d.slice);
+      }
+      for (size_t k = 0; k < m; ++k) weights_.prefetch_weights(batch_[k].slice);
+      for (size_t k = 0; k < m; ++k) {
+        Draw& d = batch_[k];
+        d.slice = std::min(weights_.find_in_slice(d.slice, d.u), pages_.size() - 1);  // now the page's index
+        host_prefetch(&pages_[d.slice]);
+      }
+      for (size_t k = 0; k < m; ++k) {
+        const Draw& d = batch_[k];
+        out[n + k] = StreamOp{d.store ? StreamOp::Kind::Store : StreamOp::Kind::Load, false, false, gap_,
+                              kSharingBase + uint64_t{pages_[d.slice]} * kPageBytes + d.line * kLineBytes};
+      }
+      n += m;
+      done_ += m;
     }
     return n;
   }
@@ -62,6 +82,14 @@ class SharingStream : public ThreadStream {
   uint32_t gap_;
   uint64_t operations_, done_ = 0;
   std::mt19937_64 rng_;
+  struct Draw {
+    double u;
+    size_t slice;  // the weights' slice of u, then the page's index
+    uint64_t line;
+    bool store;
+  };
+  static constexpr uint64_t kBatch = 16;
+  Draw batch_[kBatch];
 };
 
 class Sharing : public Workload {

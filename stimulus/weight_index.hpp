@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/host_prefetch.hpp"
+
 namespace starnuma {
 
 // Where a draw u in [0, total) lands among non-decreasing cumulative weights: the first index
@@ -24,14 +26,22 @@ class WeightIndex {
     scale_ = static_cast<double>(n) / total();
   }
   double total() const { return c_.back(); }
-  size_t find(double u) const {
+  size_t find(double u) const { return find_in_slice(slice(u), u); }
+
+  // find() in steps, for a caller that draws ahead and overlaps the steps' host cache misses (the
+  // weights of a socket's pages and their slices outgrow the host's caches): the slice a draw
+  // falls in (computed, nothing read), then the first weight it may land on, then the search.
+  size_t slice(double u) const {
     const size_t n = c_.size();
     size_t j = std::min(static_cast<size_t>(u * scale_), n - 1);
     // The slice's lower edge must not exceed u, its upper edge must (rounding may move j by one).
     while (j > 0 && threshold(j) > u) --j;
     while (j + 1 < n && threshold(j + 1) <= u) ++j;
-    return first_above(bounds_[j], bounds_[j + 1], u);
+    return j;
   }
+  void prefetch_slice(size_t j) const { host_prefetch(&bounds_[j]); }
+  void prefetch_weights(size_t j) const { host_prefetch(&c_[bounds_[j]]); }
+  size_t find_in_slice(size_t j, double u) const { return first_above(bounds_[j], bounds_[j + 1], u); }
 
  private:
   double threshold(size_t j) const { return total() * static_cast<double>(j) / static_cast<double>(c_.size()); }

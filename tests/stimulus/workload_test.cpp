@@ -57,6 +57,36 @@ TEST(Workload, OperationsEndTheStream) {
   EXPECT_EQ(take(*w->stream(0), 5000).size(), 1000u);
 }
 
+// `sharing` draws its operations a batch at a time (stimulus/sharing.cpp): the stream must not
+// depend on how many operations a reader asks for, nor end anywhere but at `operations`.
+TEST(Workload, SharingStreamsDoNotDependOnTheReadersBatches) {
+  auto w = make_workload("sharing:operations=5003", 64, 16, 11);
+  for (unsigned t : {0u, 37u}) {
+    const std::vector<StreamOp> whole = take(*w->stream(t), 6000);
+    ASSERT_EQ(whole.size(), 5003u);
+    for (size_t batch : {1u, 7u, 16u, 17u, 1000u}) {
+      const std::vector<StreamOp> cut = take(*w->stream(t), 6000, batch);
+      ASSERT_EQ(cut.size(), whole.size()) << "batch " << batch;
+      for (size_t i = 0; i < whole.size(); ++i)
+        ASSERT_TRUE(cut[i].address == whole[i].address && cut[i].kind == whole[i].kind)
+            << "batch " << batch << ", operation " << i;
+    }
+  }
+}
+
+// The streams are those the operation-by-operation draws gave before the batches (the fingerprint
+// was taken from that code): a batch that drew in another order, or looked a page up in another
+// slice, would change every run of `sharing`.
+TEST(Workload, SharingStreamsAreThoseOfTheOneByOneDraws) {
+  auto w = make_workload("sharing", 64, 16, 42);
+  uint64_t fingerprint = 1469598103934665603ull;  // FNV-1a over (address, kind, instructions)
+  for (unsigned t : {0u, 5u, 63u})
+    for (const StreamOp& op : take(*w->stream(t), 20000))
+      for (uint64_t v : {op.address, static_cast<uint64_t>(op.kind), uint64_t{op.instructions}})
+        fingerprint = (fingerprint ^ v) * 1099511628211ull;
+  EXPECT_EQ(fingerprint, 7470572799578334455ull);
+}
+
 TEST(Workload, BadParametersAreReportedLikeYamlKeys) {
   auto r = testing::capture_report([] { make_workload("uniform:footprnt=1MiB", 1, 1, 1); });
   ASSERT_TRUE(r.raised);
