@@ -39,9 +39,11 @@ for m in "${machines[@]}"; do
   ) &
   pass_pid[$m]=$!
 done
-for m in "${machines[@]}"; do
-  wait "${pass_pid[$m]}" || { echo "error: the functional pass of $m failed (see $out/$m/checkpoint.txt)" >&2; exit 1; }
+failed=0
+for m in "${machines[@]}"; do  # both waited for, so a failure leaves no pass running behind it
+  wait "${pass_pid[$m]}" || { echo "error: the functional pass of $m failed (its error above)" >&2; failed=1; }
 done
+((failed == 0)) || exit 1
 for m in "${machines[@]}"; do
   start=$(date +%s)
   "$starnuma" sample "$root/platforms/$m.yaml" --checkpoints "$out/$m/checkpoints" "${common[@]}" \

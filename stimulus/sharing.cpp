@@ -60,13 +60,13 @@ class SharingStream : public ThreadStream {
       for (size_t k = 0; k < m; ++k) weights_.prefetch_weights(batch_[k].slice);
       for (size_t k = 0; k < m; ++k) {
         Draw& d = batch_[k];
-        d.slice = std::min(weights_.find_in_slice(d.slice, d.u), pages_.size() - 1);  // now the page's index
-        host_prefetch(&pages_[d.slice]);
+        d.page = std::min(weights_.find_in_slice(d.slice, d.u), pages_.size() - 1);
+        host_prefetch(&pages_[d.page]);
       }
       for (size_t k = 0; k < m; ++k) {
         const Draw& d = batch_[k];
         out[n + k] = StreamOp{d.store ? StreamOp::Kind::Store : StreamOp::Kind::Load, false, false, gap_,
-                              kSharingBase + uint64_t{pages_[d.slice]} * kPageBytes + d.line * kLineBytes};
+                              kSharingBase + uint64_t{pages_[d.page]} * kPageBytes + d.line * kLineBytes};
       }
       n += m;
       done_ += m;
@@ -84,7 +84,8 @@ class SharingStream : public ThreadStream {
   std::mt19937_64 rng_;
   struct Draw {
     double u;
-    size_t slice;  // the weights' slice of u, then the page's index
+    size_t slice;  // of the weights, where u falls
+    size_t page;   // the index in pages_ it lands on
     uint64_t line;
     bool store;
   };
