@@ -1,11 +1,14 @@
 // Byte-level helpers shared by the trace readers and writer: little-endian fields, LEB128 varints,
-// CRC-32, and a read-only file that reports every problem as "FILE: offset N: ..." (a
-// starnuma/input error), so a bad trace never crashes the simulator.
+// CRC-32, a read-only file that reports every problem as "FILE: offset N: ..." (a starnuma/input
+// error), so a bad trace never crashes the simulator, and a buffered file of records for writers.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "common/output_file.hpp"
 
 namespace starnuma::trace {
 
@@ -79,5 +82,33 @@ class InputFile {
 
 // "PATH: offset O: MESSAGE" as a starnuma/input error.
 [[noreturn]] void fail_at(const std::string& path, uint64_t offset, const std::string& message);
+
+// A file of fixed-size records written through a buffer and moved into place by commit()
+// (StagedFile: without commit() nothing is left).
+class RecordFile {
+ public:
+  RecordFile(std::string path, size_t buffer_bytes) : file_(std::move(path)), limit_(buffer_bytes) {
+    buffer_.reserve(buffer_bytes);
+  }
+  void append(const uint8_t* record, size_t size) {
+    buffer_.insert(buffer_.end(), record, record + size);
+    if (buffer_.size() >= limit_) flush();
+  }
+  void commit() {
+    flush();
+    file_.commit();
+  }
+  const std::string& path() const { return file_.path(); }
+
+ private:
+  void flush() {
+    file_.write(buffer_.data(), buffer_.size());
+    buffer_.clear();
+  }
+
+  StagedFile file_;
+  std::vector<uint8_t> buffer_;
+  size_t limit_;
+};
 
 }  // namespace starnuma::trace

@@ -14,9 +14,7 @@ constexpr uint64_t kCodeBase = 0x400000, kCodeInstructions = 1024;
 constexpr size_t kBufferRecords = 4096;
 }  // namespace
 
-ChampSimWriter::ChampSimWriter(std::string path) : file_(std::move(path)) {
-  buffer_.reserve(kBufferRecords * kChampSimRecordBytes);
-}
+ChampSimWriter::ChampSimWriter(std::string path) : file_(std::move(path), kBufferRecords * kChampSimRecordBytes) {}
 
 void ChampSimWriter::append(const StreamOp& op) {
   if (op.kind == StreamOp::Kind::Barrier) return;
@@ -37,19 +35,10 @@ void ChampSimWriter::record(uint64_t load_address, uint64_t store_address, bool 
   }
   if (reads_load_register) r[12] = kLoadRegister;     // source_registers[0]
   if (store_address) put_u64(r + 16, store_address);  // destination_memory[0]
-  buffer_.insert(buffer_.end(), r, r + sizeof r);
+  file_.append(r, sizeof r);
   ++records_;
-  if (buffer_.size() >= kBufferRecords * kChampSimRecordBytes) flush();
 }
 
-void ChampSimWriter::flush() {
-  file_.write(buffer_.data(), buffer_.size());
-  buffer_.clear();
-}
-
-void ChampSimWriter::commit() {
-  flush();
-  file_.commit();
-}
+void ChampSimWriter::commit() { file_.commit(); }
 
 }  // namespace starnuma::trace

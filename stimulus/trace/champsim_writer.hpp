@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "common/output_file.hpp"
+#include "stimulus/trace/binary_io.hpp"
 #include "stimulus/stream.hpp"
 
 namespace starnuma::trace {
@@ -28,10 +28,8 @@ class ChampSimWriter {
 
  private:
   void record(uint64_t load_address, uint64_t store_address, bool reads_load_register);
-  void flush();
 
-  StagedFile file_;
-  std::vector<uint8_t> buffer_;
+  RecordFile file_;
   uint64_t records_ = 0;
 };
 

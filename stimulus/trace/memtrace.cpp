@@ -82,4 +82,20 @@ bool MemTraceStream::next(StreamOp& op) {
   }
 }
 
+MemTraceWriter::MemTraceWriter(std::string path, uint64_t first_count)
+    : file_(std::move(path), kMemTraceRecordsPerRead * kMemTraceRecordBytes), next_count_(first_count) {}
+
+void MemTraceWriter::append(const StreamOp& op) {
+  if (op.kind == StreamOp::Kind::Barrier) return;
+  const uint64_t count = next_count_ + op.instructions;
+  uint8_t r[kMemTraceRecordBytes];
+  put_u64(r, (op.address & ~uint64_t{0xf}) | (op.kind == StreamOp::Kind::Store ? 1 : 0));
+  put_u64(r + 8, count);
+  file_.append(r, sizeof r);
+  next_count_ = count + 1;
+  ++records_;
+}
+
+void MemTraceWriter::commit() { file_.commit(); }
+
 }  // namespace starnuma::trace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stimulus/stream.hpp"
+#include "stimulus/trace/binary_io.hpp"
 
 namespace starnuma::trace {
 
@@ -51,6 +52,23 @@ class MemTraceStream : public ThreadStream {
   bool first_ = true;        // no access yet in this pass
   uint64_t records_ = 0, passes_ = 0, accesses_this_pass_ = 0;
   bool repeat_;
+};
+
+// Writes one thread's stream as a memory-access trace that MemTraceStream (and the artifact's
+// trace-based cores) read back as the same loads and stores: each access's count is the previous
+// one's plus one plus its instructions, the first's `first_count` plus its instructions. What the
+// format cannot hold is lost: the address's low 4 bits and the dependence on a load.
+class MemTraceWriter {
+ public:
+  MemTraceWriter(std::string path, uint64_t first_count);  // without commit() nothing is left
+  void append(const StreamOp& op);                         // a load or store (a barrier is skipped)
+  void commit();
+  uint64_t records() const { return records_; }
+
+ private:
+  RecordFile file_;
+  uint64_t next_count_;  // the count of an access with no instructions before it
+  uint64_t records_ = 0;
 };
 
 }  // namespace starnuma::trace

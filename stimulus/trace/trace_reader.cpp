@@ -215,4 +215,27 @@ std::vector<ThreadSummary> verify_trace(const std::shared_ptr<const TraceFile>& 
   return summary;
 }
 
+uint64_t for_each_recorded_access(const std::shared_ptr<const TraceFile>& file, unsigned thread, bool from_measurement,
+                                  const std::function<void(const StreamOp&)>& each) {
+  TraceStream stream(file, thread);
+  bool measuring = !(from_measurement && file->header().initialises);
+  uint64_t skipped = 0, left = file->ops(thread);  // the recording's ops, not beyond
+  StreamOp batch[256];
+  while (left > 0) {
+    const size_t n = stream.fill(batch, static_cast<size_t>(std::min<uint64_t>(left, std::size(batch))));
+    if (n == 0) break;
+    left -= n;
+    for (size_t i = 0; i < n; ++i) {
+      const StreamOp& op = batch[i];
+      if (!measuring) {
+        measuring = op.kind == StreamOp::Kind::Barrier && op.starts_measurement;
+        ++skipped;
+      } else if (op.kind != StreamOp::Kind::Barrier) {
+        each(op);
+      }
+    }
+  }
+  return skipped;
+}
+
 }  // namespace starnuma::trace

@@ -5,6 +5,7 @@
 // Every problem is a starnuma/input error "FILE: offset N: ...".
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -71,6 +72,12 @@ class TraceStream : public ThreadStream {
   uint32_t previous_instructions_ = 0;
   uint64_t delivered_ = 0, bytes_read_ = 0;
 };
+
+// Calls `each` for every load and store thread `thread` recorded, in order (barriers left out);
+// with `from_measurement`, only those after the barrier that starts measurement, when the workload
+// has one (its initialisation is left out). Returns the ops left out before that barrier.
+uint64_t for_each_recorded_access(const std::shared_ptr<const TraceFile>& file, unsigned thread, bool from_measurement,
+                                  const std::function<void(const StreamOp&)>& each);
 
 // The workload a trace holds.
 class TraceWorkload : public Workload {

@@ -1,4 +1,4 @@
-// `starnuma trace record`, `trace info` and `trace champsim` (docs/traces.md).
+// `starnuma trace record`, `trace info`, `trace champsim` and `trace artifact` (docs/traces.md).
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -10,6 +10,7 @@
 #include "common/json_text.hpp"
 #include "platform/platform.hpp"
 #include "socket/socket.hpp"
+#include "stimulus/trace/artifact_export.hpp"
 #include "stimulus/trace/champsim.hpp"
 #include "stimulus/trace/champsim_writer.hpp"
 #include "stimulus/trace/trace_input.hpp"
@@ -148,33 +149,28 @@ int trace_to_champsim(const ChampSimExportArgs& a) {
   if (a.thread >= h.threads)
     report_error(msg::kUsage, a.trace + " holds threads 0 to " + std::to_string(h.threads - 1) + ", not " +
                                   std::to_string(a.thread));
-  trace::TraceStream stream(file, a.thread);
   trace::ChampSimWriter writer(a.out);
-  // Without the initialisation: from the barrier that starts measurement, if the thread has one.
-  bool measuring = !(a.from_measurement && h.initialises);
-  uint64_t ops = 0, skipped = 0, left = file->ops(a.thread);  // the recording's, not beyond
-  StreamOp batch[256];
-  while (left > 0) {
-    const size_t n = stream.fill(batch, static_cast<size_t>(std::min<uint64_t>(left, std::size(batch))));
-    if (n == 0) break;
-    left -= n;
-    for (size_t i = 0; i < n; ++i) {
-      const StreamOp& op = batch[i];
-      if (!measuring) {
-        measuring = op.kind == StreamOp::Kind::Barrier && op.starts_measurement;
-        ++skipped;
-        continue;
-      }
-      if (op.kind == StreamOp::Kind::Barrier) continue;
-      writer.append(op);
-      ++ops;
-    }
-  }
+  uint64_t ops = 0;
+  const uint64_t skipped = trace::for_each_recorded_access(file, a.thread, a.from_measurement, [&](const StreamOp& op) {
+    writer.append(op);
+    ++ops;
+  });
   writer.commit();
   std::cout << "thread " << a.thread << " of " << a.trace << " (" << h.workload << "): " << ops << " loads and stores, "
             << writer.records() << " ChampSim records (instructions)";
   if (skipped) std::cout << ", after " << skipped << " ops of initialisation";
   std::cout << " -> " << a.out << '\n';
+  return 0;
+}
+
+int trace_to_artifact(const trace::ArtifactExport& a) {
+  const trace::ArtifactExportResult r = trace::export_artifact_set(a);
+  std::cout << a.trace << " -> " << a.out << ": the StarNUMA artifact's trace set for phase " << a.phase << ", "
+            << r.threads << " threads (" << r.accesses << " memory accesses";
+  if (a.detailed_threads) std::cout << "; ChampSim traces for threads 0 to " << a.detailed_threads - 1;
+  std::cout << "), " << r.pages << " pages placed in " << r.owner_file;
+  if (r.skipped) std::cout << ", after " << r.skipped << " ops of initialisation";
+  std::cout << '\n';
   return 0;
 }
 
@@ -186,6 +182,7 @@ Command add_trace(CLI::App& app) {
     std::string info_file;
     bool json = false;
     ChampSimExportArgs champsim;
+    trace::ArtifactExport artifact;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("trace", "Record a workload into a trace file; show a trace file");
@@ -215,10 +212,31 @@ Command add_trace(CLI::App& app) {
       ->check(kNonEmpty);
   champsim->add_flag("--from-measurement", cx.from_measurement,
                      "Leave out the workload's initialisation (the ops before its measurement starts)");
-  return {cmd, [a, record, info] {
+  trace::ArtifactExport& ax = a->artifact;
+  CLI::App* artifact = cmd->add_subcommand(
+      "artifact", "Write a starnuma trace as the StarNUMA artifact's trace set (its simulator can then run it)");
+  artifact->add_option("file", ax.trace, "starnuma trace (trace record's)")->required()->check(CLI::ExistingFile);
+  artifact->add_option("--out", ax.out, "Folder to write (atomically)")->required()->check(kNonEmpty);
+  artifact
+      ->add_option("--phase", ax.phase, "The phase the files are named and counted for (instructions from P x 10^9)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1000000}))
+      ->capture_default_str();
+  artifact
+      ->add_option("--detailed-threads", ax.detailed_threads,
+                   "Threads 0 to N-1 also get ChampSim traces (the artifact's detailed socket's cores)")
+      ->capture_default_str();
+  artifact
+      ->add_option("--cores-per-socket", ax.cores_per_socket,
+                   "Thread t runs on socket t / N (the page-owner file places each page on its busiest socket)")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  artifact->add_flag("--from-measurement", ax.from_measurement,
+                     "Leave out the workload's initialisation (the ops before its measurement starts)");
+  return {cmd, [a, record, info, champsim] {
             if (*record) return trace_record(a->record);
             if (*info) return trace_info(a->info_file, a->json);
-            return trace_to_champsim(a->champsim);
+            if (*champsim) return trace_to_champsim(a->champsim);
+            return trace_to_artifact(a->artifact);
           }};
 }
 
