@@ -1,6 +1,7 @@
 #include "tracking/tracker_metadata.hpp"
 
 #include <bitset>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 
@@ -32,18 +33,26 @@ uint64_t TrackerMetadata::entry(uint64_t region) const {
 
 void TrackerMetadata::clear() { std::memset(entries_.get(), 0, regions_ * sizeof(uint64_t)); }
 
+namespace {
+// Lower-case hexadecimal, zero-padded to `width` digits.
+std::string padded_hex(uint64_t v, unsigned width) {
+  char digits[16];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v, 16).ptr;
+  const auto n = static_cast<unsigned>(end - digits);
+  return std::string(n < width ? width - n : 0, '0') + std::string(digits, end);
+}
+}  // namespace
+
 std::string TrackerMetadata::csv() const {
   std::string out = "region,address,sharers,sharer_count,count\n";
   const unsigned hex_digits = (layout_.config().sockets + 3) / 4;
-  char line[128];
   for (uint64_t r = 0; r < regions_; ++r) {
     const uint64_t e = entries_.get()[r];
     if (e == 0) continue;
     const uint64_t s = layout_.sharers(e);
-    std::snprintf(line, sizeof line, "%llu,0x%llx,0x%0*llx,%zu,%u\n", static_cast<unsigned long long>(r),
-                  static_cast<unsigned long long>(base() + r * layout_.entry_bytes()), static_cast<int>(hex_digits),
-                  static_cast<unsigned long long>(s), std::bitset<64>(s).count(), layout_.count(e));
-    out += line;
+    out += std::to_string(r) + ",0x" + padded_hex(base() + r * layout_.entry_bytes(), 0) + ",0x" +
+           padded_hex(s, hex_digits) + ',' + std::to_string(std::bitset<64>(s).count()) + ',' +
+           std::to_string(layout_.count(e)) + '\n';
   }
   return out;
 }
