@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <system_error>
 #include <unordered_map>
 #include <vector>
 
@@ -48,12 +49,6 @@ class PageCounts {
   std::vector<uint32_t> counts_;
 };
 
-void write_text(const std::string& path, const std::string& text) {
-  StagedFile f(path);
-  f.write(text.data(), text.size());
-  f.commit();
-}
-
 }  // namespace
 
 ArtifactExportResult export_artifact_set(const ArtifactExport& o) {
@@ -68,7 +63,9 @@ ArtifactExportResult export_artifact_set(const ArtifactExport& o) {
   const std::string phase = std::to_string(o.phase);
   OutputFolder folder(o.out, kMarker);
   const std::filesystem::path maps = std::filesystem::path("pagemaps") / ("phase" + phase + "_pagemaps");
-  std::filesystem::create_directories(folder.file(maps.string()));
+  std::error_code ec;
+  std::filesystem::create_directories(folder.file(maps.string()), ec);
+  if (ec) report_error(msg::kInput, "cannot create " + folder.file(maps.string()) + ": " + ec.message());
 
   ArtifactExportResult r;
   r.threads = h.threads;
@@ -89,15 +86,16 @@ ArtifactExportResult export_artifact_set(const ArtifactExport& o) {
     r.accesses += accesses.records();
   }
   const std::string owners = counts.owner_lines();
-  write_text(folder.file((maps / "page_owner_pre.txt").string()), owners);
-  write_text(folder.file((maps / "page_owner_post.txt").string()), owners);
+  write_file_atomically(folder.file((maps / "page_owner_pre.txt").string()), owners);
+  write_file_atomically(folder.file((maps / "page_owner_post.txt").string()), owners);
   r.pages = counts.pages();
-  write_text(folder.file(kMarker),
-             "starnuma trace " + o.trace + " (" + h.workload + ", seed " + std::to_string(h.seed) + "), phase " +
-                 phase + ", " + std::to_string(h.threads) + " threads, " +
-                 (o.detailed_threads ? "ChampSim traces for threads 0 to " + std::to_string(o.detailed_threads - 1)
-                                     : std::string("no ChampSim traces")) +
-                 "\n");
+  write_file_atomically(
+      folder.file(kMarker),
+      "starnuma trace " + o.trace + " (" + h.workload + ", seed " + std::to_string(h.seed) + "), phase " + phase +
+          ", " + std::to_string(h.threads) + " threads, " +
+          (o.detailed_threads ? "ChampSim traces for threads 0 to " + std::to_string(o.detailed_threads - 1)
+                              : std::string("no ChampSim traces")) +
+          "\n");
   folder.commit();
   r.owner_file = (std::filesystem::path(o.out) / maps / "page_owner_pre.txt").string();
   return r;
