@@ -18,15 +18,21 @@ const std::vector<std::string>& names_of<Replacement>() {
   return names;
 }
 
-CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed, bool payloads, bool tag_states)
+CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed, bool payloads,
+                       unsigned state_bits)
     : sets_(ways ? lines / ways : 0),
       ways_(ways),
       policy_(policy),
-      key_mask_(tag_states ? ~(kDirty | kStates) : ~kDirty),
+      state_shift_(31 - state_bits),
+      states_(static_cast<uint32_t>(((uint64_t{1} << state_bits) - 1) << state_shift_)),
+      key_mask_(~(kDirty | states_)),
       stride_(0),
       rng_(seed ? seed : 1) {
   if (ways == 0 || lines == 0 || lines % ways != 0)
     report_internal("cache array of " + std::to_string(lines) + " lines cannot have " + std::to_string(ways) + " ways");
+  if (state_bits > kMaxStateBits)
+    report_internal("a cache array keeps at most " + std::to_string(kMaxStateBits) + " state bits per tag, not " +
+                    std::to_string(state_bits));
   // Up to 16 ways, a power of two (a set never straddles two host lines); beyond, whole lines.
   stride_ = 1;
   while (stride_ < ways_ && stride_ < 16) stride_ *= 2;
@@ -36,6 +42,16 @@ CacheArray::CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64
   if (!tags_) report_internal("cannot allocate a cache array of " + std::to_string(bytes) + " bytes");
   std::fill(tags_.get(), tags_.get() + bytes / sizeof(uint32_t), kEmpty);
   if (payloads) payload_.assign(sets_.value() * ways_, 0);
+}
+
+unsigned CacheArray::state_bits_for(uint64_t lines, unsigned ways, uint64_t line_end) {
+  const uint64_t sets = ways ? lines / ways : 0;
+  if (sets == 0) return 0;
+  // The largest key, (line_end - 1) / sets, must stay below the key mask, 2^(31 - bits) - 1.
+  const uint64_t top_key = line_end == 0 ? 0 : (line_end - 1) / sets;
+  unsigned bits = kMaxStateBits;
+  while (bits > 0 && top_key >= (uint64_t{1} << (31 - bits)) - 1) --bits;
+  return bits;
 }
 
 void CacheArray::out_of_range(uint64_t line) {
@@ -128,10 +144,10 @@ void CacheArray::to_front(uint64_t set, size_t from) {
   }
 }
 
-bool CacheArray::touch(const Key& k, bool write) {
+bool CacheArray::touch(const Key& k, bool write, uint32_t add) {
   const size_t i = find(k);
   if (i == kNone) return false;
-  if (write) block(k.set)[i] |= kDirty;
+  block(k.set)[i] |= (write ? kDirty : 0) | add;
   to_front(k.set, i);
   return true;
 }
@@ -181,12 +197,13 @@ void CacheArray::shift_in(uint64_t* p, uint64_t payload) const {
   }
 }
 
-void CacheArray::set_state(uint64_t line, unsigned state) {
+void CacheArray::set_state(uint64_t line, unsigned state, unsigned mask) {
   const Key k = key_of(line);
   const size_t i = find(k);
   if (i == kNone) return;
   uint32_t& tag = block(k.set)[i];
-  tag = (tag & ~kStates) | state_bits(state);
+  const uint32_t changed = state_bits(mask);
+  tag = (tag & ~changed) | (state_bits(state) & changed);
 }
 
 CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload, unsigned state) {

@@ -1,7 +1,8 @@
 // The tag store of a set-associative, write-back cache: which lines are present, which are dirty,
 // and which line a fill evicts. An array built with payloads carries a 64-bit value per entry (a
-// TLB keeps the physical page there). An array built with tag states keeps a 2-bit state in each
-// tag (an LLC keeps its copies' coherence states there, where the lookup already is). Timing,
+// TLB keeps the physical page there). An array built with tag states keeps a state of a few bits in
+// each tag (an LLC keeps its copies' coherence states and which of its cores may hold them there,
+// where the lookup already is). Timing,
 // MSHRs and the protocol around it belong to the component that owns the array.
 //
 // Each set is one block of 32-bit tags (the line divided by the number of sets, dirty bit on top)
@@ -39,16 +40,23 @@ class CacheArray {
     unsigned state = 0;  // its tag state (arrays with tag states)
   };
 
-  // `lines` = capacity / line size; must be a multiple of `ways`. `tag_states`: each tag keeps a
-  // state of 2 bits (its keys are then below 2^29 instead of 2^31).
+  // `lines` = capacity / line size; must be a multiple of `ways`. `state_bits`: each tag keeps a
+  // state of that many bits (at most kMaxStateBits; its keys are then below 2^(31 - state_bits)).
   CacheArray(uint64_t lines, unsigned ways, Replacement policy, uint64_t seed = 1, bool payloads = false,
-             bool tag_states = false);
+             unsigned state_bits = 0);
+  static constexpr unsigned kMaxStateBits = 16;
+  // The most state bits an array of `lines` in `ways` ways can keep when every line it may hold is
+  // below `line_end` (0 when none fit).
+  static unsigned state_bits_for(uint64_t lines, unsigned ways, uint64_t line_end);
 
   uint64_t sets() const { return sets_.value(); }
   unsigned ways() const { return ways_; }
 
-  // A hit updates recency and, for a write, marks the line dirty. Returns whether it hit.
-  bool access(uint64_t line, bool write) { return touch(key_of(line), write); }
+  // A hit updates recency and, for a write, marks the line dirty; `add_state`'s bits are set in its
+  // tag state. Returns whether it hit.
+  bool access(uint64_t line, bool write, unsigned add_state = 0) {
+    return touch(key_of(line), write, state_bits(add_state));
+  }
   // As access(), returning the entry's payload (null on a miss or without payloads).
   const uint64_t* lookup(uint64_t line, bool write);
   // The same two, the payload writable (a functional model keeps its per-entry state there).
@@ -86,7 +94,8 @@ class CacheArray {
     const size_t i = find(k);
     return i == kNone ? 0 : state_of(tags_[k.set * stride_ + i]);
   }
-  void set_state(uint64_t line, unsigned state);
+  // Only the state's bits in `mask` change.
+  void set_state(uint64_t line, unsigned state, unsigned mask = ~0u);
   // Inserts a line that missed, as the most recent, with its tag state; returns the line it
   // displaced, if any.
   Victim fill(uint64_t line, bool dirty, uint64_t payload = 0, unsigned state = 0);
@@ -96,8 +105,6 @@ class CacheArray {
  private:
   static constexpr uint32_t kEmpty = ~uint32_t{0};
   static constexpr uint32_t kDirty = uint32_t{1} << 31;
-  static constexpr unsigned kStateShift = 29;
-  static constexpr uint32_t kStates = uint32_t{3} << kStateShift;
   static constexpr size_t kNone = ~size_t{0};
 
   struct Key {
@@ -115,14 +122,13 @@ class CacheArray {
     const uint64_t t = tag & key_mask_;
     return sets_.mul(t) + set;
   }
-  // A tag's state and a state's tag bits: none in an array without tag states.
-  unsigned state_of(uint32_t tag) const { return (tag & kStates & ~key_mask_) >> kStateShift; }
-  uint32_t state_bits(unsigned state) const {
-    return (static_cast<uint32_t>(state) << kStateShift) & kStates & ~key_mask_;
-  }
+  // A tag's state and a state's tag bits (between the key and the dirty bit): none in an array
+  // without tag states.
+  unsigned state_of(uint32_t tag) const { return (tag & states_) >> state_shift_; }
+  uint32_t state_bits(unsigned state) const { return (static_cast<uint32_t>(state) << state_shift_) & states_; }
   uint32_t* block(uint64_t set) { return &tags_[set * stride_]; }
-  size_t find(const Key& k) const;       // the way's position in recency order, or kNone
-  bool touch(const Key& k, bool write);  // a hit: dirty if written, then to the front
+  size_t find(const Key& k) const;                         // the way's position in recency order, or kNone
+  bool touch(const Key& k, bool write, uint32_t add = 0);  // a hit: dirty if written, `add` set, then to the front
   // Moves the entry at position `from` of `set` to the front (the ways before it move back one).
   void to_front(uint64_t set, size_t from);
   size_t choose_victim(uint64_t set);
@@ -136,8 +142,10 @@ class CacheArray {
   Divisor sets_;
   unsigned ways_;
   Replacement policy_;
-  uint32_t key_mask_;  // the key's bits of a tag: all but the dirty bit and the state's
-  size_t stride_;      // tags per set block: `ways` rounded up so blocks do not straddle host lines
+  unsigned state_shift_;  // the state's lowest bit in a tag
+  uint32_t states_;       // the state's bits of a tag
+  uint32_t key_mask_;     // the key's bits of a tag: all but the dirty bit and the state's
+  size_t stride_;         // tags per set block: `ways` rounded up so blocks do not straddle host lines
   std::unique_ptr<uint32_t[], FreeAligned> tags_;  // per set, in recency order; kEmpty: an empty way
   std::vector<uint64_t> payload_;                  // per entry, in the same order, when built with payloads
   uint64_t rng_;                                   // xorshift64 state for random replacement

@@ -110,11 +110,15 @@ void Coherence::prefetch(size_t s, uint64_t address) const {
 
 void Coherence::prefetch_drops(uint64_t sockets, uint64_t block) const {
   if (fault_ == CohFault::KeepStaleCopies) return;
-  for (size_t s = 0; sockets != 0; ++s, sockets >>= 1)
-    if (sockets & 1) {
-      if (listeners_[s]) listeners_[s]->prefetch(block);
-      else states_[s].prefetch(block);
-    }
+  for (uint64_t left = sockets; left != 0; left &= left - 1) {
+    const size_t s = static_cast<size_t>(__builtin_ctzll(left));
+    if (listeners_[s]) listeners_[s]->prefetch(block);
+    else states_[s].prefetch(block);
+  }
+  for (uint64_t left = sockets; left != 0; left &= left - 1) {
+    const size_t s = static_cast<size_t>(__builtin_ctzll(left));
+    if (listeners_[s]) listeners_[s]->prefetch_behind(block);
+  }
 }
 
 MesiState Coherence::state(size_t s, uint64_t address) const { return held(s, address / kLineBytes); }
@@ -398,12 +402,12 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   if (h.socket < 0 && (acted || res.path == CohPath::BtPool)) ++pool_actions_;
 
   if (write) {
-    e.owner = static_cast<int>(r);
+    e.owner = static_cast<int8_t>(r);
     e.sharers = 0;
     res.granted = MesiState::M;
     set_version(r, block, next_version(block));
   } else if (e.sharers == 0) {
-    e.owner = static_cast<int>(r);
+    e.owner = static_cast<int8_t>(r);
     res.granted = MesiState::E;
   } else {
     e.sharers |= bit(r);

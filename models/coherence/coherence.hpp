@@ -56,10 +56,12 @@ class CoherentCaches {
   // transaction's (Result::granted), which the caches fill it with.
   virtual void set_state(uint64_t line, MesiState s) = 0;
   virtual void invalidated(uint64_t line) = 0;
-  // Brings what invalidated(line) will look up into the host's caches: a hint, no effect on the
-  // model. The protocol calls it for every socket it is about to take a block from, before the
+  // Bring what invalidated(line) will look up into the host's caches: hints, no effect on the
+  // model. The protocol calls prefetch() for every socket it is about to take a block from, then
+  // prefetch_behind() for each (what the first brought in may name more to look up), before the
   // first message, so those lookups overlap instead of waiting for host memory in turn.
   virtual void prefetch(uint64_t /*line*/) const {}
+  virtual void prefetch_behind(uint64_t /*line*/) const {}
 };
 
 // Deliberate protocol bugs for tests of the checker.

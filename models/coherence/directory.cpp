@@ -1,6 +1,15 @@
 #include "coherence/directory.hpp"
 
+#include <string>
+
+#include "common/diagnostics.hpp"
+
 namespace starnuma {
+
+void DirEntry::hold_out_of_range(Time from, Time until) {
+  report_internal("a coherence transaction holds its block from " + std::to_string(from.ps()) + " ps to " +
+                  std::to_string(until.ps()) + " ps, beyond the directory's 4.29 ms");
+}
 
 Directory::Directory(uint64_t entries, unsigned ways) : sets_(entries && ways ? entries / ways : 0), ways_(ways) {}
 
@@ -59,7 +68,7 @@ DirEntry& Directory::obtain(uint64_t block, Victim& victim) {
   Live& live = live_[block];
   live.last_use = ++clock_;
   // The set's serialization point survives the eviction: the victim's back-invalidation is in it.
-  live.entry.hold(victim.entry.busy_from, victim.entry.busy_until);
+  live.entry.hold(victim.entry.busy_from, victim.entry.busy_until());
   return live.entry;
 }
 

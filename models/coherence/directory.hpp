@@ -17,24 +17,29 @@
 namespace starnuma {
 
 struct DirEntry {
-  int owner = -1;        // socket holding the block E or M, or -1
   uint64_t sharers = 0;  // bit s: socket s may hold it S (a superset: S copies leave silently)
   // The home serializes a block's transactions (a blocking directory): the latest one in time
-  // holds the block from its arrival to its end.
-  Time busy_from, busy_until;
+  // holds the block from busy_from for busy_ps (kept in 32 bits so that an entry and its block
+  // number fill half a host cache line).
+  Time busy_from;
+  uint32_t busy_ps = 0;
+  int8_t owner = -1;  // socket holding the block E or M, or -1
   bool empty() const { return owner < 0 && sharers == 0; }
   // Every socket that may hold the block: the sharers and the owner, a bit per socket.
   uint64_t holders() const { return sharers | (owner >= 0 ? uint64_t{1} << owner : 0); }
+  Time busy_until() const { return busy_from + Time::from_ps(busy_ps); }
   // When a transaction reaching the home at `t` starts: after the one in progress if t falls
   // inside it; at once if t is earlier (a request issued late by temporal decoupling), so the
   // simulation quantum does not make it wait for a transaction later in simulated time.
-  Time start_at(Time t) const { return t >= busy_from && t < busy_until ? busy_until : t; }
+  Time start_at(Time t) const { return t >= busy_from && t < busy_until() ? busy_until() : t; }
   void hold(Time from, Time until) {
-    if (until >= busy_until) {
-      busy_from = from;
-      busy_until = until;
-    }
+    if (until < busy_until()) return;
+    const int64_t span = (until - from).ps();
+    if (span < 0 || span > int64_t{UINT32_MAX}) hold_out_of_range(from, until);
+    busy_from = from;
+    busy_ps = static_cast<uint32_t>(span);
   }
+  [[noreturn]] static void hold_out_of_range(Time from, Time until);
 };
 
 class Directory {

@@ -4,13 +4,18 @@
 //
 // Linear probing. Erasing leaves a tombstone, so an erase never moves other entries: a reference
 // to an entry stays valid across erases of others, and until the next insert of a new key (which
-// may rehash).
+// may rehash). An empty slot and a tombstone are told by their key, so a slot is the key and the
+// value, aligned to a power of two (up to a host cache line) so that no slot straddles two lines:
+// a lookup that finds its key at once costs one host memory access. The two largest keys are
+// reserved for this.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "common/diagnostics.hpp"
 #include "common/host_prefetch.hpp"
 
 namespace starnuma {
@@ -33,19 +38,21 @@ class FlatMap {
 
   // The value of `key`, inserted as V{} if absent.
   V& operator[](uint64_t key) {
+    if (key >= kGone) report_internal("flat map key " + std::to_string(key) + " is reserved");
     if ((used_ + 1) * 4 > slots_.size() * 3)
       rehash(size_ * 2 + 2 > slots_.size() / 2 ? slots_.size() * 2 : slots_.size());
     size_t i = hash(key) & mask_, grave = kNone;
     for (;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
-      if (s.state == kFull && s.key == key) return s.value;
-      if (s.state == kGone && grave == kNone) grave = i;
-      if (s.state == kEmpty) break;
+      if (s.key == key) return s.value;
+      if (s.key == kGone && grave == kNone) grave = i;
+      if (s.key == kEmpty) break;
     }
     if (grave != kNone) i = grave;
     else ++used_;
     ++size_;
-    slots_[i] = Slot{key, V{}, kFull};
+    slots_[i].key = key;
+    slots_[i].value = V{};
     return slots_[i].value;
   }
 
@@ -53,7 +60,7 @@ class FlatMap {
   template <class F>
   void for_each(F&& f) const {
     for (const Slot& s : slots_)
-      if (s.state == kFull) f(s.key, s.value);
+      if (s.key < kGone) f(s.key, s.value);
   }
   void clear() {
     slots_.clear();
@@ -68,19 +75,27 @@ class FlatMap {
   bool erase(uint64_t key) {
     const size_t i = locate(key);
     if (i == kNone) return false;
-    slots_[i].state = kGone;
+    slots_[i].key = kGone;
     slots_[i].value = V{};
     --size_;
     return true;
   }
 
  private:
-  static constexpr uint8_t kEmpty = 0, kFull = 1, kGone = 2;
+  static constexpr uint64_t kEmpty = ~uint64_t{0}, kGone = kEmpty - 1;  // reserved keys
   static constexpr size_t kNone = ~size_t{0};
-  struct Slot {
-    uint64_t key = 0;
+  struct Entry {
+    uint64_t key;
+    V value;
+  };
+  static constexpr size_t slot_align() {
+    size_t a = alignof(Entry);
+    while (a < sizeof(Entry) && a < 64) a *= 2;
+    return a;
+  }
+  struct alignas(slot_align()) Slot {
+    uint64_t key = kEmpty;
     V value{};
-    uint8_t state = kEmpty;
   };
 
   static uint64_t hash(uint64_t k) {  // a 64-bit finalizer: consecutive blocks spread over the table
@@ -91,11 +106,11 @@ class FlatMap {
   }
 
   size_t locate(uint64_t key) const {
-    if (slots_.empty()) return kNone;
+    if (slots_.empty() || key >= kGone) return kNone;
     for (size_t i = hash(key) & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
-      if (s.state == kEmpty) return kNone;
-      if (s.state == kFull && s.key == key) return i;
+      if (s.key == key) return i;
+      if (s.key == kEmpty) return kNone;
     }
   }
 
@@ -107,9 +122,9 @@ class FlatMap {
     mask_ = capacity - 1;
     used_ = size_;
     for (const Slot& s : old) {
-      if (s.state != kFull) continue;
+      if (s.key >= kGone) continue;
       size_t i = hash(s.key) & mask_;
-      while (slots_[i].state != kEmpty) i = (i + 1) & mask_;
+      while (slots_[i].key != kEmpty) i = (i + 1) & mask_;
       slots_[i] = s;
     }
   }

@@ -37,23 +37,54 @@ const char* miss_class_name(MissClass c) {
   return names[static_cast<size_t>(c)];
 }
 
-SocketLlc::SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed)
-    : array(config.lines(cores), config.ways(), config.replacement(), seed, false, true),
+namespace {
+// The LLC's tag state: the MESI state, and a bit per core when they fit.
+unsigned llc_state_bits(const LlcConfig& config, unsigned cores, uint64_t line_end) {
+  const unsigned with_cores = SocketLlc::kCoreShift + cores;
+  const unsigned fit = CacheArray::state_bits_for(config.lines(cores), config.ways(), line_end);
+  return with_cores <= std::min(fit, CacheArray::kMaxStateBits) ? with_cores : SocketLlc::kCoreShift;
+}
+}  // namespace
+
+SocketLlc::SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed, uint64_t line_end)
+    : array(config.lines(cores), config.ways(), config.replacement(), seed, false,
+            llc_state_bits(config, cores, line_end)),
       latency(config.latency()),
-      miss_done(config.mshrs(cores), 0) {}
+      miss_done(config.mshrs(cores), 0),
+      tracks_cores_(llc_state_bits(config, cores, line_end) > kCoreShift) {}
+
+unsigned SocketLlc::join(CacheHierarchy* core) {
+  members.push_back(core);
+  const unsigned index = static_cast<unsigned>(members.size() - 1);
+  if (tracks_cores_ && kCoreShift + index >= CacheArray::kMaxStateBits) tracks_cores_ = false;  // more than built for
+  return tracks_cores_ ? 1u << (kCoreShift + index) : 0;
+}
 
 void SocketLlc::invalidated(uint64_t line) {
   // Under coherence the LLC is inclusive (llc_victim): a line it does not hold, no core holds.
-  if (array.invalidate(line).valid) purge_private(line);
+  const CacheArray::Victim v = array.invalidate(line);
+  if (v.valid) purge_private(line, v.state);
 }
 
 void SocketLlc::prefetch(uint64_t line) const {
   array.prefetch(line);
+  if (tracks_cores_) return;  // which cores' caches a purge looks up is in the LLC's set
   for (const CacheHierarchy* m : members) m->prefetch_private(line);
 }
 
-void SocketLlc::purge_private(uint64_t line) {
-  for (CacheHierarchy* m : members) m->invalidate_private(line);
+void SocketLlc::prefetch_behind(uint64_t line) const {
+  if (!tracks_cores_) return;
+  for (unsigned cores = array.state(line) >> kCoreShift; cores != 0; cores &= cores - 1)
+    members[static_cast<size_t>(__builtin_ctz(cores))]->prefetch_private(line);
+}
+
+void SocketLlc::purge_private(uint64_t line, unsigned state) {
+  if (!tracks_cores_) {
+    for (CacheHierarchy* m : members) m->invalidate_private(line);
+    return;
+  }
+  for (unsigned cores = state >> kCoreShift; cores != 0; cores &= cores - 1)
+    members[static_cast<size_t>(__builtin_ctz(cores))]->invalidate_private(line);
 }
 
 bool SocketLlc::leave(const Route& r, const CacheArray::Victim& v, int64_t t) {
@@ -65,8 +96,8 @@ bool SocketLlc::leave(const Route& r, const CacheArray::Victim& v, int64_t t) {
   }
   // The LLC is inclusive for coherence: the socket's copy leaves with it. Whether the block was
   // written is the protocol's state (M), not the caches' dirty bits.
-  purge_private(v.line);
-  return r.coherence->evict(r.requester, v.line << kLineShift, static_cast<MesiState>(v.state), at);
+  purge_private(v.line, v.state);
+  return r.coherence->evict(r.requester, v.line << kLineShift, static_cast<MesiState>(v.state & kMesiBits), at);
 }
 
 int64_t SocketLlc::agent_access(const Route& r, uint64_t paddr, bool write, int64_t t, int64_t lookup_fs, bool& hit) {
@@ -139,6 +170,7 @@ MemoryStats::MemoryStats(StatOwner& o)
 CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Uplink& uplink, const RunContext& run, int64_t cycle_fs,
                                MemoryStats& stats, uint64_t seed)
     : env_{uplink, run, cycle_fs, {}},
+      presence_(0),
       stats_(stats),
       dtlb_(c.dtlb.entries(), c.dtlb.ways(), Replacement::Lru, 1, true),
       stlb_(c.stlb.entries(), c.stlb.ways(), Replacement::Lru, 1, true),
@@ -160,7 +192,8 @@ CacheHierarchy::CacheHierarchy(const CoreConfig& c, const Uplink& uplink, const 
     unloaded_ps_.push_back(env_.fabric->unloaded_latency(env_.requester, r).ps());
     class_.push_back(env_.fabric->access_class(env_.requester, r));
   }
-  env_.llc->members.push_back(this);
+  const unsigned bit = env_.llc->join(this);  // a light core joins too: its TLBs take shootdowns
+  presence_ = env_.light ? 0 : bit;
 }
 
 bool CacheHierarchy::invalidate_private(uint64_t line) {
@@ -317,7 +350,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   const int64_t lookup_from = t;
   if (env_.sync_fs > 0 && env_.coherence) start_miss_in_time(line, paddr, t);
   t += llc_latency_;
-  if (llc.array.access(line, dirty_here)) {
+  if (llc.array.access(line, dirty_here, presence_)) {  // the core's caches fill it next
     ++(demand ? stats_.llc_hits : stats_.walk_llc_hits);
     if (env_.coherence) env_.coherence->check_hit(env_.requester, paddr);
     return t;
@@ -364,7 +397,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   }
   t += latency_ps * 1000;
   llc.take_slot(t);
-  const CacheArray::Victim v = llc.array.fill(line, dirty_here, 0, static_cast<unsigned>(granted));
+  const CacheArray::Victim v = llc.array.fill(line, dirty_here, 0, static_cast<unsigned>(granted) | presence_);
   if (v.valid && (v.dirty || env_.coherence)) llc_victim(v, t);
   if (demand && !store && env_.observer)
     env_.observer->llc_miss_load(env_.core, vaddr >> kPageShift, paddr >> kPageShift, Time::from_ps(t / 1000));

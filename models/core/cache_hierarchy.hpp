@@ -29,14 +29,27 @@ class CacheHierarchy;
 // The LLC of a socket and the limit on its outstanding misses, shared by its cores. Under
 // coherence it is the socket's caching agent: its tags keep the MESI state of the socket's copies,
 // and a block the protocol takes away leaves the LLC and every private cache of the socket.
+//
+// Its tags also keep which cores may hold each line in their L1 or L2 (a bit per core, set when a
+// core's caches fill the line from the LLC, cleared only when the line leaves: a superset), so that
+// a line leaving is looked up only in those cores' caches: host time, no effect on the model. An
+// LLC whose tags have no room for a bit per core (many cores, or a large physical address space)
+// looks up every core's caches instead.
 struct SocketLlc : CoherentCaches {
-  SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed);
-  MesiState state(uint64_t line) const override { return static_cast<MesiState>(array.state(line)); }
-  void set_state(uint64_t line, MesiState s) override { array.set_state(line, static_cast<unsigned>(s)); }
+  // `line_end`: every line the LLC may hold is below it (the end of the physical address map).
+  SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed, uint64_t line_end);
+  MesiState state(uint64_t line) const override { return static_cast<MesiState>(array.state(line) & kMesiBits); }
+  void set_state(uint64_t line, MesiState s) override { array.set_state(line, static_cast<unsigned>(s), kMesiBits); }
   void invalidated(uint64_t line) override;
-  void prefetch(uint64_t line) const override;  // the LLC's set and, ahead of a purge, the cores'
-  // Drops `line` from the private caches of the socket's cores (the LLC's inclusion under coherence).
-  void purge_private(uint64_t line);
+  void prefetch(uint64_t line) const override;         // the LLC's set (and, without core bits, the cores')
+  void prefetch_behind(uint64_t line) const override;  // the cores' sets the LLC's tag names
+  // A core's hierarchy joins its socket's LLC; returns the tag-state bit that marks the lines it
+  // may hold (0 when the LLC does not track its cores).
+  unsigned join(CacheHierarchy* core);
+  // Drops `line`, which left the LLC with tag state `state`, from the private caches of the
+  // socket's cores that may hold it (the LLC's inclusion under coherence).
+  void purge_private(uint64_t line, unsigned state);
+  bool tracks_cores() const { return tracks_cores_; }
 
   // Where the socket's misses and victims go (its cores' Uplink has the same).
   struct Route {
@@ -61,12 +74,17 @@ struct SocketLlc : CoherentCaches {
   // permission is back (fs); `hit` says whether the LLC held the line.
   int64_t agent_access(const Route& r, uint64_t paddr, bool write, int64_t t, int64_t lookup_fs, bool& hit);
 
+  static constexpr unsigned kMesiBits = 3;  // the tag state's low bits; a bit per core above them
+  static constexpr unsigned kCoreShift = 2;
   CacheArray array;
   unsigned latency;
   std::vector<int64_t> miss_done;  // ring: completion (fs) of the last `mshrs` misses
   size_t head = 0;
   std::vector<CacheHierarchy*>
       members;  // the socket's cores' hierarchies (they join when built; used only during the run)
+
+ private:
+  bool tracks_cores_;
 };
 
 // Where a demand LLC miss was served, the StarNUMA paper's breakdown (Fig. 8c): memory by the
@@ -248,6 +266,7 @@ class CacheHierarchy {
     std::string owner;  // the core's path (transaction traces)
   };
   Env env_;
+  unsigned presence_;  // this core's bit in its LLC's tag states (SocketLlc::join), 0 for a light core
   MemoryStats& stats_;
   CacheArray dtlb_, stlb_, l1_, l2_;
   int64_t l1_latency_, l2_latency_, llc_latency_, stlb_latency_, walk_latency_, walk_cache_latency_;

@@ -107,8 +107,7 @@ void PageMover::flush_page(uint64_t ppage, Time at) {
         const MesiState held = coherence_->state(s, addr);
         if (held == MesiState::I) continue;
         ++lines_flushed_;
-        llc.array.invalidate(line);
-        llc.purge_private(line);
+        llc.purge_private(line, llc.array.invalidate(line).state);
         if (coherence_->evict(s, addr, held, at)) ++dirty_lines_;
         continue;
       }

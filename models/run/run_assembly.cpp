@@ -222,7 +222,8 @@ void RunAssembly::assemble_caches() {
   page_table_.emplace(*pages_);
   for (size_t s = 0; s < sockets_; ++s) {
     Socket& sock = *fabric_.requesters()[s];
-    llcs_.push_back(std::make_unique<SocketLlc>(sock.llc_config(), sock.cores(), o_.seed + s));
+    llcs_.push_back(
+        std::make_unique<SocketLlc>(sock.llc_config(), sock.cores(), o_.seed + s, fabric_.map_end() / kLineBytes));
   }
   detach_.coherence = coherence_;
   if (coherence_)

@@ -322,18 +322,21 @@ namespace {
 
 // Tag states travel with their lines through every move of the recency order (hits, the vector
 // fills of 4-, 8- and 16-way sets, the scalar path of others, invalidations), independent of the
-// dirty bit, and come back with the victims: checked against a plain map of the lines present.
+// dirty bit, and come back with the victims: checked against a plain map of the lines present. A
+// hit may add bits; a change may touch only some bits.
 class TagStates : public ::testing::TestWithParam<unsigned> {};
 
 TEST_P(TagStates, FollowTheirLines) {
   const unsigned ways = GetParam();
-  CacheArray c(ways * 4, ways, Replacement::Lru, 1, false, true);  // 4 sets
-  std::map<uint64_t, unsigned> state;                              // the lines present
+  constexpr unsigned kBits = 6;                                     // an LLC's: MESI and four cores
+  CacheArray c(ways * 4, ways, Replacement::Lru, 1, false, kBits);  // 4 sets
+  std::map<uint64_t, unsigned> state;                               // the lines present
   std::mt19937_64 rng(ways);
   for (int i = 0; i < 20000; ++i) {
     const uint64_t line = rng() % (ways * 12);
-    const unsigned s = static_cast<unsigned>(rng() % 4);
-    switch (rng() % 4) {
+    const unsigned s = static_cast<unsigned>(rng() % (1u << kBits));
+    const unsigned mask = static_cast<unsigned>(rng() % (1u << kBits));
+    switch (rng() % 5) {
       case 0:
         if (!c.contains(line)) {
           const CacheArray::Victim v = c.fill(line, s & 1, 0, s);
@@ -354,9 +357,13 @@ TEST_P(TagStates, FollowTheirLines) {
         state.erase(line);
         break;
       }
+      case 3:
+        c.access(line, false, s);  // a hit adds the bits of s
+        if (state.count(line)) state[line] |= s;
+        break;
       default:
-        c.set_state(line, s);  // a line absent stays absent
-        if (state.count(line)) state[line] = s;
+        c.set_state(line, s, mask);  // a line absent stays absent
+        if (state.count(line)) state[line] = (state[line] & ~mask) | (s & mask);
     }
     const auto it = state.find(line);
     ASSERT_EQ(c.state(line), it == state.end() ? 0u : it->second) << "line " << line << " after step " << i;
@@ -366,9 +373,9 @@ TEST_P(TagStates, FollowTheirLines) {
 
 INSTANTIATE_TEST_SUITE_P(Ways, TagStates, ::testing::Values(2u, 4u, 8u, 12u, 16u));
 
-TEST(CacheArray, TagStatesTakeTwoBitsOfTheKeys) {
+TEST(CacheArray, TagStatesTakeBitsOfTheKeys) {
   CacheArray plain(2, 1, Replacement::Lru);  // 2 sets: the key is line / 2
-  CacheArray with_states(2, 1, Replacement::Lru, 1, false, true);
+  CacheArray with_states(2, 1, Replacement::Lru, 1, false, 2);
   const uint64_t high = uint64_t{1} << 30;  // key 2^29
   plain.fill(high, false, 0, 3);
   EXPECT_TRUE(plain.contains(high));
@@ -378,6 +385,23 @@ TEST(CacheArray, TagStatesTakeTwoBitsOfTheKeys) {
   auto r = testing::capture_report([&] { with_states.fill(high, false); });
   ASSERT_TRUE(r.raised);
   EXPECT_EQ(r.type, "starnuma/internal");
+}
+
+TEST(CacheArray, StateBitsForTheLinesItMayHold) {
+  // 2 sets: keys up to (line_end - 1) / 2 must stay below 2^(31 - bits) - 1.
+  EXPECT_EQ(CacheArray::state_bits_for(2, 1, 2), CacheArray::kMaxStateBits);
+  EXPECT_EQ(CacheArray::state_bits_for(2, 1, uint64_t{1} << 26), 5u);        // top key 2^25 - 1: not below 2^25 - 1
+  EXPECT_EQ(CacheArray::state_bits_for(2, 1, (uint64_t{1} << 26) - 2), 6u);  // top key 2^25 - 2
+  EXPECT_EQ(CacheArray::state_bits_for(2, 1, uint64_t{1} << 33), 0u);        // top key 2^32 - 1: not even keys
+  // What it says fits, fits: the top line with that many bits, and not one more bit.
+  const uint64_t end = (uint64_t{1} << 26) - 2;
+  const unsigned bits = CacheArray::state_bits_for(2, 1, end);
+  CacheArray fits(2, 1, Replacement::Lru, 1, false, bits);
+  fits.fill(end - 1, false, 0, (1u << bits) - 1);
+  EXPECT_EQ(fits.state(end - 1), (1u << bits) - 1);
+  CacheArray one_more(2, 1, Replacement::Lru, 1, false, bits + 1);
+  EXPECT_TRUE(testing::capture_report([&] { one_more.fill(end - 1, false); }).raised);
+  EXPECT_TRUE(testing::capture_report([] { CacheArray c(2, 1, Replacement::Lru, 1, false, 17); }).raised);
 }
 
 }  // namespace

@@ -213,7 +213,7 @@ TEST(Coherence, AnAgentAtTheLlcReadsAndWritesCoherently) {
   std::vector<std::unique_ptr<SocketLlc>> llcs;
   for (size_t s = 0; s < 2; ++s) {
     const Socket& sock = *m.fabric->requesters()[s];
-    llcs.push_back(std::make_unique<SocketLlc>(sock.llc_config(), sock.cores(), 1));
+    llcs.push_back(std::make_unique<SocketLlc>(sock.llc_config(), sock.cores(), 1, m.fabric->map_end() / kLineBytes));
     c.attach(s, llcs[s].get());
   }
   const SocketLlc::Route r0{m.fabric, 0, &c}, r1{m.fabric, 1, &c};
@@ -245,7 +245,7 @@ TEST(Coherence, AnAgentAtTheLlcReadsAndWritesCoherently) {
   EXPECT_EQ(c.state(0, a), MesiState::I);
   EXPECT_FALSE(llcs[0]->array.contains(line));
   // Without coherence a write miss allocates the line dirty, from memory.
-  SocketLlc alone(m.fabric->requesters()[2]->llc_config(), 28, 1);
+  SocketLlc alone(m.fabric->requesters()[2]->llc_config(), 28, 1, m.fabric->map_end() / kLineBytes);
   t += kApart * 1000;
   alone.agent_access(SocketLlc::Route{m.fabric, 2, nullptr}, a + 64, true, t, lookup, hit);
   EXPECT_FALSE(hit);

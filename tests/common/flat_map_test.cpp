@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <random>
+
+#include "coherence/directory.hpp"
+#include "harness/expect_report.hpp"
 #include <unordered_map>
 
 namespace starnuma {
@@ -50,6 +53,42 @@ TEST(FlatMap, TombstonesDoNotGrowTheTableForever) {
   EXPECT_TRUE(m.empty());
   EXPECT_EQ(m.capacity(), 16u);
   EXPECT_EQ(m.find(999999), nullptr);
+}
+
+// The two largest keys mark empty slots and tombstones: inserting one is refused, finding one finds
+// nothing, and the largest usable key works.
+TEST(FlatMap, TheTwoLargestKeysAreReserved) {
+  FlatMap<int> m;
+  const uint64_t top = ~uint64_t{0};
+  m[top - 2] = 5;
+  EXPECT_EQ(*m.find(top - 2), 5);
+  EXPECT_EQ(m.find(top), nullptr);
+  EXPECT_EQ(m.find(top - 1), nullptr);
+  EXPECT_FALSE(m.erase(top));
+  m[7] = 1;
+  m.erase(7);  // a tombstone: still not found under its reserved key
+  EXPECT_EQ(m.find(top - 1), nullptr);
+  for (uint64_t k : {top, top - 1}) {
+    auto r = testing::capture_report([&] { m[k] = 1; });
+    EXPECT_TRUE(r.raised) << k;
+    EXPECT_EQ(r.type, "starnuma/internal");
+  }
+  int seen = 0;
+  m.for_each([&](uint64_t k, int v) { seen += k == top - 2 && v == 5; });
+  EXPECT_EQ(seen, 1);
+  EXPECT_EQ(m.size(), 1u);
+}
+
+// A directory entry and its block number fill half a host cache line, so no slot of a socket
+// home's directory straddles two lines.
+TEST(FlatMap, ADirectorySlotIsHalfAHostLine) {
+  FlatMap<DirEntry> m;
+  for (uint64_t k = 0; k < 64; ++k) m[k].sharers = k;
+  for (uint64_t k = 0; k < 64; ++k) {
+    const auto at = reinterpret_cast<uintptr_t>(m.find(k)) - 8;  // the slot starts with its key
+    EXPECT_EQ(at % 32, 0u) << k;
+  }
+  EXPECT_LE(sizeof(DirEntry), 24u);
 }
 
 }  // namespace

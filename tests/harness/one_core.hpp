@@ -27,7 +27,7 @@ struct OneCore {
     pages = std::make_unique<PageMap>(4096, std::vector<PageMap::Node>{{"socket0", r.base, r.size, true}},
                                       std::vector<std::vector<size_t>>{{0}});
     table = std::make_unique<PageTable>(*pages);
-    llc = std::make_unique<SocketLlc>(s0.llc_config(), s0.cores(), 1);
+    llc = std::make_unique<SocketLlc>(s0.llc_config(), s0.cores(), 1, fabric.map_end() / kLineBytes);
     cycle = std::llround(1e15 / s0.frequency().hz());
     CacheHierarchy::RunContext run{pages.get(), llc.get(), nullptr};
     run.page_table = table.get();

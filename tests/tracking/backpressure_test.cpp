@@ -38,7 +38,7 @@ TEST(Backpressure, AFullQueueDelaysTheTranslationByExactlyTheWait) {
   while (fabric.address_map()[own].node != &s0) ++own;
   const Fabric::Range& r = fabric.address_map()[own];
   PageMap pages(4096, {{"socket0", r.base, r.size, true}}, {{0}});
-  SocketLlc llc(s0.llc_config(), s0.cores(), 1);
+  SocketLlc llc(s0.llc_config(), s0.cores(), 1, fabric.map_end() / kLineBytes);
   s0.tracking().bind_llc(&llc, nullptr);  // the metadata requests go through it
   StatsOwner owner;
   MemoryStats stats(owner);
