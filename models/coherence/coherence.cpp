@@ -184,6 +184,25 @@ Time Coherence::read_memory(Home& h, uint64_t block, Time t) {
   return h.node->memory_home()->serve(t - h.transit, MemOp::Read, offset, nullptr) - h.transit;
 }
 
+void Coherence::keep_state(size_t s, uint64_t block, MesiState c) { states_[s][block] = c; }
+
+uint64_t Coherence::checked_version(size_t s, uint64_t block) const {
+  const uint64_t* v = versions_[s].find(block);
+  return v ? *v : 0;
+}
+
+void Coherence::record_version(size_t s, uint64_t block, uint64_t v) { versions_[s][block] = v; }
+
+void Coherence::forget_kept(size_t s, uint64_t block) {
+  if (!listeners_[s]) states_[s].erase(block);
+  if (check_) versions_[s].erase(block);
+}
+
+uint64_t Coherence::memory_version(uint64_t block) const {
+  const auto it = memory_version_.find(block);
+  return it == memory_version_.end() ? 0 : it->second;
+}
+
 void Coherence::write_memory(Home& h, uint64_t block, uint64_t version, Time t) {
   if (check_) memory_version_[block] = version;
   h.node->memory_home()->serve(t - h.transit, MemOp::Write, block * kLineBytes - h.base, nullptr);
@@ -373,10 +392,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
     at_r = from_home(h, r, h.socket >= 0 ? ready : std::max(ready, acks), true, chain.send());
     chain.arrived(at_r);
     e.hold(at_home, ready);
-    if (check_) {
-      auto it = memory_version_.find(block);
-      set_version(r, block, it == memory_version_.end() ? 0 : it->second);
-    }
+    if (check_) set_version(r, block, memory_version(block));
   }
   const Time done = std::max(at_r, acks) + (fabric_->requester_node(r).uncore_latency() - half);
   chain.wait(requester, "invalidation acks", std::max(at_r, acks));

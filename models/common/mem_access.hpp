@@ -21,7 +21,10 @@ struct PathStep {
 
 struct PathTrace {
   std::vector<PathStep> steps;
-  void add(std::string where, std::string what, Time t) { steps.push_back({std::move(where), std::move(what), t}); }
+  // Cold and out of line: the compiler then moves the code that records a step (and builds its
+  // strings) out of the hot paths that may record one, which keeps those paths small in the host's
+  // instruction cache.
+  [[gnu::cold]] void add(std::string where, std::string what, Time t);
 };
 
 struct MemAccess {
