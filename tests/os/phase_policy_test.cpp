@@ -25,7 +25,7 @@ class SharedToPoolPolicy : public PhasePolicy {
       if ((bits & (bits - 1)) == 0 || !view.pages->placed(vpage) || view.pages->node_of(vpage) == pool_) continue;
       ++shared;
       if (room == 0) continue;
-      c.moves.push_back({vpage, pool_});
+      c.moves.push_back({vpage, pool_, MoveKind::Candidate});
       --room;
     }
     c.decision.candidates = shared;
