@@ -51,6 +51,7 @@ class CacheArray {
 
   uint64_t sets() const { return sets_.value(); }
   unsigned ways() const { return ways_; }
+  unsigned state_bits() const { return 31 - state_shift_; }
 
   // A hit updates recency and, for a write, marks the line dirty; `add_state`'s bits are set in its
   // tag state. Returns whether it hit.

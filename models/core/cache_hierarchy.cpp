@@ -41,8 +41,8 @@ namespace {
 // The LLC's tag state: the MESI state, and a bit per core when they fit.
 unsigned llc_state_bits(const LlcConfig& config, unsigned cores, uint64_t line_end) {
   const unsigned with_cores = SocketLlc::kCoreShift + cores;
-  const unsigned fit = CacheArray::state_bits_for(config.lines(cores), config.ways(), line_end);
-  return with_cores <= std::min(fit, CacheArray::kMaxStateBits) ? with_cores : SocketLlc::kCoreShift;
+  return with_cores <= CacheArray::state_bits_for(config.lines(cores), config.ways(), line_end) ? with_cores
+                                                                                                : SocketLlc::kCoreShift;
 }
 }  // namespace
 
@@ -51,12 +51,13 @@ SocketLlc::SocketLlc(const LlcConfig& config, unsigned cores, uint64_t seed, uin
             llc_state_bits(config, cores, line_end)),
       latency(config.latency()),
       miss_done(config.mshrs(cores), 0),
-      tracks_cores_(llc_state_bits(config, cores, line_end) > kCoreShift) {}
+      tracks_cores_(array.state_bits() > kCoreShift) {}
 
 unsigned SocketLlc::join(CacheHierarchy* core) {
   members.push_back(core);
   const unsigned index = static_cast<unsigned>(members.size() - 1);
-  if (tracks_cores_ && kCoreShift + index >= CacheArray::kMaxStateBits) tracks_cores_ = false;  // more than built for
+  // More cores than the tags have bits for: from now on every core is looked up.
+  if (tracks_cores_ && kCoreShift + index >= array.state_bits()) tracks_cores_ = false;
   return tracks_cores_ ? 1u << (kCoreShift + index) : 0;
 }
 

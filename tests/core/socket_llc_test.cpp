@@ -61,5 +61,20 @@ TEST(SocketLlc, WithoutRoomForCoreBitsEveryCoreIsLookedUp) {
   EXPECT_FALSE(core.caches->certain_l1_hit(kVaddrA));
 }
 
+// An LLC built for fewer cores than join it (its tags have a bit for one core): the second core
+// gets no bit, and from then on every core is looked up, so its copy still goes.
+TEST(SocketLlc, ACoreBeyondItsBitsIsLookedUpAllTheSame) {
+  OneCore c({"topology.socket.core.page_walk.model=fixed"});
+  SocketLlc one(c.s0.llc_config(), 1, 1, c.fabric.map_end() / kLineBytes);
+  ASSERT_TRUE(one.tracks_cores());
+  SecondCore first(c, one), second(c, one);
+  EXPECT_FALSE(one.tracks_cores());
+  second.caches->access(kVaddrA, false, 0);
+  const uint64_t a = line_of(c, kVaddrA);
+  ASSERT_TRUE(second.caches->certain_l1_hit(kVaddrA));
+  one.invalidated(a);
+  EXPECT_FALSE(second.caches->certain_l1_hit(kVaddrA));
+}
+
 }  // namespace
 }  // namespace starnuma
