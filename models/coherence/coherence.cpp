@@ -270,22 +270,34 @@ void Coherence::attach_waves(Waves& waves) {
   if (any) waves_ = &waves;
 }
 
+void Coherence::record_waves(CohPath path, const Home& h, Time issue, Time at_home, Time done) {
+  const size_t k = path == CohPath::BtSocket ? 1 : path == CohPath::BtPool ? 2 : path == CohPath::Upgrade ? 3 : 0;
+  waves_->add(in_flight_[k], issue.ps(), 1);
+  waves_->add(in_flight_[k], done.ps(), -1);
+  if (h.socket < 0)
+    waves_->set(pool_entries_signal_, at_home.ps(), static_cast<int64_t>(h.directory->entries_in_use()));
+}
+
 Coherence::Result Coherence::load(size_t s, uint64_t address, Time issue, PathTrace* trace) {
-  return request(s, address, false, issue, trace);
+  return request(s, address, false, held(s, address / kLineBytes), issue, trace);
 }
 Coherence::Result Coherence::store(size_t s, uint64_t address, Time issue, PathTrace* trace) {
-  return request(s, address, true, issue, trace);
+  return request(s, address, true, held(s, address / kLineBytes), issue, trace);
 }
 
 namespace {
 
 // A transaction's critical path as it is computed: a waiting step from where the last one ended,
-// or the hops of a message sent from there (the fabric adds those).
+// or the hops of a message sent from there (the fabric adds those). Untraced, a step is one test:
+// the tracing is out of line, so the request stays small in the host's instruction cache.
 struct Chain {
   PathTrace* trace;
   Time at;
-  void wait(const std::string& where, const char* what, Time until) {
-    if (!trace) return;
+  [[gnu::always_inline]] void wait(const std::string& where, const char* what, Time until) {
+    if (trace) [[unlikely]]
+      traced_wait(where, what, until);
+  }
+  [[gnu::cold, gnu::noinline]] void traced_wait(const std::string& where, const char* what, Time until) {
     if (until > at) trace->add(where, what, until - at);
     at = std::max(at, until);
   }
@@ -295,11 +307,12 @@ struct Chain {
 
 }  // namespace
 
-Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Time issue, PathTrace* trace) {
+Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, MesiState mine, Time issue,
+                                     PathTrace* trace) {
   uint64_t block;
   Home& h = home_of(address, block);
   const size_t range = static_cast<size_t>(&h - homes_.data());
-  const MesiState mine = held(r, block);
+  if (check_ && mine != held(r, block)) report_internal("a request names a state its socket's copy is not in");
   if (!write && mine != MesiState::I) {
     if (check_) checker_.load(block, r, version_of(r, block));
     return {issue, CohPath::Hit, range, -1, mine};
@@ -398,16 +411,8 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Tim
   chain.wait(requester, "invalidation acks", std::max(at_r, acks));
   chain.wait(requester, "on die, back", done);
   res.done = done;
-  if (waves_) {
-    const size_t k = res.path == CohPath::BtSocket  ? 1
-                     : res.path == CohPath::BtPool  ? 2
-                     : res.path == CohPath::Upgrade ? 3
-                                                    : 0;
-    waves_->add(in_flight_[k], issue.ps(), 1);
-    waves_->add(in_flight_[k], done.ps(), -1);
-    if (h.socket < 0)
-      waves_->set(pool_entries_signal_, at_home.ps(), static_cast<int64_t>(h.directory->entries_in_use()));
-  }
+  if (waves_) [[unlikely]]
+    record_waves(res.path, h, issue, at_home, done);
   if (res.path == CohPath::BtSocket) {
     ++bt_socket_;
     bt_socket_latency_.sample((done - issue).ns());

@@ -86,6 +86,9 @@ class Coherence : public Component {
   // from where the last one ended, so the steps add up to its latency.
   Result load(size_t s, uint64_t address, Time issue, PathTrace* trace = nullptr);
   Result store(size_t s, uint64_t address, Time issue, PathTrace* trace = nullptr);
+  // Either, when the caller has just looked up the state of its copy (`mine`, I after an LLC miss):
+  // the protocol does not look it up again.
+  Result request(size_t s, uint64_t address, bool write, MesiState mine, Time issue, PathTrace* trace = nullptr);
   // Socket `s`'s copy, held in state `held`, has left its caches: PutM (with the data) or PutE,
   // acknowledged by the home; an S copy leaves silently. Returns whether the block went home
   // written (PutM). The socket does not wait for the acknowledgement.
@@ -142,7 +145,6 @@ class Coherence : public Component {
   Time one_way(size_t a, size_t b) const;                                        // unloaded socket to socket
   Time one_way_home(size_t s, const Home& h) const;  // unloaded socket to home, transit included
 
-  Result request(size_t s, uint64_t address, bool write, Time issue, PathTrace* trace);
   // Invalidates every sharer but `keep`; returns when the last ack reached the collector (R for a
   // socket home, the home for the pool).
   Time invalidate(Txn& x, uint64_t sharers, Time t);
@@ -181,6 +183,8 @@ class Coherence : public Component {
   [[gnu::cold]] void record_version(size_t s, uint64_t block, uint64_t v);
   [[gnu::cold]] void forget_kept(size_t s, uint64_t block);
   [[gnu::cold]] uint64_t memory_version(uint64_t block) const;
+  // A transaction's waveform samples (with waves attached).
+  [[gnu::cold]] void record_waves(CohPath path, const Home& h, Time issue, Time at_home, Time done);
   // Host-side: each socket in `sockets` (a bit per socket) will lose `block`.
   void prefetch_drops(uint64_t sockets, uint64_t block) const;
   // The protocol takes the block from socket `s` (not the socket's own eviction).

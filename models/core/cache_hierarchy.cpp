@@ -123,7 +123,7 @@ int64_t SocketLlc::agent_access(const Route& r, uint64_t paddr, bool write, int6
   Time done;
   MesiState granted = MesiState::I;
   if (coh) {
-    const Coherence::Result res = write ? coh->store(r.requester, paddr, issue) : coh->load(r.requester, paddr, issue);
+    const Coherence::Result res = coh->request(r.requester, paddr, write, MesiState::I, issue);
     done = res.done;
     granted = res.granted;
   } else {
@@ -367,8 +367,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
   int64_t unloaded_ps;
   MesiState granted = MesiState::I;  // the state the line is filled with (coherence on)
   if (Coherence* coh = env_.coherence) {
-    const Coherence::Result res =
-        store ? coh->store(env_.requester, paddr, issue, trace) : coh->load(env_.requester, paddr, issue, trace);
+    const Coherence::Result res = coh->request(env_.requester, paddr, store, MesiState::I, issue, trace);
     done = res.done;
     granted = res.granted;
     switch (res.path) {
@@ -407,14 +406,16 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
 
 int64_t CacheHierarchy::own(uint64_t paddr, int64_t t) {
   Coherence& coh = *env_.coherence;
-  if (coh.state(env_.requester, paddr) == MesiState::I) return t;  // not cached here: the miss asks GetM
+  MesiState mine = coh.state(env_.requester, paddr);
+  if (mine == MesiState::I) return t;  // not cached here: the miss asks GetM
   // An upgrade is a transaction the other sharers take part in: it starts in time order, as a miss's
   // does (start_miss_in_time); the copy may be taken meanwhile, and the store then misses.
-  if (env_.sync_fs > 0 && take_turn(paddr, t + llc_latency_) && coh.state(env_.requester, paddr) == MesiState::I)
+  if (env_.sync_fs > 0 && take_turn(paddr, t + llc_latency_) &&
+      (mine = coh.state(env_.requester, paddr)) == MesiState::I)
     return t;
   // The request leaves through the LLC's pipeline, as a miss would.
   const Time issue = Time::from_ps((t + llc_latency_) / 1000);
-  const Coherence::Result res = coh.store(env_.requester, paddr, issue);
+  const Coherence::Result res = coh.request(env_.requester, paddr, true, mine, issue);
   if (res.path == CohPath::Hit) return t;  // E or M: silent
   ++stats_.upgrades;
   stats_.upgrade_latency_ps += static_cast<uint64_t>((res.done - issue).ps());

@@ -152,6 +152,28 @@ TEST(Coherence, HeldElsewhereNamesOnlyOtherSocketsCopies) {
   }
 }
 
+TEST(Coherence, ARequestWithItsStateKnownActsAsOneThatLooksItUp) {
+  // Two blocks of the pool take the same steps on an idle fabric, one asked the usual way, the
+  // other naming the requester's state as its LLC found it.
+  Machine m("starnuma16.yaml");
+  Coherence& c = *m.coh;
+  const uint64_t looked = m.base(m.pool_range()) + 128, named = looked + 4096;
+  Time t;
+  for (const auto& [s, write] : std::vector<std::pair<size_t, bool>>{{0, false}, {1, false}, {1, true}, {0, true}}) {
+    const Time first = t = t + Time::from_ps(kApart);
+    const Coherence::Result x = write ? c.store(s, looked, first) : c.load(s, looked, first);
+    const Time second = t = t + Time::from_ps(kApart);
+    const Coherence::Result y = c.request(s, named, write, c.state(s, named), second);
+    EXPECT_EQ(x.done - first, y.done - second);
+    EXPECT_EQ(x.path, y.path);
+    EXPECT_EQ(x.granted, y.granted);
+  }
+  EXPECT_EQ(c.checker().violations(), 0u) << c.checker().first_violation();
+  // With checking on, a state the copy is not in is the caller's bug, said at once.
+  ASSERT_EQ(c.state(0, named), MesiState::M);
+  EXPECT_THROW(c.request(0, named, false, MesiState::I, t + Time::from_ps(kApart)), sc_core::sc_report);
+}
+
 TEST(Coherence, PoolDirectoryEvictionBackInvalidates) {
   // 4 entries in 2 sets of 2 ways: the fifth pool block cached evicts an entry.
   Machine m("starnuma16.yaml", {"coherence.pool_directory_entries=4", "coherence.pool_directory_ways=2"});
