@@ -80,6 +80,16 @@ size_t CacheArray::find(const Key& k) const {
 namespace {
 
 #ifdef __SSE2__
+// The lane numbers k to k + 3; and the store of four tags, `moved` in the lanes `move` marks and
+// `kept` in the others.
+__m128i lanes_from(size_t k) {
+  return _mm_setr_epi32(static_cast<int>(k), static_cast<int>(k + 1), static_cast<int>(k + 2), static_cast<int>(k + 3));
+}
+void select_store(uint32_t* at, __m128i move, __m128i moved, __m128i kept) {
+  _mm_store_si128(reinterpret_cast<__m128i*>(at),
+                  _mm_or_si128(_mm_and_si128(move, moved), _mm_andnot_si128(move, kept)));
+}
+
 // Moves the tag at position `from` of a `Stride`-tag block (aligned, a multiple of four) to the
 // front, the ones before it back by one: four tags a register, every lane at or before `from`
 // takes its left neighbour, the others keep theirs, and lane 0 takes the moved tag. Branch-free
@@ -92,11 +102,7 @@ void rotate_to_front(uint32_t* b, size_t from) {
   for (size_t k = 0; k < Stride; k += 4) {
     const __m128i cur = _mm_load_si128(reinterpret_cast<const __m128i*>(b + k));
     const __m128i shifted = _mm_or_si128(_mm_slli_si128(cur, 4), _mm_srli_si128(carry, 12));
-    const __m128i index =
-        _mm_setr_epi32(static_cast<int>(k), static_cast<int>(k + 1), static_cast<int>(k + 2), static_cast<int>(k + 3));
-    const __m128i move = _mm_cmplt_epi32(index, limit);
-    _mm_store_si128(reinterpret_cast<__m128i*>(b + k),
-                    _mm_or_si128(_mm_and_si128(move, shifted), _mm_andnot_si128(move, cur)));
+    select_store(b + k, _mm_cmplt_epi32(lanes_from(k), limit), shifted, cur);
     carry = cur;
   }
 }
@@ -111,6 +117,22 @@ void push_front(uint32_t* b, uint32_t tag) {
     const __m128i cur = _mm_load_si128(reinterpret_cast<const __m128i*>(b + k));
     _mm_store_si128(reinterpret_cast<__m128i*>(b + k), _mm_or_si128(_mm_slli_si128(cur, 4), carry));
     carry = _mm_srli_si128(cur, 12);
+  }
+}
+
+// Removes the tag at position `at` of a `Stride`-tag block, the ones after it moving up one and an
+// empty way entering last (the lanes beyond the ways are empty already): every lane after `at`
+// takes its right neighbour, branch-free, as rotate_to_front.
+template <size_t Stride>
+void remove_at(uint32_t* b, size_t at) {
+  const __m128i before = _mm_set1_epi32(static_cast<int>(at) - 1);
+  __m128i cur = _mm_load_si128(reinterpret_cast<const __m128i*>(b));
+  for (size_t k = 0; k < Stride; k += 4) {
+    const __m128i next =
+        k + 4 < Stride ? _mm_load_si128(reinterpret_cast<const __m128i*>(b + k + 4)) : _mm_set1_epi32(-1);  // kEmpty
+    const __m128i shifted = _mm_or_si128(_mm_srli_si128(cur, 4), _mm_slli_si128(next, 12));
+    select_store(b + k, _mm_cmpgt_epi32(lanes_from(k), before), shifted, cur);
+    cur = next;
   }
 }
 #endif
@@ -244,8 +266,16 @@ CacheArray::Victim CacheArray::invalidate(uint64_t line) {
   uint32_t* b = block(k.set);
   Victim v{true, line, (b[i] & kDirty) != 0, payload_.empty() ? 0 : payload_[k.set * ways_ + i], state_of(b[i])};
   // The ways after it move up one: empty ways stay last. (A few words: a loop, not a library call.)
-  for (size_t j = i; j + 1 < ways_; ++j) b[j] = b[j + 1];
-  b[ways_ - 1] = kEmpty;
+  switch (stride_) {
+#ifdef __SSE2__
+    case 4: remove_at<4>(b, i); break;
+    case 8: remove_at<8>(b, i); break;
+    case 16: remove_at<16>(b, i); break;
+#endif
+    default:
+      for (size_t j = i; j + 1 < ways_; ++j) b[j] = b[j + 1];
+      b[ways_ - 1] = kEmpty;
+  }
   if (!payload_.empty()) {
     uint64_t* p = &payload_[k.set * ways_];
     for (size_t j = i; j + 1 < ways_; ++j) p[j] = p[j + 1];

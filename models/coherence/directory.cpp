@@ -11,10 +11,11 @@ void DirEntry::hold_out_of_range(Time from, Time until) {
                   std::to_string(until.ps()) + " ps, beyond the directory's 4.29 ms");
 }
 
-Directory::Directory(uint64_t entries, unsigned ways) : sets_(entries && ways ? entries / ways : 0), ways_(ways) {}
+Directory::Directory(uint64_t entries, unsigned ways)
+    : sets_(entries && ways ? entries / ways : 0), set_of_block_(sets_ ? sets_ : 1), ways_(ways) {}
 
 uint64_t* Directory::set_of(uint64_t block) {
-  uint64_t*& set = sets_in_use_[block % sets_];
+  uint64_t*& set = sets_in_use_[set_of_block_.mod(block)];
   if (!set) {
     if (chunk_used_ == kSetsPerChunk) {
       const size_t n = kSetsPerChunk * ways_;
@@ -67,6 +68,7 @@ DirEntry& Directory::obtain(uint64_t block, Victim& victim) {
   set[pick] = block;
   Live& live = live_[block];
   live.last_use = ++clock_;
+  live.way = &set[pick];
   // The set's serialization point survives the eviction: the victim's back-invalidation is in it.
   live.entry.hold(victim.entry.busy_from, victim.entry.busy_until());
   return live.entry;
@@ -77,10 +79,10 @@ void Directory::release(uint64_t block) {
     unbounded_.erase(block);
     return;
   }
-  if (!live_.erase(block)) return;
-  uint64_t* set = set_of(block);
-  for (unsigned w = 0; w < ways_; ++w)
-    if (set[w] == block) set[w] = kNoBlock;
+  Live* live = live_.find(block);
+  if (!live) return;
+  *live->way = kNoBlock;
+  live_.erase(block);
 }
 
 }  // namespace starnuma

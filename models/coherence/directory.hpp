@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/divisor.hpp"
 #include "common/flat_map.hpp"
 #include "common/units.hpp"
 
@@ -77,10 +78,12 @@ class Directory {
   struct Live {
     DirEntry entry;
     uint64_t last_use = 0;
+    uint64_t* way = nullptr;  // its block's way in its set (in the slot's spare bytes): a release finds it there
   };
   uint64_t* set_of(uint64_t block);  // its ways' blocks, built when first used
 
   uint64_t sets_ = 0;
+  Divisor set_of_block_;
   unsigned ways_ = 0;
   uint64_t clock_ = 0;  // LRU stamp
   FlatMap<DirEntry> unbounded_;
