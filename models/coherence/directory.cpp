@@ -11,11 +11,10 @@ void DirEntry::hold_out_of_range(Time from, Time until) {
                   std::to_string(until.ps()) + " ps, beyond the directory's 4.29 ms");
 }
 
-Directory::Directory(uint64_t entries, unsigned ways)
-    : sets_(entries && ways ? entries / ways : 0), set_of_block_(sets_ ? sets_ : 1), ways_(ways) {}
+Directory::Directory(uint64_t entries, unsigned ways) : sets_(entries && ways ? entries / ways : 0), ways_(ways) {}
 
 uint64_t* Directory::set_of(uint64_t block) {
-  uint64_t*& set = sets_in_use_[set_of_block_.mod(block)];
+  uint64_t*& set = sets_in_use_[sets_.mod(block)];
   if (!set) {
     if (chunk_used_ == kSetsPerChunk) {
       const size_t n = kSetsPerChunk * ways_;
@@ -61,10 +60,7 @@ DirEntry& Directory::obtain(uint64_t block, Victim& victim) {
       pick = w;
     }
   }
-  if (set[pick] != kNoBlock) {
-    victim = Victim{true, set[pick], live_.find(set[pick])->entry};
-    live_.erase(set[pick]);
-  }
+  if (set[pick] != kNoBlock) victim = Victim{true, set[pick], live_.take(set[pick])->entry};
   set[pick] = block;
   Live& live = live_[block];
   live.last_use = ++clock_;
@@ -79,10 +75,7 @@ void Directory::release(uint64_t block) {
     unbounded_.erase(block);
     return;
   }
-  Live* live = live_.find(block);
-  if (!live) return;
-  *live->way = kNoBlock;
-  live_.erase(block);
+  if (const std::optional<Live> gone = live_.take(block)) *gone->way = kNoBlock;
 }
 
 }  // namespace starnuma

@@ -61,7 +61,7 @@ class Directory {
   DirEntry& obtain(uint64_t block, Victim& victim);
   // Frees the entry of `block` (no copies are left).
   void release(uint64_t block);
-  bool bounded() const { return sets_ > 0; }
+  bool bounded() const { return sets_.value() > 0; }
   size_t entries_in_use() const { return bounded() ? live_.size() : unbounded_.size(); }
   // Brings the entry's slot into the host's caches.
   void prefetch(uint64_t block) const {
@@ -82,8 +82,7 @@ class Directory {
   };
   uint64_t* set_of(uint64_t block);  // its ways' blocks, built when first used
 
-  uint64_t sets_ = 0;
-  Divisor set_of_block_;
+  Divisor sets_{0};  // 0: unbounded
   unsigned ways_ = 0;
   uint64_t clock_ = 0;  // LRU stamp
   FlatMap<DirEntry> unbounded_;

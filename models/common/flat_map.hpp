@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,10 +76,16 @@ class FlatMap {
   bool erase(uint64_t key) {
     const size_t i = locate(key);
     if (i == kNone) return false;
-    slots_[i].key = kGone;
-    slots_[i].value = V{};
-    --size_;
+    erase_at(i);
     return true;
+  }
+  // Erases `key` and returns its value (nothing if absent), with one probe.
+  std::optional<V> take(uint64_t key) {
+    const size_t i = locate(key);
+    if (i == kNone) return std::nullopt;
+    std::optional<V> value(std::move(slots_[i].value));
+    erase_at(i);
+    return value;
   }
 
  private:
@@ -103,6 +110,12 @@ class FlatMap {
     k *= 0xff51afd7ed558ccdULL;
     k ^= k >> 33;
     return k;
+  }
+
+  void erase_at(size_t i) {
+    slots_[i].key = kGone;
+    slots_[i].value = V{};
+    --size_;
   }
 
   size_t locate(uint64_t key) const {

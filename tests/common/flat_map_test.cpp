@@ -17,9 +17,19 @@ TEST(FlatMap, AgreesWithUnorderedMapOverRandomOperations) {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 200000; ++i) {
     const uint64_t key = rng() % 5000 * 64;  // clustered keys, as block numbers are
-    switch (rng() % 3) {
+    switch (rng() % 4) {
       case 0: flat[key] = want[key] = rng(); break;
       case 1: EXPECT_EQ(flat.erase(key), want.erase(key) == 1); break;
+      case 2: {  // an erase that hands the value back
+        const std::optional<uint64_t> got = flat.take(key);
+        auto it = want.find(key);
+        ASSERT_EQ(got.has_value(), it != want.end()) << key;
+        if (got) {
+          EXPECT_EQ(*got, it->second);
+          want.erase(it);
+        }
+        break;
+      }
       default: {
         const uint64_t* got = flat.find(key);
         auto it = want.find(key);
