@@ -218,6 +218,29 @@ $(cat "$work/$1.err")"
     [ "$rc" = 1 ] || fail "exit code $rc"
     grep -q "another starnuma sweep is running in this folder" "$work/err.txt" || fail "$(cat "$work/err.txt")"
     ;;
+  shipped_sweeps)
+    # Every sweep the project ships lists its runs; and experiments/paper.yaml is the paper's
+    # evaluation by its own method (issue 37): its eight workloads (cc as Afforest), placement
+    # dynamic on both machines (sampled runs), the static oracle only in its labelled part.
+    for spec in "$here"/../../experiments/*.yaml; do
+      "$starnuma" sweep "$spec" --out "$work/$(basename "$spec" .yaml)" --dry-run > "$work/list.txt" 2> "$work/err.txt" \
+        || fail "$spec: $(cat "$work/err.txt")"
+      grep -q " to run " "$work/list.txt" || fail "$spec lists no run"
+    done
+    "$starnuma" sweep "$here/../../experiments/paper.yaml" --out "$work/paper" --dry-run > "$work/paper.txt"
+    for w in bfs:scale= cc:scale=.*algorithm=afforest sssp:scale= tc:scale= masstree tpcc fmi poa; do
+      grep -q "^dynamic-.*--workload $w" "$work/paper.txt" || fail "paper.yaml: no dynamic run of $w"
+    done
+    ! grep -q "algorithm=sv" "$work/paper.txt" || fail "paper.yaml runs Shiloach-Vishkin"
+    ! grep -v "^oracle-" "$work/paper.txt" | grep -q -- "--placement oracle" \
+      || fail "paper.yaml: an oracle placement outside part oracle: $(grep -- '--placement oracle' "$work/paper.txt" | grep -v '^oracle-' | head -1)"
+    for part in dynamic t0 limit pool light; do
+      n=$(grep -c "^$part-" "$work/paper.txt")
+      [ "$n" = "$(grep "^$part-" "$work/paper.txt" | grep -c "starnuma checkpoint .*&& starnuma sample ")" ] \
+        || fail "paper.yaml: part $part is not all sampled runs with migration"
+    done
+    [ "$(grep "^dynamic-" "$work/paper.txt" | grep -c "baseline16")" -ge 30 ] || fail "paper.yaml: too few dynamic baseline runs"
+    ;;
   *) fail "unknown case $case_name" ;;
 esac
 echo "ok: $case_name"
