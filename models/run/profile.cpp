@@ -24,9 +24,9 @@ struct PageRecord {
 };
 }  // namespace
 
-void for_each_llc_miss(const Workload& workload, const std::vector<unsigned>& socket_of,
-                       const std::vector<uint64_t>& llc_lines, uint64_t instructions,
-                       const std::function<void(uint64_t, unsigned, bool)>& miss) {
+std::vector<uint64_t> for_each_llc_miss(const Workload& workload, const std::vector<unsigned>& socket_of,
+                                        const std::vector<uint64_t>& llc_lines, uint64_t instructions,
+                                        const std::function<void(uint64_t, unsigned, bool)>& miss) {
   const unsigned threads = static_cast<unsigned>(socket_of.size());
   std::vector<std::unique_ptr<ThreadStream>> streams;
   for (unsigned t = 0; t < threads; ++t) streams.push_back(workload.stream(t));
@@ -62,6 +62,7 @@ void for_each_llc_miss(const Workload& workload, const std::vector<unsigned>& so
       }
     }
   }
+  return retired;
 }
 
 SharingProfile profile_sharing(const ProfileOptions& o) {
@@ -71,17 +72,24 @@ SharingProfile profile_sharing(const ProfileOptions& o) {
   std::vector<unsigned> socket_of(threads);
   for (unsigned t = 0; t < threads; ++t) socket_of[t] = t / o.cores_per_socket;
   std::unordered_map<uint64_t, PageRecord> pages;
-  for_each_llc_miss(*workload, socket_of,
-                    std::vector<uint64_t>(o.sockets, o.llc_bytes_per_core * o.cores_per_socket / 64), o.instructions,
-                    [&](uint64_t address, unsigned socket, bool store) {
-                      PageRecord& p = pages[address >> kProfilePageShift];
-                      p.sharers |= uint64_t{1} << socket;
-                      ++p.accesses;
-                      p.written = p.written || store;
-                    });
+  const std::vector<uint64_t> measured = for_each_llc_miss(
+      *workload, socket_of, std::vector<uint64_t>(o.sockets, o.llc_bytes_per_core * o.cores_per_socket / 64),
+      o.instructions, [&](uint64_t address, unsigned socket, bool store) {
+        PageRecord& p = pages[address >> kProfilePageShift];
+        p.sharers |= uint64_t{1} << socket;
+        ++p.accesses;
+        p.written = p.written || store;
+      });
 
   SharingProfile r;
   r.sockets = o.sockets;
+  const auto short_of = [&](uint64_t n) { return n < o.instructions; };
+  if (const auto k = std::count_if(measured.begin(), measured.end(), short_of))
+    r.shortfalls.push_back(
+        std::to_string(k) + " of the " + std::to_string(threads) + " threads' streams ended before " +
+        std::to_string(o.instructions) +
+        " instructions (the fewest measured: " + std::to_string(*std::min_element(measured.begin(), measured.end())) +
+        "): the profile covers less than asked; give a longer workload or fewer --instructions");
   std::map<unsigned, uint64_t> page_count, access_count;
   uint64_t ro_pages = 0, ro_accesses = 0;
   for (const auto& [page, rec] : pages) {
@@ -116,6 +124,7 @@ nlohmann::ordered_json SharingProfile::to_json() const {
   j["accesses_by_sharers"] = a;
   j["read_only_pages"] = read_only_pages;
   j["read_only_accesses"] = read_only_accesses;
+  j["shortfalls"] = shortfalls;
   return j;
 }
 
@@ -135,6 +144,7 @@ std::string format_profile(const SharingProfile& p) {
   os << "\npages with more than 8 sharers: " << 100 * over8_pages << " % of pages, " << 100 * over8_accesses
      << " % of accesses\nread-only pages: " << 100 * p.read_only_pages << " % of pages, " << 100 * p.read_only_accesses
      << " % of accesses\n";
+  for (const std::string& s : p.shortfalls) os << "\nWARNING: " << s << "\n";
   return os.str();
 }
 

@@ -31,6 +31,8 @@ struct SharingProfile {
   std::map<unsigned, double> pages_by_sharers;         // sharer count -> fraction of pages
   std::map<unsigned, double> accesses_by_sharers;      // sharer count -> fraction of accesses
   double read_only_pages = 0, read_only_accesses = 0;  // fractions
+  // What the profile did less than asked (threads whose streams ended before the instructions).
+  std::vector<std::string> shortfalls;
   nlohmann::ordered_json to_json() const;
 };
 
@@ -40,10 +42,11 @@ SharingProfile profile_sharing(const ProfileOptions& options);
 // threads run their streams interleaved in small batches (barriers only order the batches), thread
 // t's accesses go through the LLC of socket `socket_of[t]` (`llc_lines[s]` lines, 16-way LRU), and
 // `miss(address, socket, store)` is called for every LLC miss after initialisation (the barrier
-// that starts measurement), up to `instructions` per thread.
-void for_each_llc_miss(const Workload& workload, const std::vector<unsigned>& socket_of,
-                       const std::vector<uint64_t>& llc_lines, uint64_t instructions,
-                       const std::function<void(uint64_t address, unsigned socket, bool store)>& miss);
+// that starts measurement), up to `instructions` per thread. Returns each thread's instructions
+// measured: fewer than `instructions` where its stream ended first.
+std::vector<uint64_t> for_each_llc_miss(const Workload& workload, const std::vector<unsigned>& socket_of,
+                                        const std::vector<uint64_t>& llc_lines, uint64_t instructions,
+                                        const std::function<void(uint64_t address, unsigned socket, bool store)>& miss);
 std::string format_profile(const SharingProfile& p);
 
 }  // namespace starnuma

@@ -14,6 +14,21 @@ TEST(Profile, ThreadPrivateDataHasOneSharerPerPage) {
   EXPECT_DOUBLE_EQ(p.pages_by_sharers[1], 1.0);
   EXPECT_DOUBLE_EQ(p.accesses_by_sharers[1], 1.0);
   EXPECT_LT(p.read_only_pages, 0.1);  // a quarter of the accesses are stores
+  EXPECT_TRUE(p.shortfalls.empty()) << p.shortfalls.front();
+  EXPECT_EQ(p.to_json()["shortfalls"].size(), 0u);
+}
+
+TEST(Profile, StreamsEndingBeforeTheInstructionsAreReported) {
+  // Only thread 0 chases, 1000 loads: every stream ends before 200 K instructions.
+  ProfileOptions o;
+  o.workload = "chase:footprint=1MiB,operations=1000";
+  o.instructions = 200000;
+  SharingProfile p = profile_sharing(o);
+  ASSERT_EQ(p.shortfalls.size(), 1u);
+  EXPECT_NE(p.shortfalls[0].find("64 of the 64 threads' streams ended before 200000 instructions"), std::string::npos)
+      << p.shortfalls[0];
+  EXPECT_EQ(p.to_json()["shortfalls"][0], p.shortfalls[0]);
+  EXPECT_NE(format_profile(p).find("WARNING: 64 of the 64 threads"), std::string::npos);
 }
 
 TEST(Profile, SharingWorkloadShowsItsDistribution) {

@@ -150,6 +150,7 @@ int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json) {
 
 int profile(const ProfileOptions& o, bool json) {
   SharingProfile p = profile_sharing(o);
+  for (const std::string& s : p.shortfalls) std::cerr << "starnuma profile: warning: " << s << '\n';
   if (json) std::cout << json_text(p.to_json()) << '\n';
   else
     std::cout << o.workload << " on " << o.sockets << " sockets x " << o.cores_per_socket
