@@ -142,21 +142,21 @@ class AfforestProgram : public ComponentsProgram {
       : ComponentsProgram(std::move(g)), run_(run_afforest(graph_, seed)) {
     using S = ParallelLoop::Schedule;
     const int64_t n = graph_.vertices();
+    std::vector<ParallelLoop> loops;
     // GAP runs the kernel once per trial, from fresh labels; every trial does the same work here
     // (one execution is recorded), each with its own dynamic schedule.
     for (uint64_t trial = 0; trial < trials; ++trial) {
       const uint64_t salt = (seed * 31 + trial) * 8;
-      loops_.push_back(init_loop(kInit));
+      loops.push_back(init_loop(kInit));
       for (uint32_t r = 0; r <= kNeighbourRounds; ++r) {
         if (r == kNeighbourRounds)
-          loops_.push_back({kSample, S::Serial, 0, static_cast<int64_t>(run_.samples.size()), 1, 0, r, 0});
-        loops_.push_back({r == kNeighbourRounds ? kFinal : kLink, S::Dynamic, 0, n, kChunk, salt + 2 * r, r, 0});
-        loops_.push_back({kCompress, S::Dynamic, 0, n, kChunk, salt + 2 * r + 1, r, 0});
+          loops.push_back({kSample, S::Serial, 0, static_cast<int64_t>(run_.samples.size()), 1, 0, r, 0});
+        loops.push_back({r == kNeighbourRounds ? kFinal : kLink, S::Dynamic, 0, n, kChunk, salt + 2 * r, r, 0});
+        loops.push_back({kCompress, S::Dynamic, 0, n, kChunk, salt + 2 * r + 1, r, 0});
       }
     }
+    set_loops(loops);
   }
-
-  const std::vector<ParallelLoop>& loops() const override { return loops_; }
 
   void run_item(const ParallelLoop& loop, int64_t item, unsigned, OpSink& out) const override {
     const auto u = static_cast<size_t>(item);
@@ -191,7 +191,6 @@ class AfforestProgram : public ComponentsProgram {
   }
 
   AfforestRun run_;
-  std::vector<ParallelLoop> loops_;
 };
 
 }  // namespace

@@ -137,21 +137,21 @@ enum Body : uint8_t { kResetParents, kClearBitmap, kTopDown, kBottomUp, kQueueTo
 class BfsProgram : public ParallelProgram {
  public:
   BfsProgram(CsrGraph g, unsigned trials, bool direction_optimizing, uint64_t seed)
-      : graph_(std::move(g)), layout_(graph_) {
+      : graph_(std::move(g)), layout_(graph_), direction_optimizing_(direction_optimizing), seed_(seed) {
     std::mt19937_64 rng(seed ^ 0x5eed);
     while (roots_.size() < trials) {
       const int32_t r = static_cast<int32_t>(rng() % static_cast<uint64_t>(graph_.vertices()));
       if (graph_.degree(r) > 0) roots_.push_back(r);
     }
-    for (int32_t r : roots_) trials_.push_back(breadth_first_search(graph_, r, direction_optimizing));
-    build_loops(seed);
+    trials_.resize(roots_.size());  // each search computed when a stream first reaches it (add_round)
   }
 
-  const std::vector<ParallelLoop>& loops() const override { return loops_; }
   uint64_t footprint() const override { return layout_.end - layout_.offsets; }
   const CsrGraph& graph() const { return graph_; }
   const std::vector<int32_t>& roots() const { return roots_; }
-  const BfsResult& traversal(size_t trial) const { return trials_.at(trial); }
+  BfsResult traversal(size_t trial) const {
+    return breadth_first_search(graph_, roots_.at(trial), direction_optimizing_);
+  }
 
   void first_touch(unsigned t, unsigned threads, std::vector<uint64_t>& pages) const override {
     const GraphLayout& L = layout_;
@@ -167,7 +167,7 @@ class BfsProgram : public ParallelProgram {
   void run_item(const ParallelLoop& loop, int64_t item, unsigned, OpSink& out) const override {
     const CsrGraph& g = graph_;
     const GraphLayout& L = layout_;
-    const BfsResult& r = trials_[loop.round];
+    const BfsResult& r = *trials_[loop.round];
     const BfsStep& st = r.steps[std::min<size_t>(loop.step, r.steps.size() - 1)];
     const auto at = [](uint64_t base, uint64_t element, int64_t i) {
       return base + element * static_cast<uint64_t>(i);
@@ -233,38 +233,43 @@ class BfsProgram : public ParallelProgram {
   }
 
  private:
-  void build_loops(uint64_t seed) {
+  // A search is computed when a stream first reaches it: a run that measures the first searches of
+  // many (trials=100 keeps every thread busy however long the run) pays for those alone.
+  bool add_round(uint32_t trial, std::vector<ParallelLoop>& loops) const override {
+    if (trial >= roots_.size()) return false;
+    trials_[trial] = std::make_unique<BfsResult>(breadth_first_search(graph_, roots_[trial], direction_optimizing_));
     using S = ParallelLoop::Schedule;
     const int64_t n = graph_.vertices();
-    for (uint32_t trial = 0; trial < trials_.size(); ++trial) {
-      loops_.push_back({kResetParents, S::Static, 0, (n + 15) / 16, 1, 0, trial, 0});  // lines of parent
-      const auto& steps = trials_[trial].steps;
-      for (uint32_t i = 0; i < steps.size(); ++i) {
-        const BfsStep& st = steps[i];
-        const uint64_t salt = seed * 0x100000001b3ull ^ (uint64_t{trial} << 32) ^ i;
-        if (st.kind == BfsStep::Kind::BottomUp || st.kind == BfsStep::Kind::QueueToBitmap)
-          loops_.push_back({kClearBitmap, S::Serial, 0, (n + 511) / 512, 1, 0, trial, i});
-        switch (st.kind) {
-          case BfsStep::Kind::TopDown:
-            loops_.push_back({kTopDown, S::Dynamic, st.queue_begin, st.queue_end, 64, salt, trial, i});
-            break;
-          case BfsStep::Kind::BottomUp: loops_.push_back({kBottomUp, S::Dynamic, 0, n, 1024, salt, trial, i}); break;
-          case BfsStep::Kind::QueueToBitmap:
-            loops_.push_back({kQueueToBitmap, S::Static, st.queue_begin, st.queue_end, 1, 0, trial, i});
-            break;
-          case BfsStep::Kind::BitmapToQueue:
-            loops_.push_back({kBitmapToQueue, S::Dynamic, 0, (n + 63) / 64, 16, salt, trial, i});
-            break;
-        }
+    loops.push_back({kResetParents, S::Static, 0, (n + 15) / 16, 1, 0, trial, 0});  // lines of parent
+    const auto& steps = trials_[trial]->steps;
+    for (uint32_t i = 0; i < steps.size(); ++i) {
+      const BfsStep& st = steps[i];
+      const uint64_t salt = seed_ * 0x100000001b3ull ^ (uint64_t{trial} << 32) ^ i;
+      if (st.kind == BfsStep::Kind::BottomUp || st.kind == BfsStep::Kind::QueueToBitmap)
+        loops.push_back({kClearBitmap, S::Serial, 0, (n + 511) / 512, 1, 0, trial, i});
+      switch (st.kind) {
+        case BfsStep::Kind::TopDown:
+          loops.push_back({kTopDown, S::Dynamic, st.queue_begin, st.queue_end, 64, salt, trial, i});
+          break;
+        case BfsStep::Kind::BottomUp: loops.push_back({kBottomUp, S::Dynamic, 0, n, 1024, salt, trial, i}); break;
+        case BfsStep::Kind::QueueToBitmap:
+          loops.push_back({kQueueToBitmap, S::Static, st.queue_begin, st.queue_end, 1, 0, trial, i});
+          break;
+        case BfsStep::Kind::BitmapToQueue:
+          loops.push_back({kBitmapToQueue, S::Dynamic, 0, (n + 63) / 64, 16, salt, trial, i});
+          break;
       }
     }
+    return true;
   }
 
   CsrGraph graph_;
   GraphLayout layout_;
+  bool direction_optimizing_;
+  uint64_t seed_;
   std::vector<int32_t> roots_;
-  std::vector<BfsResult> trials_;
-  std::vector<ParallelLoop> loops_;
+  // Sized once, so the entries' addresses never move; each set under ParallelProgram's lock.
+  mutable std::vector<std::unique_ptr<const BfsResult>> trials_;
 };
 
 BfsWorkload::BfsWorkload(CsrGraph graph, unsigned trials, bool direction_optimizing, unsigned threads, uint64_t seed)
@@ -274,7 +279,7 @@ BfsWorkload::BfsWorkload(std::shared_ptr<const BfsProgram> program, unsigned thr
 BfsWorkload::~BfsWorkload() = default;
 const CsrGraph& BfsWorkload::graph() const { return bfs_->graph(); }
 const std::vector<int32_t>& BfsWorkload::roots() const { return bfs_->roots(); }
-const BfsResult& BfsWorkload::traversal(size_t trial) const { return bfs_->traversal(trial); }
+BfsResult BfsWorkload::traversal(size_t trial) const { return bfs_->traversal(trial); }
 
 namespace {
 

@@ -1,9 +1,10 @@
 // Breadth-first search as GAP runs it, traced per thread: direction-optimizing (Beamer) by
 // default, top-down only on request.
 //
-// The traversal is computed first, step by step and deterministically. In a top-down step a
-// vertex's parent is the first frontier vertex, in queue order, that reaches it; in a bottom-up
-// step it is the first neighbour, in adjacency order, that is in the frontier. The search is then
+// Each traversal is computed, step by step and deterministically, when a stream first reaches its
+// search (a run computes only the searches it reaches). In a top-down step a vertex's parent is
+// the first frontier vertex, in queue order, that reaches it; in a bottom-up step it is the first
+// neighbour, in adjacency order, that is in the frontier. The search is then
 // a ParallelProgram: each thread's stream is produced on the fly from that result, the loads and
 // stores of the real arrays at their addresses, a barrier after each parallel loop, GAP's
 // schedules (dynamic, 64 queue entries top-down, 1024 vertices bottom-up).
@@ -59,7 +60,7 @@ class BfsWorkload : public ProgramWorkload {
   ~BfsWorkload() override;
   const CsrGraph& graph() const;
   const std::vector<int32_t>& roots() const;
-  const BfsResult& traversal(size_t trial) const;
+  BfsResult traversal(size_t trial) const;  // computed again (the streams compute each search when reached)
 
  private:
   BfsWorkload(std::shared_ptr<const BfsProgram> program, unsigned threads);

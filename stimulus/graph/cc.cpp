@@ -88,14 +88,13 @@ class CcProgram : public ComponentsProgram {
   explicit CcProgram(CsrGraph g) : ComponentsProgram(std::move(g)), run_(shiloach_vishkin(graph_)) {
     using S = ParallelLoop::Schedule;
     const int64_t n = graph_.vertices();
-    loops_.push_back(init_loop(kInit));
+    std::vector<ParallelLoop> loops{init_loop(kInit)};
     for (uint32_t i = 0; i < run_.before_hooking.size(); ++i) {
-      loops_.push_back({kHook, S::Static, 0, n, 1, 0, i, 0});
-      loops_.push_back({kCompress, S::Static, 0, n, 1, 0, i, 0});
+      loops.push_back({kHook, S::Static, 0, n, 1, 0, i, 0});
+      loops.push_back({kCompress, S::Static, 0, n, 1, 0, i, 0});
     }
+    set_loops(loops);
   }
-
-  const std::vector<ParallelLoop>& loops() const override { return loops_; }
 
   void run_item(const ParallelLoop& loop, int64_t item, unsigned, OpSink& out) const override {
     if (loop.body == kInit) {
@@ -135,7 +134,6 @@ class CcProgram : public ComponentsProgram {
 
  private:
   ComponentsRun run_;
-  std::vector<ParallelLoop> loops_;
 };
 
 class CcSpec : public GraphSpec {

@@ -1,6 +1,7 @@
 #include "stimulus/graph/kronecker.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 
@@ -14,31 +15,13 @@ bool CsrGraph::has_edge(int64_t u, int64_t v) const {
 
 namespace {
 
-// Up to this size the edge list is held and sorted, the fastest way; beyond it the edges are drawn
-// twice from the same generator state, first to count each vertex's entries, then to place them,
-// so the list is never held and the CSR arrays are the peak memory (a third of the list's). Both
-// give the same graph.
+// Up to this size the edge list is drawn once and held, then read twice; beyond it the edges are
+// drawn twice from the same generator state, so the list is never held and the CSR arrays are the
+// peak memory. Both give the same graph.
 constexpr uint64_t kEdgeListLimit = uint64_t{2} << 30;
 
-template <class ForEachEdge>
-CsrGraph csr_from_edge_list(int64_t n, int64_t m, ForEachEdge&& for_each_edge) {
-  std::vector<std::pair<int32_t, int32_t>> edges;
-  edges.reserve(static_cast<size_t>(2 * m));
-  for_each_edge([&](int32_t a, int32_t b) {
-    edges.emplace_back(a, b);
-    edges.emplace_back(b, a);  // undirected
-  });
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  CsrGraph g;
-  g.offsets.assign(static_cast<size_t>(n) + 1, 0);
-  for (const auto& [a, b] : edges) ++g.offsets[static_cast<size_t>(a) + 1];
-  std::partial_sum(g.offsets.begin(), g.offsets.end(), g.offsets.begin());
-  g.neighbors.reserve(edges.size());
-  for (const auto& [a, b] : edges) g.neighbors.push_back(b);  // already sorted by (a, b)
-  return g;
-}
-
+// One pass over the edges counts each vertex's entries, a second places them, then each vertex's
+// list is sorted and its duplicates dropped: no sort of the whole list.
 template <class ForEachEdge>
 CsrGraph csr_in_two_passes(int64_t n, ForEachEdge&& for_each_edge) {
   CsrGraph g;
@@ -71,6 +54,11 @@ CsrGraph csr_in_two_passes(int64_t n, ForEachEdge&& for_each_edge) {
   return g;
 }
 
+// The initiator's quadrant boundaries as integers. The generator's draw is x = k * 2^-53 with k an
+// integer below 2^53, exactly, so x >= t exactly when k >= ceil(t * 2^53): the quadrants of
+// comparing doubles, without the conversion.
+uint64_t draw_threshold(double t) { return static_cast<uint64_t>(std::ceil(std::ldexp(t, 53))); }
+
 }  // namespace
 
 CsrGraph kronecker_graph(unsigned scale, unsigned degree, uint64_t seed, CsrBuild build) {
@@ -84,28 +72,46 @@ CsrGraph kronecker_graph(unsigned scale, unsigned degree, uint64_t seed, CsrBuil
   for (int64_t i = n - 1; i > 0; --i)
     std::swap(label[static_cast<size_t>(i)], label[rng() % static_cast<uint64_t>(i + 1)]);
 
+  constexpr double A = 0.57, B = 0.19, C = 0.19;
+  const uint64_t to_b = draw_threshold(A), to_c = draw_threshold(A + B), to_d = draw_threshold(A + B + C);
   const std::mt19937_64 edges_start = rng;
+  // Drawn a block of edges at a time and relabelled afterwards, so that the label lookups (cache
+  // misses at large scales) overlap instead of each waiting behind its edge's draws.
   auto for_each_edge = [&](auto&& visit) {
     std::mt19937_64 r = edges_start;
-    auto unit = [&] { return static_cast<double>(r() >> 11) * 0x1.0p-53; };
-    constexpr double A = 0.57, B = 0.19, C = 0.19;
-    for (int64_t e = 0; e < m; ++e) {
-      int64_t u = 0, v = 0;
-      for (unsigned bit = 0; bit < scale; ++bit) {
-        const double x = unit();
-        const int64_t down = x >= A + B ? 1 : 0;                                // quadrants C and D
-        const int64_t right = (x >= A && x < A + B) || x >= A + B + C ? 1 : 0;  // quadrants B and D
-        u |= down << bit;
-        v |= right << bit;
+    constexpr int64_t kBlock = 1024;
+    std::vector<std::pair<int32_t, int32_t>> block;
+    block.reserve(kBlock);
+    for (int64_t first = 0; first < m; first += kBlock) {
+      block.clear();
+      for (int64_t e = first; e < std::min(m, first + kBlock); ++e) {
+        int64_t u = 0, v = 0;
+        for (unsigned bit = 0; bit < scale; ++bit) {
+          const uint64_t k = r() >> 11;
+          // Quadrant 0 (A), 1 (B: right), 2 (C: down) or 3 (D: down and right).
+          const int64_t quadrant = int64_t{k >= to_b} + int64_t{k >= to_c} + int64_t{k >= to_d};
+          u |= (quadrant >> 1) << bit;
+          v |= (quadrant & 1) << bit;
+        }
+        if (u != v) block.emplace_back(static_cast<int32_t>(u), static_cast<int32_t>(v));  // no self-loops
       }
-      if (u == v) continue;  // no self-loops
-      visit(label[static_cast<size_t>(u)], label[static_cast<size_t>(v)]);
+      for (auto& [u, v] : block) {
+        u = label[static_cast<size_t>(u)];
+        v = label[static_cast<size_t>(v)];
+      }
+      for (const auto& [u, v] : block) visit(u, v);
     }
   };
   if (build == CsrBuild::Auto)
-    build = 2 * static_cast<uint64_t>(m) * sizeof(std::pair<int32_t, int32_t>) <= kEdgeListLimit ? CsrBuild::EdgeList
-                                                                                                 : CsrBuild::TwoPasses;
-  return build == CsrBuild::EdgeList ? csr_from_edge_list(n, m, for_each_edge) : csr_in_two_passes(n, for_each_edge);
+    build = static_cast<uint64_t>(m) * sizeof(std::pair<int32_t, int32_t>) <= kEdgeListLimit ? CsrBuild::EdgeList
+                                                                                             : CsrBuild::TwoPasses;
+  if (build == CsrBuild::TwoPasses) return csr_in_two_passes(n, for_each_edge);
+  std::vector<std::pair<int32_t, int32_t>> edges;
+  edges.reserve(static_cast<size_t>(m));
+  for_each_edge([&edges](int32_t a, int32_t b) { edges.emplace_back(a, b); });
+  return csr_in_two_passes(n, [&edges](auto&& visit) {
+    for (const auto& [a, b] : edges) visit(a, b);
+  });
 }
 
 }  // namespace starnuma

@@ -51,6 +51,29 @@ void LoopShare::start_round() {
   chunk_end_ = std::min(end_, next_ + chunk_);
 }
 
+const ParallelLoop* ParallelProgram::loop(size_t index) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<ParallelLoop> round;
+  while (index >= loops_.size() && !complete_) {
+    round.clear();
+    if (add_round(rounds_++, round)) loops_.insert(loops_.end(), round.begin(), round.end());
+    else complete_ = true;
+  }
+  return index < loops_.size() ? &loops_[index] : nullptr;
+}
+
+uint32_t ParallelProgram::rounds_made() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!rounds_) return complete_ ? 1 : 0;  // set_loops, or nothing reached yet
+  return rounds_ - (complete_ ? 1 : 0);    // the last call found no round
+}
+
+void ParallelProgram::set_loops(const std::vector<ParallelLoop>& loops) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  loops_.assign(loops.begin(), loops.end());
+  complete_ = true;
+}
+
 void append_pages(std::vector<uint64_t>& pages, uint64_t from, uint64_t to) {
   for (uint64_t p = from / kGraphPage * kGraphPage; p < to; p += kGraphPage) pages.push_back(p);
 }
@@ -103,12 +126,12 @@ class ProgramStream : public ThreadStream {
   }
 
   void begin_loop() {
-    const auto& loops = program_->loops();
-    if (loop_ >= loops.size()) {
+    loop_ = program_->loop(loop_index_);
+    if (!loop_) {
       done_ = true;
       return;
     }
-    const ParallelLoop& l = loops[loop_];
+    const ParallelLoop& l = *loop_;
     share_ = LoopShare(l, thread_, threads_,
                        l.schedule == ParallelLoop::Schedule::PerThread ? program_->thread_items(l, thread_)
                                                                        : std::pair<int64_t, int64_t>{0, 0});
@@ -130,11 +153,11 @@ class ProgramStream : public ThreadStream {
     const int64_t item = share_.next();
     if (item < 0) {
       barrier(false);
-      ++loop_;
+      ++loop_index_;
       begin_loop();
       return;
     }
-    program_->run_item(program_->loops()[loop_], item, thread_, sink_);
+    program_->run_item(*loop_, item, thread_, sink_);
   }
 
   std::shared_ptr<const ParallelProgram> program_;
@@ -142,7 +165,8 @@ class ProgramStream : public ThreadStream {
   std::vector<uint64_t> touch_;
   size_t touched_ = 0;
   bool touching_ = true, done_ = false;
-  size_t loop_ = 0;
+  size_t loop_index_ = 0;
+  const ParallelLoop* loop_ = nullptr;  // the loop at loop_index_
   LoopShare share_;
   OpSink sink_;
   size_t head_ = 0;

@@ -13,7 +13,9 @@
 //   PerThread each thread its own items (thread-private work such as copying a local buffer).
 #pragma once
 
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -79,7 +81,11 @@ class OpSink {
 class ParallelProgram {
  public:
   virtual ~ParallelProgram() = default;
-  virtual const std::vector<ParallelLoop>& loops() const = 0;
+  // The loop at `index` in the order every thread runs them, or nullptr past the last. The pointer
+  // stays valid as long as the program. Thread-safe.
+  const ParallelLoop* loop(size_t index) const;
+  // The rounds computed so far (add_round); 1 for a kernel that gave its loops whole.
+  uint32_t rounds_made() const;
   // Emits the operations of item `item` of `loop`, run by `thread`.
   virtual void run_item(const ParallelLoop& loop, int64_t item, unsigned thread, OpSink& sink) const = 0;
   // PerThread loops: the items [first, second) of `thread`.
@@ -88,6 +94,21 @@ class ParallelProgram {
   // barrier that starts measurement.
   virtual void first_touch(unsigned thread, unsigned threads, std::vector<uint64_t>& pages) const = 0;
   virtual uint64_t footprint() const = 0;
+
+ protected:
+  // A kernel whose loops are all known when it is built gives them here, once.
+  void set_loops(const std::vector<ParallelLoop>& loops);
+  // A kernel of rounds (searches from different roots, one after another) may instead compute each
+  // round when a stream first reaches it: appends round `round`'s loops to `loops` and returns true,
+  // or false when there is no such round. Called once per round, in order, under a lock, so a run
+  // computes (and holds) only the rounds its streams reach.
+  virtual bool add_round(uint32_t /*round*/, std::vector<ParallelLoop>& /*loops*/) const { return false; }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::deque<ParallelLoop> loops_;  // a deque: references stay valid as rounds are added
+  mutable uint32_t rounds_ = 0;
+  mutable bool complete_ = false;
 };
 
 // Appends the pages overlapping the bytes [from, to).

@@ -75,14 +75,15 @@ class PrProgram : public ParallelProgram {
     contrib_ = a.allocate(4 * n);
     footprint_ = a.end() - a.begin();
     using S = ParallelLoop::Schedule;
-    loops_.push_back({kInit, S::Static, 0, static_cast<int64_t>((n + 15) / 16), 1, 0, 0, 0});  // lines of scores
+    // The lines of scores, then each iteration's two loops.
+    std::vector<ParallelLoop> loops{{kInit, S::Static, 0, static_cast<int64_t>((n + 15) / 16), 1, 0, 0, 0}};
     for (uint32_t i = 0; i < run_.errors.size(); ++i) {
-      loops_.push_back({kContrib, S::Static, 0, static_cast<int64_t>(n), 1, 0, i, 0});
-      loops_.push_back({kPull, S::Dynamic, 0, static_cast<int64_t>(n), 64, seed * 0x100000001b3ull ^ i, i, 0});
+      loops.push_back({kContrib, S::Static, 0, static_cast<int64_t>(n), 1, 0, i, 0});
+      loops.push_back({kPull, S::Dynamic, 0, static_cast<int64_t>(n), 64, seed * 0x100000001b3ull ^ i, i, 0});
     }
+    set_loops(loops);
   }
 
-  const std::vector<ParallelLoop>& loops() const override { return loops_; }
   uint64_t footprint() const override { return footprint_; }
   void first_touch(unsigned t, unsigned threads, std::vector<uint64_t>& pages) const override {
     append_csr_share(pages, graph_, offsets_, neighbors_, 4, t, threads);
@@ -115,7 +116,6 @@ class PrProgram : public ParallelProgram {
   CsrGraph graph_;
   PageRankRun run_;
   uint64_t offsets_ = 0, neighbors_ = 0, scores_ = 0, contrib_ = 0, footprint_ = 0;
-  std::vector<ParallelLoop> loops_;
 };
 
 class PrSpec : public GraphSpec {

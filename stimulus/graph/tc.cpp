@@ -110,10 +110,9 @@ class TcProgram : public ParallelProgram {
     offsets_ = a.allocate(8 * graph_.offsets.size());
     neighbors_ = a.allocate(4 * graph_.neighbors.size());
     footprint_ = a.end() - a.begin();
-    loops_.push_back({0, ParallelLoop::Schedule::Dynamic, 0, graph_.vertices(), 64, seed * 0x100000001b3ull, 0, 0});
+    set_loops({{0, ParallelLoop::Schedule::Dynamic, 0, graph_.vertices(), 64, seed * 0x100000001b3ull, 0, 0}});
   }
 
-  const std::vector<ParallelLoop>& loops() const override { return loops_; }
   uint64_t footprint() const override { return footprint_; }
   void first_touch(unsigned t, unsigned threads, std::vector<uint64_t>& pages) const override {
     append_csr_share(pages, graph_, offsets_, neighbors_, 4, t, threads);
@@ -141,7 +140,6 @@ class TcProgram : public ParallelProgram {
  private:
   CsrGraph graph_;
   uint64_t offsets_ = 0, neighbors_ = 0, footprint_ = 0;
-  std::vector<ParallelLoop> loops_;
 };
 
 class TcSpec : public GraphSpec {

@@ -52,8 +52,13 @@ TEST(Cc, AfforestLabelsMatchUnionFind) {
 TEST(Cc, TrialsRepeatAfforestAndAreRefusedForSv) {
   auto once = make_workload("cc:scale=9,degree=8", 2, 1, 1),
        twice = make_workload("cc:scale=9,degree=8,trials=2", 2, 1, 1);
-  const auto& a = dynamic_cast<const ProgramWorkload&>(*once).program().loops();
-  const auto& b = dynamic_cast<const ProgramWorkload&>(*twice).program().loops();
+  const auto loops = [](const Workload& w) {
+    std::vector<ParallelLoop> all;
+    const ParallelProgram& p = dynamic_cast<const ProgramWorkload&>(w).program();
+    for (size_t i = 0; p.loop(i); ++i) all.push_back(*p.loop(i));
+    return all;
+  };
+  const std::vector<ParallelLoop> a = loops(*once), b = loops(*twice);
   ASSERT_EQ(b.size(), 2 * a.size());
   EXPECT_NE(b[1].salt, b[a.size() + 1].salt) << "each trial has its own dynamic schedule";
   auto r = testing::capture_report([] { make_workload("cc:scale=9,algorithm=sv,trials=2", 2, 1, 1); });
