@@ -76,7 +76,36 @@ auto with_workload_spec(const std::string& text, Use use) {
 
 }  // namespace
 
+namespace {
+
+struct KeptWorkload {
+  std::string text;
+  unsigned threads = 0, sockets = 0;
+  uint64_t seed = 0;
+  std::unique_ptr<Workload> workload;
+  bool used = false;
+};
+
+KeptWorkload& kept() {
+  static KeptWorkload k;
+  return k;
+}
+
+}  // namespace
+
+void keep_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed,
+                   std::unique_ptr<Workload> workload) {
+  kept() = KeptWorkload{text, threads, sockets, seed, std::move(workload), false};
+}
+
+bool kept_workload_used() { return kept().used; }
+
 std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed) {
+  KeptWorkload& k = kept();
+  if (k.workload && k.text == text && k.threads == threads && k.sockets == sockets && k.seed == seed) {
+    k.used = true;
+    return std::move(k.workload);
+  }
   return with_workload_spec(text, [&](const WorkloadSpec& spec) { return spec.create(threads, sockets, seed); });
 }
 

@@ -31,6 +31,14 @@ using WorkloadRegistry = Registry<WorkloadType>;
 // The name may be a workload file (ending .yaml or .yml): a map holding `workload: NAME` and the
 // parameters; key=value pairs after it override the file's.
 std::unique_ptr<Workload> make_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed);
+// Keeps a workload built from these arguments for the next make_workload of the same arguments in
+// this process, or in each child forked after this call: `starnuma sample` builds the workload
+// once and forks a window per checkpoint, so no window builds it again (an unconsumed workload is
+// the same object whoever builds it).
+void keep_workload(const std::string& text, unsigned threads, unsigned sockets, uint64_t seed,
+                   std::unique_ptr<Workload> workload);
+// Whether make_workload has returned a kept workload in this process.
+bool kept_workload_used();
 // Whether a workload's name is a workload file's path (it ends .yaml or .yml).
 bool is_yaml_path(const std::string& name);
 // The same checks without building the workload (a graph's generation): for checking a sweep.

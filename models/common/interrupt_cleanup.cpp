@@ -99,6 +99,11 @@ TemporaryFileGuard::~TemporaryFileGuard() {
   file_used[slot_].store(false);
 }
 
+void forget_interrupt_cleanup() {
+  for (auto& used : file_used) used.store(false);
+  for (auto& child : children) child.store(0);
+}
+
 void track_child(pid_t pid) {
   for (int i = 0; i < kChildren; ++i) {
     pid_t none = 0;

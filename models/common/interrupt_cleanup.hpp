@@ -27,6 +27,10 @@ class TemporaryFileGuard {
   int slot_;
 };
 
+// In a child forked to run a command of its own (fork_self): the files and children registered so
+// far are the parent's to clean, so the child forgets them.
+void forget_interrupt_cleanup();
+
 // A child process to kill if interrupted, from its start until it has been waited for.
 void track_child(pid_t pid);
 void untrack_child(pid_t pid);

@@ -406,6 +406,7 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
   }
   collect_migration(r);
   r.host_seconds = host_seconds;
+  r.host_workload_shared = kept_workload_used();
   // Initiators may go on after the cores are done (with the idle workload, they are all there is):
   // the measurement lasts until the last of them is.
   const sc_core::sc_time end =

@@ -58,6 +58,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
   if (stats.contains("initiators")) j["initiators"] = stats["initiators"];
   j["sim_time_ns"] = sim_time_ns;
   j["host_seconds"] = host_seconds;
+  if (checkpoint_phase) j["host_workload_shared"] = host_workload_shared;
   return j;
 }
 

@@ -109,6 +109,7 @@ struct RunResult {
   uint64_t page_walks = 0, walk_llc_misses = 0;
   double walk_ns = 0;
   double sim_time_ns = 0, host_seconds = 0;
+  bool host_workload_shared = false;  // a window given the workload its `sample` built (not built again)
   // Dynamic placement: the knowledge it used and the migration figures (MigrationEngine::report).
   std::string migration_policy;
   nlohmann::ordered_json migration;

@@ -46,6 +46,29 @@ if(moved EQUAL 0)
 endif()
 message(STATUS "AMAT sampled ${amat_s} ns, continuous ${amat_c} ns; ${moved} pages moved in the windows")
 
+# The windows are forked from `sample`, which built the workload once; a window run on its own
+# (its own process, its own build) gives the same results.
+string(JSON builds GET "${sampled}" host_workload_builds)
+if(NOT builds EQUAL 1)
+  message(FATAL_ERROR "sample built the workload ${builds} times, expected once for all its windows")
+endif()
+starnuma(0 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/checkpoint-2.ckpt" --warmup 8000 --instructions 32000
+         --no-progress --json)
+set(alone "${out}")
+file(READ "${OUT}/sampled/window-2/stats.json" forked)
+foreach(key ipc amat_ns amat_contention_ns llc_misses sim_time_ns instructions)
+  string(JSON a GET "${alone}" ${key})
+  string(JSON f GET "${forked}" ${key})
+  if(NOT a STREQUAL f)
+    message(FATAL_ERROR "window 2 forked from sample: ${key} ${f}; run on its own: ${a}")
+  endif()
+endforeach()
+string(JSON shared GET "${forked}" host_workload_shared)
+string(JSON alone_shared GET "${alone}" host_workload_shared)
+if(NOT shared OR alone_shared)
+  message(FATAL_ERROR "host_workload_shared: ${shared} in the forked window, ${alone_shared} alone")
+endif()
+
 # One functional pass serves other platforms of the same shape: the pool 90 ns further away.
 starnuma(0 run "${PLATFORM}" ${sets} --set topology.cxl.latency=50ns --checkpoint "${OUT}/ck/checkpoint-2.ckpt"
          --warmup 8000 --instructions 32000 --no-progress --json)

@@ -15,6 +15,7 @@
 #include "common/units.hpp"
 #include "plugin/plugin_api.hpp"
 #include "plugin/plugins.hpp"
+#include "subprocess.hpp"
 
 namespace {
 
@@ -80,11 +81,9 @@ int run(int argc, char** argv) {
   return 1;
 }
 
-}  // namespace
-
-int sc_main(int argc, char** argv) {
-  starnuma::install_report_handler();
-  starnuma::install_interrupt_cleanup();
+// A command, its errors reported as exit codes: the process's own, and a forked window's
+// (fork_self).
+int command_main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const sc_core::sc_report& r) {
@@ -109,6 +108,15 @@ int sc_main(int argc, char** argv) {
     std::cerr << "internal error: " << e.what() << '\n';
     return 2;
   }
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  starnuma::install_report_handler();
+  starnuma::install_interrupt_cleanup();
+  starnuma::cli::set_command_entry(&command_main);
+  return command_main(argc, argv);
 }
 
 // SystemC prints its banner on stderr during start-up unless told not to through the environment,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <iostream>
 
 #include "common/diagnostics.hpp"
 #include "common/interrupt_cleanup.hpp"
@@ -40,6 +41,8 @@ pid_t start_self(std::vector<std::string> args, const std::string& out, const st
   return pid;
 }
 
+int (*command_entry)(int, char**) = nullptr;
+
 int exit_code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 2; }
 
 }  // namespace
@@ -48,6 +51,32 @@ pid_t spawn_self(std::vector<std::string> args) { return start_self(std::move(ar
 
 pid_t spawn_self_to(std::vector<std::string> args, const std::string& out, const std::string& err) {
   return start_self(std::move(args), out, err, false);
+}
+
+void set_command_entry(int (*entry)(int, char**)) { command_entry = entry; }
+
+pid_t fork_self(std::vector<std::string> args) {
+  if (!command_entry) report_internal("fork_self: no command entry (main sets it)");
+  std::cout.flush();  // nothing buffered is written twice
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) report_internal("cannot start a run: fork failed");
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    forget_interrupt_cleanup();
+    redirect(STDOUT_FILENO, "/dev/null", O_TRUNC);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const int code = command_entry(static_cast<int>(args.size()), argv.data());
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    _exit(code);  // not exit: the parent's static objects and handlers are the parent's
+  }
+  track_child(pid);
+  return pid;
 }
 
 int wait_for(pid_t pid) {
