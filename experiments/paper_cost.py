@@ -78,7 +78,11 @@ def cost(commands, fitted, paper_sizes=False):
         work = PAPER["window"] + PAPER["warmup"] if paper_sizes else \
             int(option(first, "--instructions")) + int(option(first, "--warmup", "0"))
         return run_fixed + run_slope * work
-    # sampled: the functional pass, then one window per checkpoint (each its own process).
+    # sampled: the functional pass, then `sample`, which builds the workload once and forks one
+    # window per checkpoint. Part pass measured a pass of 2 checkpoints with their `sample` (its
+    # build and 2 windows of 1,000 instructions); each further window costs a run's set-up without
+    # the build (a run's fixed cost less a profile's, which is the build and little else) and each
+    # window its instructions.
     windows = commands[1]
     checkpoints = int(option(first, "--checkpoints"))
     phase = next(int(a.split("=", 1)[1]) for a in first if a.startswith("os.phase_instructions="))
@@ -86,7 +90,9 @@ def cost(commands, fitted, paper_sizes=False):
     if paper_sizes:
         checkpoints, phase, window = PAPER["checkpoints"], PAPER["phase"], PAPER["window"] + PAPER["warmup"]
     fixed, slope = fitted[("pass", workload)]
-    return fixed + slope * checkpoints * phase + checkpoints * (run_fixed + run_slope * window)
+    window_setup = max(0.0, run_fixed - fitted[("profile", workload)][0])
+    return fixed + slope * checkpoints * phase + max(0, checkpoints - 2) * window_setup + \
+        checkpoints * run_slope * window
 
 
 def hours(seconds):
