@@ -1,0 +1,244 @@
+"""The StarNUMA paper's evaluation by its own method (issue 37): every number docs/validation.md
+quotes from a sweep of experiments/paper.yaml, per workload where the paper gives one.
+
+values(dir) returns {name: text} as validation_data.values does, every name prefixed "paper.":
+scalars formatted as the page prints them and whole Markdown tables. The workloads are read from
+the sweep's database, so a sweep of a smaller spec with paper.yaml's parts and names reads the
+same way (the tests do that); geomeans are over the paper's eight workloads only (kv and sharing
+are starnuma's own), or over every workload when none of the eight is present.
+
+Runs are named as paper.yaml names them: dynamic-W-PLATFORM, t0-W-LIMIT, limit-W-PLATFORM-LIMIT,
+pool-W-FRACTION, light-W-PLATFORM, oracle-W-PLATFORM, profile-W (W the workload's folder name).
+A sampled run's coherence counts come from its windows' stats.json (runs/NAME/sampled/window-K).
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import starnuma_results as sr
+import validation_data as vd
+from validation_data import folder, pct, short, table, times
+
+EIGHT = ["bfs", "cc", "sssp", "tc", "masstree", "tpcc", "fmi", "poa"]  # the paper's, in its order
+BASE, STAR = "baseline16-scaled", "starnuma16-scaled"
+FIG10 = [("starnuma16-190ns-scaled", "190 ns pool"), ("starnuma16-switch-scaled", "CXL switch")]
+FIG11 = [("baseline16-isobw-scaled", "baseline ISO-BW"), ("baseline16-2xbw-scaled", "baseline 2x BW"),
+         ("starnuma16-halfbw-scaled", "StarNUMA half BW")]
+LIMITS = ["256", "1024", "4096"]  # 1024 is part dynamic's
+POOLS = [("0.0588", "1/17"), ("0.2", "1/5"), ("0.5", "1/2")]  # 1/5 is part dynamic's default
+# What the paper's text states per workload (section V; Figs. 8-12 give the rest only as bars).
+PAPER = {
+    "speedup.geomean": "1.54x", "speedup.max": "2.17x", "amat_reduction": "48 %", "t0.geomean": "1.35x",
+    "to_pool.geomean": "83 %", "fig10.190ns.geomean": "1.34x", "fig10.190ns.tc": "1.11x (1.63x at 80 ns)",
+    "fig11.halfbw.sssp": "1.21x", "fig11.halfbw.bfs": "1.02x", "fig12.1_17.geomean": "1.48x",
+    "fig12.1_17.fmi": "1.05x (1.22x at 1/5)", "light.bfs": "1.7x one detailed socket; 2.0x and 1.8x all detailed",
+    "os_overhead": "0.2 %",
+}
+
+
+def geomean(xs) -> float:
+    """Over the values present (a missing run gives None)."""
+    xs = [x for x in xs if x and x > 0]
+    return vd.geomean(xs) if xs else float("nan")
+
+
+class PaperRuns:
+    """The sweep's done runs by name; a run that is missing or not done reads as None, and is
+    listed in `missing` so the page can say what it lacks instead of failing whole."""
+
+    def __init__(self, dir: str | Path):
+        self.dir = Path(dir)
+        df = sr.load(self.dir)
+        self.rows = {r["name"]: r for r in df.to_dict("records")}
+        # The workloads in the order the sweep lists them (its axis order).
+        self.workloads = list(dict.fromkeys(r["workload"] for r in df.to_dict("records")))
+        self.missing: list[str] = []
+        self.read: set[str] = set()  # every name asked for (the tests match them with the spec's runs)
+        self._cache: dict = {}
+
+    def __call__(self, name: str) -> dict | None:
+        self.read.add(name)
+        if name not in self._cache:
+            row = self.rows.get(name)
+            if row is None or row["status"] != "done":
+                self.missing.append(name)
+                self._cache[name] = None
+            else:
+                self._cache[name] = sr.stats(self.dir, name)
+        return self._cache[name]
+
+    def windows(self, name: str) -> list[dict]:
+        """A sampled run's windows' stats.json, in phase order."""
+        found = sorted((self.dir / "runs" / name / "sampled").glob("window-*/stats.json"),
+                       key=lambda p: int(p.parent.name.split("-")[1]))
+        return [json.loads(p.read_text()) for p in found]
+
+
+def ratio(a: dict | None, b: dict | None, key: str = "ipc") -> float | None:
+    return a[key] / b[key] if a and b and b[key] else None
+
+
+def show(x: float | None, fmt=times) -> str:
+    return fmt(x) if x is not None and not math.isnan(x) else "-"
+
+
+def coherence(R: PaperRuns, name: str) -> dict:
+    """A sampled run's block transfers over its windows: counts summed, latencies weighted by their
+    counts, the pool directory's transactions per microsecond over the windows' summed time."""
+    bt = {"pool": 0, "socket": 0}
+    lat = {"pool": 0.0, "socket": 0.0}
+    directory = sim_ns = os_busy = 0.0
+    for w in R.windows(name):
+        co = w.get("stats", {}).get("coherence", {})
+        for k in bt:
+            n = co.get(f"bt_{k}", 0)
+            bt[k] += n
+            lat[k] += n * co.get(f"bt_{k}_latency", {}).get("mean", 0.0)
+        directory += co.get("pool_directory_transactions", 0)
+        sim_ns += w.get("sim_time_ns", 0.0)
+        os_busy += w.get("migration", {}).get("os_core_busy_ns", 0.0)
+    return {"bt_pool": bt["pool"], "bt_socket": bt["socket"],
+            "bt_pool_ns": lat["pool"] / bt["pool"] if bt["pool"] else None,
+            "bt_socket_ns": lat["socket"] / bt["socket"] if bt["socket"] else None,
+            "directory_per_us": 1000 * directory / sim_ns if sim_ns else None,
+            "os_busy_share": os_busy / sim_ns if sim_ns else None}
+
+
+def breakdown(r: dict) -> dict:
+    counts = r.get("memory_accesses", {})
+    total = sum(counts.values())
+    return {k: n / total for k, n in counts.items()} if total else {}
+
+
+def mean_over(workloads: list[str]) -> list[str]:
+    """The workloads the geomeans cover: the paper's eight present, else all."""
+    return [w for w in workloads if short(w) in EIGHT] or list(workloads)
+
+
+def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
+    R = R or PaperRuns(dir)
+    v: dict = {}
+    covered = mean_over(R.workloads)
+    v["paper.mean_over"] = ", ".join(short(w) for w in covered)
+    dyn = lambda w, p: R(f"dynamic-{folder(w)}-{p}")
+
+    # Fig. 8a-8c: the two machines, placement dynamic on both.
+    rows8, rows8c, speed, t0 = [], [], {}, {}
+    for w in R.workloads:
+        b, s = dyn(w, BASE), dyn(w, STAR)
+        k = f"paper.{short(w)}."
+        speed[w] = ratio(s, b)
+        t0[w] = ratio(R(f"t0-{folder(w)}-1024"), b)
+        v[k + "speedup"] = show(speed[w])
+        v[k + "t0_speedup"] = show(t0[w])
+        red = 1 - s["amat_ns"] / b["amat_ns"] if s and b else None
+        v[k + "amat_reduction"] = show(red, pct)
+        split = lambda r: f"{r['amat_ns']:.0f} ({r['amat_unloaded_ns']:.0f} + {r['amat_contention_ns']:.0f})" if r else "-"
+        rows8.append([f"`{w}`", v[k + "speedup"], v[k + "t0_speedup"], v[k + "amat_reduction"], split(b), split(s)])
+        if s:
+            bd = breakdown(s)
+            c = coherence(R, f"dynamic-{folder(w)}-{STAR}")
+            bt_share = bd.get("bt-pool", 0) + bd.get("bt-socket", 0)
+            v[k + "bt_share"] = pct(bt_share, 1)
+            versus = c["bt_pool_ns"] / c["bt_socket_ns"] if c["bt_pool_ns"] and c["bt_socket_ns"] else None
+            rows8c.append([f"`{w}`", *(pct(bd.get(x, 0), 1) for x in ("local", "1-hop", "2-hop", "pool")),
+                           v[k + "bt_share"], show(versus, lambda x: f"{x:.2f}"),
+                           show(c["directory_per_us"], lambda x: f"{x:.2f}"), show(c["os_busy_share"], lambda x: pct(x, 2))])
+    for key, xs in (("speedup", speed), ("t0_speedup", t0)):
+        v[f"paper.geomean.{key}"] = show(geomean(xs.get(w) for w in covered))
+    rows8.append(["geomean", v["paper.geomean.speedup"], v["paper.geomean.t0_speedup"], "", "", ""])
+    v["paper.fig8.table"] = table(["workload", "speedup (T16)", "speedup (T0)", "AMAT reduction",
+                                   "baseline AMAT ns (unloaded + contention)", "StarNUMA AMAT ns"], rows8)
+    v["paper.fig8c.table"] = table(["workload", "local", "1-hop", "2-hop", "pool", "block transfers",
+                                    "BT via pool / 3-hop BT latency", "pool directory transactions per us",
+                                    "OS core busy (share of one core)"], rows8c)
+
+    # Fig. 9: static oracle placement against dynamic migration, both over the dynamic baseline.
+    rows = []
+    for w in R.workloads:
+        b = dyn(w, BASE)
+        cells = [show(ratio(R(f"oracle-{folder(w)}-{p}"), b)) for p in (BASE, STAR)]
+        rows.append([f"`{w}`", cells[0], v[f"paper.{short(w)}.speedup"], cells[1]])
+    v["paper.fig9.table"] = table(["workload", "baseline, oracle", "StarNUMA, dynamic", "StarNUMA, oracle"], rows)
+
+    # Figs. 10 and 11: the variants over the dynamic baseline.
+    for fig, variants in (("fig10", FIG10), ("fig11", FIG11)):
+        rows, per = [], {p: {} for p, _ in variants}
+        for w in R.workloads:
+            b = dyn(w, BASE)
+            cells = []
+            for p, _ in variants:
+                per[p][w] = ratio(dyn(w, p), b)
+                v[f"paper.{fig}.{short(w)}.{p}"] = show(per[p][w])
+                cells.append(v[f"paper.{fig}.{short(w)}.{p}"])
+            rows.append([f"`{w}`", v[f"paper.{short(w)}.speedup"], *cells])
+        means = [show(geomean(per[p].get(w) for w in covered)) for p, _ in variants]
+        for (p, _), m in zip(variants, means):
+            v[f"paper.{fig}.geomean.{p}"] = m
+        rows.append(["geomean", v["paper.geomean.speedup"], *means])
+        v[f"paper.{fig}.table"] = table(["workload", "StarNUMA", *(label for _, label in variants)], rows)
+
+    # Fig. 12: the pool's capacity.
+    rows, per = [], {f: {} for f, _ in POOLS}
+    for w in R.workloads:
+        b = dyn(w, BASE)
+        cells = []
+        for f, _ in POOLS:
+            r = dyn(w, STAR) if f == "0.2" else R(f"pool-{folder(w)}-{f}")
+            per[f][w] = ratio(r, b)
+            cells.append(show(per[f][w]))
+        rows.append([f"`{w}`", *cells])
+    rows.append(["geomean", *(show(geomean(per[f].get(w) for w in covered)) for f, _ in POOLS)])
+    v["paper.fig12.table"] = table(["workload", *(f"pool {label}" for _, label in POOLS)], rows)
+
+    # Table IV (pages to the pool), T0 against T16, and the migration limit: every run over the
+    # dynamic baseline at part dynamic's limit.
+    rows = []
+    for w in R.workloads:
+        b = dyn(w, BASE)
+        cells = []
+        for limit in LIMITS:
+            for p in (BASE, STAR):
+                r = dyn(w, p) if limit == "1024" else R(f"limit-{folder(w)}-{p}-{limit}")
+                cells.append(show(ratio(r, b)))
+            cells.append(show(ratio(R(f"t0-{folder(w)}-{limit}"), b)))
+        t16, t0r = dyn(w, STAR), R(f"t0-{folder(w)}-1024")
+        pool = lambda r: pct(r["migration"]["to_pool_fraction"]) if r and r["migration"]["pages_moved"] else "-"
+        rows.append([f"`{w}`", pool(t16), pool(t0r), *cells])
+    v["paper.table4.table"] = table(["workload", "to the pool, T16", "to the pool, T0",
+                                     *(f"{who} at {l}" for l in LIMITS
+                                       for who in ("baseline", "StarNUMA T16", "StarNUMA T0"))], rows)
+
+    # Section V-G: one detailed socket against all detailed.
+    rows = []
+    for w in R.workloads:
+        light = ratio(R(f"light-{folder(w)}-{STAR}"), R(f"light-{folder(w)}-{BASE}"))
+        full = speed.get(w)
+        rows.append([f"`{w}`", show(full), show(light), show(light / full - 1 if light and full else None,
+                                                            lambda x: f"{100 * x:+.1f} %")])
+    v["paper.light.table"] = table(["workload", "speedup, all sockets detailed", "speedup, one detailed socket",
+                                    "difference"], rows)
+
+    # Fig. 2: the sharing profile over the sampled span.
+    rows = []
+    for w in R.workloads:
+        p = R(f"profile-{folder(w)}")
+        if not p:
+            rows.append([f"`{w}`", "-", "-"])
+            continue
+        wide = lambda d: sum(x for k, x in d.items() if int(k) > 8)
+        rows.append([f"`{w}`", pct(wide(p["pages_by_sharers"]), 1), pct(wide(p["accesses_by_sharers"]), 1)])
+    v["paper.fig2.table"] = table(["workload", "pages with more than 8 sharers", "their share of accesses"], rows)
+
+    v["paper.missing"] = ", ".join(dict.fromkeys(R.missing)) or "none"
+    for key, text in PAPER.items():
+        v[f"paper.theirs.{key}"] = text
+    return v
+
+
+if __name__ == "__main__":
+    import sys
+    for name, text in values(sys.argv[1]).items():
+        print(f"{name}:\n{text}\n" if "\n" in text else f"{name}: {text}")
