@@ -82,7 +82,7 @@ class ThePaperSweep(unittest.TestCase):
         f = paper_data.folder(WORKLOADS[1])
         windows = sorted((Path(self.out) / "runs" / f"dynamic-{f}-starnuma16-scaled" / "sampled").glob("window-*"))
         self.assertEqual(len(windows), 2)
-        c = paper_data.coherence(self.runs, f"dynamic-{f}-starnuma16-scaled")
+        c = paper_data.window_totals(self.runs, f"dynamic-{f}-starnuma16-scaled")
         counted = sum(json.loads((w / "stats.json").read_text())["stats"]["coherence"]["bt_pool"] for w in windows)
         self.assertEqual(c["bt_pool"], counted)
         self.assertGreater(c["bt_pool"] + c["bt_socket"], 0)

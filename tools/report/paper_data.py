@@ -84,9 +84,10 @@ def show(x: float | None, fmt=times) -> str:
     return fmt(x) if x is not None and not math.isnan(x) else "-"
 
 
-def coherence(R: PaperRuns, name: str) -> dict:
-    """A sampled run's block transfers over its windows: counts summed, latencies weighted by their
-    counts, the pool directory's transactions per microsecond over the windows' summed time."""
+def window_totals(R: PaperRuns, name: str) -> dict:
+    """A sampled run's windows taken together: block transfers summed, their latencies weighted by
+    their counts, the pool directory's transactions per microsecond and the OS core's busy share,
+    both over the windows' summed simulated time."""
     bt = {"pool": 0, "socket": 0}
     lat = {"pool": 0.0, "socket": 0.0}
     directory = sim_ns = os_busy = 0.0
@@ -139,7 +140,7 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
         rows8.append([f"`{w}`", v[k + "speedup"], v[k + "t0_speedup"], v[k + "amat_reduction"], split(b), split(s)])
         if s:
             bd = breakdown(s)
-            c = coherence(R, f"dynamic-{folder(w)}-{STAR}")
+            c = window_totals(R, f"dynamic-{folder(w)}-{STAR}")
             bt_share = bd.get("bt-pool", 0) + bd.get("bt-socket", 0)
             v[k + "bt_share"] = pct(bt_share, 1)
             versus = c["bt_pool_ns"] / c["bt_socket_ns"] if c["bt_pool_ns"] and c["bt_socket_ns"] else None
