@@ -1,5 +1,6 @@
 """Tests of tools/report/paper_data.py on a real sweep of experiments/paper.yaml's parts and names at
-toy sizes: two small workloads, windows of 2,000 instructions (about a minute on 2 cores).
+toy sizes: two small workloads, two of its migration limits, windows of 2,000 instructions (about
+a minute on 2 cores).
 
     python3 tests/report/test_paper_data.py      ($STARNUMA: the binary, default build/starnuma)
 """
@@ -25,12 +26,14 @@ import paper_data  # noqa: E402
 
 STARNUMA = os.environ.get("STARNUMA", str(ROOT / "build" / "starnuma"))
 WORKLOADS = ["sharing:pages=512", "kv:keys=4096"]
+LIMITS = [0, 1024, 4096]
 
 
 def toy_spec(folder: str) -> str:
     """experiments/paper.yaml with its workloads and lengths made small, its parts and names kept."""
     text = (ROOT / "experiments" / "paper.yaml").read_text()
     text = re.sub(r"workload: \[[^\]]*\]", "workload: " + json.dumps(WORKLOADS), text, count=1)
+    text = text.replace(", 16384, 65536]", "]")  # part dynamic's limits are then LIMITS
     text = text.replace("../platforms/", str(ROOT / "platforms") + "/")
     text = re.sub(r"checkpoints: \d+", "checkpoints: 2", text)
     text = re.sub(r"\binstructions: \d+", "instructions: 2000", text)
@@ -69,20 +72,32 @@ class ThePaperSweep(unittest.TestCase):
         self.assertEqual(self.runs.read, sweep_names(self.spec, os.path.join(self.tmp, "dry")))
         self.assertEqual(self.v["paper.missing"], "none")
 
-    def test_a_speedup_is_the_ratio_of_the_two_machines_ipc(self):
+    def best_ipc(self, folder: str, platform: str) -> float:
+        return max(self.summary(f"dynamic-{folder}-{platform}-{limit}")["ipc"] for limit in LIMITS)
+
+    def test_a_speedup_is_the_ratio_of_the_two_machines_ipc_each_at_its_best_limit(self):
         for w in WORKLOADS:
             f = paper_data.folder(w)
-            star = self.summary(f"dynamic-{f}-starnuma16-scaled")["ipc"]
-            base = self.summary(f"dynamic-{f}-baseline16-scaled")["ipc"]
+            star, base = self.best_ipc(f, "starnuma16-scaled"), self.best_ipc(f, "baseline16-scaled")
             self.assertEqual(self.v[f"paper.{w.split(':')[0]}.speedup"], f"{star / base:.2f}x")
-            half = self.summary(f"dynamic-{f}-starnuma16-halfbw-scaled")["ipc"]
+            half = self.best_ipc(f, "starnuma16-halfbw-scaled")
             self.assertEqual(self.v[f"paper.fig11.{w.split(':')[0]}.starnuma16-halfbw-scaled"], f"{half / base:.2f}x")
+        self.assertEqual(self.v["paper.limits"], "0, 1K, 4K")
+
+    def test_the_best_limit_is_the_one_of_highest_ipc(self):
+        f = paper_data.folder(WORKLOADS[1])
+        ipc = {limit: self.summary(f"dynamic-{f}-starnuma16-scaled-{limit}")["ipc"] for limit in LIMITS}
+        _, name, limit = self.runs.best("dynamic", WORKLOADS[1], "starnuma16-scaled")
+        self.assertEqual(limit, max(ipc, key=ipc.get))
+        self.assertEqual(name, f"dynamic-{f}-starnuma16-scaled-{limit}")
+        row = next(line for line in self.v["paper.best_limit.table"].splitlines() if WORKLOADS[1] in line)
+        self.assertEqual(row.split("|")[3].strip(), paper_data.pages(limit))
 
     def test_the_block_transfers_come_from_the_windows(self):
         f = paper_data.folder(WORKLOADS[1])
-        windows = sorted((Path(self.out) / "runs" / f"dynamic-{f}-starnuma16-scaled" / "sampled").glob("window-*"))
+        windows = sorted((Path(self.out) / "runs" / f"dynamic-{f}-starnuma16-scaled-1024" / "sampled").glob("window-*"))
         self.assertEqual(len(windows), 2)
-        c = paper_data.window_totals(self.runs, f"dynamic-{f}-starnuma16-scaled")
+        c = paper_data.window_totals(self.runs, f"dynamic-{f}-starnuma16-scaled-1024")
         counted = sum(json.loads((w / "stats.json").read_text())["stats"]["coherence"]["bt_pool"] for w in windows)
         self.assertEqual(c["bt_pool"], counted)
         self.assertGreater(c["bt_pool"] + c["bt_socket"], 0)
@@ -94,18 +109,31 @@ class ThePaperSweep(unittest.TestCase):
             for w in WORKLOADS:
                 self.assertIn(f"`{w}`", self.v[k], k)
 
-    def test_a_run_not_done_is_named_and_shown_as_a_dash(self):
-        broken = os.path.join(self.tmp, "broken")
+    def failed(self, folder: str, *names: str) -> dict:
+        """values() of a copy of the sweep in which the named runs failed."""
+        broken = os.path.join(self.tmp, folder)
         shutil.copytree(self.out, broken)
-        name = f"oracle-{paper_data.folder(WORKLOADS[0])}-starnuma16-scaled"
         con = sqlite3.connect(os.path.join(broken, "sweep.db"))
-        con.execute("UPDATE runs SET status = 'failed' WHERE name = ?", (name,))
+        con.executemany("UPDATE runs SET status = 'failed' WHERE name = ?", [(n,) for n in names])
         con.commit()
         con.close()
-        v = paper_data.values(broken)
+        return paper_data.values(broken)
+
+    def test_a_run_not_done_is_named_and_shown_as_a_dash(self):
+        name = f"oracle-{paper_data.folder(WORKLOADS[0])}-starnuma16-scaled"
+        v = self.failed("broken", name)
         self.assertEqual(v["paper.missing"], name)
         row = next(line for line in v["paper.fig9.table"].splitlines() if WORKLOADS[0] in line)
         self.assertTrue(row.rstrip(" |").endswith("-"), row)
+
+    def test_a_limit_not_done_is_named_and_the_best_is_of_the_others(self):
+        f = paper_data.folder(WORKLOADS[0])
+        star, base = (f"dynamic-{f}-{p}-4096" for p in ("starnuma16-scaled", "baseline16-scaled"))
+        v = self.failed("broken-limit", star, base)
+        self.assertEqual(v["paper.missing"], f"{base}, {star}")
+        ipc = lambda p: self.summary(f"dynamic-{f}-{p}-1024")["ipc"]
+        self.assertEqual(v[f"paper.{WORKLOADS[0].split(':')[0]}.speedup"],
+                         f"{ipc('starnuma16-scaled') / ipc('baseline16-scaled'):.2f}x")
 
 
 class Means(unittest.TestCase):
