@@ -11,8 +11,8 @@ Runs are found by their part (paper.yaml's `part` axis), workload, platform and 
 as the database records them (params, sets), not by their names. Parts dynamic, t0 and pool run at
 several migration limits, and every figure takes each workload-machine pair's best (highest IPC;
 a tie goes to the smaller limit), as the paper chooses its limit per workload and system (section
-IV-C); part light compares the two simulation methods at its one limit. A sampled run's coherence counts come from its windows'
-stats.json (runs/NAME/sampled/window-K).
+IV-C); part light compares the two simulation methods at its one limit. A sampled run's
+coherence counts come from its windows' stats.json (runs/NAME/sampled/window-K).
 """
 from __future__ import annotations
 
@@ -180,7 +180,8 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
         v[k + "t0_speedup"] = show(t0[w])
         red = 1 - s["amat_ns"] / b["amat_ns"] if s and b else None
         v[k + "amat_reduction"] = show(red, pct)
-        split = lambda r: f"{r['amat_ns']:.0f} ({r['amat_unloaded_ns']:.0f} + {r['amat_contention_ns']:.0f})" if r else "-"
+        split = lambda r: (f"{r['amat_ns']:.0f} ({r['amat_unloaded_ns']:.0f} + {r['amat_contention_ns']:.0f})"
+                           if r else "-")
         rows8.append([f"`{w}`", v[k + "speedup"], v[k + "t0_speedup"], v[k + "amat_reduction"], split(b), split(s)])
         if s:
             bd = breakdown(s)
@@ -190,7 +191,8 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
             versus = c["bt_pool_ns"] / c["bt_socket_ns"] if c["bt_pool_ns"] and c["bt_socket_ns"] else None
             rows8c.append([f"`{w}`", *(pct(bd.get(x, 0), 1) for x in ("local", "1-hop", "2-hop", "pool")),
                            v[k + "bt_share"], show(versus, lambda x: f"{x:.2f}"),
-                           show(c["directory_per_us"], lambda x: f"{x:.2f}"), show(c["os_busy_share"], lambda x: pct(x, 2))])
+                           show(c["directory_per_us"], lambda x: f"{x:.2f}"),
+                           show(c["os_busy_share"], lambda x: pct(x, 2))])
     for key, xs in (("speedup", speed), ("t0_speedup", t0)):
         v[f"paper.geomean.{key}"] = show(geomean(xs.get(w) for w in covered))
     rows8.append(["geomean", v["paper.geomean.speedup"], v["paper.geomean.t0_speedup"], "", "", ""])
@@ -201,7 +203,8 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
                                     "OS core busy (share of one core)"], rows8c)
 
     # The limit each workload-machine pair's figures use.
-    keys = [(BASE, "baseline"), (STAR, "StarNUMA"), *FIG10, *FIG11, ("t0", "StarNUMA T0"), ("pool", "StarNUMA pool 1/17")]
+    keys = [(BASE, "baseline"), (STAR, "StarNUMA"), *FIG10, *FIG11, ("t0", "StarNUMA T0"),
+            ("pool", "StarNUMA pool 1/17")]
     rows = [[f"`{w}`", *(show(best[w, key][2], pages) for key, _ in keys)] for w in R.workloads]
     v["paper.best_limit.table"] = table(["workload", *(label for _, label in keys)], rows)
 
