@@ -74,10 +74,6 @@ auto with_workload_spec(const std::string& text, Use use) {
   return use(*spec);
 }
 
-}  // namespace
-
-namespace {
-
 struct KeptWorkload {
   std::string text;
   unsigned threads = 0, sockets = 0;

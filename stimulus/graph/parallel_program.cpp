@@ -56,21 +56,25 @@ const ParallelLoop* ParallelProgram::loop(size_t index) const {
   std::vector<ParallelLoop> round;
   while (index >= loops_.size() && !complete_) {
     round.clear();
-    if (add_round(rounds_++, round)) loops_.insert(loops_.end(), round.begin(), round.end());
-    else complete_ = true;
+    if (add_round(rounds_, round)) {
+      loops_.insert(loops_.end(), round.begin(), round.end());
+      ++rounds_;
+    } else {
+      complete_ = true;
+    }
   }
   return index < loops_.size() ? &loops_[index] : nullptr;
 }
 
 uint32_t ParallelProgram::rounds_made() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!rounds_) return complete_ ? 1 : 0;  // set_loops, or nothing reached yet
-  return rounds_ - (complete_ ? 1 : 0);    // the last call found no round
+  return rounds_;
 }
 
 void ParallelProgram::set_loops(const std::vector<ParallelLoop>& loops) {
   std::lock_guard<std::mutex> lock(mutex_);
   loops_.assign(loops.begin(), loops.end());
+  rounds_ = 1;
   complete_ = true;
 }
 

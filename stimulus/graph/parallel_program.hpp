@@ -107,7 +107,7 @@ class ParallelProgram {
  private:
   mutable std::mutex mutex_;
   mutable std::deque<ParallelLoop> loops_;  // a deque: references stay valid as rounds are added
-  mutable uint32_t rounds_ = 0;
+  mutable uint32_t rounds_ = 0;             // made so far; set_loops makes its one
   mutable bool complete_ = false;
 };
 
