@@ -135,6 +135,21 @@ class ThePaperSweep(unittest.TestCase):
         self.assertEqual(v[f"paper.{WORKLOADS[0].split(':')[0]}.speedup"],
                          f"{ipc('starnuma16-scaled') / ipc('baseline16-scaled'):.2f}x")
 
+    def test_the_report_draws_the_papers_bars_and_not_the_same_limit_pairs(self):
+        import report
+        out = Path(self.tmp) / "report"
+        report.make_report(Path(self.out), "md", out)
+        drawn = {p.stem for p in out.glob("*.png")}
+        self.assertTrue({f"paper-{name}" for name in paper_data.BARS} <= drawn, drawn)
+        self.assertFalse([d for d in drawn if d.startswith(("fig8a-speedup", "axis-"))], drawn)
+        data = json.loads((out / "data" / "paper-fig11.json").read_text())
+        bars = paper_data.bar_figures(self.runs)["fig11"]
+        for label, points in data.items():
+            for workload, x in points:
+                want = (paper_data.geomean(bars[label].values()) if workload == "geomean" else
+                        next(v for w, v in bars[label].items() if w.split(":")[0] == workload))
+                self.assertAlmostEqual(x, want, places=12, msg=(label, workload))
+
 
 class Means(unittest.TestCase):
     def test_the_geomeans_cover_the_papers_eight_when_any_is_there(self):

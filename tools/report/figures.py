@@ -376,3 +376,38 @@ def migration_phases(sw: Sweep):
     if len(runs) > len(shown):
         fig.suptitle(f"first {len(shown)} of {len(runs)} runs with migration phases")
     return fig, data
+
+
+# ---------------------------------------------------------------------------------------------
+# The paper's own figures, from a sweep of experiments/paper.yaml (tools/report/paper_data.py)
+
+def is_paper_sweep(sw: Sweep) -> bool:
+    return sw.meta.get("sweep") == "paper"
+
+
+def paper_bars(sw: Sweep, name: str):
+    """A figure of paper_data.BARS drawn as the paper draws it: a group of bars per workload, each a
+    speedup over the dynamic baseline at its best migration limit, and the geomean of the paper's
+    eight workloads (of every workload when none of them ran)."""
+    import paper_data as P
+    R = P.PaperRuns(sw.dir)
+    series = P.bar_figures(R)[name]
+    if not any(x for xs in series.values() for x in xs.values()):
+        raise Skip("no workload has this figure's runs and the baseline's done")
+    covered = P.mean_over(R.workloads)
+    label = {w: P.short(w) for w in R.workloads}
+    bars = {s: {label[w]: x for w, x in xs.items() if x} for s, xs in series.items()}
+    groups = [label[w] for w in R.workloads]
+    if name != "fig9":  # the paper's Fig. 9 has no mean
+        for s, xs in series.items():
+            present = [xs[w] for w in covered if xs.get(w)]
+            if present:
+                bars[s]["geomean"] = geomean(present)
+        groups.append("geomean")
+    fig, (ax,) = new_figure(min(16.0, max(6.0, len(groups) * (0.5 + 0.3 * len(bars)) + 2)), 3.6)
+    data = grouped_bars(ax, groups, bars, {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(bars)})
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_ylabel(f"speedup over {P.BASE}")
+    ax.set_title(P.BARS[name][0])
+    legend(ax)
+    return fig, data

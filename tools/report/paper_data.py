@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import starnuma_results as sr
@@ -157,25 +158,60 @@ def mean_over(workloads: list[str]) -> list[str]:
     return [w for w in workloads if short(w) in EIGHT] or list(workloads)
 
 
+def chosen(R: PaperRuns) -> dict:
+    """Each workload-machine pair at its best migration limit: (workload, key) -> (stats, run name,
+    limit), the key a platform of part dynamic, "t0" or "pool"."""
+    machines = (BASE, STAR, *(q for q, _ in FIG10 + FIG11))
+    best = {(w, p): R.best("dynamic", w, p) for w in R.workloads for p in machines}
+    best.update({(w, "t0"): R.best("t0", w) for w in R.workloads})
+    best.update({(w, "pool"): R.best("pool", w) for w in R.workloads})
+    return best
+
+
+# The paper's bar figures: name -> (title, [(series key, label)]); every bar is a speedup over the
+# dynamic baseline at its best limit. Keys: a platform of part dynamic, "t0", "pool", or oracle-P.
+BARS = {
+    "fig8a": ("Speedup over the baseline, each machine migrating at its best limit (Fig. 8a)",
+              [(STAR, "StarNUMA (T16)"), ("t0", "StarNUMA (T0)")]),
+    "fig9": ("Static oracle placement against dynamic migration (Fig. 9)",
+             [(f"oracle-{BASE}", "baseline, oracle"), (STAR, "StarNUMA, dynamic"),
+              (f"oracle-{STAR}", "StarNUMA, oracle")]),
+    "fig10": ("A 190 ns pool and a CXL switch (Fig. 10)", [(STAR, "StarNUMA"), *FIG10]),
+    "fig11": ("Bandwidth: ISO-BW, a baseline of twice the bandwidth, StarNUMA at half (Fig. 11)",
+              [(STAR, "StarNUMA"), *FIG11]),
+    "fig12": ("The pool's capacity: 1/17 and 1/5 of the footprint (Fig. 12)",
+              [("pool", "pool 1/17"), (STAR, "pool 1/5")]),
+}
+
+
+def bar_figures(R: PaperRuns, best: dict | None = None) -> dict:
+    """BARS' speedups: name -> {label: {workload: speedup or None}}."""
+    best = best or chosen(R)
+
+    def over_base(w, key):
+        run = R.at("oracle", w, key[len("oracle-"):]) if key.startswith("oracle-") else best[w, key][0]
+        return ratio(run, best[w, BASE][0])
+
+    return {name: {label: {w: over_base(w, key) for w in R.workloads} for key, label in series}
+            for name, (_, series) in BARS.items()}
+
+
 def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
     R = R or PaperRuns(dir)
     v: dict = {}
     covered = mean_over(R.workloads)
     v["paper.mean_over"] = ", ".join(short(w) for w in covered)
     v["paper.limits"] = ", ".join(pages(x) for x in R.limits)
-    # Each workload-machine pair at its best migration limit: (stats, run name, limit).
-    best = {(w, p): R.best("dynamic", w, p) for w in R.workloads for p in (BASE, STAR, *(q for q, _ in FIG10 + FIG11))}
-    best.update({(w, "t0"): R.best("t0", w) for w in R.workloads})
-    best.update({(w, "pool"): R.best("pool", w) for w in R.workloads})
+    best = chosen(R)
+    bars = bar_figures(R, best)
     base = lambda w: best[w, BASE][0]
-    over_base = lambda w, key: ratio(best[w, key][0], base(w))
 
     # Fig. 8a-8c: the two machines, placement dynamic on both.
-    rows8, rows8c, speed, t0 = [], [], {}, {}
+    rows8, rows8c = [], []
+    speed, t0 = bars["fig8a"]["StarNUMA (T16)"], bars["fig8a"]["StarNUMA (T0)"]
     for w in R.workloads:
         b, s = base(w), best[w, STAR][0]
         k = f"paper.{short(w)}."
-        speed[w], t0[w] = over_base(w, STAR), over_base(w, "t0")
         v[k + "speedup"] = show(speed[w])
         v[k + "t0_speedup"] = show(t0[w])
         red = 1 - s["amat_ns"] / b["amat_ns"] if s and b else None
@@ -208,35 +244,19 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
     rows = [[f"`{w}`", *(show(best[w, key][2], pages) for key, _ in keys)] for w in R.workloads]
     v["paper.best_limit.table"] = table(["workload", *(label for _, label in keys)], rows)
 
-    # Fig. 9: static oracle placement against dynamic migration, both over the dynamic baseline.
-    rows = []
-    for w in R.workloads:
-        cells = [show(ratio(R.at("oracle", w, p), base(w))) for p in (BASE, STAR)]
-        rows.append([f"`{w}`", cells[0], v[f"paper.{short(w)}.speedup"], cells[1]])
-    v["paper.fig9.table"] = table(["workload", "baseline, oracle", "StarNUMA, dynamic", "StarNUMA, oracle"], rows)
-
-    # Figs. 10 and 11: the variants over the dynamic baseline.
-    for fig, variants in (("fig10", FIG10), ("fig11", FIG11)):
-        rows, per = [], {p: {} for p, _ in variants}
-        for w in R.workloads:
-            cells = []
-            for p, _ in variants:
-                per[p][w] = over_base(w, p)
-                v[f"paper.{fig}.{short(w)}.{p}"] = show(per[p][w])
-                cells.append(v[f"paper.{fig}.{short(w)}.{p}"])
-            rows.append([f"`{w}`", v[f"paper.{short(w)}.speedup"], *cells])
-        means = [show(geomean(per[p].get(w) for w in covered)) for p, _ in variants]
-        for (p, _), m in zip(variants, means):
-            v[f"paper.{fig}.geomean.{p}"] = m
-        rows.append(["geomean", v["paper.geomean.speedup"], *means])
-        v[f"paper.{fig}.table"] = table(["workload", "StarNUMA", *(label for _, label in variants)], rows)
-
-    # Fig. 12: the pool's capacity, 1/17 of the footprint against part dynamic's 1/5.
-    small = {w: over_base(w, "pool") for w in R.workloads}
-    rows = [[f"`{w}`", show(small[w]), v[f"paper.{short(w)}.speedup"]] for w in R.workloads]
-    v["paper.fig12.geomean.1_17"] = show(geomean(small.get(w) for w in covered))
-    rows.append(["geomean", v["paper.fig12.geomean.1_17"], v["paper.geomean.speedup"]])
-    v["paper.fig12.table"] = table(["workload", "pool 1/17", "pool 1/5"], rows)
+    # Figs. 9-12: every series over the dynamic baseline, with the geomeans (Fig. 9 has none in the
+    # paper); a series' values are named by its platform (Figs. 10, 11) or label.
+    for fig in ("fig9", "fig10", "fig11", "fig12"):
+        rows = [[f"`{w}`", *(show(xs[w]) for xs in bars[fig].values())] for w in R.workloads]
+        means = {label: show(geomean(xs.get(w) for w in covered)) for label, xs in bars[fig].items()}
+        for key, label in BARS[fig][1]:
+            name = key if key.startswith(("starnuma", "baseline")) else re.sub(r"[^a-z0-9]+", "_", label.lower())
+            v[f"paper.{fig}.geomean.{name}"] = means[label]
+            for w in R.workloads:
+                v[f"paper.{fig}.{short(w)}.{name}"] = show(bars[fig][label][w])
+        if fig != "fig9":
+            rows.append(["geomean", *means.values()])
+        v[f"paper.{fig}.table"] = table(["workload", *bars[fig]], rows)
 
     # Table IV: the share of moved pages that went to the pool, T16 and T0 each at its best limit.
     pool = lambda r: pct(r["migration"]["to_pool_fraction"]) if r and r["migration"]["pages_moved"] else "-"

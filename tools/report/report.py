@@ -55,6 +55,9 @@ def plan(sw: F.Sweep) -> list[F.Planned]:
                        "workload: pages_by_sharers and accesses_by_sharers of each done profile run's statistics.",
                        lambda: F.sharing_profile(sw))]
     parts = [ps for ps in sw.parts() if ps.part is None or (ps.runs["kind"] != "profile").any()]
+    if F.is_paper_sweep(sw):
+        items += paper_plan(sw)
+        parts = []  # its machines pair at their best limits, not at the same values of every axis
     for ps in parts:
         tag, of = (f"-{slug(ps.part)}", f", part {ps.part}") if ps.part else ("", "")
         items += [
@@ -71,7 +74,7 @@ def plan(sw: F.Sweep) -> list[F.Planned]:
                 f"As Fig. 8a, one bar series per value of the axis {axis} (ipc over the {base} run with the same "
                 "values on every other axis)." + ps.default_note(but=axis),
                 lambda ps=ps, axis=axis: F.axis_speedup(ps, axis)))
-    if not any(len(ps.values[a]) > 1 for ps in parts for a in ps.free):
+    if not F.is_paper_sweep(sw) and not any(len(ps.values[a]) > 1 for ps in parts for a in ps.free):
         items.append(F.Planned("axes", "Speedup by axis (Figs. 9-12)", "", skipped(
             "no axis other than platform and workload (and those varying with the platform) varies in this sweep")))
     items.append(F.Planned(
@@ -111,6 +114,17 @@ def plan(sw: F.Sweep) -> list[F.Planned]:
         "pages_moved and to_pool of each phase: per_window of sampled runs, migration.per_phase of runs "
         f"(statistics files; at most {F.MAX_PHASE_RUNS} runs).", lambda: F.migration_phases(sw)))
     return items
+
+
+def paper_plan(sw: F.Sweep) -> list[F.Planned]:
+    """A sweep of experiments/paper.yaml (named paper): the paper's bar figures, each machine at its
+    best migration limit as the paper chooses it, instead of the per-part speedups."""
+    import paper_data as P
+    return [F.Planned(f"paper-{name}", title,
+                      f"ipc of each machine's best run over its migration limits, over ipc of {P.BASE}'s best, "
+                      "per workload (tools/report/paper_data.py), with the geometric mean of the paper's eight "
+                      "workloads present.", lambda name=name: F.paper_bars(sw, name))
+            for name, (title, _) in P.BARS.items()]
 
 
 # ---------------------------------------------------------------------------------------------

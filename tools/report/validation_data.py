@@ -498,6 +498,13 @@ def companion_values(dir: str | Path) -> dict:
         study = importlib.import_module(f"{name}_tables")
         v[f"{name}.version"] = str(sr.load(sweep).attrs["meta"].get("starnuma_version", "?"))
         v.update({f"{name}.{key}": text for key, text in study.values(finished_runs(str(sweep))).items()})
+    # The paper's own evaluation (experiments/paper.yaml; its values are named paper.* already).
+    sweep = Path(dir) / "paper"
+    if not (sweep / "sweep.db").is_file():
+        raise SystemExit(f"{sweep}: no sweep of experiments/paper.yaml; `bash experiments/validation.sh` runs it")
+    import paper_data
+    v["paper.version"] = str(sr.load(sweep).attrs["meta"].get("starnuma_version", "?"))
+    v.update(paper_data.values(sweep))
     return v
 
 
