@@ -61,6 +61,8 @@ class PaperRuns:
         self.missing: list[str] = []
         self.read: set[str] = set()  # every name asked for (the tests match them with the spec's runs)
         self._cache: dict = {}
+        self._carried: dict = {}
+        self.not_carried_out: list[str] = []  # the runs carried_out() found wanting, in the order asked
 
     def __call__(self, name: str) -> dict | None:
         self.read.add(name)
@@ -91,13 +93,32 @@ class PaperRuns:
     def _absent(part, workload, platform, limit=None) -> str:
         return f"(no {part} run of {workload} on {platform}{'' if limit is None else f' at {limit}'})"
 
+    def carried_out(self, name: str) -> bool:
+        """Whether a sampled run's migrations could all be carried out within their phases: in each
+        window, the pages moved, at the rate the window moved them, over the whole phase (phase
+        instructions over window instructions) cover the pages the phase decided. The functional
+        pass applies every decided migration at the phase's end, so a run that fails this would be
+        timed on a placement its OS could not have reached (docs/decisions.md, "The migration
+        limit")."""
+        if name not in self._carried:
+            row = self.rows[name]
+            stretch = int(row["sets"].get("os.phase_instructions", 0)) / row["instructions"]
+            self._carried[name] = all(
+                w["migration"]["pages_moved"] * stretch >= sum(p.get("pages_decided", 0)
+                                                               for p in w["migration"].get("per_phase", []))
+                for w in self.windows(name))
+            if not self._carried[name]:
+                self.not_carried_out.append(name)
+        return self._carried[name]
+
     def best(self, part: str, workload: str, platform: str = STAR) -> tuple[dict | None, str | None, int | None]:
-        """The part's run with the highest IPC over its migration limits: (stats, name, limit). Every
-        candidate counts as read, and one not done as missing."""
+        """The part's run with the highest IPC over its migration limits whose migrations could be
+        carried out (carried_out): (stats, name, limit). Every candidate counts as read, and one not
+        done as missing."""
         found = [(self(n), n) for n in self.names(part, workload, platform)]
         if not found:
             self.missing.append(self._absent(part, workload, platform))
-        found = [(r, n) for r, n in found if r]
+        found = [(r, n) for r, n in found if r and self.carried_out(n)]
         if not found:
             return None, None, None
         limit = lambda n: int(self.rows[n]["sets"]["os.migration_limit"])
@@ -270,12 +291,16 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
     t0_limits = {int(R.rows[n]["sets"]["os.migration_limit"]) for w in R.workloads for n in R.names("t0", w)}
     columns = [(limit, who) for limit in R.limits
                for who in (BASE, STAR, *(("t0",) if limit in t0_limits else ()))]
-    rows = []
-    for w in R.workloads:
-        at = lambda limit, who: R.at("t0", w, STAR, limit) if who == "t0" else R.at("dynamic", w, who, limit)
-        rows.append([f"`{w}`", *(show(ratio(at(limit, who), base(w))) for limit, who in columns)])
+    def cell(w, limit, who):
+        part, platform = ("t0", STAR) if who == "t0" else ("dynamic", who)
+        names = R.names(part, w, platform, limit)
+        text = show(ratio(R.at(part, w, platform, limit), base(w)))
+        return text + ("*" if text != "-" and not R.carried_out(names[0]) else "")
+
+    rows = [[f"`{w}`", *(cell(w, limit, who) for limit, who in columns)] for w in R.workloads]
     label = {BASE: "baseline", STAR: "StarNUMA T16", "t0": "StarNUMA T0"}
     v["paper.limit.table"] = table(["workload", *(f"{label[who]} at {pages(limit)}" for limit, who in columns)], rows)
+    v["paper.limit.not_carried_out"] = ", ".join(R.not_carried_out) or "none"
 
     # Section V-G: one detailed socket against all detailed, the same machines at the same limit.
     rows = []
