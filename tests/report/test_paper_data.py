@@ -165,6 +165,14 @@ class ThePaperSweep(unittest.TestCase):
         drawn = {p.stem for p in out.glob("*.png")}
         self.assertTrue({f"paper-{name}" for name in paper_data.BARS} <= drawn, drawn)
         self.assertFalse([d for d in drawn if d.startswith(("fig8a-speedup", "axis-"))], drawn)
+        page = (out / "report.md").read_text()
+        for _, title in report.PAPER_TABLES:
+            self.assertIn(f"## {title}", page)
+        self.assertNotIn("Speedups over", page)  # the same-limit pairs' table
+        amat = json.loads((out / "data" / "paper-fig8b.json").read_text())
+        f = paper_data.folder(WORKLOADS[1])
+        best = max((self.summary(f"dynamic-{f}-baseline16-scaled-{limit}") for limit in LIMITS), key=lambda r: r["ipc"])
+        self.assertIn(["kv", best["amat_unloaded_ns"]], amat["baseline/unloaded"])
         data = json.loads((out / "data" / "paper-fig11.json").read_text())
         bars = paper_data.bar_figures(self.runs)["fig11"]
         for label, points in data.items():

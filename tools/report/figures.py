@@ -385,13 +385,22 @@ def is_paper_sweep(sw: Sweep) -> bool:
     return sw.meta.get("sweep") == "paper"
 
 
+def paper_runs(sw: Sweep):
+    """The sweep's runs as paper_data reads them, read once for all the paper's figures and tables."""
+    import paper_data as P
+    if "_paper_runs" not in sw.__dict__:
+        sw._paper_runs = P.PaperRuns(sw.dir)
+        sw._paper_best = P.chosen(sw._paper_runs)
+    return sw._paper_runs, sw._paper_best
+
+
 def paper_bars(sw: Sweep, name: str):
     """A figure of paper_data.BARS drawn as the paper draws it: a group of bars per workload, each a
     speedup over the dynamic baseline at its best migration limit, and the geomean of the paper's
     eight workloads (of every workload when none of them ran)."""
     import paper_data as P
-    R = P.PaperRuns(sw.dir)
-    series = P.bar_figures(R)[name]
+    R, best = paper_runs(sw)
+    series = P.bar_figures(R, best)[name]
     if not any(x for xs in series.values() for x in xs.values()):
         raise Skip("no workload has this figure's runs and the baseline's done")
     covered = P.mean_over(R.workloads)
@@ -409,5 +418,31 @@ def paper_bars(sw: Sweep, name: str):
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_ylabel(f"speedup over {P.BASE}")
     ax.set_title(P.BARS[name][0])
+    legend(ax)
+    return fig, data
+
+
+def paper_amat(sw: Sweep):
+    """Fig. 8b as the paper draws it: the two machines' AMAT per workload, each at its best migration
+    limit, as unloaded latency (solid) plus contention (hatched)."""
+    import paper_data as P
+    R, best = paper_runs(sw)
+    series, bottoms, colors, style = {}, {}, {}, {}
+    for platform, label, color in ((P.BASE, "baseline", BASELINE_COLOR), (P.STAR, "StarNUMA", PALETTE[0])):
+        for w in R.workloads:
+            r = best[w, platform][0]
+            if r:
+                series.setdefault(f"{label}/unloaded", {})[P.short(w)] = r["amat_unloaded_ns"]
+                series.setdefault(f"{label}/contention", {})[P.short(w)] = r["amat_contention_ns"]
+                bottoms.setdefault(f"{label}/contention", {})[P.short(w)] = r["amat_unloaded_ns"]
+        colors[f"{label}/unloaded"] = colors[f"{label}/contention"] = color
+        style[f"{label}/contention"] = {"alpha": 0.45, "hatch": "//", "edgecolor": color}
+    if not series:
+        raise Skip("no workload has a done dynamic run of either machine")
+    groups = [P.short(w) for w in R.workloads]
+    fig, (ax,) = new_figure(max(6.0, 1.1 * len(groups) + 3), 3.6)
+    data = grouped_bars(ax, groups, series, colors, bottoms=bottoms, styles=style)
+    ax.set_ylabel("AMAT (ns)")
+    ax.set_title("AMAT: unloaded (solid) + contention (hatched), at the best limits (Fig. 8b)")
     legend(ax)
     return fig, data

@@ -120,11 +120,48 @@ def paper_plan(sw: F.Sweep) -> list[F.Planned]:
     """A sweep of experiments/paper.yaml (named paper): the paper's bar figures, each machine at its
     best migration limit as the paper chooses it, instead of the per-part speedups."""
     import paper_data as P
-    return [F.Planned(f"paper-{name}", title,
+    bars = [F.Planned(f"paper-{name}", title,
                       f"ipc of each machine's best run over its migration limits, over ipc of {P.BASE}'s best, "
                       "per workload (tools/report/paper_data.py), with the geometric mean of the paper's eight "
                       "workloads present.", lambda name=name: F.paper_bars(sw, name))
             for name, (title, _) in P.BARS.items()]
+    amat = F.Planned("paper-fig8b", "AMAT of the two machines (Fig. 8b)",
+                     "amat_unloaded_ns (solid) stacked with amat_contention_ns (hatched) of each machine's best run "
+                     "over its migration limits.", lambda: F.paper_amat(sw))
+    return [bars[0], amat, *bars[1:]]
+
+
+# The paper_data tables a report of a paper.yaml sweep lists, in its order.
+PAPER_TABLES = [
+    ("fig8", "Fig. 8a-8b: speedup and AMAT, each machine at its best migration limit"),
+    ("fig8c", "Fig. 8c: StarNUMA's accesses, block transfers, pool directory and OS core"),
+    ("fig9", "Fig. 9: static oracle placement against dynamic migration"),
+    ("fig10", "Fig. 10: a 190 ns pool and a CXL switch"),
+    ("fig11", "Fig. 11: ISO-BW, a baseline of twice the bandwidth, StarNUMA at half"),
+    ("fig12", "Fig. 12: the pool's capacity"),
+    ("table4", "Table IV: pages moved to the pool, T16 and T0"),
+    ("best_limit", "The migration limit (pages a phase) each machine's numbers use"),
+    ("limit", "Speedup at each migration limit over the baseline's best (*: its migrations could not all be "
+              "carried out within their phases, so it does not compete)"),
+    ("light", "Section V-G: one detailed socket against all sockets detailed"),
+    ("fig2", "Fig. 2: pages shared by more than 8 sockets over the sampled span"),
+]
+
+
+def paper_tables(sw: F.Sweep) -> list[Table]:
+    """paper_data's Markdown tables as the report's tables, and the runs they lack."""
+    import paper_data as P
+    R, _ = F.paper_runs(sw)
+    v = P.values(sw.dir, R)
+    tables = []
+    for key, title in PAPER_TABLES:
+        header, _, *rows = v[f"paper.{key}.table"].splitlines()
+        cells = lambda line: [c.strip() for c in line.strip().strip("|").split("|")]
+        tables.append(Table(title, cells(header), [cells(r) for r in rows]))
+    if v["paper.missing"] != "none":
+        tables.append(Table("Runs the paper's numbers lack (shown as -)", ["run"],
+                            [[n] for n in v["paper.missing"].split(", ")]))
+    return tables
 
 
 # ---------------------------------------------------------------------------------------------
@@ -275,7 +312,9 @@ def make_report(dir: Path, fmt: str, out: Path) -> Path:
         write_atomic(out / f"{item.id}.svg", figure_bytes(fig, "svg"))
         write_atomic(out / "data" / f"{item.id}.json", data_json(data).encode())
         shown.append((item, png))
-    tables = [t for t in (speedup_table(sw), migration_table(sw), runs_table(sw)) if t is not None]
+    generic = (migration_table(sw), runs_table(sw)) if F.is_paper_sweep(sw) else \
+        (speedup_table(sw), migration_table(sw), runs_table(sw))
+    tables = [*(paper_tables(sw) if F.is_paper_sweep(sw) else []), *(t for t in generic if t is not None)]
     doc = render.Document(title=f"Sweep {sw.meta.get('sweep', dir.name)}", overview=overview(sw), figures=shown,
                           tables=tables, failures=failures(sw),
                           skipped=Table("Figures not drawn", ["figure", "why"], skips))
