@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "common/config_node.hpp"
+#include "stimulus/graph/graph_cache.hpp"
 #include "common/diagnostics.hpp"
 
 namespace starnuma {
@@ -190,7 +191,7 @@ GraphSpec::GraphSpec(const ScopeContext& c) : WorkloadSpec(c) {
 }
 
 CsrGraph GraphSpec::graph(uint64_t seed) const {
-  return file_.get().empty() ? kronecker_graph(scale_, degree_, seed) : read_graph_file(file_.get());
+  return file_.get().empty() ? kronecker_graph_cached(scale_, degree_, seed) : read_graph_file(file_.get());
 }
 
 }  // namespace starnuma

@@ -22,6 +22,10 @@ struct CsrGraph {
 // How the edges become CSR: holding and sorting the edge list (fast), or drawing the edges twice
 // (a third of the memory); Auto takes the list up to 2 GiB of it. The graph is the same.
 enum class CsrBuild { Auto, EdgeList, TwoPasses };
+// The generator's output version: a change to the graphs a seed gives (which
+// Kronecker.GraphsOfASeedStayTheSame catches) must raise it, so that no cached graph of the old
+// generator is read (graph_cache.hpp).
+constexpr uint32_t kKroneckerVersion = 1;
 CsrGraph kronecker_graph(unsigned scale, unsigned degree, uint64_t seed, CsrBuild build = CsrBuild::Auto);
 
 }  // namespace starnuma

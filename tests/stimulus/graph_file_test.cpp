@@ -1,11 +1,17 @@
 // Graphs from files in GAP's formats: what the builder makes of them, and what a bad file says.
 #include "stimulus/graph/graph_file.hpp"
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include <gtest/gtest.h>
 
 #include "harness/expect_report.hpp"
+#include "harness/scratch_files.hpp"
+#include "stimulus/graph/bfs.hpp"
+#include "stimulus/graph/graph_cache.hpp"
 #include "stimulus/graph/graph_kernels.hpp"
 
 namespace starnuma {
@@ -88,6 +94,63 @@ TEST(GraphFile, TheGraphKernelsRunOnAFileAndRefuseAScaleBeside) {
   }
   const auto r = testing::capture_report([&] { make_workload("bfs:scale=10,file=" + path, 2, 1, 1); });
   EXPECT_NE(r.message.find("give file or scale and degree, not both"), std::string::npos) << r.message;
+}
+
+// The graph cache: STARNUMA_GRAPH_CACHE names a folder; the first process writes each graph there,
+// the later ones read it back.
+TEST(GraphCache, AGraphIsWrittenOnceAndReadBackTheSame) {
+  const std::string folder = testing::scratch_dir("graph_cache").string();
+  setenv("STARNUMA_GRAPH_CACHE", folder.c_str(), 1);
+  const std::string path = graph_cache_path(folder, 12, 8, 3);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  const CsrGraph made = kronecker_graph_cached(12, 8, 3);
+  ASSERT_TRUE(std::filesystem::exists(path));
+  const auto written = std::filesystem::last_write_time(path);
+  const CsrGraph read = kronecker_graph_cached(12, 8, 3);
+  EXPECT_EQ(std::filesystem::last_write_time(path), written);  // read, not written again
+  const CsrGraph fresh = kronecker_graph(12, 8, 3);
+  EXPECT_EQ(made.offsets, fresh.offsets);
+  EXPECT_EQ(read.offsets, fresh.offsets);
+  EXPECT_EQ(read.neighbors, fresh.neighbors);
+  EXPECT_NE(kronecker_graph_cached(12, 8, 4).neighbors, fresh.neighbors);  // another seed, another file
+  EXPECT_TRUE(std::filesystem::exists(graph_cache_path(folder, 12, 8, 4)));
+  // A workload built with the folder set reads it too.
+  auto w = make_workload("bfs:scale=12,degree=8", 2, 1, 3);
+  EXPECT_EQ(dynamic_cast<const BfsWorkload&>(*w).graph().neighbors, fresh.neighbors);
+}
+
+TEST(GraphCache, AFileThatIsNotItsGraphIsAnErrorNamingIt) {
+  const std::string folder = testing::scratch_dir("graph_cache").string();
+  setenv("STARNUMA_GRAPH_CACHE", folder.c_str(), 1);
+  const std::string path = graph_cache_path(folder, 10, 4, 1);
+  kronecker_graph_cached(10, 4, 1);
+  const auto size = std::filesystem::file_size(path);
+  const auto damaged = [&](const std::function<void(std::fstream&)>& damage) {
+    std::filesystem::copy_file(path, path + ".good", std::filesystem::copy_options::overwrite_existing);
+    {
+      std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+      damage(f);
+    }
+    const auto r = testing::capture_report([] { kronecker_graph_cached(10, 4, 1); });
+    std::filesystem::rename(path + ".good", path);
+    EXPECT_EQ(r.type, "starnuma/input");
+    EXPECT_NE(r.message.find(path), std::string::npos) << r.message;
+    return r.message;
+  };
+  EXPECT_NE(damaged([&](std::fstream& f) {
+              f.seekp(static_cast<std::streamoff>(size) - 3);
+              f.put('\x5a');
+            }).find("CRC-32"),
+            std::string::npos);
+  EXPECT_NE(damaged([](std::fstream& f) {
+              f.seekp(12);
+              f.put('\x0b');  // scale 11 in the file of scale 10
+            }).find("not the one its name gives"),
+            std::string::npos);
+  EXPECT_NE(damaged([](std::fstream& f) { f.put('X'); }).find("not a starnuma graph"), std::string::npos);
+  std::filesystem::resize_file(path, size - 4);
+  const auto r = testing::capture_report([] { kronecker_graph_cached(10, 4, 1); });
+  EXPECT_NE(r.message.find("bytes where its header gives"), std::string::npos) << r.message;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -191,7 +192,7 @@ nlohmann::json parameter_columns(const SweepRun& run, const std::string& platfor
 
 // Whether every entry of `dir` is one a sweep writes (a dry run writes the platforms' checks alone).
 bool only_sweep_entries(const std::string& dir) {
-  static const std::set<std::string> ours{"sweep.db", "sweep.db-journal", "runs", "platforms", ".lock"};
+  static const std::set<std::string> ours{"sweep.db", "sweep.db-journal", "runs", "platforms", "graphs", ".lock"};
   for (const fs::directory_entry& e : fs::directory_iterator(dir))
     if (!ours.count(e.path().filename().string())) return false;
   return true;
@@ -354,6 +355,9 @@ int sweep(const SweepArgs& args) {
     std::fprintf(stderr, "sweep %s: %zu runs, %u done already, %u failed %u times (not retried), %zu to run (%s)\n",
                  spec.name.c_str(), spec.runs.size(), already, exhausted, args.attempts, todo.size(),
                  args.executor == "slurm" ? "Slurm" : ("local, " + std::to_string(args.jobs) + " at once").c_str());
+  // The runs build each Kronecker graph once, in DIR/graphs, unless the user names another folder
+  // (the tasks inherit the environment, on Slurm too).
+  setenv("STARNUMA_GRAPH_CACHE", (dir + "/graphs").c_str(), 0);
   if (args.executor == "slurm") run_slurm(db, todo, dir, spec.name, args.slurm, args.progress);
   else run_local(db, todo, args.jobs, args.progress);
 
