@@ -11,8 +11,9 @@ Runs are found by their part (paper.yaml's `part` axis), workload, platform and 
 as the database records them (params, sets), not by their names. Parts dynamic, t0 and pool run at
 several migration limits, and every figure takes each workload-machine pair's best (highest IPC;
 a tie goes to the smaller limit) of the runs whose migrations could be carried out within their
-phases (carried_out), as the paper chooses its limit per workload and system (section IV-C); part light compares the two simulation methods at its one limit. A sampled run's
-coherence counts come from its windows' stats.json (runs/NAME/sampled/window-K).
+phases (carried_out), as the paper chooses its limit per workload and system (section IV-C); part
+light compares the two simulation methods at its one limit. A sampled run's coherence counts come
+from its windows' stats.json (runs/NAME/sampled/window-K).
 """
 from __future__ import annotations
 
