@@ -234,12 +234,17 @@ $(cat "$work/$1.err")"
     ! grep -q "algorithm=sv" "$work/paper.txt" || fail "paper.yaml runs Shiloach-Vishkin"
     ! grep -v "^oracle-" "$work/paper.txt" | grep -q -- "--placement oracle" \
       || fail "paper.yaml: an oracle placement outside part oracle: $(grep -- '--placement oracle' "$work/paper.txt" | grep -v '^oracle-' | head -1)"
-    for part in dynamic t0 limit pool light; do
+    for part in dynamic t0 pool light; do
       n=$(grep -c "^$part-" "$work/paper.txt")
       [ "$n" = "$(grep "^$part-" "$work/paper.txt" | grep -c "starnuma checkpoint .*&& starnuma sample ")" ] \
         || fail "paper.yaml: part $part is not all sampled runs with migration"
     done
     [ "$(grep "^dynamic-" "$work/paper.txt" | grep -c "baseline16")" -ge 30 ] || fail "paper.yaml: too few dynamic baseline runs"
+    # Each machine at several migration limits, from none (the report takes each one's best).
+    for limit in 0 8192; do
+      grep -q "^dynamic-bfs.*-starnuma16-halfbw-scaled-$limit .*os.migration_limit=$limit" "$work/paper.txt" \
+        || fail "paper.yaml: no dynamic run of bfs on starnuma16-halfbw-scaled at migration limit $limit"
+    done
     ;;
   *) fail "unknown case $case_name" ;;
 esac
