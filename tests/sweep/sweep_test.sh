@@ -246,6 +246,26 @@ $(cat "$work/$1.err")"
         || fail "paper.yaml: no dynamic run of bfs on starnuma16-halfbw-scaled at migration limit $limit"
     done
     ;;
+  graphs_built_once)
+    # The runs of a sweep share each Kronecker graph through DIR/graphs (or the user's folder), and
+    # a run from the shared graph is the run from a fresh one.
+    cat > "$work/graphs.yaml" <<SPEC
+sweep: graphs
+fixed: {instructions: 5000, placement: oracle, platform: $here/../../platforms/baseline16-scaled.yaml}
+axes:
+  workload: ["bfs:scale=12,degree=8", "cc:scale=12,degree=8"]
+SPEC
+    "$starnuma" sweep "$work/graphs.yaml" --out "$work/g" > /dev/null 2>&1 || fail "sweep: $(cat "$work"/g/runs/*/stderr.txt)"
+    [ "$(ls "$work/g/graphs")" = "kronecker-v1-scale12-degree8-seed1.graph" ] || fail "graphs: $(ls "$work/g/graphs")"
+    ipc=$(query "$work/g/sweep.db" "select ipc from runs where workload like 'bfs%'")
+    "$starnuma" run "$here/../../platforms/baseline16-scaled.yaml" --workload bfs:scale=12,degree=8 --instructions 5000 \
+      --placement oracle --json --no-progress > "$work/fresh.json" 2> /dev/null
+    python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["ipc"] != float(sys.argv[2]))' "$work/fresh.json" "$ipc" \
+      || fail "the sweep's bfs IPC $ipc is not a fresh run's: $(cat "$work/fresh.json")"
+    STARNUMA_GRAPH_CACHE="$work/mine" "$starnuma" sweep "$work/graphs.yaml" --out "$work/h" > /dev/null 2>&1
+    [ -e "$work/mine/kronecker-v1-scale12-degree8-seed1.graph" ] && [ ! -e "$work/h/graphs" ] \
+      || fail "the user's STARNUMA_GRAPH_CACHE was not the sweep's"
+    ;;
   *) fail "unknown case $case_name" ;;
 esac
 echo "ok: $case_name"
