@@ -62,8 +62,7 @@ class PaperRuns:
         self.missing: list[str] = []
         self.read: set[str] = set()  # every name asked for (the tests match them with the spec's runs)
         self._cache: dict = {}
-        self._carried: dict = {}
-        self.not_carried_out: list[str] = []  # the runs carried_out() found wanting, in the order asked
+        self._carried: dict = {}  # carried_out()'s answers, in the order asked
 
     def __call__(self, name: str) -> dict | None:
         self.read.add(name)
@@ -108,9 +107,11 @@ class PaperRuns:
                 w["migration"]["pages_moved"] * stretch >= sum(p.get("pages_decided", 0)
                                                                for p in w["migration"].get("per_phase", []))
                 for w in self.windows(name))
-            if not self._carried[name]:
-                self.not_carried_out.append(name)
         return self._carried[name]
+
+    def not_carried_out(self) -> list[str]:
+        """The runs carried_out() has found wanting so far, in the order asked."""
+        return [n for n, ok in self._carried.items() if not ok]
 
     def best(self, part: str, workload: str, platform: str = STAR) -> tuple[dict | None, str | None, int | None]:
         """The part's run with the highest IPC over its migration limits whose migrations could be
@@ -301,7 +302,7 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
     rows = [[f"`{w}`", *(cell(w, limit, who) for limit, who in columns)] for w in R.workloads]
     label = {BASE: "baseline", STAR: "StarNUMA T16", "t0": "StarNUMA T0"}
     v["paper.limit.table"] = table(["workload", *(f"{label[who]} at {pages(limit)}" for limit, who in columns)], rows)
-    v["paper.limit.not_carried_out"] = ", ".join(R.not_carried_out) or "none"
+    v["paper.limit.not_carried_out"] = ", ".join(R.not_carried_out()) or "none"
 
     # Section V-G: one detailed socket against all detailed, the same machines at the same limit.
     rows = []

@@ -153,10 +153,10 @@ def paper_tables(sw: F.Sweep) -> list[Table]:
     import paper_data as P
     R, _ = F.paper_runs(sw)
     v = P.values(sw.dir, R)
+    cells = lambda line: [c.strip() for c in line.strip().strip("|").split("|")]
     tables = []
     for key, title in PAPER_TABLES:
         header, _, *rows = v[f"paper.{key}.table"].splitlines()
-        cells = lambda line: [c.strip() for c in line.strip().strip("|").split("|")]
         tables.append(Table(title, cells(header), [cells(r) for r in rows]))
     if v["paper.missing"] != "none":
         tables.append(Table("Runs the paper's numbers lack (shown as -)", ["run"],
