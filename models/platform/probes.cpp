@@ -143,9 +143,11 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
   if (requesters.empty()) report_error(msg::kUsage, "--from: name at least one socket, or all");
   const Fabric::Range& home = memory_node(fabric, o.to);
 
-  // The stages the data crosses: memory, then each link direction of any requester's route. A
-  // link stage's capacity is what it carries for the requesters routed over it; the path capacity
-  // is the memory's peak or the requesters' narrowest links together, whichever is less.
+  // The stages the traffic crosses: memory, then both directions of each link of any requester's
+  // route. Towards the requester go the read data and the write acks, towards the memory the read
+  // requests and the write data; a direction moves lines at its bandwidth over the bytes it
+  // carries per line of the mix. A requester's capacity is its route's narrowest direction; the
+  // path capacity is the memory's peak or the requesters' capacities together, whichever is less.
   struct Stage {
     std::string name;
     double gbps;
@@ -158,6 +160,7 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
     stages.push_back(
         {memory->path() + " (data buses)", memory_gbps, [memory](Time span) { return memory->bus_utilization(span); }});
   }
+  const double w = o.write_fraction;
   std::vector<const Channel*> seen;
   double links_gbps = 0;
   for (size_t requester : requesters) {
@@ -167,13 +170,17 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
                                     " does not lend it (platform.separate_hosts)");
     double narrowest = std::numeric_limits<double>::infinity();
     for (const Hop& h : fabric.route(requester, *home.node).hops) {
-      const FabricNode& sender = o.op == MemOp::Read ? *h.to : *h.from;
-      const Channel& ch = h.link->channel_from(sender);
-      narrowest = std::min(narrowest, ch.bandwidth().gb_per_s());
-      if (std::find(seen.begin(), seen.end(), &ch) != seen.end()) continue;
-      seen.push_back(&ch);
-      stages.push_back({h.link->path() + " (" + h.link->direction_name(sender) + ")", ch.bandwidth().gb_per_s(),
-                        [&ch](Time span) { return ch.utilization(span); }});
+      const double data = h.link->data_bytes(), request = h.link->request_bytes();
+      const std::pair<const FabricNode*, double> directions[] = {{h.to, (1 - w) * data + w * request},
+                                                                 {h.from, w * data + (1 - w) * request}};
+      for (const auto& [sender, bytes_per_line] : directions) {
+        const Channel& ch = h.link->channel_from(*sender);
+        narrowest = std::min(narrowest, ch.bandwidth().gb_per_s() * kLineBytes / bytes_per_line);
+        if (std::find(seen.begin(), seen.end(), &ch) != seen.end()) continue;
+        seen.push_back(&ch);
+        stages.push_back({h.link->path() + " (" + h.link->direction_name(*sender) + ")", ch.bandwidth().gb_per_s(),
+                          [&ch](Time span) { return ch.utilization(span); }});
+      }
     }
     links_gbps += narrowest;
   }
@@ -193,8 +200,16 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
     };
     const Time start = Time::from_ns(1000);
     first = start;
-    // Arrivals and slots go to the requesters in turn.
+    // Arrivals and slots go to the requesters in turn. Each requester's n-th access is a write when
+    // its running count of writes, write_fraction x n rounded down, steps up (3:1 is read, read,
+    // read, write, ...), so every requester sends the mix.
     auto requester = [&](uint64_t i) { return requesters[i % requesters.size()]; };
+    std::vector<uint64_t> sent(fabric.requesters().size());
+    auto op = [&](size_t who) {
+      const auto writes = [&](uint64_t n) { return static_cast<uint64_t>(std::floor(o.write_fraction * n + 1e-9)); };
+      const uint64_t n = sent[who]++;
+      return writes(n + 1) > writes(n) ? MemOp::Write : MemOp::Read;
+    };
     if (o.load) {
       // Open loop: Poisson arrivals at load x capacity.
       const double mean_gap_ps = kLineBytes / (*o.load * r.capacity_gbps) * 1e3;
@@ -203,7 +218,8 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
         const double u = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
         t += -std::log(u) * mean_gap_ps;
         const Time issue = Time::from_ps(static_cast<int64_t>(t));
-        const Time done = probe.send(requester(i), o.op, address(i), issue, nullptr);
+        const size_t who = requester(i);
+        const Time done = probe.send(who, op(who), address(i), issue, nullptr);
         latencies.push_back((done - issue).ns());
         last = std::max(last, done);
       }
@@ -219,7 +235,7 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
         const auto [free, who] = slots.top();
         slots.pop();
         const Time issue = Time::from_ps(free);
-        const Time done = probe.send(who, o.op, address(i), issue, nullptr);
+        const Time done = probe.send(who, op(who), address(i), issue, nullptr);
         if (i == 0) unloaded = done - issue;
         latencies.push_back((done - issue).ns());
         last = std::max(last, done);
@@ -235,11 +251,17 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
   double sum = 0;
   for (double l : latencies) sum += l;
   r.mean_latency_ns = latencies.empty() ? 0 : sum / static_cast<double>(latencies.size());
-  if (!latencies.empty()) {
-    size_t k = std::min(latencies.size() - 1,
-                        static_cast<size_t>(std::ceil(0.99 * static_cast<double>(latencies.size()))) - 1);
+  // Percentiles by the nearest rank: the smallest latency at least a share q of the accesses reach.
+  auto percentile = [&](double q) {
+    const size_t k =
+        std::min(latencies.size() - 1, static_cast<size_t>(std::ceil(q * static_cast<double>(latencies.size()))) - 1);
     std::nth_element(latencies.begin(), latencies.begin() + static_cast<std::ptrdiff_t>(k), latencies.end());
-    r.p99_latency_ns = latencies[k];
+    return latencies[k];
+  };
+  if (!latencies.empty()) {
+    r.p50_latency_ns = percentile(0.5);
+    r.p99_latency_ns = percentile(0.99);
+    r.p999_latency_ns = percentile(0.999);
   }
   for (const Stage& s : stages) {
     const double u = s.utilization(span);

@@ -31,7 +31,9 @@ LatencyMatrix measure_unloaded_latency(Platform& platform, bool with_paths);
 struct BandwidthOptions {
   std::vector<std::string> from;  // requesting sockets ("all": every socket); arrivals go to them in turn
   std::string to;                 // memory node
-  MemOp op = MemOp::Read;
+  // Share of the accesses that are writes (write-backs of whole lines), spread evenly: 0 all reads,
+  // 0.25 MLC's 3:1 reads-writes, 1 all writes.
+  double write_fraction = 0;
   std::optional<double> load;  // fraction of the path capacity, Poisson arrivals; none: saturate
   bool random = false;         // random lines over the node's memory; default: sequential lines
   uint64_t requests = 100000;
@@ -40,11 +42,11 @@ struct BandwidthOptions {
 };
 
 struct BandwidthResult {
-  double capacity_gbps = 0;  // the path's narrowest stage in the data direction
+  double capacity_gbps = 0;  // the path's narrowest stage for the mix's data (both directions carry some)
   double offered_gbps = 0;   // --load: load x capacity; saturation: what the window offers at unloaded latency
   double achieved_gbps = 0;  // lines moved / (last completion - first issue)
   double mean_latency_ns = 0;
-  double p99_latency_ns = 0;
+  double p50_latency_ns = 0, p99_latency_ns = 0, p999_latency_ns = 0;
   std::string bottleneck;  // the busiest stage
   double bottleneck_utilization = 0;
   uint64_t requests = 0;

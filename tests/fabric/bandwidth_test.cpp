@@ -9,14 +9,14 @@ namespace {
 
 const std::string kPlatforms = std::string(STARNUMA_SOURCE_DIR) + "/platforms/";
 
-BandwidthResult run(const std::string& file, const char* from, const char* to, MemOp op = MemOp::Read,
+BandwidthResult run(const std::string& file, const char* from, const char* to, double write_fraction = 0,
                     std::optional<double> load = std::nullopt, bool random = false,
                     const std::vector<std::string>& sets = {}) {
   auto p = Platform::build(kPlatforms + file, sets);
   BandwidthOptions o;
   o.from = {from};
   o.to = to;
-  o.op = op;
+  o.write_fraction = write_fraction;
   o.load = load;
   o.requests = 50000;
   o.random = random;
@@ -43,9 +43,42 @@ TEST(Saturation, CxlAchievesItsBandwidthWithinThreePercent) {
 }
 
 TEST(Saturation, WritesSaturateTheRequestDirection) {
-  auto r = run("starnuma16.yaml", "socket0", "pool", MemOp::Write);
+  auto r = run("starnuma16.yaml", "socket0", "pool", 1.0);
   EXPECT_NEAR(r.achieved_gbps / 40.0, 1.0, 0.03) << r.achieved_gbps;
   EXPECT_EQ(r.bottleneck, "links.cxl_socket0_pool (socket0->pool)");
+}
+
+// Half reads, half writes: each direction of the CXL link carries a line of data (64 B) and a
+// message without data (a read request or a write ack, 16 B) per two lines, so the path moves
+// 40 GB/s x 2 x 64 / 80 = 64 GB/s, more than reads alone.
+TEST(Saturation, AnEvenMixFillsBothDirections) {
+  auto r = run("starnuma16.yaml", "socket0", "pool", 0.5);
+  EXPECT_DOUBLE_EQ(r.capacity_gbps, 64.0);
+  EXPECT_NEAR(r.achieved_gbps / 64.0, 1.0, 0.03) << r.achieved_gbps;
+}
+
+// 3:1 reads-writes: towards the socket go 0.75 x 64 + 0.25 x 16 = 52 bytes a line, the binding
+// direction: 40 x 64 / 52 = 49.2 GB/s.
+TEST(Saturation, AThreeToOneMixIsBoundByItsReads) {
+  auto r = run("starnuma16.yaml", "socket0", "pool", 0.25);
+  EXPECT_NEAR(r.capacity_gbps, 40.0 * 64 / 52, 1e-9);
+  EXPECT_NEAR(r.achieved_gbps / r.capacity_gbps, 1.0, 0.05) << r.achieved_gbps;
+  EXPECT_EQ(r.bottleneck, "links.cxl_socket0_pool (pool->socket0)");
+}
+
+// Each requester sends the mix itself: two sockets on links of their own, half writes, fill both
+// directions of both links (had one sent every read and the other every write, each link would
+// carry its data one way only and the pair 2 x 20.8 GB/s).
+TEST(Saturation, EveryRequesterSendsTheMix) {
+  auto p = Platform::build(kPlatforms + "starnuma16.yaml");
+  BandwidthOptions o;
+  o.from = {"socket0", "socket1"};
+  o.to = "socket2";
+  o.write_fraction = 0.5;
+  o.requests = 50000;
+  BandwidthResult r = measure_bandwidth(*p, o);
+  EXPECT_DOUBLE_EQ(r.capacity_gbps, 2 * 20.8 * 2 * 64 / 80);
+  EXPECT_GT(r.achieved_gbps / r.capacity_gbps, 0.9) << r.achieved_gbps;
 }
 
 TEST(Saturation, ScaledLinksAreASeventhOfFullScale) {
@@ -64,7 +97,7 @@ TEST(Saturation, LocalDdr5StreamsNearItsPeak) {
 const std::vector<std::string> kNoRefresh{"topology.socket.memory.refresh=none"};
 
 TEST(Loaded, LowLoadAddsLittleAndAchievesWhatIsOffered) {
-  auto r = run("starnuma16.yaml", "socket0", "socket8", MemOp::Read, 0.3, true, kNoRefresh);
+  auto r = run("starnuma16.yaml", "socket0", "socket8", 0.0, 0.3, true, kNoRefresh);
   EXPECT_NEAR(r.achieved_gbps / r.offered_gbps, 1.0, 0.03);
   EXPECT_GE(r.mean_latency_ns, 360.0);
   EXPECT_LT(r.mean_latency_ns, 365.0);  // M/D/1 at rho 0.3 on the NUMALink: about 1 ns of wait
@@ -72,10 +105,12 @@ TEST(Loaded, LowLoadAddsLittleAndAchievesWhatIsOffered) {
 
 TEST(Loaded, HighLoadQueuesAsMD1Predicts) {
   // At load 0.9 the NUMALink's M/D/1 wait is 0.9 * 4.92 ns / 0.2 = 22 ns; the other hops add little.
-  auto r = run("starnuma16.yaml", "socket0", "socket8", MemOp::Read, 0.9, true, kNoRefresh);
+  auto r = run("starnuma16.yaml", "socket0", "socket8", 0.0, 0.9, true, kNoRefresh);
   EXPECT_GT(r.mean_latency_ns, 360.0 + 15);
   EXPECT_LT(r.mean_latency_ns, 360.0 + 35);
   EXPECT_GT(r.p99_latency_ns, r.mean_latency_ns);
+  EXPECT_LE(r.p50_latency_ns, r.p99_latency_ns);
+  EXPECT_LE(r.p99_latency_ns, r.p999_latency_ns);
 }
 
 // Every socket reading the pool at random: the CXL links (16 x 40 GB/s) carry more than the

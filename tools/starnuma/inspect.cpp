@@ -5,6 +5,7 @@
 
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -22,7 +23,8 @@ namespace {
 
 struct BandwidthArgs {
   std::string from, to, op = "read", pattern = "sequential";
-  double load = 0;  // 0: saturate
+  std::optional<double> write_fraction;  // --write-fraction; --op write is 1
+  double load = 0;                       // 0: saturate
   uint64_t requests = 100000;
   unsigned outstanding = 1024;
   uint64_t seed = 1;
@@ -119,22 +121,34 @@ int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json) {
     at = comma + 1;
   }
   o.to = bw.to;
-  o.op = bw.op == "write" ? MemOp::Write : MemOp::Read;
+  if (bw.write_fraction && bw.op == "write")
+    report_error(msg::kUsage, "--op write and --write-fraction do not go together (--op write is --write-fraction 1)");
+  o.write_fraction = bw.write_fraction.value_or(bw.op == "write" ? 1.0 : 0.0);
   if (bw.load > 0) o.load = bw.load;
   o.random = bw.pattern == "random";
   o.requests = bw.requests;
   o.outstanding = bw.outstanding;
   o.seed = bw.seed;
   BandwidthResult r = measure_bandwidth(*platform, o);
-  nlohmann::ordered_json j{{"offered_GBps", r.offered_gbps},       {"achieved_GBps", r.achieved_gbps},
-                           {"mean_latency_ns", r.mean_latency_ns}, {"p99_latency_ns", r.p99_latency_ns},
-                           {"bottleneck", r.bottleneck},           {"bottleneck_utilization", r.bottleneck_utilization},
-                           {"capacity_GBps", r.capacity_gbps},     {"requests", r.requests}};
+  nlohmann::ordered_json j{{"offered_GBps", r.offered_gbps},
+                           {"achieved_GBps", r.achieved_gbps},
+                           {"write_fraction", o.write_fraction},
+                           {"mean_latency_ns", r.mean_latency_ns},
+                           {"p50_latency_ns", r.p50_latency_ns},
+                           {"p99_latency_ns", r.p99_latency_ns},
+                           {"p999_latency_ns", r.p999_latency_ns},
+                           {"bottleneck", r.bottleneck},
+                           {"bottleneck_utilization", r.bottleneck_utilization},
+                           {"capacity_GBps", r.capacity_gbps},
+                           {"requests", r.requests}};
   if (json) {
     std::cout << json_text(j) << '\n';
     return 0;
   }
-  std::cout << bw.op << " " << bw.pattern << " from " << bw.from << " to " << bw.to << ", " << r.requests << " lines, "
+  const std::string mix = o.write_fraction == 0   ? "read"
+                          : o.write_fraction == 1 ? "write"
+                                                  : format_real(100 * o.write_fraction) + " % writes";
+  std::cout << mix << " " << bw.pattern << " from " << bw.from << " to " << bw.to << ", " << r.requests << " lines, "
             << (o.load ? "Poisson arrivals at load " + format_real(*o.load)
                        : "saturating (" + std::to_string(o.outstanding) + " in flight)")
             << "\n"
@@ -142,7 +156,9 @@ int bandwidth(const PlatformArgs& args, const BandwidthArgs& bw, bool json) {
             << "  offered        " << format_real(r.offered_gbps) << " GB/s\n"
             << "  achieved       " << format_real(r.achieved_gbps) << " GB/s\n"
             << "  mean latency   " << format_real(r.mean_latency_ns) << " ns\n"
+            << "  p50 latency    " << format_real(r.p50_latency_ns) << " ns\n"
             << "  p99 latency    " << format_real(r.p99_latency_ns) << " ns\n"
+            << "  p99.9 latency  " << format_real(r.p999_latency_ns) << " ns\n"
             << "  bottleneck     " << r.bottleneck << " (" << format_real(100 * r.bottleneck_utilization)
             << " % busy)\n";
   return 0;
@@ -222,6 +238,9 @@ Command add_bandwidth(CLI::App& app) {
   cmd->add_option("--from", bw.from, "Requesting sockets: socket0, a list (socket0,socket5), or all")->required();
   cmd->add_option("--to", bw.to, "Memory node, e.g. socket5 or pool")->required();
   cmd->add_option("--op", bw.op, "read or write")->check(CLI::IsMember({"read", "write"}));
+  cmd->add_option("--write-fraction", bw.write_fraction,
+                  "Share of the accesses that are writes, spread evenly (0.25: MLC's 3:1 reads-writes)")
+      ->check(kFinite & CLI::Range(0.0, 1.0));
   cmd->add_option("--load", bw.load,
                   "Offered load as a fraction of the path capacity (Poisson); without it the path is saturated")
       ->check(kFinite & CLI::Range(1e-6, 100.0));
