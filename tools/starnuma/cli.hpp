@@ -43,6 +43,7 @@ Command add_latency(CLI::App& app);       // inspect.cpp
 Command add_bandwidth(CLI::App& app);     // inspect.cpp
 Command add_memory_curve(CLI::App& app);  // memory_curve.cpp
 Command add_mlc(CLI::App& app);           // mlc.cpp
+Command add_calibrate(CLI::App& app);     // calibrate.cpp
 Command add_run(CLI::App& app);           // run_command.cpp
 Command add_compare(CLI::App& app);       // compare.cpp
 Command add_checkpoint(CLI::App& app);    // sampled.cpp

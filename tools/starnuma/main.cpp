@@ -25,9 +25,9 @@ using starnuma::cli::Command;
 std::vector<Command> add_commands(CLI::App& app) {
   using namespace starnuma::cli;
   std::vector<Command> commands;
-  for (Command (*add)(CLI::App&) :
-       {add_list, add_check, add_describe, add_latency, add_bandwidth, add_memory_curve, add_mlc, add_run, add_compare,
-        add_checkpoint, add_sample, add_trace, add_profile, add_benchmark, add_sweep, add_sweep_task, add_report})
+  for (Command (*add)(CLI::App&) : {add_list, add_check, add_describe, add_latency, add_bandwidth, add_memory_curve,
+                                    add_mlc, add_calibrate, add_run, add_compare, add_checkpoint, add_sample, add_trace,
+                                    add_profile, add_benchmark, add_sweep, add_sweep_task, add_report})
     commands.push_back(add(app));
   return commands;
 }

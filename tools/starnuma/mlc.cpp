@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli.hpp"
+#include "mlc.hpp"
 #include "common/diagnostics.hpp"
 #include "common/json_text.hpp"
 #include "option_limits.hpp"
@@ -28,15 +28,6 @@ namespace fs = std::filesystem;
 namespace starnuma::cli {
 
 namespace {
-
-struct MlcArgs {
-  PlatformArgs platform;
-  std::string from = "socket0", to, pattern = "random";
-  std::vector<double> loads{0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
-  uint64_t requests = 50000;
-  unsigned jobs = 0;
-  bool bandwidth_matrix = false, json = false;
-};
 
 // Child runs of this starnuma, `jobs` at once, each writing its JSON to a file of a scratch folder.
 class Children {
@@ -102,7 +93,9 @@ std::vector<std::string> bandwidth_args(const std::string& from, const std::stri
   return {"--from", from, "--to", to, "--pattern", a.pattern, "--requests", std::to_string(a.requests)};
 }
 
-int mlc(const MlcArgs& a) {
+}  // namespace
+
+MlcMeasurement measure_mlc(const MlcArgs& a) {
   Children children(a);
   const size_t idle = children.add("latency", {});
   children.run();  // the nodes' names and numbers first
@@ -130,18 +123,27 @@ int mlc(const MlcArgs& a) {
         b.insert(b.end(), {"--write-fraction", std::to_string(m.write_fraction)});
         return b;
       }()));
-  for (double load : a.loads)
-    loads.push_back(children.add("bandwidth", [&] {
-      auto b = bandwidth_args(a.from, to, a);
-      b.insert(b.end(), {"--load", std::to_string(load)});
-      return b;
-    }()));
   std::vector<std::vector<size_t>> matrix;
   if (a.bandwidth_matrix)
     for (const std::string& s : sockets) {
       matrix.emplace_back();
       for (const std::string& n : nodes) matrix.back().push_back(children.add("bandwidth", bandwidth_args(s, n, a)));
     }
+  std::vector<double> fractions = a.loads;
+  if (!a.loaded_mb_per_s.empty()) {  // offered bandwidths: their fractions of the capacity the reads found
+    children.run();
+    const double capacity = children.result(mixes[0])["capacity_GBps"];
+    fractions.clear();
+    for (double mbps : a.loaded_mb_per_s) fractions.push_back(mbps / 1000 / capacity);
+  }
+  for (double load : fractions)
+    loads.push_back(children.add("bandwidth", [&] {
+      auto b = bandwidth_args(a.from, to, a);
+      char text[32];
+      std::snprintf(text, sizeof text, "%.6g", load);
+      b.insert(b.end(), {"--load", text});
+      return b;
+    }()));
   children.run();
 
   MlcReport r;
@@ -197,7 +199,7 @@ int mlc(const MlcArgs& a) {
                      {"p999_latency_ns", b["p999_latency_ns"]}});
   };
   point(children.result(mixes[0]), 0);
-  for (size_t k = a.loads.size(); k-- > 0;) point(children.result(loads[k]), a.loads[k]);
+  for (size_t k = fractions.size(); k-- > 0;) point(children.result(loads[k]), fractions[k]);
   j["loaded_latency"] = curve;
 
   if (a.bandwidth_matrix) {
@@ -215,12 +217,19 @@ int mlc(const MlcArgs& a) {
     j["bandwidth_matrix_MBps"] = bm;
   }
 
+  return {r, j, children.result(mixes[0])["capacity_GBps"].get<double>()};
+}
+
+namespace {
+
+int mlc(const MlcArgs& a) {
+  const MlcMeasurement m = measure_mlc(a);
   if (a.json) {
-    std::cout << json_text(j) << '\n';
+    std::cout << json_text(m.json) << '\n';
     return 0;
   }
-  std::cout << mlc_text(r) << "\nLoaded latency percentiles (ns)\nInject\tp50\tp99\tp99.9\n";
-  for (const auto& p : curve) {
+  std::cout << mlc_text(m.report) << "\nLoaded latency percentiles (ns)\nInject\tp50\tp99\tp99.9\n";
+  for (const auto& p : m.json["loaded_latency"]) {
     char row[128];
     std::snprintf(row, sizeof row, " %05ld\t%.1f\t%.1f\t%.1f\n", std::lround(p["gap_ps"].get<double>()),
                   p["p50_latency_ns"].get<double>(), p["p99_latency_ns"].get<double>(),

@@ -1,0 +1,34 @@
+// `starnuma mlc`'s measurement (mlc.cpp), which `starnuma calibrate` repeats (calibrate.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "platform/mlc_report.hpp"
+
+namespace starnuma::cli {
+
+struct MlcArgs {
+  PlatformArgs platform;
+  std::string from = "socket0", to, pattern = "random";
+  std::vector<double> loads{0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
+  std::vector<double> loaded_mb_per_s;  // if any: the loaded points at these offered bandwidths instead
+  uint64_t requests = 50000;
+  unsigned jobs = 0;
+  bool bandwidth_matrix = false, json = false;
+};
+
+struct MlcMeasurement {
+  MlcReport report;               // MLC's sections
+  nlohmann::ordered_json json;    // the same, with each loaded point's percentiles and each mix's bottleneck
+  double read_capacity_gbps = 0;  // the all-reads path's capacity
+};
+
+// Every point a child simulation, `jobs` at once; a child's failure is a starnuma/usage error with
+// its words.
+MlcMeasurement measure_mlc(const MlcArgs& a);
+
+}  // namespace starnuma::cli
