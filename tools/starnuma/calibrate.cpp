@@ -329,24 +329,16 @@ Command add_calibrate(CLI::App& app) {
       "calibrate",
       "Fit a platform's latency and bandwidth parameters to a real machine's Intel MLC output; write the fitted "
       "platform (docs/hardware.md)");
-  add_platform_args(*cmd, a->mlc.platform);
+  add_traffic_options(*cmd, a->mlc);  // --from and --to: where the file's bandwidths were measured
   cmd->add_option("--mlc", a->file, "The machine's MLC output (its text, as MLC prints it)")->required();
   cmd->add_option("--fit", a->fit, "A parameter to fit, by path: nodes.NAME.KEY or links.NAME.KEY (repeatable)");
-  cmd->add_option("--from", a->mlc.from, "Sockets of the file's bandwidth and loaded-latency measurements")
-      ->capture_default_str();
-  cmd->add_option("--to", a->mlc.to, "Memory node of those measurements (default: the first socket's own memory)");
   cmd->add_option("--nodes", a->nodes,
                   "NUMBER=NAME: the file's NUMA node NUMBER is the platform's node NAME "
                   "(default: the address map's order, sockets first)")
       ->delimiter(',');
-  cmd->add_option("--requests", a->mlc.requests, "Lines per bandwidth point of each measurement")
-      ->transform(kCount)
-      ->check(CLI::Range(1000, 100000000))
-      ->capture_default_str();
   cmd->add_option("--rounds", a->rounds, "Rounds of the coordinate search at most")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  cmd->add_option("--jobs", a->mlc.jobs, "Measurement points at once (0: one per host core)");
   cmd->add_option("--out", a->out, "Write the fitted platform here (default: print it)")->check(kNonEmpty);
   cmd->add_flag("--json", a->json, "Machine-readable output");
   return {cmd, [a] { return calibrate(*a); }};

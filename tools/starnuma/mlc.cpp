@@ -241,28 +241,32 @@ int mlc(const MlcArgs& a) {
 
 }  // namespace
 
+void add_traffic_options(CLI::App& cmd, MlcArgs& a) {
+  add_platform_args(cmd, a.platform);
+  cmd.add_option("--from", a.from, "Requesting sockets (MLC's traffic threads): socket0, a list, or all")
+      ->capture_default_str();
+  cmd.add_option("--to", a.to, "Memory node they access (MLC's -j): default, the first requester's own memory");
+  cmd.add_option("--pattern", a.pattern, "random (MLC's default) or sequential lines")
+      ->check(CLI::IsMember({"random", "sequential"}))
+      ->capture_default_str();
+  cmd.add_option("--requests", a.requests, "Lines per bandwidth point")
+      ->transform(kCount)
+      ->check(CLI::Range(1000, 100000000))
+      ->capture_default_str();
+  cmd.add_option("--jobs", a.jobs, "Measurement points at once (0: one per host core)")->capture_default_str();
+}
+
 Command add_mlc(CLI::App& app) {
   auto a = std::make_shared<MlcArgs>();
   CLI::App* cmd = app.add_subcommand(
       "mlc",
       "Intel Memory Latency Checker's measurements of a platform: idle latency matrix, peak bandwidth per read-write "
       "mix, loaded-latency curve (docs/hardware.md)");
-  add_platform_args(*cmd, a->platform);
-  cmd->add_option("--from", a->from, "Requesting sockets (MLC's traffic threads): socket0, a list, or all")
-      ->capture_default_str();
-  cmd->add_option("--to", a->to, "Memory node they access (MLC's -j): default, the first requester's own memory");
-  cmd->add_option("--pattern", a->pattern, "random (MLC's default) or sequential lines")
-      ->check(CLI::IsMember({"random", "sequential"}))
-      ->capture_default_str();
+  add_traffic_options(*cmd, *a);
   cmd->add_option("--loads", a->loads, "Offered loads of the loaded-latency curve, fractions of the path's capacity")
       ->delimiter(',')
       ->check(kFinite & CLI::Range(0.001, 1.0))
       ->capture_default_str();
-  cmd->add_option("--requests", a->requests, "Lines per point")
-      ->transform(kCount)
-      ->check(CLI::Range(1000, 100000000))
-      ->capture_default_str();
-  cmd->add_option("--jobs", a->jobs, "Measurements at once (0: one per host core)")->capture_default_str();
   cmd->add_flag("--bandwidth-matrix", a->bandwidth_matrix,
                 "Also the read bandwidth from every socket to every memory node (MLC's --bandwidth_matrix)");
   cmd->add_flag("--json", a->json, "Machine-readable output, with each point's latency percentiles");

@@ -27,6 +27,9 @@ struct MlcMeasurement {
   double read_capacity_gbps = 0;  // the all-reads path's capacity
 };
 
+// The options both commands take: the platform, --from, --to, --pattern, --requests, --jobs.
+void add_traffic_options(CLI::App& cmd, MlcArgs& a);
+
 // Every point a child simulation, `jobs` at once; a child's failure is a starnuma/usage error with
 // its words.
 MlcMeasurement measure_mlc(const MlcArgs& a);
