@@ -10,6 +10,7 @@
 
 #include "common/text.hpp"
 #include "fabric/line_payload.hpp"
+#include "pool/cxl_pool.hpp"
 #include "socket/socket.hpp"
 
 namespace starnuma {
@@ -159,6 +160,12 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
     memory_gbps = memory->peak_bandwidth().gb_per_s();
     stages.push_back(
         {memory->path() + " (data buses)", memory_gbps, [memory](Time span) { return memory->bus_utilization(span); }});
+  }
+  if (const auto* pool = dynamic_cast<const CxlPool*>(home.node); pool && pool->controller()) {
+    const Channel* controller = pool->controller();
+    memory_gbps = std::min(memory_gbps, controller->bandwidth().gb_per_s());
+    stages.push_back({pool->path() + " (controller throughput)", controller->bandwidth().gb_per_s(),
+                      [controller](Time span) { return controller->utilization(span); }});
   }
   const double w = o.write_fraction;
   std::vector<const Channel*> seen;

@@ -1,5 +1,6 @@
 #include "pool/cxl_pool.hpp"
 
+#include "common/geometry.hpp"
 #include "common/registry.hpp"
 #include "fabric/link.hpp"
 
@@ -21,12 +22,30 @@ CxlPool::CxlPool(sc_core::sc_module_name n, const ScopeContext& c)
                  "up to os.pool_fraction of the footprint); true, a CPU-less NUMA node in every socket's fallback "
                  "list, which first touch fills once nearer nodes are full and interleaving uses (Linux's view of a "
                  "CXL memory expander; docs/os.md)"),
-      memory_("memory", part("memory", "ddr5"), {16, 48_GiB}) {}
+      throughput_(*this, "throughput", Bandwidth(),
+                  "Lines the device's controller moves per second, reads and writes together, as bytes "
+                  "(64 per line); 0: no limit but its ports and DRAM (the StarNUMA paper's pool). Real "
+                  "expanders plateau at one rate whatever the read/write mix (docs/hardware.md)",
+                  between(Bandwidth(), *bandwidth_range().max)),
+      memory_("memory", part("memory", "ddr5"), {16, 48_GiB}) {
+  if (throughput_.get() > Bandwidth() && throughput_.get() < *bandwidth_range().min)
+    error(config() ? config()->find("throughput") : nullptr, "throughput",
+          "must be 0 (no limit) or at least 10 MB/s, not " + throughput_.value_text());
+  else if (throughput_.get() > Bandwidth())
+    controller_ = std::make_unique<Channel>(*this, "controller", throughput_.get(), Time());
+}
 
 Time CxlPool::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
   ++requests_;
   if (trace) trace->add(path(), "network, arbitration, directory", internal_latency_.get());
-  Time done = memory_.access(arrival + internal_latency_.get(), op, offset, trace);
+  Time at_memory = arrival + internal_latency_.get();
+  if (controller_) {
+    const Time admitted = controller_->traverse(at_memory, kLineBytes);
+    if (trace && admitted > at_memory)
+      trace->add(path(), "waiting for the controller's throughput", admitted - at_memory);
+    at_memory = admitted;
+  }
+  Time done = memory_.access(at_memory, op, offset, trace);
   if (trace) trace->add(path(), "network back to the port", internal_latency_.get());
   ++responses_;
   return done + internal_latency_.get();

@@ -1,9 +1,13 @@
 // The CXL type-3 multi-headed memory pool device (MHD): one CXL port (head) per attached host or
 // switch, an on-device network with arbitration and the coherence directory, and its own DDR5
 // channels. The directory's state arrives with the coherence issue; its lookup latency is part
-// of internal_latency already.
+// of internal_latency already. A real expander's controller may also cap the lines it moves per
+// second whatever the read/write mix (`throughput`; docs/hardware.md).
 #pragma once
 
+#include <memory>
+
+#include "fabric/channel.hpp"
 #include "fabric/fabric_node.hpp"
 #include "memory/ddr5.hpp"
 #include "memory/memory_home.hpp"
@@ -30,12 +34,16 @@ class CxlPool : public FabricNode, public MemoryHome {
   // CXL memory expander), or StarNUMA's pool, which only placement policies fill.
   bool numa_node() const { return numa_node_; }
   bool first_touch() const override { return numa_node_; }
+  // The controller's throughput limit as a FCFS stage, or null when it has none.
+  const Channel* controller() const { return controller_.get(); }
 
  private:
   Param<Time> port_latency_;
   Param<Time> internal_latency_;
   Param<unsigned> heads_;
   Param<bool> numa_node_;
+  Param<Bandwidth> throughput_;
+  std::unique_ptr<Channel> controller_;  // the throughput limit, one FCFS stage; null when unlimited
   Ddr5Controller memory_;
 };
 

@@ -113,6 +113,50 @@ TEST(Loaded, HighLoadQueuesAsMD1Predicts) {
   EXPECT_LE(r.p99_latency_ns, r.p999_latency_ns);
 }
 
+// A controller that moves 30 GB/s whatever the mix (a real expander's plateau, docs/hardware.md):
+// every mix the CXL link carries faster (49-64 GB/s) stops at the controller; reads alone still
+// stop at the link's 40 when the limit is above it; the idle latency is the same (the stage adds
+// only waiting).
+const std::vector<std::string> kPoolAt30{"nodes.pool.throughput=30GB/s"};
+
+class DeviceThroughput : public ::testing::TestWithParam<double> {};
+
+TEST_P(DeviceThroughput, BindsAMixTheLinkCarriesFaster) {
+  auto r = run("starnuma16.yaml", "socket0", "pool", GetParam(), std::nullopt, false, kPoolAt30);
+  EXPECT_DOUBLE_EQ(r.capacity_gbps, 30.0);
+  EXPECT_NEAR(r.achieved_gbps / 30.0, 1.0, 0.03) << r.achieved_gbps;
+  EXPECT_EQ(r.bottleneck, "nodes.pool (controller throughput)");
+}
+
+INSTANTIATE_TEST_SUITE_P(Mixes, DeviceThroughput, ::testing::Values(0.5, 1.0 / 3, 0.25));
+
+TEST(Saturation, ADeviceThroughputLimitAboveTheLinkLeavesItTheBottleneck) {
+  auto r = run("starnuma16.yaml", "socket0", "pool", 0, std::nullopt, false, {"nodes.pool.throughput=50GB/s"});
+  EXPECT_DOUBLE_EQ(r.capacity_gbps, 40.0);
+  EXPECT_NEAR(r.achieved_gbps / 40.0, 1.0, 0.03) << r.achieved_gbps;
+  EXPECT_EQ(r.bottleneck, "links.cxl_socket0_pool (pool->socket0)");
+}
+
+TEST(Loaded, ADeviceThroughputLimitQueuesAsMD1Predicts) {
+  // Poisson reads at 0.8 of the controller's 30 GB/s: its M/D/1 wait is 0.8 x 2.13 ns / 0.4 =
+  // 4.3 ns; the link's data direction, at 0.6 of its 40 GB/s, adds 1.2 ns. Unloaded, a read of the
+  // pool takes 180 ns (banks idle without refresh).
+  std::vector<std::string> sets = kPoolAt30;
+  sets.insert(sets.end(), kNoRefresh.begin(), kNoRefresh.end());
+  sets.push_back("nodes.pool.memory.refresh=none");
+  auto r = run("starnuma16.yaml", "socket0", "pool", 0.0, 0.8, true, sets);
+  EXPECT_NEAR(r.achieved_gbps / r.offered_gbps, 1.0, 0.03);
+  EXPECT_GT(r.mean_latency_ns, 180.0 + 3);
+  EXPECT_LT(r.mean_latency_ns, 180.0 + 12);
+}
+
+TEST(Usage, ADeviceThroughputBelowTenMegabytesIsRefused) {
+  auto r =
+      testing::capture_report([] { Platform::build(kPlatforms + "starnuma16.yaml", {"nodes.pool.throughput=1MB/s"}); });
+  EXPECT_NE(r.message.find("throughput"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("at least 10 MB/s"), std::string::npos) << r.message;
+}
+
 // Every socket reading the pool at random: the CXL links (16 x 40 GB/s) carry more than the
 // pool's 16 channels deliver (614.4 GB/s peak; random reads reach 86 % of it in steady state, and
 // the ramp up and down of 100 K reads over 32 subchannels costs a few per cent more), so the pool's
