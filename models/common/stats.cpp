@@ -1,5 +1,6 @@
 #include "stats.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "component.hpp"
@@ -79,6 +80,50 @@ void Histogram::reset() {
   std::fill(bins_.begin(), bins_.end(), 0);
   underflow_ = overflow_ = count_ = 0;
   sum_ = 0;
+}
+
+LatencyHistogram::LatencyHistogram(StatOwner& owner, std::string name, std::string description)
+    : StatBase(owner, std::move(name), "ns", std::move(description)), bins_(kBins, 0) {}
+
+void LatencyHistogram::add_to(std::vector<uint64_t>& sum) const {
+  if (sum.size() != kBins) sum.assign(kBins, 0);
+  for (size_t b = 0; b < kBins; ++b) sum[b] += bins_[b];
+}
+
+double LatencyHistogram::quantile_ps(const std::vector<uint64_t>& bins, double q) {
+  uint64_t total = 0;
+  for (uint64_t n : bins) total += n;
+  if (total == 0) return 0;
+  // The rank of the sample sought (1-based), and the bin holding it.
+  const double rank = std::max(1.0, std::ceil(q * static_cast<double>(total)));
+  uint64_t seen = 0;
+  for (size_t b = 0; b < bins.size(); ++b) {
+    if (bins[b] == 0 || static_cast<double>(seen + bins[b]) < rank) {
+      seen += bins[b];
+      continue;
+    }
+    // Bin b covers [low, low + width); its samples are taken as spread evenly across it.
+    const unsigned shift = b < (size_t{1} << kSubBits) ? 0 : static_cast<unsigned>(b >> kSubBits) - 1;
+    const double low =
+        b < (size_t{1} << kSubBits)
+            ? static_cast<double>(b)
+            : static_cast<double>(((uint64_t{1} << kSubBits) + (b & ((size_t{1} << kSubBits) - 1))) << shift);
+    const double width = static_cast<double>(uint64_t{1} << shift);
+    return low + width * (rank - static_cast<double>(seen)) / static_cast<double>(bins[b]);
+  }
+  return 0;  // not reached: the last bin with samples holds the rank
+}
+
+nlohmann::json LatencyHistogram::to_json(sc_core::sc_time) const {
+  return {{"count", count_},
+          {"p50", quantile_ps(bins_, 0.5) / 1e3},
+          {"p99", quantile_ps(bins_, 0.99) / 1e3},
+          {"p999", quantile_ps(bins_, 0.999) / 1e3}};
+}
+
+void LatencyHistogram::reset() {
+  std::fill(bins_.begin(), bins_.end(), 0);
+  count_ = 0;
 }
 
 double Rate::per_second(sc_core::sc_time elapsed) const {

@@ -113,6 +113,41 @@ class Histogram : public StatBase {
   double sum_ = 0;
 };
 
+// Latencies in integer picoseconds, in log-linear bins: exact below 32 ps, then 32 bins per power
+// of two (each at most 1/32 of its value wide) up to 2^42 ps (4.4 s); longer ones land in the
+// last bin. Sampling is a shift and an increment, so it sits on the hot path; quantiles are read
+// within about 2 %. Cores keep one each; a run adds them up (add_to) for its percentiles.
+class LatencyHistogram : public StatBase {
+ public:
+  static constexpr unsigned kSubBits = 5;
+  static constexpr size_t kBins = size_t{38} << kSubBits;
+
+  LatencyHistogram(StatOwner& owner, std::string name, std::string description);
+  void sample(uint64_t ps) {
+    ++bins_[bin_of(ps)];
+    ++count_;
+  }
+  uint64_t count() const { return count_; }
+  // Adds this histogram's bins to `sum` (kBins long).
+  void add_to(std::vector<uint64_t>& sum) const;
+  // The nearest-rank q-quantile of bins in picoseconds: the value at which a share q of the samples
+  // is reached, interpolated within its bin; 0 without samples.
+  static double quantile_ps(const std::vector<uint64_t>& bins, double q);
+  static size_t bin_of(uint64_t ps) {
+    if (ps < (uint64_t{1} << kSubBits)) return static_cast<size_t>(ps);
+    const unsigned shift = static_cast<unsigned>(63 - __builtin_clzll(ps)) - kSubBits;
+    const size_t b = (size_t{shift + 1} << kSubBits) + ((ps >> shift) & ((uint64_t{1} << kSubBits) - 1));
+    return b < kBins ? b : kBins - 1;
+  }
+  // {count, p50, p99, p999} in ns.
+  nlohmann::json to_json(sc_core::sc_time) const override;
+  void reset() override;
+
+ private:
+  std::vector<uint64_t> bins_;
+  uint64_t count_ = 0;
+};
+
 // Events per simulated second over the covered interval.
 class Rate : public StatBase {
  public:

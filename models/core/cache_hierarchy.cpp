@@ -152,6 +152,7 @@ MemoryStats::MemoryStats(StatOwner& o)
       memory_accesses(per_class(o, "_accesses", "accesses", "LLC misses ")),
       memory_latency_ps(per_class(o, "_latency_ps", "ps", "Summed latency of LLC misses ")),
       memory_unloaded_ps(per_class(o, "_unloaded_ps", "ps", "Summed unloaded latency of LLC misses ")),
+      memory_latency(o, "memory_latency", "Latency of demand LLC misses from miss to data: percentiles"),
       upgrades(o, "upgrades", "stores", "Stores to a block the socket held shared: an Upgrade to its home"),
       upgrade_latency_ps(o, "upgrade_latency_ps", "ps", "Summed latency of the upgrades"),
       walk_cache_hits{
@@ -394,6 +395,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
     ++stats_.memory_accesses[k];
     stats_.memory_latency_ps[k] += static_cast<uint64_t>(latency_ps);
     stats_.memory_unloaded_ps[k] += static_cast<uint64_t>(unloaded_ps);
+    stats_.memory_latency.sample(static_cast<uint64_t>(latency_ps));
   }
   t += latency_ps * 1000;
   llc.take_slot(t);

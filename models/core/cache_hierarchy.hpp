@@ -103,6 +103,7 @@ struct MemoryStats {
   // Demand LLC misses by MissClass: count, measured latency from LLC miss to data, and the
   // unloaded latency of the same path (socket, home and, for a transfer, owner).
   std::array<Counter, kMissClasses> memory_accesses, memory_latency_ps, memory_unloaded_ps;
+  LatencyHistogram memory_latency;  // the same misses' latencies, for percentiles
   // Stores to a block the socket held shared (coherence on): count and summed latency.
   Counter upgrades, upgrade_latency_ps;
   // The page walker (page_walk.model: memory): walks that started below the root because a walk

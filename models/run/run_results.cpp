@@ -13,6 +13,7 @@ namespace starnuma {
 void collect_cores(RunResult& r, const Fabric& fabric, size_t detailed) {
   double ipc_sum = 0, latency_ps = 0, unloaded_ps = 0, walk_ps = 0;
   size_t detailed_cores = 0;
+  std::vector<uint64_t> latency_bins;
   for (size_t s = 0; s < fabric.requesters().size(); ++s) {
     const Socket& sock = *fabric.requesters()[s];
     double sum = 0;
@@ -25,6 +26,7 @@ void collect_cores(RunResult& r, const Fabric& fabric, size_t detailed) {
       r.page_walks += c->memory().stlb_misses.value();
       r.walk_llc_misses += c->memory().walk_llc_misses.value();
       walk_ps += static_cast<double>(c->memory().walk_latency_ps.value());
+      c->memory().memory_latency.add_to(latency_bins);
       for (size_t k = 0; k < kMissClasses; ++k) {
         r.accesses[k] += c->memory().memory_accesses[k].value();
         latency_ps += static_cast<double>(c->memory().memory_latency_ps[k].value());
@@ -47,6 +49,9 @@ void collect_cores(RunResult& r, const Fabric& fabric, size_t detailed) {
     r.amat_ns = latency_ps / 1e3 / static_cast<double>(total);
     r.amat_unloaded_ns = unloaded_ps / 1e3 / static_cast<double>(total);
     r.amat_contention_ns = r.amat_ns - r.amat_unloaded_ns;
+    r.latency_p50_ns = LatencyHistogram::quantile_ps(latency_bins, 0.5) / 1e3;
+    r.latency_p99_ns = LatencyHistogram::quantile_ps(latency_bins, 0.99) / 1e3;
+    r.latency_p999_ns = LatencyHistogram::quantile_ps(latency_bins, 0.999) / 1e3;
   }
 }
 

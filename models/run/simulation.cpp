@@ -33,6 +33,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
   j["amat_ns"] = amat_ns;
   j["amat_unloaded_ns"] = amat_unloaded_ns;
   j["amat_contention_ns"] = amat_contention_ns;
+  j["memory_latency_percentiles_ns"] = {{"p50", latency_p50_ns}, {"p99", latency_p99_ns}, {"p99.9", latency_p999_ns}};
   nlohmann::ordered_json breakdown_json = nlohmann::ordered_json::object(), counts = nlohmann::ordered_json::object();
   for (size_t k = 0; k < classes(); ++k) {
     breakdown_json[miss_class_name(static_cast<MissClass>(k))] = breakdown[k];
@@ -85,6 +86,8 @@ std::string format_summary(const RunResult& r) {
   }
   os << "\nAMAT           " << std::setprecision(1) << r.amat_ns << " ns = " << r.amat_unloaded_ns << " unloaded + "
      << r.amat_contention_ns << " contention\n";
+  os << "  percentiles  p50 " << r.latency_p50_ns << " ns, p99 " << r.latency_p99_ns << " ns, p99.9 "
+     << r.latency_p999_ns << " ns\n";
   os << "accesses      ";
   for (size_t k = 0; k < r.classes(); ++k)
     os << " " << miss_class_name(static_cast<MissClass>(k)) << " " << std::setprecision(1) << 100 * r.breakdown[k]

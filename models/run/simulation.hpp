@@ -91,6 +91,8 @@ struct RunResult {
   std::vector<double> socket_ipc;       // mean over each socket's cores
   std::vector<ProgramResult> programs;  // a mix's programs (empty for a single workload)
   double amat_ns = 0, amat_unloaded_ns = 0, amat_contention_ns = 0;
+  // Percentiles of the same misses' latencies (all classes, every core; within about 2 %).
+  double latency_p50_ns = 0, latency_p99_ns = 0, latency_p999_ns = 0;
   bool coherence = false;                         // coherence.enabled: misses may be block transfers
   std::array<uint64_t, kMissClasses> accesses{};  // LLC misses by MissClass
   std::array<double, kMissClasses> breakdown{};   // fractions of the above

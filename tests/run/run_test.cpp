@@ -165,6 +165,19 @@ TEST(Run, UnloadedAmatIsTheAccessMixTimesEachClassLatency) {
   EXPECT_NEAR(r.breakdown[2], 12.0 / 16, 0.06);
 }
 
+// The misses' latency percentiles: three quarters of the misses go two hops (360 ns unloaded), so
+// the median is at least that; the tail under the scaled links' contention lies above the mean.
+TEST(Run, LatencyPercentilesFollowTheAccessMix) {
+  RunResult r = run("baseline16-scaled.yaml", "uniform:footprint=64MiB", 30000, Placement::FirstTouch,
+                    {"coherence.enabled=false"});
+  EXPECT_GE(r.latency_p50_ns, 360 * 0.98);
+  EXPECT_LE(r.latency_p50_ns, r.latency_p99_ns);
+  EXPECT_LE(r.latency_p99_ns, r.latency_p999_ns);
+  EXPECT_GT(r.latency_p99_ns, r.amat_ns);
+  const nlohmann::ordered_json j = r.summary_json();
+  EXPECT_EQ(j["memory_latency_percentiles_ns"]["p99.9"].get<double>(), r.latency_p999_ns);
+}
+
 // The oracle knows the LLC misses after initialisation: thread 32 (socket 8) initialises the array
 // that thread 0 (socket 0) chases, so its pages belong at socket 0. Counting raw accesses with the
 // initialisation, socket 8's writes (every line) would outnumber the chase and keep them there.
