@@ -14,8 +14,8 @@ NEEDED = ("matplotlib", "pandas", "numpy")
 _GUARD = "STARNUMA_REPORT_REEXEC"  # set once re-executed, so a second miss cannot loop
 
 
-def ensure() -> None:
-    missing = [m for m in NEEDED if importlib.util.find_spec(m) is None]
+def ensure(needed=NEEDED, who: str = "starnuma report") -> None:
+    missing = [m for m in needed if importlib.util.find_spec(m) is None]
     if not missing:
         return
     here = os.path.realpath(sys.executable or "")
@@ -24,5 +24,5 @@ def ensure() -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, *sys.orig_argv[1:]])
-    sys.exit(f"starnuma report: Python modules missing: {', '.join(missing)} "
-             "(Debian: apt-get install python3-matplotlib python3-pandas python3-numpy)")
+    sys.exit(f"{who}: Python modules missing: {', '.join(missing)} "
+             f"(Debian: apt-get install {' '.join('python3-' + m for m in missing)})")

@@ -51,14 +51,6 @@ struct FreeParameter {
   double round(double v) const { return unit.empty() ? std::max(1.0, std::round(v)) : v; }
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) report_error(msg::kInput, "--mlc " + path + ": cannot be read");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The platform's parameters by path, from `starnuma describe --json` in a child process.
 nlohmann::json describe(const MlcArgs& a) {
   const fs::path out = fs::temp_directory_path() / ("starnuma-calibrate-" + std::to_string(getpid()) + ".json");
@@ -275,7 +267,7 @@ double rms(const std::vector<Residual>& r) { return std::sqrt(Fit::cost(r) / sta
 
 int calibrate(const CalibrateArgs& a) {
   if (a.fit.empty()) report_error(msg::kUsage, "calibrate: name the parameters to fit with --fit (docs/hardware.md)");
-  const MlcReport file = parse_mlc(read_file(a.file), a.file);
+  const MlcReport file = read_mlc_file("--mlc", a.file);
   const nlohmann::json described = describe(a.mlc);
   std::vector<FreeParameter> free;
   for (const std::string& key : a.fit) free.push_back(free_parameter(described, key));

@@ -220,10 +220,56 @@ MlcMeasurement measure_mlc(const MlcArgs& a) {
   return {r, j, children.result(mixes[0])["capacity_GBps"].get<double>()};
 }
 
+MlcReport read_mlc_file(const std::string& option, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) report_error(msg::kInput, option + " " + path + ": cannot be read");
+  std::stringstream s;
+  s << in.rdbuf();
+  return parse_mlc(s.str(), path);
+}
+
 namespace {
+
+// The figure of --plot: the model's loaded-latency curve and peaks, and each --against machine's,
+// drawn by tools/report/plot_mlc.py from a JSON file of them all.
+void plot(const MlcArgs& a, const MlcMeasurement& m) {
+  const std::string script = report_script("plot_mlc.py");
+  nlohmann::ordered_json series = nlohmann::ordered_json::array();
+  series.push_back({{"label", "starnuma: " + fs::path(a.platform.platform).stem().string()},
+                    {"peak_injection", m.json["peak_injection"]},
+                    {"loaded_latency", m.json["loaded_latency"]}});
+  for (const std::string& file : a.against) {
+    const MlcReport r = read_mlc_file("--against", file);
+    nlohmann::ordered_json peaks = nlohmann::ordered_json::array(), curve = nlohmann::ordered_json::array();
+    for (const MlcMix& mix : r.peak_injection) peaks.push_back({{"mix", mix.name}, {"MBps", mix.mb_per_s}});
+    for (const MlcLoadedPoint& p : r.loaded_latency)
+      curve.push_back({{"MBps", p.mb_per_s}, {"mean_latency_ns", p.latency_ns}});
+    if (peaks.empty() && curve.empty())
+      report_error(msg::kInput, "--against " + file + ": no peak injection bandwidths or loaded latencies to draw");
+    series.push_back(
+        {{"label", fs::path(file).filename().string()}, {"peak_injection", peaks}, {"loaded_latency", curve}});
+  }
+  const nlohmann::ordered_json data{
+      {"title", "starnuma mlc " + a.platform.platform + ": " + m.json["from"].get<std::string>() + " -> " +
+                    m.json["to"].get<std::string>()},
+      {"series", series}};
+  const fs::path json = fs::temp_directory_path() / ("starnuma-mlc-plot-" + std::to_string(getpid()) + ".json");
+  {
+    std::ofstream out(json);
+    out << json_text(data) << '\n';
+  }
+  std::string out, err;
+  const int rc = run_program({"python3", script, a.plot, json.string()}, out, err);
+  std::error_code ec;
+  fs::remove(json, ec);
+  if (rc != 0)
+    report_error(msg::kInput, "--plot " + a.plot + ": " + script + " failed" +
+                                  (rc == 127 ? " to start (install Debian's python3-matplotlib)" : ":\n" + err));
+}
 
 int mlc(const MlcArgs& a) {
   const MlcMeasurement m = measure_mlc(a);
+  if (!a.plot.empty()) plot(a, m);
   if (a.json) {
     std::cout << json_text(m.json) << '\n';
     return 0;
@@ -270,7 +316,17 @@ Command add_mlc(CLI::App& app) {
   cmd->add_flag("--bandwidth-matrix", a->bandwidth_matrix,
                 "Also the read bandwidth from every socket to every memory node (MLC's --bandwidth_matrix)");
   cmd->add_flag("--json", a->json, "Machine-readable output, with each point's latency percentiles");
-  return {cmd, [a] { return mlc(*a); }};
+  cmd->add_option("--plot", a->plot,
+                  "Also draw the loaded-latency curve and the peaks per mix to this PNG (matplotlib)")
+      ->check(kNonEmpty);
+  cmd->add_option("--against", a->against,
+                  "A real machine's MLC output drawn beside the model's in --plot (repeatable)")
+      ->check(CLI::ExistingFile);
+  return {cmd, [a] {
+            if (!a->against.empty() && a->plot.empty())
+              report_error(msg::kUsage, "--against draws a machine beside the model: give --plot FILE.png too");
+            return mlc(*a);
+          }};
 }
 
 }  // namespace starnuma::cli

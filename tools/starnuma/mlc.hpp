@@ -19,6 +19,8 @@ struct MlcArgs {
   uint64_t requests = 50000;
   unsigned jobs = 0;
   bool bandwidth_matrix = false, json = false;
+  std::string plot;                  // a PNG of the measurements (tools/report/plot_mlc.py)
+  std::vector<std::string> against;  // real machines' MLC output drawn beside them
 };
 
 struct MlcMeasurement {
@@ -26,6 +28,9 @@ struct MlcMeasurement {
   nlohmann::ordered_json json;    // the same, with each loaded point's percentiles and each mix's bottleneck
   double read_capacity_gbps = 0;  // the all-reads path's capacity
 };
+
+// A machine's MLC output file, read; `option` names where it was given in errors.
+MlcReport read_mlc_file(const std::string& option, const std::string& path);
 
 // The options both commands take: the platform, --from, --to, --pattern, --requests, --jobs.
 void add_traffic_options(CLI::App& cmd, MlcArgs& a);

@@ -379,19 +379,7 @@ int sweep(const SweepArgs& args) {
 }
 
 int report(const ReportArgs& args) {
-  // STARNUMA_REPORT_SCRIPT's, those installed beside this starnuma (PREFIX/share/starnuma/report,
-  // cmake --install), or those of the source tree it was built from.
-  const char* given = std::getenv("STARNUMA_REPORT_SCRIPT");
-  std::error_code ec;
-  const fs::path installed =
-      fs::read_symlink("/proc/self/exe", ec).parent_path() / "../share/starnuma/report/report.py";
-  const std::string script = given ? std::string(given)
-                             : !ec && fs::is_regular_file(installed)
-                                 ? installed.lexically_normal().string()
-                                 : std::string(STARNUMA_SOURCE_DIR) + "/tools/report/report.py";
-  if (!fs::is_regular_file(script))
-    report_error(msg::kUsage, "report: no " + script +
-                                  " (set STARNUMA_REPORT_SCRIPT to tools/report/report.py of a starnuma source tree)");
+  const std::string script = report_script("report.py");
   std::vector<std::string> argv{"python3", script, args.dir, "--format", args.format};
   if (!args.out.empty()) argv.insert(argv.end(), {"--out", args.out});
   std::vector<char*> raw;
