@@ -1,24 +1,37 @@
-# starnuma calibrate recovers known parameters: MLC output of the model with two parameters
-# perturbed (the expander's internal latency 52.5 -> 70 ns, its link 48 -> 40 GB/s), calibrated
-# from the unperturbed platform, gives them back within 2 %, and the written platform loads.
-#   -DSTARNUMA=... -DPLATFORM=platforms/hardware/spr-cxl-asic.yaml -DOUT=dir
+# starnuma calibrate recovers known parameters: MLC output of the model with some parameters
+# perturbed, calibrated from the unperturbed platform, gives them back within 2 %, and the written
+# platform loads.
+#   -DSTARNUMA=... -DPLATFORM=platforms/... -DOUT=dir
+#   -DPERTURB="key=value;..."     the --set of the machine that "measured" the MLC output
+#   -DFIT="spec;..."              the --fit options (KEY or KEY+KEY)
+#   -DEXPECT="key:low:high;..."   each fitted key's bounds, in its unit's base (ns; B/s)
+#   -DEXTRA="arg;..."             more options for both commands (--from, --to, ...)
+#   -DMLC_EXTRA="arg;..."         more options for the measuring mlc only (--bandwidth-matrix)
+#   -DCALIBRATE_EXTRA="arg;..."   more options for calibrate only (--use)
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
-set(common --from s0 --to cxl --requests 10000 --jobs 2)
-execute_process(COMMAND "${STARNUMA}" mlc "${PLATFORM}" ${common} --loads 0.2,0.4,0.6,0.8
-                        --set nodes.cxl.internal_latency=70ns --set links.s0_cxl.bandwidth=40GB/s
+set(common ${EXTRA} --requests 10000 --jobs 2)
+set(sets)
+foreach(p ${PERTURB})
+  list(APPEND sets --set ${p})
+endforeach()
+set(fits)
+foreach(f ${FIT})
+  list(APPEND fits --fit ${f})
+endforeach()
+execute_process(COMMAND "${STARNUMA}" mlc "${PLATFORM}" ${common} ${MLC_EXTRA} --loads 0.2,0.4,0.6,0.8 ${sets}
                 OUTPUT_FILE "${OUT}/perturbed.txt" RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "mlc failed: ${err}")
 endif()
-execute_process(COMMAND "${STARNUMA}" calibrate "${PLATFORM}" --mlc "${OUT}/perturbed.txt" ${common}
-                        --fit nodes.cxl.internal_latency --fit links.s0_cxl.bandwidth --out "${OUT}/calibrated.yaml" --json
+execute_process(COMMAND "${STARNUMA}" calibrate "${PLATFORM}" --mlc "${OUT}/perturbed.txt" ${common} ${CALIBRATE_EXTRA} ${fits}
+                        --out "${OUT}/calibrated.yaml" --json
                 OUTPUT_VARIABLE out RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "calibrate failed: ${err}")
 endif()
-# Each key with the perturbed value's 2 % bounds (70 ns; 40 GB/s in B/s).
-foreach(bounds "nodes.cxl.internal_latency;68.6;71.4" "links.s0_cxl.bandwidth;39200000000;40800000000")
+foreach(bounds ${EXPECT})
+  string(REPLACE ":" ";" bounds "${bounds}")
   list(GET bounds 0 key)
   list(GET bounds 1 low)
   list(GET bounds 2 high)

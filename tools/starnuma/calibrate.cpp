@@ -4,6 +4,7 @@
 // every measurement both have; the result is an `extends:` platform file with the fitted values.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -31,16 +33,26 @@ namespace {
 struct CalibrateArgs {
   MlcArgs mlc;
   std::string file, out;
-  std::vector<std::string> fit;    // parameter paths, e.g. nodes.cxl.internal_latency
+  std::vector<std::string> fit;    // parameter paths, e.g. nodes.cxl.internal_latency; a+b: moved together
   std::vector<std::string> nodes;  // NUMA node number = memory node name
+  std::vector<std::string> use;    // the file's sections compared: idle, peak, loaded, matrix (empty: all)
   unsigned rounds = 12;
   bool json = false;
 };
 
-// A parameter being fitted: its path, value in its unit and how it is written back.
+// One parameter being fitted, or several tied together (--fit a+b): one factor scales them all,
+// each from its own starting value, so parameters that are equal stay equal.
 struct FreeParameter {
-  std::string key, unit;  // unit: "ns", "B/s" or "" (an integer)
-  double start = 0, value = 0, step = 0.2;
+  std::vector<std::string> keys;
+  std::string unit;  // unit: "ns", "B/s" or "" (an integer), the same for all keys
+  std::vector<double> starts;
+  double scale = 1, step = 0.2;
+  std::string name() const {
+    std::string n;
+    for (const std::string& k : keys) n += (n.empty() ? "" : "+") + k;
+    return n;
+  }
+  double value(size_t i, double at_scale) const { return round(starts[i] * at_scale); }
   std::string text(double v) const {
     char s[64];
     if (unit == "ns") std::snprintf(s, sizeof s, "%.4gns", v);
@@ -64,7 +76,8 @@ nlohmann::json describe(const MlcArgs& a) {
   return j;
 }
 
-FreeParameter free_parameter(const nlohmann::json& described, const std::string& key) {
+// One key's unit and value, as describe gives them.
+std::pair<std::string, double> described_parameter(const nlohmann::json& described, const std::string& key) {
   std::vector<std::string> owners;
   for (const char* kind : {"nodes", "links"})
     for (const auto& item : described[kind]) {
@@ -74,15 +87,14 @@ FreeParameter free_parameter(const nlohmann::json& described, const std::string&
       const std::string name = key.substr(path.size() + 1);
       if (!item["params"].contains(name)) break;
       const nlohmann::json& p = item["params"][name];
-      FreeParameter f{key, p.value("unit", std::string())};
-      if (!p["value"].is_number() || (f.unit != "ns" && f.unit != "B/s" && !f.unit.empty()) ||
-          (f.unit.empty() && !p["value"].is_number_integer()))
+      const std::string unit = p.value("unit", std::string());
+      if (!p["value"].is_number() || (unit != "ns" && unit != "B/s" && !unit.empty()) ||
+          (unit.empty() && !p["value"].is_number_integer()))
         report_error(msg::kUsage, "--fit " + key + ": " + p["text"].get<std::string>() +
                                       " is not a latency, a bandwidth or a count, which calibrate fits");
-      f.start = f.value = p["value"].get<double>();
-      if (f.value <= 0)
+      if (p["value"].get<double>() <= 0)
         report_error(msg::kUsage, "--fit " + key + ": starts at 0, which a search by ratios cannot leave");
-      return f;
+      return {unit, p["value"].get<double>()};
     }
   std::string some;
   for (size_t k = 0; k < owners.size() && k < 6; ++k) some += (k ? ", " : "") + owners[k];
@@ -90,6 +102,26 @@ FreeParameter free_parameter(const nlohmann::json& described, const std::string&
                                 ": no such parameter (a node's or link's path and a parameter of it, "
                                 "e.g. nodes.NAME.internal_latency; paths here: " +
                                 some + ", ...)");
+}
+
+// --fit KEY or KEY+KEY+...: keys tied together must be of one kind (latencies, bandwidths or counts).
+FreeParameter free_parameter(const nlohmann::json& described, const std::string& spec) {
+  FreeParameter f;
+  for (size_t at = 0;;) {
+    const size_t plus = spec.find('+', at);
+    const std::string key = spec.substr(at, plus == std::string::npos ? std::string::npos : plus - at);
+    if (key.empty()) report_error(msg::kUsage, "--fit " + spec + ": an empty key (KEY or KEY+KEY+...)");
+    const auto [unit, value] = described_parameter(described, key);
+    if (!f.keys.empty() && unit != f.unit)
+      report_error(msg::kUsage, "--fit " + spec + ": " + key + " is not of " + f.keys[0] +
+                                    "'s kind; tied parameters move by one factor, so they must be");
+    f.keys.push_back(key);
+    f.unit = unit;
+    f.starts.push_back(value);
+    if (plus == std::string::npos) break;
+    at = plus + 1;
+  }
+  return f;
 }
 
 struct Residual {
@@ -102,19 +134,36 @@ class Fit {
  public:
   Fit(const CalibrateArgs& a, const MlcReport& file, std::vector<FreeParameter>& free)
       : a_(a), file_(file), free_(free) {
+    const std::pair<const char*, bool> sections[] = {{"idle", !file.idle_latency_ns.empty()},
+                                                     {"peak", !file.peak_injection.empty()},
+                                                     {"loaded", !file.loaded_latency.empty()},
+                                                     {"matrix", !file.bandwidth_mb_per_s.empty()}};
+    for (const std::string& u : a.use) {
+      const auto it =
+          std::find_if(std::begin(sections), std::end(sections), [&](const auto& x) { return u == x.first; });
+      if (it == std::end(sections))
+        report_error(msg::kUsage, "--use " + u + ": one of idle, peak, loaded, matrix (the MLC file's sections)");
+      if (!it->second) report_error(msg::kUsage, "--use " + u + ": " + a.file + " has no such section");
+    }
+    for (const auto& [name, present] : sections)
+      if (present && (a.use.empty() || std::find(a.use.begin(), a.use.end(), name) != a.use.end())) used_.insert(name);
     // The loaded points below 90 % of the file's peak read bandwidth: near saturation a machine's
     // latency is its queue depth, which MLC's threads and the model's arrivals set differently.
     double peak = 0;
     for (const MlcMix& m : file.peak_injection)
       if (m.name == "ALL Reads") peak = m.mb_per_s;
     for (const MlcLoadedPoint& p : file.loaded_latency) peak = std::max(peak, p.mb_per_s);
-    for (const MlcLoadedPoint& p : file.loaded_latency)
-      if (p.delay > 0 && p.mb_per_s < 0.9 * peak) loaded_.push_back(p);
+    if (used_.count("loaded"))
+      for (const MlcLoadedPoint& p : file.loaded_latency)
+        if (p.delay > 0 && p.mb_per_s < 0.9 * peak) loaded_.push_back(p);
   }
 
   std::vector<Residual> residuals(const std::vector<double>& values) {
     MlcArgs m = a_.mlc;
-    for (size_t k = 0; k < free_.size(); ++k) m.platform.sets.push_back(free_[k].key + "=" + free_[k].text(values[k]));
+    for (size_t k = 0; k < free_.size(); ++k)
+      for (size_t i = 0; i < free_[k].keys.size(); ++i)
+        m.platform.sets.push_back(free_[k].keys[i] + "=" + free_[k].text(free_[k].value(i, values[k])));
+    m.bandwidth_matrix = used_.count("matrix") > 0;
     m.loaded_mb_per_s.clear();
     for (const MlcLoadedPoint& p : loaded_) m.loaded_mb_per_s.push_back(p.mb_per_s);
     if (m.loaded_mb_per_s.empty()) m.loads = {0.5};
@@ -135,7 +184,7 @@ class Fit {
                                       " memory nodes (" + names.dump() + ")");
       return names[number].get<std::string>();
     };
-    const MlcMatrix& idle = file_.idle_latency_ns;
+    const MlcMatrix& idle = used_.count("idle") ? file_.idle_latency_ns : MlcMatrix{};
     if (node_names_.empty() && !idle.empty() && idle.columns.size() != names.size())
       report_error(msg::kUsage, a_.file + ": measures " + std::to_string(idle.columns.size()) + " NUMA nodes, " +
                                     a_.mlc.platform.platform + " has " + std::to_string(names.size()) +
@@ -155,9 +204,23 @@ class Fit {
           report_error(msg::kUsage, a_.file + ": " + from + " reaches " + to + ", which it cannot in the platform");
         r.push_back({"idle latency " + from + " -> " + to + " (ns)", idle.values[i][c], v.get<double>()});
       }
-    for (const MlcMix& mix : file_.peak_injection)
-      for (const MlcMix& ours : got.report.peak_injection)
-        if (ours.name == mix.name) r.push_back({"peak " + mix.name + " (MB/s)", mix.mb_per_s, ours.mb_per_s});
+    if (used_.count("matrix")) {
+      const MlcMatrix& bw = file_.bandwidth_mb_per_s;
+      for (size_t i = 0; i < bw.rows.size(); ++i)
+        for (size_t c = 0; c < bw.columns.size(); ++c) {
+          if (std::isnan(bw.values[i][c])) continue;
+          const std::string from = node(bw.rows[i]), to = node(bw.columns[c]);
+          const nlohmann::json& v = got.json["bandwidth_matrix_MBps"][from][to];
+          if (!v.is_number())
+            report_error(msg::kUsage, a_.file + ": the bandwidth matrix has " + from + " -> " + to +
+                                          ", which the platform cannot measure");
+          r.push_back({"bandwidth " + from + " -> " + to + " (MB/s)", bw.values[i][c], v.get<double>()});
+        }
+    }
+    if (used_.count("peak"))
+      for (const MlcMix& mix : file_.peak_injection)
+        for (const MlcMix& ours : got.report.peak_injection)
+          if (ours.name == mix.name) r.push_back({"peak " + mix.name + " (MB/s)", mix.mb_per_s, ours.mb_per_s});
     // The model's curve: saturation, then the offered points in reverse order.
     const auto& curve = got.report.loaded_latency;
     for (size_t k = 0; k < loaded_.size() && loaded_.size() + 1 == curve.size(); ++k) {
@@ -179,7 +242,7 @@ class Fit {
   // keeps a better one, else halves its step; until every step is under 0.2 % or the rounds end.
   void run() {
     std::vector<double> values;
-    for (const FreeParameter& f : free_) values.push_back(f.value);
+    for (const FreeParameter& f : free_) values.push_back(f.scale);
     double best = cost(residuals(values));
     for (unsigned round = 0; round < a_.rounds; ++round) {
       bool moving = false;
@@ -190,8 +253,10 @@ class Fit {
         bool better = false;
         for (double factor : {1 + f.step, 1 / (1 + f.step)}) {
           std::vector<double> trial = values;
-          trial[k] = f.round(values[k] * factor);
-          if (trial[k] == values[k]) continue;
+          trial[k] = values[k] * factor;
+          bool moved = false;  // a count may round back to where it was
+          for (size_t i = 0; i < f.keys.size(); ++i) moved |= f.value(i, trial[k]) != f.value(i, values[k]);
+          if (!moved) continue;
           const double c = cost(residuals(trial));
           if (c < best) {
             best = c;
@@ -204,7 +269,7 @@ class Fit {
       }
       if (!moving) break;
     }
-    for (size_t k = 0; k < free_.size(); ++k) free_[k].value = values[k];
+    for (size_t k = 0; k < free_.size(); ++k) free_[k].scale = values[k];
   }
 
   void set_nodes(const std::vector<std::string>& pairs) {
@@ -225,6 +290,7 @@ class Fit {
   std::vector<FreeParameter>& free_;
   std::vector<MlcLoadedPoint> loaded_;
   std::map<int, std::string> node_names_;
+  std::set<std::string> used_;  // the file's sections compared
   unsigned evaluations_ = 0;
 };
 
@@ -232,13 +298,14 @@ class Fit {
 std::string extends_file(const CalibrateArgs& a, const std::vector<FreeParameter>& free, double rms_before,
                          double rms_after) {
   nlohmann::ordered_json tree = nlohmann::ordered_json::object();
-  for (const FreeParameter& f : free) {
-    nlohmann::ordered_json* at = &tree;
-    std::string key = f.key;
-    for (size_t dot; (dot = key.find('.')) != std::string::npos; key = key.substr(dot + 1))
-      at = &(*at)[key.substr(0, dot)];
-    (*at)[key] = f.text(f.value);
-  }
+  for (const FreeParameter& f : free)
+    for (size_t i = 0; i < f.keys.size(); ++i) {
+      nlohmann::ordered_json* at = &tree;
+      std::string key = f.keys[i];
+      for (size_t dot; (dot = key.find('.')) != std::string::npos; key = key.substr(dot + 1))
+        at = &(*at)[key.substr(0, dot)];
+      (*at)[key] = f.text(f.value(i, f.scale));
+    }
   std::ostringstream y;
   char head[256];
   std::snprintf(
@@ -273,12 +340,10 @@ int calibrate(const CalibrateArgs& a) {
   for (const std::string& key : a.fit) free.push_back(free_parameter(described, key));
   Fit fit(a, file, free);
   fit.set_nodes(a.nodes);
-  std::vector<double> start;
-  for (const FreeParameter& f : free) start.push_back(f.start);
-  const std::vector<Residual> before = fit.residuals(start);
+  const std::vector<Residual> before = fit.residuals(std::vector<double>(free.size(), 1.0));
   fit.run();
   std::vector<double> fitted;
-  for (const FreeParameter& f : free) fitted.push_back(f.value);
+  for (const FreeParameter& f : free) fitted.push_back(f.scale);
   const std::vector<Residual> after = fit.residuals(fitted);
   const std::string yaml = extends_file(a, free, rms(before), rms(after));
   if (!a.out.empty()) write_file_atomically(a.out, yaml);
@@ -290,7 +355,12 @@ int calibrate(const CalibrateArgs& a) {
                              {"rms_error_before", rms(before)},
                              {"rms_error_after", rms(after)}};
     for (const FreeParameter& f : free)
-      j["fitted"][f.key] = {{"start", f.start}, {"value", f.value}, {"unit", f.unit}, {"text", f.text(f.value)}};
+      for (size_t i = 0; i < f.keys.size(); ++i)
+        j["fitted"][f.keys[i]] = {{"start", f.starts[i]},
+                                  {"value", f.value(i, f.scale)},
+                                  {"unit", f.unit},
+                                  {"text", f.text(f.value(i, f.scale))},
+                                  {"tied_as", f.name()}};
     for (size_t k = 0; k < after.size(); ++k)
       j["residuals"].push_back({{"what", after[k].what},
                                 {"measured", after[k].measured},
@@ -307,7 +377,9 @@ int calibrate(const CalibrateArgs& a) {
   std::printf("\nRMS error %.1f %% before, %.1f %% after (%u measurements of the platform)\n\n", 100 * rms(before),
               100 * rms(after), fit.evaluations());
   for (const FreeParameter& f : free)
-    std::printf("%s: %s -> %s\n", f.key.c_str(), f.text(f.start).c_str(), f.text(f.value).c_str());
+    for (size_t i = 0; i < f.keys.size(); ++i)
+      std::printf("%s: %s -> %s%s\n", f.keys[i].c_str(), f.text(f.starts[i]).c_str(),
+                  f.text(f.value(i, f.scale)).c_str(), f.keys.size() > 1 ? (" (tied: " + f.name() + ")").c_str() : "");
   if (a.out.empty()) std::cout << '\n' << yaml;
   else std::cout << "\nwrote " << a.out << '\n';
   return 0;
@@ -323,7 +395,12 @@ Command add_calibrate(CLI::App& app) {
       "platform (docs/hardware.md)");
   add_traffic_options(*cmd, a->mlc);  // --from and --to: where the file's bandwidths were measured
   cmd->add_option("--mlc", a->file, "The machine's MLC output (its text, as MLC prints it)")->required();
-  cmd->add_option("--fit", a->fit, "A parameter to fit, by path: nodes.NAME.KEY or links.NAME.KEY (repeatable)");
+  cmd->add_option("--fit", a->fit,
+                  "A parameter to fit, by path: nodes.NAME.KEY or links.NAME.KEY; KEY+KEY+... moves several by "
+                  "one factor (repeatable)");
+  cmd->add_option("--use", a->use,
+                  "The file's sections to compare: idle, peak, loaded, matrix (default: every one it has)")
+      ->delimiter(',');
   cmd->add_option("--nodes", a->nodes,
                   "NUMBER=NAME: the file's NUMA node NUMBER is the platform's node NAME "
                   "(default: the address map's order, sockets first)")
