@@ -27,6 +27,9 @@ case "$case_name" in
     mkdir -p "$work/platforms" "$work/tests/sweep"  # tiny.yaml names ../../platforms
     cp -r "$here/../../platforms/." "$work/platforms/"
     cp "$here/tiny.yaml" "$work/tests/sweep/"
+    # The same files in another folder are the same runs: a moved checkout resumes its results.
+    "$starnuma" sweep "$work/tests/sweep/tiny.yaml" --out "$work/s" 2> "$work/moved.err" > /dev/null
+    grep -q "4 done already, 0 failed 3 times (not retried), 0 to run" "$work/moved.err" || fail "moved: $(cat "$work/moved.err")"
     "$starnuma" sweep "$work/tests/sweep/tiny.yaml" --out "$work/p" > /dev/null 2>&1
     echo "# edited" >> "$work/platforms/starnuma16-scaled.yaml"
     "$starnuma" sweep "$work/tests/sweep/tiny.yaml" --out "$work/p" 2> "$work/third.err" > /dev/null

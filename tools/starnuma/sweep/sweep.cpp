@@ -102,6 +102,19 @@ std::string mix_problem(const std::string& workload, const PlatformConfig& confi
   return "";
 }
 
+nlohmann::json without_sources(const nlohmann::json& j) {
+  if (j.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& v : j) out.push_back(without_sources(v));
+    return out;
+  }
+  if (!j.is_object()) return j;
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [k, v] : j.items())
+    if (k != "source") out[k] = without_sources(v);
+  return out;
+}
+
 // Checks one platform configuration by describing it in a child process (a platform elaborates
 // once per process) and keeps its description and latency matrix for reports. Its key covers the
 // description, the text of every file it comes from, and the overrides.
@@ -119,8 +132,11 @@ PlatformConfig check_platform(const SweepRun& run, const std::string& sweep_dir)
     return config;
   }
   Digest d;
-  d.add(read_text(described));
   const nlohmann::json description = nlohmann::json::parse(read_text(described), nullptr, false);
+  // The description without where each value came from: its "source" fields name the files by
+  // the paths they were given with, so a checkout in another folder would key every run anew.
+  // The files' texts are keyed below.
+  d.add(description.is_discarded() ? read_text(described) : without_sources(description).dump());
   if (description.is_object() && description.contains("nodes") && description["nodes"].is_array())
     for (const auto& node : description["nodes"])
       if (node.is_object() && node.value("type", std::string()) == "socket") {
