@@ -21,7 +21,7 @@ const StatBase* StatOwner::find_stat(const std::string& name) const {
 }
 
 nlohmann::json Average::to_json(sc_core::sc_time) const {
-  return {{"count", count_}, {"mean", mean()}, {"min", min()}, {"max", max()}};
+  return {{"count", count()}, {"mean", mean()}, {"min", min()}, {"max", max()}};
 }
 
 void Average::reset() {
@@ -70,7 +70,7 @@ double Histogram::quantile(double q) const {
 }
 
 nlohmann::json Histogram::to_json(sc_core::sc_time) const {
-  return {{"count", count_},      {"mean", count_ ? sum_ / static_cast<double>(count_) : 0.0},
+  return {{"count", count()},     {"mean", count_ ? sum_ / static_cast<double>(count_) : 0.0},
           {"low", low_},          {"width", width_},
           {"bins", bins_},        {"underflow", underflow_},
           {"overflow", overflow_}};
@@ -84,6 +84,12 @@ void Histogram::reset() {
 
 LatencyHistogram::LatencyHistogram(StatOwner& owner, std::string name, std::string description)
     : StatBase(owner, std::move(name), "ns", std::move(description)), bins_(kBins, 0) {}
+
+uint64_t LatencyHistogram::count() const {
+  uint64_t n = 0;
+  for (uint64_t c : bins_) n += c;
+  return n;
+}
 
 void LatencyHistogram::add_to(std::vector<uint64_t>& sum) const {
   if (sum.size() != kBins) sum.assign(kBins, 0);
@@ -102,29 +108,22 @@ double LatencyHistogram::quantile_ps(const std::vector<uint64_t>& bins, double q
       seen += bins[b];
       continue;
     }
-    // Bin b covers [low, low + width); its samples are taken as spread evenly across it.
-    const unsigned shift = b < (size_t{1} << kSubBits) ? 0 : static_cast<unsigned>(b >> kSubBits) - 1;
-    const double low =
-        b < (size_t{1} << kSubBits)
-            ? static_cast<double>(b)
-            : static_cast<double>(((uint64_t{1} << kSubBits) + (b & ((size_t{1} << kSubBits) - 1))) << shift);
-    const double width = static_cast<double>(uint64_t{1} << shift);
+    // Bin b covers [low, next bin's low); its samples are taken as spread evenly across it.
+    const double low = static_cast<double>(bin_low(b));
+    const double width = static_cast<double>(bin_low(b + 1)) - low;
     return low + width * (rank - static_cast<double>(seen)) / static_cast<double>(bins[b]);
   }
   return 0;  // not reached: the last bin with samples holds the rank
 }
 
 nlohmann::json LatencyHistogram::to_json(sc_core::sc_time) const {
-  return {{"count", count_},
+  return {{"count", count()},
           {"p50", quantile_ps(bins_, 0.5) / 1e3},
           {"p99", quantile_ps(bins_, 0.99) / 1e3},
           {"p999", quantile_ps(bins_, 0.999) / 1e3}};
 }
 
-void LatencyHistogram::reset() {
-  std::fill(bins_.begin(), bins_.end(), 0);
-  count_ = 0;
-}
+void LatencyHistogram::reset() { std::fill(bins_.begin(), bins_.end(), 0); }
 
 double Rate::per_second(sc_core::sc_time elapsed) const {
   double s = elapsed.to_seconds();

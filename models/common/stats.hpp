@@ -123,11 +123,8 @@ class LatencyHistogram : public StatBase {
   static constexpr size_t kBins = size_t{38} << kSubBits;
 
   LatencyHistogram(StatOwner& owner, std::string name, std::string description);
-  void sample(uint64_t ps) {
-    ++bins_[bin_of(ps)];
-    ++count_;
-  }
-  uint64_t count() const { return count_; }
+  void sample(uint64_t ps) { ++bins_[bin_of(ps)]; }
+  uint64_t count() const;  // the samples: the bins' sum
   // Adds this histogram's bins to `sum` (kBins long).
   void add_to(std::vector<uint64_t>& sum) const;
   // The nearest-rank q-quantile of bins in picoseconds: the value at which a share q of the samples
@@ -139,13 +136,18 @@ class LatencyHistogram : public StatBase {
     const size_t b = (size_t{shift + 1} << kSubBits) + ((ps >> shift) & ((uint64_t{1} << kSubBits) - 1));
     return b < kBins ? b : kBins - 1;
   }
+  // The smallest value of bin b (its width: 1 below 64 ps, then doubling every 32 bins).
+  static uint64_t bin_low(size_t b) {
+    if (b < (size_t{1} << kSubBits)) return b;
+    const unsigned shift = static_cast<unsigned>(b >> kSubBits) - 1;
+    return ((uint64_t{1} << kSubBits) + (b & ((size_t{1} << kSubBits) - 1))) << shift;
+  }
   // {count, p50, p99, p999} in ns.
   nlohmann::json to_json(sc_core::sc_time) const override;
   void reset() override;
 
  private:
   std::vector<uint64_t> bins_;
-  uint64_t count_ = 0;
 };
 
 // Events per simulated second over the covered interval.

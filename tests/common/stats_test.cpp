@@ -96,6 +96,10 @@ TEST(LatencyHistogram, BinsAreContiguousAndNarrow) {
   EXPECT_EQ(LatencyHistogram::bin_of(64), 64u);
   EXPECT_EQ(LatencyHistogram::bin_of(66), 65u);  // from 64, bins are 2 wide
   EXPECT_EQ(LatencyHistogram::bin_of(~uint64_t{0}), LatencyHistogram::kBins - 1);
+  for (size_t b = 0; b + 1 < LatencyHistogram::kBins; ++b)  // each bin's low end is in it, the next one's not
+    ASSERT_TRUE(LatencyHistogram::bin_of(LatencyHistogram::bin_low(b)) == b &&
+                LatencyHistogram::bin_of(LatencyHistogram::bin_low(b + 1) - 1) == b)
+        << b;
 }
 
 // Quantiles of a known distribution, latencies of 100 to 1099 ns (1 ns apart): within 2 %.
