@@ -30,6 +30,12 @@ case "$case_name" in
     # The same files in another folder are the same runs: a moved checkout resumes its results.
     "$starnuma" sweep "$work/tests/sweep/tiny.yaml" --out "$work/s" 2> "$work/moved.err" > /dev/null
     grep -q "4 done already, 0 failed 3 times (not retried), 0 to run" "$work/moved.err" || fail "moved: $(cat "$work/moved.err")"
+    # Another executable built from the same sources (here: different bytes, as a build in another
+    # folder has) resumes them too: runs are keyed by the sources.
+    cp "$starnuma" "$work/starnuma-other" && printf 'another build' >> "$work/starnuma-other"
+    "$work/starnuma-other" sweep "$work/tests/sweep/tiny.yaml" --out "$work/s" 2> "$work/rebuilt.err" > /dev/null
+    grep -q "4 done already, 0 failed 3 times (not retried), 0 to run" "$work/rebuilt.err" || fail "rebuilt: $(cat "$work/rebuilt.err")"
+    [ "$(query "$work/s/sweep.db" "select value from meta where key = 'starnuma_sources'")" ] || fail "no sources digest in meta"
     "$starnuma" sweep "$work/tests/sweep/tiny.yaml" --out "$work/p" > /dev/null 2>&1
     echo "# edited" >> "$work/platforms/starnuma16-scaled.yaml"
     "$starnuma" sweep "$work/tests/sweep/tiny.yaml" --out "$work/p" 2> "$work/third.err" > /dev/null

@@ -12,8 +12,10 @@ as the database records them (params, sets), not by their names. Parts dynamic, 
 several migration limits, and every figure takes each workload-machine pair's best (highest IPC;
 a tie goes to the smaller limit) of the runs whose migrations could be carried out within their
 phases (carried_out), as the paper chooses its limit per workload and system (section IV-C); part
-light compares the two simulation methods at its one limit. A sampled run's coherence counts come
-from its windows' stats.json (runs/NAME/sampled/window-K).
+light compares the two simulation methods at its one limit. Everything is read from each run's
+stats.json (a sampled run's aggregate, with its windows' coherence counts summed and each window's
+migrations in per_window), so a sweep's results need not keep the windows' own folders: the
+results committed beside this page do not (experiments/results/).
 """
 from __future__ import annotations
 
@@ -103,10 +105,8 @@ class PaperRuns:
         if name not in self._carried:
             row = self.rows[name]
             stretch = int(row["sets"].get("os.phase_instructions", 0)) / row["instructions"]
-            self._carried[name] = all(
-                w["migration"]["pages_moved"] * stretch >= sum(p.get("pages_decided", 0)
-                                                               for p in w["migration"].get("per_phase", []))
-                for w in self.windows(name))
+            self._carried[name] = all(w["pages_moved"] * stretch >= w["pages_decided"]
+                                      for w in self(name)["per_window"])
         return self._carried[name]
 
     def not_carried_out(self) -> list[str]:
@@ -127,12 +127,6 @@ class PaperRuns:
         r, n = min(found, key=lambda x: (-x[0]["ipc"], limit(x[1])))
         return r, n, limit(n)
 
-    def windows(self, name: str) -> list[dict]:
-        """A sampled run's windows' stats.json, in phase order."""
-        found = sorted((self.dir / "runs" / name / "sampled").glob("window-*/stats.json"),
-                       key=lambda p: int(p.parent.name.split("-")[1]))
-        return [json.loads(p.read_text()) for p in found]
-
 
 def ratio(a: dict | None, b: dict | None, key: str = "ipc") -> float | None:
     return a[key] / b[key] if a and b and b[key] else None
@@ -148,21 +142,16 @@ def show(x: float | None, fmt=times) -> str:
 
 
 def window_totals(R: PaperRuns, name: str) -> dict:
-    """A sampled run's windows taken together: block transfers summed, their latencies weighted by
-    their counts, the pool directory's transactions per microsecond and the OS core's busy share,
-    both over the windows' summed simulated time."""
-    bt = {"pool": 0, "socket": 0}
-    lat = {"pool": 0.0, "socket": 0.0}
-    directory = sim_ns = os_busy = 0.0
-    for w in R.windows(name):
-        co = w.get("stats", {}).get("coherence", {})
-        for k in bt:
-            n = co.get(f"bt_{k}", 0)
-            bt[k] += n
-            lat[k] += n * co.get(f"bt_{k}_latency", {}).get("mean", 0.0)
-        directory += co.get("pool_directory_transactions", 0)
-        sim_ns += w.get("sim_time_ns", 0.0)
-        os_busy += w.get("migration", {}).get("os_core_busy_ns", 0.0)
+    """A sampled run's windows taken together (its aggregate sums them): block transfers, their mean
+    latencies, the pool directory's transactions per microsecond and the OS core's busy share, both
+    over the windows' summed simulated time."""
+    r = R(name) or {}
+    co = r.get("coherence", {})
+    bt = {k: co.get(f"bt_{k}", 0) for k in ("pool", "socket")}
+    lat = {k: bt[k] * co.get(f"bt_{k}_latency", {}).get("mean", 0.0) for k in bt}
+    directory = co.get("pool_directory_transactions", 0)
+    sim_ns = r.get("sim_time_ns", 0.0)
+    os_busy = r.get("migration", {}).get("os_core_busy_ns", 0.0)
     return {"bt_pool": bt["pool"], "bt_socket": bt["socket"],
             "bt_pool_ns": lat["pool"] / bt["pool"] if bt["pool"] else None,
             "bt_socket_ns": lat["socket"] / bt["socket"] if bt["socket"] else None,

@@ -16,6 +16,7 @@
 #include "plugin/plugin_api.hpp"
 #include "plugin/plugins.hpp"
 #include "subprocess.hpp"
+#include "source_digest.hpp"  // generated: cmake/StarnumaSourceDigest.cmake
 
 namespace {
 
@@ -50,7 +51,8 @@ bool unknown_subcommand(CLI::App& app, int argc, char** argv) {
 int run(int argc, char** argv) {
   CLI::App app{"starnuma: SystemC/TLM model of large NUMA servers with a CXL memory pool"};
   app.set_version_flag("--version", std::string("starnuma ") + STARNUMA_VERSION + " (plug-in API " +
-                                        std::to_string(STARNUMA_PLUGIN_API_VERSION) + ")");
+                                        std::to_string(STARNUMA_PLUGIN_API_VERSION) + ", sources " +
+                                        std::string(STARNUMA_SOURCE_DIGEST).substr(0, 12) + ")");
   app.require_subcommand(1);
   std::string max_host_memory;
   app.add_option("--max-host-memory", max_host_memory,

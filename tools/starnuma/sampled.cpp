@@ -58,6 +58,36 @@ nlohmann::ordered_json read_json(const fs::path& path, const std::string& what) 
   }
 }
 
+// The windows' coherence statistics as one run's: counters summed; a distribution's counts summed,
+// its mean weighted by them, its extremes kept. Rates (per simulated time) are left out: each is a
+// counter over sim_time_ns, both of which the aggregate has.
+nlohmann::ordered_json summed_coherence(const std::vector<nlohmann::ordered_json>& windows) {
+  nlohmann::ordered_json sum = nlohmann::ordered_json::object();
+  for (const auto& w : windows) {
+    if (!w.contains("stats") || !w["stats"].contains("coherence")) continue;
+    for (const auto& [k, v] : w["stats"]["coherence"].items()) {
+      if (v.is_number_unsigned()) {
+        sum[k] = sum.value(k, uint64_t{0}) + v.get<uint64_t>();
+      } else if (v.is_object() && v.contains("count") && v.contains("mean")) {
+        const uint64_t n = v["count"].get<uint64_t>();
+        if (!sum.contains(k)) sum[k] = {{"count", 0}, {"mean", 0.0}, {"min", v["min"]}, {"max", v["max"]}};
+        auto& d = sum[k];
+        const uint64_t total = d["count"].get<uint64_t>() + n;
+        if (n > 0) {
+          d["mean"] = (d["mean"].get<double>() * static_cast<double>(d["count"].get<uint64_t>()) +
+                       v["mean"].get<double>() * static_cast<double>(n)) /
+                      static_cast<double>(total);
+          d["min"] = d["count"].get<uint64_t>() ? std::min(d["min"].get<double>(), v["min"].get<double>())
+                                                : v["min"].get<double>();
+          d["max"] = std::max(d["max"].get<double>(), v["max"].get<double>());
+        }
+        d["count"] = total;
+      }
+    }
+  }
+  return sum;
+}
+
 // The windows' results as one run, as the paper aggregates its checkpoints: every count summed,
 // IPC as instructions over the summed time (windows back to back), AMAT and its parts weighted by
 // each window's memory accesses, link utilisation by each window's simulated time.
@@ -72,6 +102,7 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
          host = 0;
   nlohmann::ordered_json counts = nlohmann::ordered_json::object(), util = nlohmann::ordered_json::object();
   uint64_t moved = 0, to_pool = 0, from_pool = 0, s2s = 0, dropped = 0, shootdowns = 0, llc_misses = 0;
+  double os_busy = 0;
   for (const auto& w : windows) {
     const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
     instructions += instr;
@@ -99,6 +130,7 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
       s2s += m["socket_to_socket"].get<uint64_t>();
       dropped += m["dropped"].get<uint64_t>();
       shootdowns += m["shootdowns_sent"].get<uint64_t>();
+      os_busy += m.value("os_core_busy_ns", 0.0);
     }
   }
   a["ipc"] = cycles_weight > 0 ? instructions / cycles_weight : 0.0;
@@ -119,16 +151,27 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
                     {"from_pool", from_pool},
                     {"to_pool_fraction", moved ? static_cast<double>(to_pool) / static_cast<double>(moved) : 0.0},
                     {"dropped", dropped},
-                    {"shootdowns_sent", shootdowns}};
+                    {"shootdowns_sent", shootdowns},
+                    {"os_core_busy_ns", os_busy}};
   a["sim_time_ns"] = sim_ns;
   a["host_seconds"] = host;
+  a["coherence"] = summed_coherence(windows);
   nlohmann::ordered_json per = nlohmann::ordered_json::array();
-  for (const auto& w : windows)
+  for (const auto& w : windows) {
+    const auto migration = [&](const char* key) -> uint64_t {
+      return w.contains("migration") ? w["migration"].value(key, uint64_t{0}) : 0;
+    };
+    uint64_t decided = 0;
+    if (w.contains("migration") && w["migration"].contains("per_phase"))
+      for (const auto& p : w["migration"]["per_phase"]) decided += p.value("pages_decided", uint64_t{0});
     per.push_back({{"phase", w["checkpoint_phase"]},
                    {"ipc", w["ipc"]},
                    {"amat_ns", w["amat_ns"]},
-                   {"pages_moved", w.contains("migration") ? w["migration"]["pages_moved"] : nlohmann::ordered_json(0)},
-                   {"to_pool", w.contains("migration") ? w["migration"]["to_pool"] : nlohmann::ordered_json(0)}});
+                   {"sim_time_ns", w["sim_time_ns"]},
+                   {"pages_decided", decided},
+                   {"pages_moved", migration("pages_moved")},
+                   {"to_pool", migration("to_pool")}});
+  }
   a["per_window"] = per;
   // What any window did short of what it was asked, named by its phase.
   nlohmann::ordered_json shortfalls = nlohmann::ordered_json::array();
@@ -271,7 +314,9 @@ int sample(const SampleArgs& sa) {
   std::vector<nlohmann::ordered_json> windows;
   for (size_t k = 0; k < window_out.size(); ++k) {
     nlohmann::ordered_json j = read_json(fs::path(window_out[k]) / "stats.json", "a window's results");
-    j.erase("stats");
+    // Of a window's statistics tree the aggregate keeps the coherence counters (summed_coherence).
+    nlohmann::ordered_json coherence = j["stats"].value("coherence", nlohmann::ordered_json::object());
+    j["stats"] = {{"coherence", std::move(coherence)}};
     // A file replaced or swapped since the pass would time another phase under this one's name.
     if (j.value("checkpoint_phase", uint64_t{0}) != phases[k]) {
       std::error_code ec;

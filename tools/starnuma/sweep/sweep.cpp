@@ -23,6 +23,7 @@
 #include "sweep/sweep_executors.hpp"
 #include "sweep/sweep_spec.hpp"
 #include "sweep/sweep_task.hpp"
+#include "source_digest.hpp"  // generated: cmake/StarnumaSourceDigest.cmake
 
 namespace starnuma::cli {
 namespace fs = std::filesystem;
@@ -165,16 +166,12 @@ PlatformConfig check_platform(const SweepRun& run, const std::string& sweep_dir)
   return config;
 }
 
-std::string binary_digest() {
-  static const std::string digest = Digest().add_file("/proc/self/exe").hex();
-  return digest;
-}
-
-// What a run's result depends on: this starnuma, its platform configuration, its options and the
+// What a run's result depends on: the sources this starnuma was built from (not the executable's
+// bytes, which change with the build folder), its platform configuration, its options and the
 // files it reads.
 std::string run_key(const SweepRun& run, const std::string& platform_key) {
   Digest d;
-  d.add(STARNUMA_VERSION).add(binary_digest()).add(kind_name(run.kind)).add(platform_key);
+  d.add(STARNUMA_VERSION).add(STARNUMA_SOURCE_DIGEST).add(kind_name(run.kind)).add(platform_key);
   for (const auto& [k, v] : run.options) d.add(k).add(v);
   for (const auto& [k, v] : run.sets) d.add("set:" + k).add(v);
   const std::string workload = run.option("workload");
@@ -333,6 +330,7 @@ int sweep(const SweepArgs& args) {
   db.set_meta("spec", spec.path);
   db.set_meta("description", spec.description);
   db.set_meta("starnuma_version", STARNUMA_VERSION);
+  db.set_meta("starnuma_sources", STARNUMA_SOURCE_DIGEST);
   db.set_meta("baseline", spec.baseline);
   db.set_meta("axes", nlohmann::json(spec.axes).dump());
   std::vector<std::string> names;
