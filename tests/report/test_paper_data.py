@@ -125,6 +125,16 @@ class ThePaperSweep(unittest.TestCase):
         con.close()
         return paper_data.values(broken)
 
+    def test_a_sweep_in_progress_counts_what_is_done_per_part(self):
+        total = len(self.runs.rows)
+        self.assertEqual(self.v["paper.progress"], f"{total} of {total}")
+        self.assertRegex(self.v["paper.sources"], r"^[0-9a-f]{12}$")
+        dynamic = [n for n, r in self.runs.rows.items() if r["params"]["part"] == "dynamic"]
+        v = self.failed("in-progress", *dynamic)
+        self.assertEqual(v["paper.progress"], f"{total - len(dynamic)} of {total}")
+        self.assertIn(f"| dynamic | 0 | {len(dynamic)} |", v["paper.progress.parts"])
+        self.assertRegex(v["paper.missing"], r"^\d+ runs \(the runs not done yet")
+
     def test_a_run_not_done_is_named_and_shown_as_a_dash(self):
         name = f"oracle-{paper_data.folder(WORKLOADS[0])}-starnuma16-scaled"
         v = self.failed("broken", name)

@@ -208,6 +208,25 @@ def bar_figures(R: PaperRuns, best: dict | None = None) -> dict:
             for name, (_, series) in BARS.items()}
 
 
+MISSING_NAMED = 12  # beyond this many, the page counts the missing runs instead of naming them
+
+
+def progress(R: PaperRuns, v: dict) -> None:
+    """How much of the sweep is done, per part, and which sources produced it: the page may be
+    generated from a sweep still in progress (experiments/results/README.md)."""
+    parts: dict = {}
+    for r in R.rows.values():
+        done, total = parts.get(r["params"].get("part", "-"), (0, 0))
+        parts[r["params"].get("part", "-")] = (done + (r["status"] == "done"), total + 1)
+    done = sum(d for d, _ in parts.values())
+    v["paper.progress"] = f"{done} of {len(R.rows)}"
+    v["paper.progress.parts"] = table(["part", "runs done", "runs"],
+                                      [[p, str(d), str(t)] for p, (d, t) in parts.items()])
+    meta = sr.meta(R.dir)
+    v["paper.version"] = str(meta.get("starnuma_version", "?"))
+    v["paper.sources"] = str(meta.get("starnuma_sources", "?"))[:12]
+
+
 def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
     R = R or PaperRuns(dir)
     v: dict = {}
@@ -316,7 +335,10 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
         rows.append([f"`{w}`", pct(wide(p["pages_by_sharers"]), 1), pct(wide(p["accesses_by_sharers"]), 1)])
     v["paper.fig2.table"] = table(["workload", "pages with more than 8 sharers", "their share of accesses"], rows)
 
-    v["paper.missing"] = ", ".join(dict.fromkeys(R.missing)) or "none"
+    missing = list(dict.fromkeys(R.missing))
+    v["paper.missing"] = (", ".join(missing) if len(missing) <= MISSING_NAMED else
+                          f"{len(missing)} runs (the runs not done yet: the table of parts above)") or "none"
+    progress(R, v)
     for key, text in PAPER.items():
         v[f"paper.theirs.{key}"] = text
     return v

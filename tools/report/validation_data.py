@@ -1,7 +1,8 @@
 """Every number docs/validation.md and README's main job quote, computed from the database of one
 sweep of experiments/validation.yaml (docs/reports.md, "docs/validation.md from one database"), and
 from the companion papers' sweeps in its folder (DIR/multichip, DIR/lacx, ...), read through each
-experiment's own table script (experiments/*_tables.py: values(runs)).
+experiment's own table script (experiments/*_tables.py: values(runs)), and from the paper's own
+evaluation, whose results are committed (experiments/results/paper; paper_data.py).
 
 values(dir) returns {name: text}: scalars already formatted as the page prints them ("1.17x",
 "12.5 %") and whole Markdown tables. validation_doc.py puts them into the page's template.
@@ -16,7 +17,9 @@ from pathlib import Path
 import main_job
 import starnuma_results as sr
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
+ROOT = Path(__file__).resolve().parents[2]
+PAPER_RESULTS = ROOT / "experiments" / "results" / "paper"
+sys.path.insert(0, str(ROOT / "experiments"))
 from sweep_runs import finished_runs, grouped  # noqa: E402
 
 # The companion papers' experiments: experiments/NAME.yaml swept into DIR/NAME, its numbers named
@@ -498,13 +501,13 @@ def companion_values(dir: str | Path) -> dict:
         study = importlib.import_module(f"{name}_tables")
         v[f"{name}.version"] = str(sr.load(sweep).attrs["meta"].get("starnuma_version", "?"))
         v.update({f"{name}.{key}": text for key, text in study.values(finished_runs(str(sweep))).items()})
-    # The paper's own evaluation (experiments/paper.yaml; its values are named paper.* already).
-    sweep = Path(dir) / "paper"
-    if not (sweep / "sweep.db").is_file():
-        raise SystemExit(f"{sweep}: no sweep of experiments/paper.yaml; `bash experiments/validation.sh` runs it")
+    # The paper's own evaluation (experiments/paper.yaml; its values are named paper.* already): its
+    # results are committed, since its sweep takes longer than a working session here
+    # (experiments/results/README.md).
+    if not (PAPER_RESULTS / "sweep.db").is_file():
+        raise SystemExit(f"{PAPER_RESULTS}: no sweep of experiments/paper.yaml; `bash experiments/validation.sh` runs it")
     import paper_data
-    v["paper.version"] = str(sr.load(sweep).attrs["meta"].get("starnuma_version", "?"))
-    v.update(paper_data.values(sweep))
+    v.update(paper_data.values(PAPER_RESULTS))
     return v
 
 

@@ -2,6 +2,8 @@
 
     validation_doc.py DIR      # DIR: a sweep of experiments/validation.yaml; writes
                                # docs/validation-data.json, docs/validation.md, README's main job
+    validation_doc.py --paper DIR  # only the paper's evaluation (a sweep of experiments/paper.yaml,
+                                   # experiments/results/paper) recomputed, every other value kept
     validation_doc.py --check  # the page and README are what docs/validation-data.json gives
 
 The page's text is docs/validation.md.in: Markdown in which {{name}} is a value of the database
@@ -94,6 +96,14 @@ def write(values: dict) -> None:
         print(f"wrote {path.relative_to(ROOT)}")
 
 
+def data_module(name: str):
+    sys.path.insert(0, str(Path(__file__).parent))
+    import _interpreter
+    _interpreter.ensure()  # pandas, through starnuma_results
+    import importlib
+    return importlib.import_module(name)
+
+
 def main(argv: list) -> int:
     try:
         if argv == ["--check"]:
@@ -102,11 +112,12 @@ def main(argv: list) -> int:
             write(json.loads(DATA.read_text()))
             return 0
         if len(argv) == 1 and not argv[0].startswith("-"):
-            sys.path.insert(0, str(Path(__file__).parent))
-            import _interpreter
-            _interpreter.ensure()  # pandas, through starnuma_results
-            import validation_data
-            write(validation_data.values(argv[0]))
+            write(data_module("validation_data").values(argv[0]))
+            return 0
+        if len(argv) == 2 and argv[0] == "--paper":  # the paper's sweep alone, the rest as it was
+            paper = data_module("paper_data").values(argv[1])
+            values = {k: x for k, x in json.loads(DATA.read_text()).items() if not k.startswith("paper.")}
+            write({**values, **paper})
             return 0
     except TemplateError as e:
         print(f"error: {e}", file=sys.stderr)
