@@ -109,6 +109,7 @@ class ThePaperSweep(unittest.TestCase):
         self.assertAlmostEqual(c["bt_socket_ns"], weighted, places=6)
 
     def test_every_table_has_a_row_per_workload(self):
+        # (paper.comparison and paper.progress.parts are by quantity and by part, not by workload)
         tables = [k for k in self.v if k.endswith(".table")]
         self.assertGreaterEqual(len(tables), 9)
         for k in tables:
@@ -124,6 +125,27 @@ class ThePaperSweep(unittest.TestCase):
         con.commit()
         con.close()
         return paper_data.values(broken)
+
+    def test_the_stated_numbers_stand_beside_ours_with_their_difference(self):
+        self.assertEqual(self.v["paper.ours.speedup.geomean"], self.v["paper.geomean.speedup"])
+        self.assertEqual(self.v["paper.ours.t0.geomean"], self.v["paper.geomean.t0_speedup"])
+        rows = self.v["paper.comparison"].splitlines()[2:]
+        self.assertEqual(len(rows), len(paper_data.STATED))
+        beyond = 0
+        for row, (key, what, theirs, kind) in zip(rows, paper_data.STATED):
+            cells = [c.strip() for c in row.strip("|").split("|")]
+            self.assertEqual(cells[0], what)
+            self.assertTrue(cells[2].startswith(self.v[f"paper.ours.{key}"]), row)
+            if cells[3] != "-":
+                ours = float(self.v[f"paper.ours.{key}"].rstrip("x %"))
+                ours = ours / 100 if kind == "%" else ours
+                # The difference from the rounded values, within their rounding.
+                self.assertAlmostEqual(float(cells[3].rstrip(" %")) / 100, ours / theirs - 1, delta=0.011)
+                beyond += cells[4] == "yes"
+                d = abs(ours / theirs - 1)
+                if abs(d - paper_data.DIFFERENCE_TO_EXPLAIN) > 0.01:  # clear of the rounding
+                    self.assertEqual(cells[4] == "yes", d > paper_data.DIFFERENCE_TO_EXPLAIN, row)
+        self.assertEqual(self.v["paper.comparison.beyond"], str(beyond))
 
     def test_a_sweep_in_progress_counts_what_is_done_per_part(self):
         total = len(self.runs.rows)

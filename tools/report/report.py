@@ -158,9 +158,9 @@ def paper_tables(sw: F.Sweep) -> list[Table]:
     for key, title in PAPER_TABLES:
         header, _, *rows = v[f"paper.{key}.table"].splitlines()
         tables.append(Table(title, cells(header), [cells(r) for r in rows]))
-    if v["paper.missing"] != "none":
-        tables.append(Table("Runs the paper's numbers lack (shown as -)", ["run"],
-                            [[n] for n in v["paper.missing"].split(", ")]))
+    missing = list(dict.fromkeys(R.missing))  # every one, where the page counts them past a dozen
+    if missing:
+        tables.append(Table("Runs the paper's numbers lack (shown as -)", ["run"], [[n] for n in missing]))
     return tables
 
 
