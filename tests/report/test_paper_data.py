@@ -5,6 +5,7 @@ a minute on 2 cores).
     python3 tests/report/test_paper_data.py      ($STARNUMA: the binary, default build/starnuma)
 """
 import json
+import math
 import os
 import re
 import shutil
@@ -27,6 +28,35 @@ import paper_data  # noqa: E402
 STARNUMA = os.environ.get("STARNUMA", str(ROOT / "build" / "starnuma"))
 WORKLOADS = ["sharing:pages=512", "kv:keys=4096"]
 LIMITS = [0, 1024, 4096]
+
+
+class PairedSpeedup(unittest.TestCase):
+    @staticmethod
+    def run(*ipcs):
+        return {"per_window": [{"phase": k + 1, "ipc": x} for k, x in enumerate(ipcs)]}
+
+    def test_a_machine_uniformly_faster_has_no_spread(self):
+        s, low, high = paper_data.paired_speedup(self.run(0.2, 0.4, 0.1), self.run(0.1, 0.2, 0.05))
+        self.assertAlmostEqual(s, 2.0)
+        self.assertAlmostEqual(low, 2.0)
+        self.assertAlmostEqual(high, 2.0)
+
+    def test_the_interval_is_the_ratio_estimators(self):
+        base, fast = self.run(0.1, 0.2), self.run(0.25, 0.25)  # CPIs 10, 5 and 4, 4
+        s, low, high = paper_data.paired_speedup(fast, base)
+        self.assertAlmostEqual(s, 7.5 / 4)
+        d = [10 - s * 4, 5 - s * 4]
+        half = 12.706 * math.sqrt(sum(x * x for x in d)) / (math.sqrt(2) * 4)
+        self.assertAlmostEqual(high - s, half)
+        self.assertAlmostEqual(s - low, half)
+
+    def test_only_phases_both_ran_are_paired(self):
+        base = self.run(0.1, 0.2, 0.3)
+        fast = {"per_window": [{"phase": 2, "ipc": 0.4}, {"phase": 3, "ipc": 0.6}, {"phase": 4, "ipc": 9}]}
+        s, low, high = paper_data.paired_speedup(fast, base)
+        self.assertAlmostEqual((s, low, high), (2.0, 2.0, 2.0))
+        self.assertIsNone(paper_data.paired_speedup(self.run(0.1), self.run(0.1)))
+        self.assertIsNone(paper_data.paired_speedup(None, base))
 
 
 def toy_spec(folder: str) -> str:
@@ -125,6 +155,17 @@ class ThePaperSweep(unittest.TestCase):
         con.commit()
         con.close()
         return paper_data.values(broken)
+
+    def test_each_speedup_has_its_interval_around_it(self):
+        for w in WORKLOADS:
+            f = paper_data.folder(w)
+            _, star, _ = self.runs.best("dynamic", w, "starnuma16-scaled")
+            _, base, _ = self.runs.best("dynamic", w, "baseline16-scaled")
+            s, low, high = paper_data.paired_speedup(self.runs(star), self.runs(base))
+            self.assertEqual(self.v[f"paper.{paper_data.short(w)}.speedup"], f"{s:.2f}x", f)
+            self.assertLessEqual(low, s)
+            self.assertGreaterEqual(high, s)
+            self.assertEqual(self.v[f"paper.{paper_data.short(w)}.speedup_interval"], f"{low:.2f}-{high:.2f}x")
 
     def test_the_stated_numbers_stand_beside_ours_with_their_difference(self):
         self.assertEqual(self.v["paper.ours.speedup.geomean"], self.v["paper.geomean.speedup"])

@@ -132,6 +132,39 @@ def ratio(a: dict | None, b: dict | None, key: str = "ipc") -> float | None:
     return a[key] / b[key] if a and b and b[key] else None
 
 
+# Student's t, two-sided 95 %, by degrees of freedom (1-30); beyond, the normal's 1.96.
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+       2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+       2.045, 2.042]
+
+
+def paired_speedup(faster: dict | None, base: dict | None) -> tuple[float, float, float] | None:
+    """The speedup of `faster` over `base` (sampled runs' aggregates) with its 95 % confidence
+    interval, from their windows paired by phase (docs/sampling.md, "Intervals"): (speedup, low,
+    high), or None without at least two common phases. Every window runs the same instructions, so
+    a run's CPI is the mean of its windows' and the speedup the ratio of the two means; its
+    interval is the ratio estimator's (the delta method on the paired differences
+    CPI_base - S * CPI_faster), which pairing narrows by the phases' common variation."""
+    if not faster or not base:
+        return None
+    cpi = lambda r: {w["phase"]: 1 / w["ipc"] for w in r.get("per_window", []) if w.get("ipc")}
+    b, f = cpi(base), cpi(faster)
+    phases = sorted(set(b) & set(f))
+    n = len(phases)
+    if n < 2:
+        return None
+    mb, mf = sum(b[k] for k in phases) / n, sum(f[k] for k in phases) / n
+    speedup = mb / mf
+    d = [b[k] - speedup * f[k] for k in phases]
+    sd = math.sqrt(sum(x * x for x in d) / (n - 1))  # the d have mean 0 by the choice of speedup
+    half = (T95[n - 2] if n - 1 <= len(T95) else 1.96) * sd / (math.sqrt(n) * mf)
+    return speedup, speedup - half, speedup + half
+
+
+def interval(x: tuple[float, float, float] | None) -> str:
+    return f"{x[1]:.2f}-{x[2]:.2f}x" if x else "-"
+
+
 def pages(n: int) -> str:
     """A migration limit as the paper writes it: 0, 1K ... 256K pages."""
     return f"{n // 1024}K" if n and n % 1024 == 0 else str(n)
@@ -323,6 +356,7 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
 
     # Fig. 8a-8c: the two machines, placement dynamic on both.
     rows8, rows8c = [], []
+    significant = with_interval = 0
     speed, t0 = bars["fig8a"]["StarNUMA (T16)"], bars["fig8a"]["StarNUMA (T0)"]
     for w in R.workloads:
         b, s = base(w), best[w, STAR][0]
@@ -333,7 +367,12 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
         v[k + "amat_reduction"] = show(red, pct)
         split = lambda r: (f"{r['amat_ns']:.0f} ({r['amat_unloaded_ns']:.0f} + {r['amat_contention_ns']:.0f})"
                            if r else "-")
-        rows8.append([f"`{w}`", v[k + "speedup"], v[k + "t0_speedup"], v[k + "amat_reduction"], split(b), split(s)])
+        ci = paired_speedup(s, b)
+        v[k + "speedup_interval"] = interval(ci)
+        significant += bool(ci and (ci[1] > 1 or ci[2] < 1))
+        with_interval += bool(ci)
+        rows8.append([f"`{w}`", v[k + "speedup"], v[k + "speedup_interval"], v[k + "t0_speedup"],
+                      v[k + "amat_reduction"], split(b), split(s)])
         if s:
             bd = breakdown(s)
             c = window_totals(R, best[w, STAR][1])
@@ -346,8 +385,9 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
                            show(c["os_busy_share"], lambda x: pct(x, 2))])
     for key, xs in (("speedup", speed), ("t0_speedup", t0)):
         v[f"paper.geomean.{key}"] = show(geomean(xs.get(w) for w in covered))
-    rows8.append(["geomean", v["paper.geomean.speedup"], v["paper.geomean.t0_speedup"], "", "", ""])
-    v["paper.fig8.table"] = table(["workload", "speedup (T16)", "speedup (T0)", "AMAT reduction",
+    rows8.append(["geomean", v["paper.geomean.speedup"], "", v["paper.geomean.t0_speedup"], "", "", ""])
+    v["paper.speedup_intervals"] = f"{significant} of {with_interval}"
+    v["paper.fig8.table"] = table(["workload", "speedup (T16)", "95 % interval", "speedup (T0)", "AMAT reduction",
                                    "baseline AMAT ns (unloaded + contention)", "StarNUMA AMAT ns"], rows8)
     v["paper.fig8c.table"] = table(["workload", "local", "1-hop", "2-hop", "pool", "block transfers",
                                     "BT via pool / 3-hop BT latency", "pool directory transactions per us",
