@@ -229,13 +229,14 @@ BARS = {
 }
 
 
-def bar_figures(R: PaperRuns, best: dict | None = None) -> dict:
-    """BARS' speedups: name -> {label: {workload: speedup or None}}."""
+def bar_figures(R: PaperRuns, best: dict | None = None, paired: bool = False) -> dict:
+    """BARS' speedups: name -> {label: {workload: speedup or None}}; with `paired`, each a
+    paired_speedup (speedup, low, high) instead, or None where a run has no windows (oracle)."""
     best = best or chosen(R)
 
     def over_base(w, key):
         run = R.at("oracle", w, key[len("oracle-"):]) if key.startswith("oracle-") else best[w, key][0]
-        return ratio(run, best[w, BASE][0])
+        return paired_speedup(run, best[w, BASE][0]) if paired else ratio(run, best[w, BASE][0])
 
     return {name: {label: {w: over_base(w, key) for w in R.workloads} for key, label in series}
             for name, (_, series) in BARS.items()}
@@ -352,6 +353,7 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
     v["paper.limits"] = ", ".join(pages(x) for x in R.limits)
     best = chosen(R)
     bars = bar_figures(R, best)
+    cis = bar_figures(R, best, paired=True)
     base = lambda w: best[w, BASE][0]
 
     # Fig. 8a-8c: the two machines, placement dynamic on both.
@@ -402,7 +404,9 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
     # Figs. 9-12: every series over the dynamic baseline, with the geomeans (Fig. 9 has none in the
     # paper); a series' values are named by its platform (Figs. 10, 11) or label.
     for fig in ("fig9", "fig10", "fig11", "fig12"):
-        rows = [[f"`{w}`", *(show(xs[w]) for xs in bars[fig].values())] for w in R.workloads]
+        with_ci = lambda x, ci: show(x) + (f" ({ci[1]:.2f}-{ci[2]:.2f})" if ci else "")
+        rows = [[f"`{w}`", *(with_ci(xs[w], cis[fig][label][w]) for label, xs in bars[fig].items())]
+                for w in R.workloads]
         means = {label: show(geomean(xs.get(w) for w in covered)) for label, xs in bars[fig].items()}
         for key, label in BARS[fig][1]:
             name = key if key.startswith(("starnuma", "baseline")) else re.sub(r"[^a-z0-9]+", "_", label.lower())
