@@ -161,13 +161,13 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
     stages.push_back(
         {memory->path() + " (data buses)", memory_gbps, [memory](Time span) { return memory->bus_utilization(span); }});
   }
+  const double w = o.write_fraction;
   if (const auto* pool = dynamic_cast<const CxlPool*>(home.node); pool && pool->controller()) {
     const Channel* controller = pool->controller();
-    memory_gbps = std::min(memory_gbps, controller->bandwidth().gb_per_s());
-    stages.push_back({pool->path() + " (controller throughput)", controller->bandwidth().gb_per_s(),
+    memory_gbps = std::min(memory_gbps, pool->controller_gbps(w));
+    stages.push_back({pool->path() + " (controller throughput)", pool->controller_gbps(w),
                       [controller](Time span) { return controller->utilization(span); }});
   }
-  const double w = o.write_fraction;
   std::vector<const Channel*> seen;
   double links_gbps = 0;
   for (size_t requester : requesters) {

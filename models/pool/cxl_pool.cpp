@@ -1,5 +1,7 @@
 #include "pool/cxl_pool.hpp"
 
+#include <limits>
+
 #include "common/geometry.hpp"
 #include "common/registry.hpp"
 #include "fabric/link.hpp"
@@ -27,12 +29,34 @@ CxlPool::CxlPool(sc_core::sc_module_name n, const ScopeContext& c)
                   "(64 per line); 0: no limit but its ports and DRAM (the StarNUMA paper's pool). Real "
                   "expanders plateau at one rate whatever the read/write mix (docs/hardware.md)",
                   between(Bandwidth(), *bandwidth_range().max)),
+      write_throughput_(*this, "write_throughput", Bandwidth(),
+                        "The controller's rate for writes alone, as bytes (64 per line), where a write holds "
+                        "it for another time than a read; 0: throughput's. Needs throughput",
+                        between(Bandwidth(), *bandwidth_range().max)),
       memory_("memory", part("memory", "ddr5"), {16, 48_GiB}) {
-  if (throughput_.get() > Bandwidth() && throughput_.get() < *bandwidth_range().min)
-    error(config() ? config()->find("throughput") : nullptr, "throughput",
-          "must be 0 (no limit) or at least 10 MB/s, not " + throughput_.value_text());
-  else if (throughput_.get() > Bandwidth())
+  const auto refuse = [&](const char* key, const std::string& why) {
+    error(config() ? config()->find(key) : nullptr, key, why);
+  };
+  for (const Param<Bandwidth>* p : {&throughput_, &write_throughput_})
+    if (p->get() > Bandwidth() && p->get() < *bandwidth_range().min)
+      refuse(p->name().c_str(), "must be 0 (no limit) or at least 10 MB/s, not " + p->value_text());
+  if (write_throughput_.get() > Bandwidth() && throughput_.get() == Bandwidth())
+    refuse("write_throughput", "sets the controller's rate for writes, which needs its throughput (for reads) too");
+  if (throughput_.get() >= *bandwidth_range().min) {
     controller_ = std::make_unique<Channel>(*this, "controller", throughput_.get(), Time());
+    read_service_ps_ = controller_->service_ps(kLineBytes);
+    // As Channel::service_ps rounds it, at the writes' rate.
+    write_service_ps_ = write_throughput_.get() >= *bandwidth_range().min
+                            ? static_cast<int64_t>(kLineBytes * 1e12 / write_throughput_.get().bytes_per_s() + 0.5)
+                            : read_service_ps_;
+  }
+}
+
+double CxlPool::controller_gbps(double write_fraction) const {
+  if (!controller_) return std::numeric_limits<double>::infinity();
+  const double reads = throughput_.get().gb_per_s(),
+               writes = write_throughput_.get() > Bandwidth() ? write_throughput_.get().gb_per_s() : reads;
+  return 1 / ((1 - write_fraction) / reads + write_fraction / writes);  // a line's time, blended
 }
 
 Time CxlPool::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
@@ -40,7 +64,8 @@ Time CxlPool::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
   if (trace) trace->add(path(), "network, arbitration, directory", internal_latency_.get());
   Time at_memory = arrival + internal_latency_.get();
   if (controller_) {
-    const Time admitted = controller_->traverse(at_memory, kLineBytes);
+    const Time admitted =
+        controller_->traverse(at_memory, kLineBytes, op == MemOp::Write ? write_service_ps_ : read_service_ps_);
     if (trace && admitted > at_memory)
       trace->add(path(), "waiting for the controller's throughput", admitted - at_memory);
     at_memory = admitted;

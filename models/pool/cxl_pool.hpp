@@ -2,7 +2,7 @@
 // switch, an on-device network with arbitration and the coherence directory, and its own DDR5
 // channels. The directory's state arrives with the coherence issue; its lookup latency is part
 // of internal_latency already. A real expander's controller may also cap the lines it moves per
-// second whatever the read/write mix (`throughput`; docs/hardware.md).
+// second, reads and writes each at their own rate (`throughput`, `write_throughput`; docs/hardware.md).
 #pragma once
 
 #include <memory>
@@ -36,6 +36,9 @@ class CxlPool : public FabricNode, public MemoryHome {
   bool first_touch() const override { return numa_node_; }
   // The controller's throughput limit as a FCFS stage, or null when it has none.
   const Channel* controller() const { return controller_.get(); }
+  // The controller's rate in GB/s for a mix with this fraction of writes (reads and writes may
+  // occupy it for different times: write_throughput); infinite without a limit.
+  double controller_gbps(double write_fraction) const;
 
  private:
   Param<Time> port_latency_;
@@ -43,7 +46,9 @@ class CxlPool : public FabricNode, public MemoryHome {
   Param<unsigned> heads_;
   Param<bool> numa_node_;
   Param<Bandwidth> throughput_;
-  std::unique_ptr<Channel> controller_;  // the throughput limit, one FCFS stage; null when unlimited
+  Param<Bandwidth> write_throughput_;
+  std::unique_ptr<Channel> controller_;                 // the throughput limit, one FCFS stage; null when unlimited
+  int64_t read_service_ps_ = 0, write_service_ps_ = 0;  // how long a line holds the controller
   Ddr5Controller memory_;
 };
 

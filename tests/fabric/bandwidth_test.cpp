@@ -130,6 +130,22 @@ TEST_P(DeviceThroughput, BindsAMixTheLinkCarriesFaster) {
 
 INSTANTIATE_TEST_SUITE_P(Mixes, DeviceThroughput, ::testing::Values(0.5, 1.0 / 3, 0.25));
 
+// Writes that hold the controller for less time than reads (write_throughput): a mix with the
+// fraction w of writes moves 64 B per (1 - w) / 20 + w / 40 ns-per-GB, the harmonic blend, and the
+// reads alone still 20.
+class DeviceWriteThroughput : public ::testing::TestWithParam<double> {};
+
+TEST_P(DeviceWriteThroughput, BlendsTheReadAndWriteRates) {
+  const double w = GetParam(), expected = 1 / ((1 - w) / 20.0 + w / 40.0);
+  auto r = run("starnuma16.yaml", "socket0", "pool", w, std::nullopt, false,
+               {"nodes.pool.throughput=20GB/s", "nodes.pool.write_throughput=40GB/s"});
+  EXPECT_NEAR(r.capacity_gbps, expected, 1e-6 * expected);
+  EXPECT_NEAR(r.achieved_gbps / expected, 1.0, 0.03) << r.achieved_gbps;
+  EXPECT_EQ(r.bottleneck, "nodes.pool (controller throughput)");
+}
+
+INSTANTIATE_TEST_SUITE_P(Mixes, DeviceWriteThroughput, ::testing::Values(0.0, 0.25, 0.5));
+
 TEST(Saturation, ADeviceThroughputLimitAboveTheLinkLeavesItTheBottleneck) {
   auto r = run("starnuma16.yaml", "socket0", "pool", 0, std::nullopt, false, {"nodes.pool.throughput=50GB/s"});
   EXPECT_DOUBLE_EQ(r.capacity_gbps, 40.0);
@@ -148,6 +164,13 @@ TEST(Loaded, ADeviceThroughputLimitQueuesAsMD1Predicts) {
   EXPECT_NEAR(r.achieved_gbps / r.offered_gbps, 1.0, 0.03);
   EXPECT_GT(r.mean_latency_ns, 180.0 + 3);
   EXPECT_LT(r.mean_latency_ns, 180.0 + 12);
+}
+
+TEST(Usage, AWriteThroughputWithoutAThroughputIsRefused) {
+  auto r = testing::capture_report(
+      [] { Platform::build(kPlatforms + "starnuma16.yaml", {"nodes.pool.write_throughput=30GB/s"}); });
+  EXPECT_NE(r.message.find("write_throughput"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("needs its throughput"), std::string::npos) << r.message;
 }
 
 TEST(Usage, ADeviceThroughputBelowTenMegabytesIsRefused) {
