@@ -46,6 +46,24 @@ if(moved EQUAL 0)
 endif()
 message(STATUS "AMAT sampled ${amat_s} ns, continuous ${amat_c} ns; ${moved} pages moved in the windows")
 
+# The windows are units of a 95 % interval around the pooled IPC and AMAT (docs/sampling.md,
+# "Intervals"); asking for a narrower one than three windows give is reported, not ignored.
+foreach(key ipc amat_ns)
+  string(JSON value GET "${sampled}" ${key})
+  string(JSON low GET "${sampled}" confidence ${key} low)
+  string(JSON high GET "${sampled}" confidence ${key} high)
+  if(NOT low LESS value OR NOT high GREATER value)
+    message(FATAL_ERROR "${key} ${value} outside its interval ${low}-${high}")
+  endif()
+endforeach()
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 8000 --instructions 32000 --jobs 2
+         --target-error 0.001 --json)
+string(JSON shortfall GET "${out}" shortfalls 0)
+if(NOT shortfall MATCHES "the 95 % interval of IPC is \+-[0-9.]+ %, wider than --target-error 0.1 %"
+   OR NOT err MATCHES "warning: the 95 % interval of IPC")
+  message(FATAL_ERROR "a target error not met was not reported: '${shortfall}'\n${err}")
+endif()
+
 # The windows are forked from `sample`, which built the workload once; a window run on its own
 # (its own process, its own build) gives the same results.
 string(JSON builds GET "${sampled}" host_workload_builds)

@@ -132,7 +132,8 @@ def ratio(a: dict | None, b: dict | None, key: str = "ipc") -> float | None:
     return a[key] / b[key] if a and b and b[key] else None
 
 
-# Student's t, two-sided 95 %, by degrees of freedom (1-30); beyond, the normal's 1.96.
+# Student's t, two-sided 95 %, by degrees of freedom (1-30); beyond, the normal's 1.96 (the table of
+# models/common/confidence.hpp, which `sample` uses for one run's intervals).
 T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
        2.045, 2.042]
@@ -144,7 +145,8 @@ def paired_speedup(faster: dict | None, base: dict | None) -> tuple[float, float
     high), or None without at least two common phases. Every window runs the same instructions, so
     a run's CPI is the mean of its windows' and the speedup the ratio of the two means; its
     interval is the ratio estimator's (the delta method on the paired differences
-    CPI_base - S * CPI_faster), which pairing narrows by the phases' common variation."""
+    CPI_base - S * CPI_faster, as ratio_interval in models/common/confidence.hpp), which pairing
+    narrows by the phases' common variation."""
     if not faster or not base:
         return None
     cpi = lambda r: {w["phase"]: 1 / w["ipc"] for w in r.get("per_window", []) if w.get("ipc")}

@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +21,7 @@
 #include "cli.hpp"
 #include "option_limits.hpp"
 #include "common/diagnostics.hpp"
+#include "common/confidence.hpp"
 #include "common/json_text.hpp"
 #include "common/output_file.hpp"
 #include "platform/platform.hpp"
@@ -86,6 +89,29 @@ nlohmann::ordered_json summed_coherence(const std::vector<nlohmann::ordered_json
     }
   }
   return sum;
+}
+
+// 95 % intervals of the pooled IPC and AMAT over the windows as units (common/confidence.hpp):
+// IPC is instructions over cycles, AMAT latency-time over accesses, each pooled as the aggregate
+// pools it. With one window there is none.
+nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& windows) {
+  std::vector<double> instructions, cycles, latency_time, accesses;
+  for (const auto& w : windows) {
+    const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
+    double n = 0;
+    for (const auto& [k, v] : w["memory_accesses"].items()) n += v.get<double>();
+    instructions.push_back(instr);
+    cycles.push_back(ipc > 0 ? instr / ipc : 0);
+    latency_time.push_back(n * w["amat_ns"].get<double>());
+    accesses.push_back(n);
+  }
+  nlohmann::ordered_json c = {{"level", 0.95}, {"units", windows.size()}};
+  const auto put = [&c](const char* key, const std::optional<Interval>& i) {
+    if (i) c[key] = {{"low", i->low}, {"high", i->high}, {"relative_half_width", i->relative_half_width()}};
+  };
+  put("ipc", ratio_interval(instructions, cycles));
+  put("amat_ns", ratio_interval(latency_time, accesses));
+  return c;
 }
 
 // The windows' results as one run, as the paper aggregates its checkpoints: every count summed,
@@ -156,6 +182,7 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
   a["sim_time_ns"] = sim_ns;
   a["host_seconds"] = host;
   a["coherence"] = summed_coherence(windows);
+  a["confidence"] = confidence(windows);
   nlohmann::ordered_json per = nlohmann::ordered_json::array();
   for (const auto& w : windows) {
     const auto migration = [&](const char* key) -> uint64_t {
@@ -198,6 +225,7 @@ struct SampleArgs {
   unsigned detailed_sockets = 0;
   std::string out;
   bool json = false;
+  double target_error = 0;  // the IPC interval's relative half-width asked for; 0: none
 };
 
 int checkpoint(const CheckpointArgs& ca) {
@@ -338,6 +366,19 @@ int sample(const SampleArgs& sa) {
   size_t unshared = 0;
   for (const auto& w : windows) unshared += !w.value("host_workload_shared", false);
   result["host_workload_builds"] = 1 + unshared;
+  if (sa.target_error > 0) {
+    const auto& ipc = result["confidence"];
+    const double got = ipc.contains("ipc") ? ipc["ipc"]["relative_half_width"].get<double>() : INFINITY;
+    if (got > sa.target_error) {
+      std::ostringstream why;
+      why << std::fixed << std::setprecision(1) << "the 95 % interval of IPC is ";
+      if (std::isinf(got)) why << "unknown with one window";
+      else why << "+-" << 100 * got << " %";
+      why << ", wider than --target-error " << 100 * sa.target_error << " %: more windows (checkpoints) are needed";
+      result["shortfalls"].push_back(why.str());
+      std::cerr << "warning: " << why.str() << '\n';
+    }
+  }
   if (keep) {
     write_file_atomically((out / "sampled.json").string(), json_text(result) + "\n");
     folder->commit();
@@ -357,11 +398,18 @@ int sample(const SampleArgs& sa) {
     std::cout << std::left << std::setw(8) << w["phase"].get<uint64_t>() << std::setw(8) << std::setprecision(3)
               << w["ipc"].get<double>() << std::setw(11) << std::setprecision(1) << w["amat_ns"].get<double>()
               << std::setw(13) << w["pages_moved"].get<uint64_t>() << w["to_pool"].get<uint64_t>() << '\n';
-  std::cout << "\nIPC " << std::setprecision(3) << result["ipc"].get<double>() << ", AMAT " << std::setprecision(1)
-            << result["amat_ns"].get<double>() << " ns = " << result["amat_unloaded_ns"].get<double>() << " unloaded + "
-            << result["amat_contention_ns"].get<double>() << " contention; " << result["migration"]["pages_moved"]
-            << " pages moved, " << std::setprecision(0) << 100 * result["migration"]["to_pool_fraction"].get<double>()
-            << " % to the pool\n";
+  const auto interval = [&result](const char* key, int digits) {
+    std::ostringstream text;
+    if (result["confidence"].contains(key))
+      text << std::fixed << std::setprecision(digits) << " (95 %: " << result["confidence"][key]["low"].get<double>()
+           << "-" << result["confidence"][key]["high"].get<double>() << ")";
+    return text.str();
+  };
+  std::cout << "\nIPC " << std::setprecision(3) << result["ipc"].get<double>() << interval("ipc", 3) << ", AMAT "
+            << std::setprecision(1) << result["amat_ns"].get<double>() << " ns" << interval("amat_ns", 1) << " = "
+            << result["amat_unloaded_ns"].get<double>() << " unloaded + " << result["amat_contention_ns"].get<double>()
+            << " contention; " << result["migration"]["pages_moved"] << " pages moved, " << std::setprecision(0)
+            << 100 * result["migration"]["to_pool_fraction"].get<double>() << " % to the pool\n";
   for (const auto& s : result["shortfalls"]) std::cout << "WARNING: " << s.get<std::string>() << '\n';
   return 0;
 }
@@ -416,6 +464,11 @@ Command add_sample(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--detailed-sockets", a->detailed_sockets, "Mixed modality, as for run")
       ->check(CLI::Range(0u, limits::kMaxDetailedSockets))
+      ->capture_default_str();
+  cmd->add_option("--target-error", a->target_error,
+                  "The IPC's 95 % interval asked for, as a relative half-width (0.03: +-3 %); a wider one is "
+                  "reported as a shortfall (docs/sampling.md, \"Intervals\")")
+      ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--out", a->out, "Folder for window-K/stats.json and sampled.json (written atomically)")
       ->check(kNonEmpty);

@@ -1,0 +1,54 @@
+#include "common/confidence.hpp"
+
+#include <gtest/gtest.h>
+
+namespace starnuma {
+namespace {
+
+TEST(Confidence, UnitsInProportionHaveNoSpread) {
+  auto i = ratio_interval({2, 4, 6}, {1, 2, 3});
+  ASSERT_TRUE(i);
+  EXPECT_DOUBLE_EQ(i->estimate, 2.0);
+  EXPECT_DOUBLE_EQ(i->low, 2.0);
+  EXPECT_DOUBLE_EQ(i->high, 2.0);
+  EXPECT_DOUBLE_EQ(i->relative_half_width(), 0.0);
+}
+
+TEST(Confidence, TheIntervalIsTheRatioEstimators) {
+  // Units (y, x): (10, 1), (5, 1): R = 7.5, residuals 2.5 and -2.5, sd = 3.536, t(1) = 12.706,
+  // half = 12.706 * 3.536 / (1.414 * 1) = 31.77.
+  auto i = ratio_interval({10, 5}, {1, 1});
+  ASSERT_TRUE(i);
+  EXPECT_DOUBLE_EQ(i->estimate, 7.5);
+  EXPECT_NEAR(i->high - 7.5, 12.706 * std::sqrt(12.5) / std::sqrt(2.0), 1e-9);
+  EXPECT_NEAR(7.5 - i->low, i->high - 7.5, 1e-9);
+  EXPECT_NEAR(i->relative_half_width(), (i->high - 7.5) / 7.5, 1e-12);
+}
+
+TEST(Confidence, MoreUnitsOfTheSameSpreadNarrowIt) {
+  std::vector<double> y, x;
+  double width4 = 0;
+  for (int k = 0; k < 32; ++k) {
+    y.push_back(k % 2 ? 12 : 8);
+    x.push_back(1);
+    if (y.size() == 4) width4 = ratio_interval(y, x)->relative_half_width();
+  }
+  const double width32 = ratio_interval(y, x)->relative_half_width();
+  EXPECT_LT(width32, width4 / 2.5);  // sqrt(8) from n and a smaller t
+}
+
+TEST(Confidence, FewerThanTwoUnitsHaveNone) {
+  EXPECT_FALSE(ratio_interval({1}, {1}));
+  EXPECT_FALSE(ratio_interval({}, {}));
+  EXPECT_FALSE(ratio_interval({1, 2}, {0, 0}));
+}
+
+TEST(Confidence, StudentsQuantiles) {
+  EXPECT_DOUBLE_EQ(student_t95(1), 12.706);
+  EXPECT_DOUBLE_EQ(student_t95(4), 2.776);
+  EXPECT_DOUBLE_EQ(student_t95(30), 2.042);
+  EXPECT_DOUBLE_EQ(student_t95(31), 1.96);
+}
+
+}  // namespace
+}  // namespace starnuma
