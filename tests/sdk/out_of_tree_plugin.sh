@@ -16,7 +16,7 @@ prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" > "$work/install.log" || fail "cmake --install: $(cat "$work/install.log")"
 sn=$prefix/bin/starnuma
 version=$("$sn" --version)
-[[ $version =~ ^starnuma\ [0-9]+\.[0-9]+\.[0-9]+\ \(plug-in\ API\ [0-9]+\)$ ]] || fail "starnuma --version: $version"
+[[ $version =~ ^starnuma\ [0-9]+\.[0-9]+\.[0-9]+\ \(plug-in\ API\ [0-9]+,\ sources\ [0-9a-f]{12}\)$ ]] || fail "starnuma --version: $version"
 
 # find_package(starnuma) and starnuma_add_plugin(), from the installed example project.
 cmake -S "$prefix/share/starnuma/examples/sdk" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
