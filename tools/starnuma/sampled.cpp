@@ -261,6 +261,21 @@ int checkpoint(const CheckpointArgs& ca) {
   return 0;
 }
 
+// A target error the windows did not meet is a shortfall, on stderr and in the results.
+void report_target_error(nlohmann::ordered_json& result, double target) {
+  if (target <= 0) return;
+  const auto& c = result["confidence"];
+  const double got = c.contains("ipc") ? c["ipc"]["relative_half_width"].get<double>() : INFINITY;
+  if (got <= target) return;
+  std::ostringstream why;
+  why << std::fixed << std::setprecision(1) << "the 95 % interval of IPC is ";
+  if (std::isinf(got)) why << "unknown with one window";
+  else why << "+-" << 100 * got << " %";
+  why << ", wider than --target-error " << 100 * target << " %: more windows (checkpoints) are needed";
+  result["shortfalls"].push_back(why.str());
+  std::cerr << "warning: " << why.str() << '\n';
+}
+
 int sample(const SampleArgs& sa) {
   const bool json = sa.json;
   const fs::path dir(sa.checkpoints);
@@ -366,19 +381,7 @@ int sample(const SampleArgs& sa) {
   size_t unshared = 0;
   for (const auto& w : windows) unshared += !w.value("host_workload_shared", false);
   result["host_workload_builds"] = 1 + unshared;
-  if (sa.target_error > 0) {
-    const auto& ipc = result["confidence"];
-    const double got = ipc.contains("ipc") ? ipc["ipc"]["relative_half_width"].get<double>() : INFINITY;
-    if (got > sa.target_error) {
-      std::ostringstream why;
-      why << std::fixed << std::setprecision(1) << "the 95 % interval of IPC is ";
-      if (std::isinf(got)) why << "unknown with one window";
-      else why << "+-" << 100 * got << " %";
-      why << ", wider than --target-error " << 100 * sa.target_error << " %: more windows (checkpoints) are needed";
-      result["shortfalls"].push_back(why.str());
-      std::cerr << "warning: " << why.str() << '\n';
-    }
-  }
+  report_target_error(result, sa.target_error);
   if (keep) {
     write_file_atomically((out / "sampled.json").string(), json_text(result) + "\n");
     folder->commit();
