@@ -127,10 +127,11 @@ def new_figure(width=8.0, height=4.0, ncols=1, nrows=1, **kw):
 
 
 def grouped_bars(ax, categories: list[str], series: dict[str, dict], colors: dict[str, str], bottoms=None,
-                 styles=None):
+                 styles=None, errors=None):
     """One bar per series in each category group; a series lacking a category leaves a gap.
     With BOTTOMS (series -> {category: y}), series named "GROUP/PART" share GROUP's slot, stacked on
-    the bottoms given. STYLES: series -> extra bar() arguments. Returns data: series -> [[x, y]]."""
+    the bottoms given. STYLES: series -> extra bar() arguments. ERRORS: series -> {category: (low,
+    high)}, drawn as error bars (a confidence interval). Returns data: series -> [[x, y]]."""
     slot_of = (lambda label: label.rsplit("/", 1)[0]) if bottoms is not None else (lambda label: label)
     slots: dict[str, int] = {}
     for label in series:
@@ -145,6 +146,12 @@ def grouped_bars(ax, categories: list[str], series: dict[str, dict], colors: dic
         ax.bar(xs, [values[c] for c in cats], width, bottom=base, label=label, color=colors.get(label),
                **(styles or {}).get(label, {}))
         data[label] = [[c, values[c]] for c in cats]
+        spans = (errors or {}).get(label, {})
+        with_span = [(x, values[c], spans[c]) for x, c in zip(xs, cats) if c in spans]
+        if with_span:
+            ax.errorbar([x for x, _, _ in with_span], [y for _, y, _ in with_span],
+                        yerr=[[y - lo for _, y, (lo, _) in with_span], [hi - y for _, y, (_, hi) in with_span]],
+                        fmt="none", ecolor="black", elinewidth=0.8, capsize=2)
     ax.set_xticks(range(len(categories)), categories)
     if max((len(c) for c in categories), default=0) > 10:
         ax.tick_params(axis="x", labelrotation=20)
@@ -397,7 +404,8 @@ def paper_runs(sw: Sweep):
 def paper_bars(sw: Sweep, name: str):
     """A figure of paper_data.BARS drawn as the paper draws it: a group of bars per workload, each a
     speedup over the dynamic baseline at its best migration limit, and the geomean of the paper's
-    eight workloads (of every workload when none of them ran)."""
+    eight workloads (of every workload when none of them ran); each sampled bar with its paired
+    95 % interval (paper_data.paired_speedup) as an error bar."""
     import paper_data as P
     R, best = paper_runs(sw)
     series = P.bar_figures(R, best)[name]
@@ -414,7 +422,10 @@ def paper_bars(sw: Sweep, name: str):
                 bars[s]["geomean"] = geomean(present)
         groups.append("geomean")
     fig, (ax,) = new_figure(min(16.0, max(6.0, len(groups) * (0.5 + 0.3 * len(bars)) + 2)), 3.6)
-    data = grouped_bars(ax, groups, bars, {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(bars)})
+    spans = {s: {label[w]: (ci[1], ci[2]) for w, ci in xs.items() if ci}
+             for s, xs in P.bar_figures(R, best, paired=True)[name].items()}
+    data = grouped_bars(ax, groups, bars, {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(bars)},
+                        errors=spans)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_ylabel(f"speedup over {P.BASE}")
     ax.set_title(P.BARS[name][0])
