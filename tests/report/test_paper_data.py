@@ -167,6 +167,13 @@ class ThePaperSweep(unittest.TestCase):
             self.assertGreaterEqual(high, s)
             self.assertEqual(self.v[f"paper.{paper_data.short(w)}.speedup_interval"], f"{low:.2f}-{high:.2f}x")
 
+    def test_the_tracking_cost_is_the_machines_without_migration(self):
+        for w in WORKLOADS:
+            f = paper_data.folder(w)
+            ipc = lambda p: self.summary(f"dynamic-{f}-{p}-0")["ipc"]
+            self.assertEqual(self.v[f"paper.{paper_data.short(w)}.tracking_cost"],
+                             f"{ipc('starnuma16-scaled') / ipc('baseline16-scaled'):.2f}x")
+
     def test_the_stated_numbers_stand_beside_ours_with_their_difference(self):
         self.assertEqual(self.v["paper.ours.speedup.geomean"], self.v["paper.geomean.speedup"])
         self.assertEqual(self.v["paper.ours.t0.geomean"], self.v["paper.geomean.t0_speedup"])

@@ -454,6 +454,20 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
     v["paper.limit.table"] = table(["workload", *(f"{label[who]} at {pages(limit)}" for limit, who in columns)], rows)
     v["paper.limit.not_carried_out"] = ", ".join(R.not_carried_out()) or "none"
 
+    # What the tracking hardware costs: at limit 0 nothing moves on either machine, so StarNUMA's
+    # pool holds nothing and what separates the two is its T16 trackers at work (docs/tracking.md).
+    rows = []
+    for w in R.workloads:
+        base0, star0 = R.at("dynamic", w, BASE, 0), R.at("dynamic", w, STAR, 0)
+        cost = ratio(star0, base0)
+        v[f"paper.{short(w)}.tracking_cost"] = show(cost)
+        rows.append([f"`{w}`", show(base0 and base0["ipc"], lambda x: f"{x:.4f}"),
+                     show(star0 and star0["ipc"], lambda x: f"{x:.4f}"), show(cost),
+                     v[f"paper.{short(w)}.speedup"]])
+    v["paper.tracking_cost.table"] = table(["workload", "baseline IPC, no migration", "StarNUMA IPC, no migration",
+                                            "StarNUMA over baseline, no migration", "speedup (T16, best limits)"],
+                                           rows)
+
     # Section V-G: one detailed socket against all detailed, the same machines at the same limit.
     rows = []
     for w in R.workloads:
