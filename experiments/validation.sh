@@ -22,7 +22,7 @@ for companion in multichip lacx hpc_pooling lmp; do
 done
 # The paper's evaluation resumes its committed results (experiments/results/README.md) when this
 # starnuma is built from the sources they came from. Another starnuma would run all of it again
-# (about 9 core-hours): only with PAPER_RERUN=1; otherwise the page is made from the committed
+# (about 11 core-hours): only with PAPER_RERUN=1; otherwise the page is made from the committed
 # results, and says which sources produced them.
 paper=$root/experiments/results/paper
 theirs=$(python3 -c 'import sqlite3, sys; print(dict(sqlite3.connect(sys.argv[1]).execute("select key, value from meta"))["starnuma_sources"][:12])' "$paper/sweep.db" 2>/dev/null || true)
