@@ -2,7 +2,7 @@
 # docs/validation.md and README's main-job lines from one database: runs the sweep of
 # experiments/validation.yaml into OUT, the companion papers' sweeps (experiments/multichip.yaml,
 # lacx.yaml, hpc_pooling.yaml, lmp.yaml) and the StarNUMA paper's evaluation by its own method
-# (experiments/paper.yaml, 13.5 core-hours: docs/cluster.md) into OUT/NAME, the paper's into
+# (experiments/paper.yaml, about 11 core-hours: docs/cluster.md) into OUT/NAME, the paper's into
 # experiments/results/paper where its results are committed (each resumes: runs done by a starnuma
 # built from the same sources, with the same inputs, are kept), draws their figures (the paper's into
 # docs/figures/paper with `starnuma report`), then computes every number from the databases and
