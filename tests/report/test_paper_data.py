@@ -23,6 +23,7 @@ import _interpreter  # noqa: E402
 
 _interpreter.ensure()
 
+import intervals  # noqa: E402
 import paper_data  # noqa: E402
 
 STARNUMA = os.environ.get("STARNUMA", str(ROOT / "build" / "starnuma"))
@@ -36,14 +37,14 @@ class PairedSpeedup(unittest.TestCase):
         return {"per_window": [{"phase": k + 1, "ipc": x} for k, x in enumerate(ipcs)]}
 
     def test_a_machine_uniformly_faster_has_no_spread(self):
-        s, low, high = paper_data.paired_speedup(self.run(0.2, 0.4, 0.1), self.run(0.1, 0.2, 0.05))
+        s, low, high = intervals.paired_speedup(self.run(0.2, 0.4, 0.1), self.run(0.1, 0.2, 0.05))
         self.assertAlmostEqual(s, 2.0)
         self.assertAlmostEqual(low, 2.0)
         self.assertAlmostEqual(high, 2.0)
 
     def test_the_interval_is_the_ratio_estimators(self):
         base, fast = self.run(0.1, 0.2), self.run(0.25, 0.25)  # CPIs 10, 5 and 4, 4
-        s, low, high = paper_data.paired_speedup(fast, base)
+        s, low, high = intervals.paired_speedup(fast, base)
         self.assertAlmostEqual(s, 7.5 / 4)
         d = [10 - s * 4, 5 - s * 4]
         half = 12.706 * math.sqrt(sum(x * x for x in d)) / (math.sqrt(2) * 4)
@@ -53,10 +54,10 @@ class PairedSpeedup(unittest.TestCase):
     def test_only_phases_both_ran_are_paired(self):
         base = self.run(0.1, 0.2, 0.3)
         fast = {"per_window": [{"phase": 2, "ipc": 0.4}, {"phase": 3, "ipc": 0.6}, {"phase": 4, "ipc": 9}]}
-        s, low, high = paper_data.paired_speedup(fast, base)
+        s, low, high = intervals.paired_speedup(fast, base)
         self.assertAlmostEqual((s, low, high), (2.0, 2.0, 2.0))
-        self.assertIsNone(paper_data.paired_speedup(self.run(0.1), self.run(0.1)))
-        self.assertIsNone(paper_data.paired_speedup(None, base))
+        self.assertIsNone(intervals.paired_speedup(self.run(0.1), self.run(0.1)))
+        self.assertIsNone(intervals.paired_speedup(None, base))
 
 
 def toy_spec(folder: str) -> str:
@@ -161,7 +162,7 @@ class ThePaperSweep(unittest.TestCase):
             f = paper_data.folder(w)
             _, star, _ = self.runs.best("dynamic", w, "starnuma16-scaled")
             _, base, _ = self.runs.best("dynamic", w, "baseline16-scaled")
-            s, low, high = paper_data.paired_speedup(self.runs(star), self.runs(base))
+            s, low, high = intervals.paired_speedup(self.runs(star), self.runs(base))
             self.assertEqual(self.v[f"paper.{paper_data.short(w)}.speedup"], f"{s:.2f}x", f)
             self.assertLessEqual(low, s)
             self.assertGreaterEqual(high, s)

@@ -405,7 +405,7 @@ def paper_bars(sw: Sweep, name: str):
     """A figure of paper_data.BARS drawn as the paper draws it: a group of bars per workload, each a
     speedup over the dynamic baseline at its best migration limit, and the geomean of the paper's
     eight workloads (of every workload when none of them ran); each sampled bar with its paired
-    95 % interval (paper_data.paired_speedup) as an error bar."""
+    95 % interval (intervals.paired_speedup) as an error bar."""
     import paper_data as P
     R, best = paper_runs(sw)
     series = P.bar_figures(R, best)[name]

@@ -7,6 +7,8 @@ writes README's copy from the validation sweep's database, so the two cannot dif
 import json
 import sys
 
+from intervals import paired_speedup
+
 MACHINES = ("baseline16-scaled", "starnuma16-scaled")
 KNOWLEDGE = {"baseline16-scaled": "perfect per-page knowledge", "starnuma16-scaled": "T16 trackers, Algorithm 1"}
 
@@ -38,7 +40,17 @@ def summary_lines(base: dict, star: dict) -> list:
         row("pages moved", moved),
         "",
         f"speedup {star['ipc'] / base['ipc']:.2f}x, AMAT reduction {100 * (1 - star['amat_ns'] / base['amat_ns']):.1f} %",
+        *interval_line(base, star),
     ]
+
+
+def interval_line(base: dict, star: dict) -> list:
+    """The speedup's 95 % interval over the windows paired by phase (docs/sampling.md, "Intervals")."""
+    ci = paired_speedup(star, base)
+    if not ci:
+        return []
+    return [f"speedup's 95 % interval, the {len(star['per_window'])} windows paired by phase: "
+            f"{ci[1]:.2f}-{ci[2]:.2f}x"]
 
 
 if __name__ == "__main__":
