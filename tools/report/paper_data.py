@@ -215,8 +215,8 @@ def bar_figures(R: PaperRuns, best: dict | None = None, paired: bool = False) ->
             for name, (_, series) in BARS.items()}
 
 
-# Every number the paper's text states that the sweep measures too: (what, theirs, its kind "x" (a
-# ratio) or "%", the section that states it). Ours come from comparison()'s table of the same keys.
+# Every number the paper's text states that the sweep measures too: (key, what and where the paper
+# states it, theirs, "x" for a ratio or "%"). Ours come from comparison(), under the same keys.
 STATED = [
     ("speedup.geomean", "geomean speedup, T16 (Fig. 8a)", 1.54, "x"),
     ("speedup.max", "largest speedup, T16 (Fig. 8a)", 2.17, "x"),
