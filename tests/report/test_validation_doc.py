@@ -49,6 +49,20 @@ class TheSweepAndTheDataAgree(unittest.TestCase):
                 validation_data.companion_values(out)
         self.assertIn("multichip: no sweep of experiments/multichip.yaml", str(e.exception))
 
+    def test_the_paper_section_of_a_folder_without_its_sweep_is_an_error_naming_it(self):
+        with tempfile.TemporaryDirectory() as out:
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                self.assertEqual(doc.main(["--paper", out + "/none"]), 1)
+        self.assertIn(f"error: {out}/none: no such folder", err.getvalue())
+
+    def test_the_committed_paper_results_are_the_pages(self):
+        # The page's paper.* values are what the committed results give (experiments/results/README.md).
+        import paper_data
+        values = json.loads(doc.DATA.read_text())
+        fresh = paper_data.values(validation_data.PAPER_RESULTS)
+        self.assertEqual({k: v for k, v in values.items() if k.startswith("paper.")}, fresh)
+
     def test_a_run_name_is_written_as_the_sweep_writes_it(self):
         self.assertEqual(validation_data.folder("bfs:scale=18,trials=100"), "bfs-scale18-trials100")
         self.assertEqual(validation_data.folder("fmi@socket0"), "fmi_socket0")

@@ -115,7 +115,12 @@ def main(argv: list) -> int:
             write(data_module("validation_data").values(argv[0]))
             return 0
         if len(argv) == 2 and argv[0] == "--paper":  # the paper's sweep alone, the rest as it was
-            paper = data_module("paper_data").values(argv[1])
+            results = data_module("starnuma_results")
+            try:
+                paper = data_module("paper_data").values(argv[1])
+            except results.SweepError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 1
             values = {k: x for k, x in json.loads(DATA.read_text()).items() if not k.startswith("paper.")}
             write({**values, **paper})
             return 0
