@@ -1,6 +1,7 @@
 # Lints every rtl/*.sv with `verilator --lint-only -Wall`, as its own top (the other files found
 # through -y), with and without assertions, and at the counter widths' extremes where the module
-# has a COUNTER_BITS parameter. Any warning fails the test.
+# has a COUNTER_BITS parameter (0 and 16, the trackers' T_i), or else with the variants its own
+# `// lint: <verilator arguments>` lines name. Any warning fails the test.
 file(GLOB sources "${RTL_DIR}/*.sv")
 if(NOT sources)
   message(FATAL_ERROR "no RTL in ${RTL_DIR}")
@@ -10,7 +11,13 @@ foreach(src ${sources})
   get_filename_component(top "${src}" NAME_WE)
   set(variants "-" "--assert")
   file(STRINGS "${src}" counter REGEX "parameter int COUNTER_BITS")
-  if(counter)
+  file(STRINGS "${src}" own REGEX "^// lint: ")
+  if(own)
+    foreach(line ${own})
+      string(REGEX REPLACE "^// lint: " "" line "${line}")
+      list(APPEND variants "${line}")
+    endforeach()
+  elseif(counter)
     list(APPEND variants "--assert -GCOUNTER_BITS=0" "--assert -GCOUNTER_BITS=16"
                          "--assert -GCOUNTER_BITS=4 -DSTARNUMA_INJECT_WRAP_BUG")
   endif()
