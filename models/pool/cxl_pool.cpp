@@ -33,7 +33,8 @@ CxlPool::CxlPool(sc_core::sc_module_name n, const ScopeContext& c)
                         "The controller's rate for writes alone, as bytes (64 per line), where a write holds "
                         "it for another time than a read; 0: throughput's. Needs throughput",
                         between(Bandwidth(), *bandwidth_range().max)),
-      memory_("memory", part("memory", "ddr5"), {16, 48_GiB}) {
+      memory_("memory", part("memory", "ddr5"), {16, 48_GiB}),
+      chmu_("chmu", part("chmu")) {
   const auto refuse = [&](const char* key, const std::string& why) {
     error(config() ? config()->find(key) : nullptr, key, why);
   };
@@ -61,6 +62,7 @@ double CxlPool::controller_gbps(double write_fraction) const {
 
 Time CxlPool::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
   ++requests_;
+  chmu_.observe(arrival, op, offset);
   if (trace) trace->add(path(), "network, arbitration, directory", internal_latency_.get());
   Time at_memory = arrival + internal_latency_.get();
   if (controller_) {

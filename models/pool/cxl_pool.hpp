@@ -11,6 +11,7 @@
 #include "fabric/fabric_node.hpp"
 #include "memory/ddr5.hpp"
 #include "memory/memory_home.hpp"
+#include "pool/pool_chmu.hpp"
 
 namespace starnuma {
 
@@ -39,6 +40,8 @@ class CxlPool : public FabricNode, public MemoryHome {
   // The controller's rate in GB/s for a mix with this fraction of writes (reads and writes may
   // occupy it for different times: write_throughput); infinite without a limit.
   double controller_gbps(double write_fraction) const;
+  // The device's hotness monitor (`chmu`; off by default).
+  PoolChmu& chmu() { return chmu_; }
 
  private:
   Param<Time> port_latency_;
@@ -50,6 +53,7 @@ class CxlPool : public FabricNode, public MemoryHome {
   std::unique_ptr<Channel> controller_;                 // the throughput limit, one FCFS stage; null when unlimited
   int64_t read_service_ps_ = 0, write_service_ps_ = 0;  // how long a line holds the controller
   Ddr5Controller memory_;
+  PoolChmu chmu_;
 };
 
 }  // namespace starnuma
