@@ -28,13 +28,33 @@ constexpr unsigned kAddrBits = 52;
 bool power_of_two(uint64_t v) { return v && (v & (v - 1)) == 0; }
 unsigned log2_of(uint64_t power) { return static_cast<unsigned>(__builtin_ctzll(power)); }
 
+class ModelChmu final : public ChmuEngine {
+ public:
+  ModelChmu(const ChmuGeometry& g, const ChmuConfig& c) : model_(g) { model_.configure(c); }
+  void access(uint64_t offset, bool write) override { model_.access(offset, write); }
+  void end_epoch() override { model_.end_epoch(); }
+  void drain(std::vector<HotlistEntry>& out) override { model_.drain(out); }
+  const ChmuStats& stats() const override { return model_.stats(); }
+
+ private:
+  ChmuModel model_;
+};
+
 }  // namespace
+
+std::unique_ptr<ChmuEngine> make_model_chmu(const ChmuGeometry& geometry, const ChmuConfig& config) {
+  return std::make_unique<ModelChmu>(geometry, config);
+}
 
 PoolChmu::PoolChmu(sc_core::sc_module_name n, const ScopeContext& c)
     : Component(n, c),
       enabled_(*this, "enabled", false,
                "A CXL Hotness Monitoring Unit in the device (CXL 3.2 CHMU; docs/cxl-device.md): counts the "
                "requests the pool serves per unit and lists hot units in a hotlist the OS drains"),
+      impl_(*this, "impl", "model",
+            "model (ChmuModel) or rtl (the Verilated rtl/chmu.sv, built at the default sets, ways, counter_bits "
+            "and hotlist); both count alike, bit for bit",
+            std::vector<std::string>{"model", "rtl"}),
       sets_(*this, "sets", 512, "Sets of the CHMU's counter table (a power of two)", between(2u, 1u << 20)),
       ways_(*this, "ways", 8, "Ways of each set (a power of two); a miss in a full set takes the least-counted way",
             between(2u, 64u)),
@@ -75,8 +95,7 @@ PoolChmu::PoolChmu(sc_core::sc_module_name n, const ScopeContext& c)
     refuse(notify_level_, "must be below the hotlist's " + hotlist_.value_text() + " slots");
   if (!enabled_.get() || !power_of_two(sets_.get()) || !power_of_two(ways_.get()) || !power_of_two(hotlist_.get()))
     return;
-  model_ = std::make_unique<ChmuModel>(
-      ChmuGeometry{sets_.get(), ways_.get(), kAddrBits, counter_bits_.get(), hotlist_.get()});
+  const ChmuGeometry geometry{sets_.get(), ways_.get(), kAddrBits, counter_bits_.get(), hotlist_.get()};
   ChmuConfig cfg;
   cfg.threshold = static_cast<uint32_t>(std::min(threshold_.get(), max_count));
   cfg.unit_shift = static_cast<unsigned>(log2_of(unit_.get().bytes()));
@@ -86,9 +105,22 @@ PoolChmu::PoolChmu(sc_core::sc_module_name n, const ScopeContext& c)
   cfg.track_reads = track_.get() != "writes";
   cfg.track_writes = track_.get() != "reads";
   cfg.notify_level = notify_level_.get() < hotlist_.get() ? notify_level_.get() : 0;
-  model_->configure(cfg);
+  if (impl_.get() == "rtl") {
+    const ChmuGeometry built = rtl_chmu_geometry();
+    if (geometry.sets != built.sets || geometry.ways != built.ways || geometry.counter_bits != built.counter_bits ||
+        geometry.hotlist != built.hotlist) {
+      error(config() ? config()->find("impl") : nullptr, "impl",
+            "rtl is built with sets " + std::to_string(built.sets) + ", ways " + std::to_string(built.ways) +
+                ", counter_bits " + std::to_string(built.counter_bits) + " and hotlist " +
+                std::to_string(built.hotlist) + "; use impl: model for other sizes");
+      return;
+    }
+    engine_ = make_rtl_chmu(cfg);
+  } else {
+    engine_ = make_model_chmu(geometry, cfg);
+  }
   next_epoch_ps_ = epoch_.get().ps();
-  const ChmuStats& s = model_->stats();
+  const ChmuStats& s = engine_->stats();
   const auto stat = [&](const char* name, const char* what, const uint64_t& field) {
     stats_.push_back(std::make_unique<ModelCounter>(*this, name, what, field));
   };
@@ -104,19 +136,19 @@ PoolChmu::PoolChmu(sc_core::sc_module_name n, const ScopeContext& c)
 
 void PoolChmu::count(Time arrival, MemOp op, uint64_t offset) {
   if (arrival.ps() >= next_epoch_ps_) {
-    model_->end_epoch();
+    engine_->end_epoch();
     // Epochs without a request leave nothing to report: skip to the one this request falls in.
     const int64_t len = epoch_.get().ps(), skipped = (arrival.ps() - next_epoch_ps_) / len;
     epochs_ += static_cast<uint64_t>(skipped) + 1;
     next_epoch_ps_ += (skipped + 1) * len;
   }
-  model_->access(offset, op == MemOp::Write);
+  engine_->access(offset, op == MemOp::Write);
 }
 
 void PoolChmu::drain(std::vector<HotlistEntry>& out) {
-  if (!model_) return;
+  if (!engine_) return;
   const size_t before = out.size();
-  model_->drain(out);
+  engine_->drain(out);
   drained_ += out.size() - before;
 }
 

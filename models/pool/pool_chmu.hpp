@@ -1,7 +1,7 @@
 // The pool device's CXL Hotness Monitoring Unit in a platform (`nodes.pool.chmu`; docs/cxl-device.md):
 // beside the device's data path it counts every request the pool serves per unit of device
-// memory and lists the hot units in a hotlist ring for the OS. It never delays a request. Its
-// counts are ChmuModel's, the reference that rtl/chmu.sv is checked against bit for bit.
+// memory and lists the hot units in a hotlist ring for the OS. It never delays a request. It runs
+// as ChmuModel or as the Verilated rtl/chmu.sv (`impl`), which give the same counts bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include "common/component.hpp"
 #include "common/units.hpp"
 #include "common/mem_access.hpp"
-#include "tracking/chmu_model.hpp"
+#include "pool/chmu_engine.hpp"
 
 namespace starnuma {
 
@@ -20,22 +20,24 @@ class PoolChmu : public Component {
  public:
   PoolChmu(sc_core::sc_module_name n, const ScopeContext& c);
 
-  bool enabled() const { return model_ != nullptr; }
+  bool enabled() const { return engine_ != nullptr; }
   // A request the device serves, at `arrival` (device time), at `offset` into its memory. Epochs
   // end on the device's clock: the first request at or after an epoch's end closes it.
   void observe(Time arrival, MemOp op, uint64_t offset) {
-    if (model_) count(arrival, op, offset);
+    if (engine_) count(arrival, op, offset);
   }
   // The OS reads the ring from head to tail and hands it back (appends to `out`).
   void drain(std::vector<HotlistEntry>& out);
   // The unit's size in bytes (a hotlist entry's unit times this is its device offset).
   uint64_t unit_bytes() const { return unit_.get().bytes(); }
-  const ChmuModel* model() const { return model_.get(); }
+  // What it counted so far, or null when disabled.
+  const ChmuStats* stats() const { return engine_ ? &engine_->stats() : nullptr; }
 
  private:
   void count(Time arrival, MemOp op, uint64_t offset);
 
   Param<bool> enabled_;
+  Param<std::string> impl_;
   Param<unsigned> sets_;
   Param<unsigned> ways_;
   Param<unsigned> counter_bits_;
@@ -48,7 +50,7 @@ class PoolChmu : public Component {
   Param<bool> randomized_;
   Param<std::string> track_;
   Param<unsigned> notify_level_;
-  std::unique_ptr<ChmuModel> model_;  // null when disabled
+  std::unique_ptr<ChmuEngine> engine_;  // null when disabled
   int64_t next_epoch_ps_ = 0;
   std::vector<std::unique_ptr<StatBase>> stats_;  // the model's counters, when enabled
   uint64_t epochs_ = 0, drained_ = 0;

@@ -29,8 +29,8 @@ Measured measure(const std::vector<std::string>& sets, double write_fraction = 0
   m.bandwidth = measure_bandwidth(*p, o);
   auto* pool = dynamic_cast<CxlPool*>(p->find_node("pool"));
   EXPECT_NE(pool, nullptr);
-  if (!pool || !pool->chmu().model()) return m;
-  m.chmu = pool->chmu().model()->stats();
+  if (!pool || !pool->chmu().stats()) return m;
+  m.chmu = *pool->chmu().stats();
   pool->chmu().drain(m.hotlist);
   return m;
 }
