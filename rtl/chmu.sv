@@ -17,7 +17,7 @@
 //
 // One request a cycle on one bus (req_valid/req_ready; held until taken). req_ready is low while
 // the epoch scan runs, so a burst of requests waits instead of being lost or reordered: the
-// transaction-level model (models/tracking/chmu_model.hpp) gives the same hotlist, status and counts.
+// transaction-level model (models/pool/chmu_model.hpp) gives the same hotlist, status and counts.
 // lint: --assert -GCOUNTER_BITS=2 -GSETS=2 -GWAYS=2 -GHOTLIST=2
 // lint: --assert -GCOUNTER_BITS=32 -GSETS=512 -GWAYS=8 -GHOTLIST=1024
 // lint: --assert -GCOUNTER_BITS=8 -DSTARNUMA_INJECT_WRAP_BUG

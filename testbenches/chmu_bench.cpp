@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench_common.hpp"
-#include "tracking/chmu_model.hpp"
+#include "pool/chmu_model.hpp"
 
 #ifdef STARNUMA_BENCH_WRAPBUG
 #include "Vchmu_wrapbug.h"

@@ -138,7 +138,7 @@ namespace {
 
 void dump(const sc_core::sc_object& obj, nlohmann::json& out, sc_core::sc_time elapsed) {
   const auto* owner = dynamic_cast<const StatOwner*>(&obj);
-  if (!owner) return;  // plain SystemC objects (ports, events) carry no statistics
+  if (!owner || !owner->reports_stats()) return;  // plain SystemC objects (ports, events) carry none
   nlohmann::json& mine = out[obj.basename()];
   mine = nlohmann::json::object();
   for (const StatBase* s : owner->stats()) mine[s->name()] = s->to_json(elapsed);

@@ -191,6 +191,8 @@ class StatOwner {
   virtual ~StatOwner() = default;
   const std::vector<StatBase*>& stats() const { return stats_; }
   const StatBase* find_stat(const std::string& name) const;
+  // False leaves this owner and its children out of stats.json (a part that is switched off).
+  virtual bool reports_stats() const { return true; }
   // Restarts every statistic (components with derived state of their own extend this).
   virtual void reset_stats() {
     for (StatBase* s : stats_) s->reset();

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "tracking/chmu_model.hpp"
+#include "pool/chmu_model.hpp"
 
 namespace starnuma {
 

@@ -21,6 +21,8 @@ class PoolChmu : public Component {
   PoolChmu(sc_core::sc_module_name n, const ScopeContext& c);
 
   bool enabled() const { return engine_ != nullptr; }
+  // Switched off, it adds nothing to stats.json.
+  bool reports_stats() const override { return enabled(); }
   // A request the device serves, at `arrival` (device time), at `offset` into its memory. Epochs
   // end on the device's clock: the first request at or after an epoch's end closes it.
   void observe(Time arrival, MemOp op, uint64_t offset) {

@@ -1,4 +1,4 @@
-#include "tracking/chmu_model.hpp"
+#include "pool/chmu_model.hpp"
 
 #include <stdexcept>
 #include <string>
