@@ -2,7 +2,7 @@
 # docs/validation.md and README's main-job lines from one database: runs the sweep of
 # experiments/validation.yaml into OUT, the companion papers' sweeps (experiments/multichip.yaml,
 # lacx.yaml, hpc_pooling.yaml, lmp.yaml) and the StarNUMA paper's evaluation by its own method
-# (experiments/paper.yaml, about 11 core-hours: docs/cluster.md) into OUT/NAME, the paper's into
+# (experiments/paper.yaml, 8.7 core-hours: docs/cluster.md) into OUT/NAME, the paper's into
 # experiments/results/paper where its results are committed (each resumes: runs done by a starnuma
 # built from the same sources, with the same inputs, are kept), draws their figures (the paper's into
 # docs/figures/paper with `starnuma report`), then computes every number from the databases and
@@ -22,7 +22,7 @@ for companion in multichip lacx hpc_pooling lmp; do
 done
 # The paper's evaluation resumes its committed results (experiments/results/README.md) when this
 # starnuma is built from the sources they came from. Another starnuma would run all of it again
-# (about 11 core-hours): only with PAPER_RERUN=1; otherwise the page is made from the committed
+# (8.7 core-hours): only with PAPER_RERUN=1; otherwise the page is made from the committed
 # results, and says which sources produced them.
 paper=$root/experiments/results/paper
 theirs=$(python3 -c 'import sqlite3, sys; print(dict(sqlite3.connect(sys.argv[1]).execute("select key, value from meta"))["starnuma_sources"][:12])' "$paper/sweep.db" 2>/dev/null || true)

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/bits.hpp"
+
 namespace starnuma {
 namespace {
 
@@ -10,23 +12,18 @@ constexpr uint16_t kLfsrSeed = 0xACE1;
 // x^16 + x^14 + x^13 + x^11 + 1, a maximal-length Galois LFSR (the RTL's taps).
 uint16_t lfsr_step(uint16_t l) { return (l & 1) ? static_cast<uint16_t>((l >> 1) ^ 0xB400) : (l >> 1); }
 
-bool power_of_two(unsigned v) { return v >= 2 && (v & (v - 1)) == 0; }
-unsigned log2u(unsigned v) {
-  unsigned b = 0;
-  while ((1u << b) < v) ++b;
-  return b;
-}
+bool table_size(unsigned v) { return v >= 2 && is_power_of_two(v); }  // a table of one entry is none
 [[noreturn]] void bad(const std::string& what) { throw std::invalid_argument("CHMU: " + what); }
 
 }  // namespace
 
 ChmuModel::ChmuModel(const ChmuGeometry& g) : geometry_(g) {
-  if (!power_of_two(g.sets)) bad("sets must be a power of two, 2 or more, not " + std::to_string(g.sets));
-  if (!power_of_two(g.ways)) bad("ways must be a power of two, 2 or more, not " + std::to_string(g.ways));
-  if (!power_of_two(g.hotlist)) bad("hotlist must be a power of two, 2 or more, not " + std::to_string(g.hotlist));
+  if (!table_size(g.sets)) bad("sets must be a power of two, 2 or more, not " + std::to_string(g.sets));
+  if (!table_size(g.ways)) bad("ways must be a power of two, 2 or more, not " + std::to_string(g.ways));
+  if (!table_size(g.hotlist)) bad("hotlist must be a power of two, 2 or more, not " + std::to_string(g.hotlist));
   if (g.counter_bits < 2 || g.counter_bits > 32) bad("counter_bits is 2..32, not " + std::to_string(g.counter_bits));
-  set_bits_ = log2u(g.sets);
-  way_bits_ = log2u(g.ways);
+  set_bits_ = log2_of_power(g.sets);
+  way_bits_ = log2_of_power(g.ways);
   if (g.addr_bits < 8 + set_bits_ + 1 || g.addr_bits > 64)
     bad("addr_bits must leave a tag above 256 B units and the set index, not " + std::to_string(g.addr_bits));
   unit_mask_ = g.addr_bits - 8 >= 64 ? ~uint64_t{0} : (uint64_t{1} << (g.addr_bits - 8)) - 1;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/bits.hpp"
+
 namespace starnuma {
 
 using namespace literals;
@@ -24,9 +26,6 @@ class ModelCounter : public StatBase {
 // The platform's RTL build (rtl/CMakeLists.txt) and the model share these defaults; the device
 // address width covers any pool.
 constexpr unsigned kAddrBits = 52;
-
-bool power_of_two(uint64_t v) { return v && (v & (v - 1)) == 0; }
-unsigned log2_of(uint64_t power) { return static_cast<unsigned>(__builtin_ctzll(power)); }
 
 class ModelChmu final : public ChmuEngine {
  public:
@@ -84,8 +83,8 @@ PoolChmu::PoolChmu(sc_core::sc_module_name n, const ScopeContext& c)
     error(config() ? config()->find(p.name()) : nullptr, p.name(), why);
   };
   for (const Param<unsigned>* p : {&sets_, &ways_, &hotlist_, &down_sampling_})
-    if (!power_of_two(p->get())) refuse(*p, "must be a power of two, not " + p->value_text());
-  if (!power_of_two(unit_.get().bytes()))
+    if (!is_power_of_two(p->get())) refuse(*p, "must be a power of two, not " + p->value_text());
+  if (!is_power_of_two(unit_.get().bytes()))
     error(config() ? config()->find("unit") : nullptr, "unit", "must be a power of two, not " + unit_.value_text());
   const uint64_t max_count = (uint64_t{1} << counter_bits_.get()) - 1;
   if (threshold_.get() > max_count)
@@ -93,13 +92,14 @@ PoolChmu::PoolChmu(sc_core::sc_module_name n, const ScopeContext& c)
           "is above what " + counter_bits_.value_text() + "-bit counters hold (" + std::to_string(max_count) + ")");
   if (notify_level_.get() >= hotlist_.get())
     refuse(notify_level_, "must be below the hotlist's " + hotlist_.value_text() + " slots");
-  if (!enabled_.get() || !power_of_two(sets_.get()) || !power_of_two(ways_.get()) || !power_of_two(hotlist_.get()))
+  if (!enabled_.get() || !is_power_of_two(sets_.get()) || !is_power_of_two(ways_.get()) ||
+      !is_power_of_two(hotlist_.get()))
     return;
   const ChmuGeometry geometry{sets_.get(), ways_.get(), kAddrBits, counter_bits_.get(), hotlist_.get()};
   ChmuConfig cfg;
   cfg.threshold = static_cast<uint32_t>(std::min(threshold_.get(), max_count));
-  cfg.unit_shift = static_cast<unsigned>(log2_of(unit_.get().bytes()));
-  cfg.ds_shift = static_cast<unsigned>(log2_of(down_sampling_.get()));
+  cfg.unit_shift = static_cast<unsigned>(log2_of_power(unit_.get().bytes()));
+  cfg.ds_shift = static_cast<unsigned>(log2_of_power(down_sampling_.get()));
   cfg.random_ds = randomized_.get();
   cfg.always_on = mode_.get() == "always_on";
   cfg.track_reads = track_.get() != "writes";

@@ -3,19 +3,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/bits.hpp"
+
 namespace starnuma {
-namespace {
-
-bool power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
-}  // namespace
 
 TrackerUpdateModel::TrackerUpdateModel(const TrackerConfig& config) : config_(config) {
-  if (!power_of_two(config.sockets) || config.sockets < 2)
+  if (!is_power_of_two(config.sockets) || config.sockets < 2)
     throw std::invalid_argument("tracker update: sockets must be a power of two >= 2");
   if (config.counter_bits > 16)
     throw std::invalid_argument("tracker update: counter_bits is 0..16, not " + std::to_string(config.counter_bits));
-  if (!power_of_two(config.pages_per_region))
+  if (!is_power_of_two(config.pages_per_region))
     throw std::invalid_argument("tracker update: pages_per_region must be a power of two");
   const unsigned bytes = (config.sockets + config.counter_bits + 7) / 8;
   entry_bytes_ = 1;

@@ -427,7 +427,7 @@ def paper_bars(sw: Sweep, name: str):
     data = grouped_bars(ax, groups, bars, {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(bars)},
                         errors=spans)
     ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.set_ylabel(f"speedup over {P.BASE}")
+    ax.set_ylabel(f"speedup over {P.BASE}" + (", first touch" if name == "fig9" else ""))
     ax.set_title(P.BARS[name][0])
     legend(ax)
     return fig, data

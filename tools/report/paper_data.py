@@ -114,14 +114,15 @@ class PaperRuns:
         """The runs carried_out() has found wanting so far, in the order asked."""
         return [n for n, ok in self._carried.items() if not ok]
 
-    def best(self, part: str, workload: str, platform: str = STAR) -> tuple[dict | None, str | None, int | None]:
+    def best(self, part: str, workload: str, platform: str = STAR,
+             bounded: bool = True) -> tuple[dict | None, str | None, int | None]:
         """The part's run with the highest IPC over its migration limits whose migrations could be
-        carried out (carried_out): (stats, name, limit). Every candidate counts as read, and one not
-        done as missing."""
+        carried out (carried_out; with `bounded` false, of every limit): (stats, name, limit).
+        Every candidate counts as read, and one not done as missing."""
         found = [(self(n), n) for n in self.names(part, workload, platform)]
         if not found:
             self.missing.append(self._absent(part, workload, platform))
-        found = [(r, n) for r, n in found if r and self.carried_out(n)]
+        found = [(r, n) for r, n in found if r and (not bounded or self.carried_out(n))]
         if not found:
             return None, None, None
         limit = lambda n: int(self.rows[n]["sets"]["os.migration_limit"])
@@ -175,25 +176,28 @@ def mean_over(workloads: list[str]) -> list[str]:
     return [w for w in workloads if short(w) in EIGHT] or list(workloads)
 
 
-def chosen(R: PaperRuns) -> dict:
-    """Each workload-machine pair at its best migration limit: (workload, key) -> (stats, run name,
-    limit), the key a platform of part dynamic, "t0", "pool" or "cached_tracking"."""
+def chosen(R: PaperRuns, bounded: bool = True) -> dict:
+    """Each workload-machine pair at its best migration limit (PaperRuns.best): (workload, key) ->
+    (stats, run name, limit), the key a platform of part dynamic, "t0", "pool" or "cached_tracking"."""
     machines = (BASE, STAR, *(q for q, _ in FIG10 + FIG11))
-    best = {(w, p): R.best("dynamic", w, p) for w in R.workloads for p in machines}
-    best.update({(w, "t0"): R.best("t0", w) for w in R.workloads})
-    best.update({(w, "pool"): R.best("pool", w) for w in R.workloads})
-    best.update({(w, "cached_tracking"): R.best("cached_tracking", w) for w in R.workloads})
+    best = {(w, p): R.best("dynamic", w, p, bounded) for w in R.workloads for p in machines}
+    for part in ("t0", "pool", "cached_tracking"):
+        best.update({(w, part): R.best(part, w, bounded=bounded) for w in R.workloads})
     return best
 
 
-# The paper's bar figures: name -> (title, [(series key, label)]); every bar is a speedup over the
-# dynamic baseline at its best limit. Keys: a platform of part dynamic, "t0", "pool", or oracle-P.
+# The paper's bar figures: name -> (title, [(series key, label)]). A bar is a speedup over the
+# dynamic baseline at its best limit (keys: a platform of part dynamic, "t0", "pool"), but Fig. 9's,
+# each over the baseline with first touch timed by the same method: "dynamic-P" (P at its best
+# limit, sampled) over part dynamic's baseline at limit 0, "oracle-P" (a continuous window from the
+# start) over part first_touch's baseline over that window.
 BARS = {
     "fig8a": ("Speedup over the baseline, each machine migrating at its best limit (Fig. 8a)",
               [(STAR, "StarNUMA (T16)"), ("t0", "StarNUMA (T0)")]),
-    "fig9": ("Static oracle placement against dynamic migration (Fig. 9)",
-             [(f"oracle-{BASE}", "baseline, oracle"), (STAR, "StarNUMA, dynamic"),
-              (f"oracle-{STAR}", "StarNUMA, oracle")]),
+    "fig9": ("Static oracle placement against dynamic migration, each over the baseline with first touch "
+             "timed the same way (Fig. 9)",
+             [(f"dynamic-{BASE}", "baseline, dynamic"), (f"dynamic-{STAR}", "StarNUMA, dynamic"),
+              (f"oracle-{BASE}", "baseline, oracle"), (f"oracle-{STAR}", "StarNUMA, oracle")]),
     "fig10": ("A 190 ns pool and a CXL switch (Fig. 10)", [(STAR, "StarNUMA"), *FIG10]),
     "fig11": ("Bandwidth: ISO-BW, a baseline of twice the bandwidth, StarNUMA at half (Fig. 11)",
               [(STAR, "StarNUMA"), *FIG11]),
@@ -208,8 +212,13 @@ def bar_figures(R: PaperRuns, best: dict | None = None, paired: bool = False) ->
     best = best or chosen(R)
 
     def over_base(w, key):
-        run = R.at("oracle", w, key[len("oracle-"):]) if key.startswith("oracle-") else best[w, key][0]
-        return paired_speedup(run, best[w, BASE][0]) if paired else ratio(run, best[w, BASE][0])
+        if key.startswith("oracle-"):
+            run, reference = R.at("oracle", w, key[len("oracle-"):]), R(f"first_touch-{folder(w)}")
+        elif key.startswith("dynamic-"):
+            run, reference = best[w, key[len("dynamic-"):]][0], R.at("dynamic", w, BASE, 0)
+        else:
+            run, reference = best[w, key][0], best[w, BASE][0]
+        return paired_speedup(run, reference) if paired else ratio(run, reference)
 
     return {name: {label: {w: over_base(w, key) for w in R.workloads} for key, label in series}
             for name, (_, series) in BARS.items()}
@@ -263,9 +272,8 @@ def progress(R: PaperRuns, v: dict) -> None:
     v["paper.sources"] = str(meta.get("starnuma_sources", "?"))[:12]
 
 
-def comparison(R: PaperRuns, v: dict, best: dict, bars: dict, covered: list[str]) -> None:
-    """Each number of STATED beside ours (paper.ours.KEY) and their difference, in one table
-    (paper.comparison), differences beyond DIFFERENCE_TO_EXPLAIN marked."""
+def stated(R: PaperRuns, best: dict, bars: dict, covered: list[str]) -> dict:
+    """Our value of each number of STATED, by its key (None or nan where a run is missing)."""
     by_short = {short(w): w for w in R.workloads}
     mean = lambda xs: geomean(xs.get(w) for w in covered)
     at = lambda series, name: series.get(by_short[name]) if name in by_short else None
@@ -288,14 +296,16 @@ def comparison(R: PaperRuns, v: dict, best: dict, bars: dict, covered: list[str]
     share = lambda d, keep: sum(x for k, x in d.items() if keep(int(k))) if profile else None
     speedups = {w: star.get(w) for w in covered if star.get(w)}
     top = max(speedups, key=speedups.get) if speedups else None
-    ours = {
+    return {
         "speedup.geomean": mean(star),
         "speedup.max": speedups.get(top),
+        "speedup.max.workload": short(top) if top else None,
         "amat_reduction": 1 - geomean(amat_ratio(w) for w in covered),
         "t0.geomean": mean(t0),
         "to_pool.geomean": geomean(to_pool(w) for w in covered if short(w) != "poa"),
         "fig10.190ns.geomean": mean(fig10["190 ns pool"]),
         "fig10.190ns.tc": at(fig10["190 ns pool"], "tc"),
+        "fig10.80ns.tc": at(star, "tc"),
         "fig11.isobw.geomean": mean(fig11["baseline ISO-BW"]),
         "fig11.isobw.sssp": at(fig11["baseline ISO-BW"], "sssp"),
         "fig11.isobw.bfs": at(fig11["baseline ISO-BW"], "bfs"),
@@ -313,7 +323,15 @@ def comparison(R: PaperRuns, v: dict, best: dict, bars: dict, covered: list[str]
         "fig2.bfs.all_pages": share(profile and profile["pages_by_sharers"], lambda k: k == 16),
         "fig2.bfs.all_accesses": share(profile and profile["accesses_by_sharers"], lambda k: k == 16),
     }
-    rows, beyond = [], 0
+
+
+def comparison(R: PaperRuns, v: dict, best: dict, bars: dict, covered: list[str]) -> dict:
+    """Each number of STATED beside ours (paper.ours.KEY) and their difference, in one table
+    (paper.comparison), differences beyond DIFFERENCE_TO_EXPLAIN marked. Returns ours by key and
+    the keys beyond."""
+    ours = stated(R, best, bars, covered)
+    top = ours["speedup.max.workload"]
+    rows, beyond = [], []
     for key, what, theirs, kind in STATED:
         x = ours[key]
         present = x is not None and not math.isnan(x)
@@ -321,13 +339,169 @@ def comparison(R: PaperRuns, v: dict, best: dict, bars: dict, covered: list[str]
         v[f"paper.ours.{key}"] = show(x, fmt)
         diff = x / theirs - 1 if present else None
         explain = present and abs(diff) > DIFFERENCE_TO_EXPLAIN
-        beyond += explain
-        rows.append([what, fmt(theirs), v[f"paper.ours.{key}"] + (f" ({short(top)})" if key == "speedup.max" and
+        if explain:
+            beyond.append(key)
+        rows.append([what, fmt(theirs), v[f"paper.ours.{key}"] + (f" ({top})" if key == "speedup.max" and
                                                                    present else ""),
                      show(diff, lambda d: f"{100 * d:+.0f} %"), "yes" if explain else ""])
     v["paper.comparison"] = table(["the paper states", "theirs", "ours", "difference",
                                          f"beyond {100 * DIFFERENCE_TO_EXPLAIN:.0f} %"], rows)
-    v["paper.comparison.beyond"] = str(beyond)
+    v["paper.comparison.beyond"] = str(len(beyond))
+    return ours, beyond
+
+
+# The numbers STATED that StarNUMA's T16 machine itself makes (not a variant of it): the ablation
+# part cached_tracking recomputes them with the trackers at the cost the paper assumes.
+T16_KEYS = ["speedup.geomean", "speedup.max", "amat_reduction", "to_pool.geomean", "fig11.star_over_2xbw",
+            "fig12.1_5.fmi"]
+# A variant's own effect: the variant over StarNUMA at the paper's defaults, from the numbers the
+# paper states (and ours of the same), so a difference the variant inherits from StarNUMA's own
+# shows apart from one the variant adds.
+THEIRS_TOO = {"fig10.80ns.tc": 1.63}  # stated beside a number of STATED: tc at the default 80 ns pool
+RELATIVE = {
+    "fig10.190ns.geomean": lambda d: d["fig10.190ns.geomean"] / d["speedup.geomean"],
+    "fig10.190ns.tc": lambda d: d["fig10.190ns.tc"] / d["fig10.80ns.tc"],
+    "fig11.halfbw_over_isobw": lambda d: d["fig11.halfbw_over_isobw"] * d["fig11.isobw.geomean"] / d["speedup.geomean"],
+    "fig12.1_17.geomean": lambda d: d["fig12.1_17.geomean"] / d["speedup.geomean"],
+    "fig12.1_17.fmi": lambda d: d["fig12.1_17.fmi"] / d["fig12.1_5.fmi"],
+}
+# Part cached_variants: each variant with its trackers cached at one limit, against part
+# cached_tracking's StarNUMA at that limit. A number of STATED -> (the variant's label, the
+# workload it is of, or None for the geomean).
+CACHED_VARIANT_OF = {
+    "fig10.190ns.geomean": ("190ns", None), "fig10.190ns.tc": ("190ns", "tc"),
+    "fig11.halfbw_over_isobw": ("halfbw", None), "fig11.halfbw.sssp": ("halfbw", "sssp"),
+    "fig12.1_17.geomean": ("pool1_17", None), "fig12.1_17.fmi": ("pool1_17", "fmi"),
+}
+
+
+def cached_variant_effects(R: PaperRuns, covered: list[str]) -> dict:
+    """(label, workload short name or None) -> the variant over StarNUMA, both with their trackers
+    cached and at the variant's run's limit (None for the geomean over `covered`)."""
+    out = {}
+    for label in dict.fromkeys(x for x, _ in CACHED_VARIANT_OF.values()):
+        names = {w: f"cached_variants-{folder(w)}-{label}" for w in R.workloads}
+        limit = lambda w: int(R.rows[names[w]]["sets"]["os.migration_limit"]) if names[w] in R.rows else None
+        per = {w: ratio(R(names[w]), R.at("cached_tracking", w, STAR, limit(w))) for w in R.workloads}
+        out[label, None] = geomean(per[w] for w in covered)
+        out.update({(label, short(w)): x for w, x in per.items()})
+    return out
+
+
+# The measured cause of each difference beyond DIFFERENCE_TO_EXPLAIN, in words that name the
+# column of paper.causes (or the table of the page) that measures it.
+T16_CAUSE = ("StarNUMA's trackers, whose updates take each metadata line from the socket that updated it "
+             "last (column 4 removes them), then phases too short to carry out what a larger limit decides "
+             "(column 5)")
+T0_CAUSE = ("phases too short to carry out what a larger limit decides (column 5); T0's trackers rarely "
+            "write a line (only a socket's first touch of a region changes it), so caching them changes little")
+FIG2_CAUSE = ("the graph and the span: 2^22 vertices of degree 16 over 10 M instructions per thread against the "
+              "paper's 2^28 of degree 32 over its whole run; how many searches the span covers decides the "
+              "shape (docs/workloads.md, measured at 2^18 to 2^22 vertices and at degree 32)")
+
+
+def variant_cause(theirs: float | None, cached: float | None, own: str) -> str:
+    """A variant's cause: inherited from StarNUMA when its own effect, trackers cached, is the
+    paper's within DIFFERENCE_TO_EXPLAIN; else `own`, what differs in the variant itself."""
+    if theirs is None or cached is None or math.isnan(cached):
+        return own
+    if abs(cached / theirs - 1) <= DIFFERENCE_TO_EXPLAIN:
+        return ("StarNUMA's own difference, inherited (the rows above): the variant's effect over StarNUMA, "
+                "trackers cached, is the paper's (column 6)")
+    return own
+
+
+def causes(R: PaperRuns, v: dict, best: dict, covered: list[str], ours: dict, beyond: list[str]) -> None:
+    """paper.causes: each difference beyond DIFFERENCE_TO_EXPLAIN with the measurement that
+    names its cause: the same number with StarNUMA's trackers cached (part cached_tracking in
+    StarNUMA's place), or a variant's effect over StarNUMA, theirs beside ours."""
+    def with_cached(chosen_runs: dict) -> dict:
+        runs = {**chosen_runs, **{(w, STAR): chosen_runs[w, "cached_tracking"] for w in R.workloads}}
+        return stated(R, runs, bar_figures(R, runs), covered)
+
+    cached = with_cached(best)
+    variants = cached_variant_effects(R, covered)
+    # What the variants' runs load: the CXL links' utilisation and the pool's share of accesses.
+    cached_at = lambda w, label=None: (R(f"cached_variants-{folder(w)}-{label}") if label else
+                                       R.at("cached_tracking", w, STAR, max(R.limits) if R.limits else None))
+    util = lambda label=None: max((r["link_utilization"]["cxl"] for w in covered
+                                   if (r := cached_at(w, label)) and "cxl" in r.get("link_utilization", {})),
+                                  default=None)
+    v["paper.cached.cxl_util"] = show(util(), lambda x: pct(x, 1))
+    v["paper.cached.halfbw.cxl_util"] = show(util("halfbw"), lambda x: pct(x, 1))
+    by_short = {short(w): w for w in R.workloads}
+    if "fmi" in by_short:
+        for label, name in ((None, "fmi"), ("pool1_17", "fmi.pool1_17")):
+            r = cached_at(by_short["fmi"], label)
+            v[f"paper.cached.{name}.pool_share"] = show(r and breakdown(r).get("pool", 0), lambda x: pct(x, 1))
+    # And the phases' length: every limit counted, as if each phase could carry out its
+    # migrations however many (the paper's phases are 500 times longer than these).
+    best_unbounded = chosen(R, bounded=False)
+    unbounded = with_cached(best_unbounded)
+    theirs = {key: x for key, _, x, _ in STATED} | THEIRS_TOO
+    kinds = {key: (what, x, kind) for key, what, x, kind in STATED}
+    for key in T16_KEYS:
+        fmt = times if kinds[key][2] == "x" else (lambda y: pct(y, 1))
+        v[f"paper.cached.{key}"] = show(cached[key], fmt)
+        v[f"paper.cached_unbounded.{key}"] = show(unbounded[key], fmt)
+    v["paper.unbounded.t0.geomean"] = show(unbounded["t0.geomean"])
+    # How many of the workloads the limits cap: the trackers cached, the highest IPC at the largest limit.
+    top = max(R.limits) if R.limits else None
+    capped = [w for w in covered if (unbounded_limit := best_unbounded[w, "cached_tracking"][2]) is not None
+              and unbounded_limit == top]
+    v["paper.cached.capped"] = f"{len(capped)} of {len(covered)}"
+    def cause_of(key: str) -> str:
+        if key in T16_KEYS:
+            return T16_CAUSE
+        if key == "t0.geomean":
+            return T0_CAUSE
+        if key.startswith("fig2."):
+            return FIG2_CAUSE
+        if key == "light.bfs":
+            return (f"bfs's StarNUMA at the limit part light runs (the section V-G table: one detailed socket "
+                    f"against all detailed differs by {v['paper.bfs.light_difference']}), whose difference is the "
+                    f"rows above")
+        variant = CACHED_VARIANT_OF[key]
+        mine = variants.get(variant)
+        own = {
+            "fig10.190ns.tc": lambda: (
+                f"tc's pool serves {v['paper.fig10.tc.pool_share']} of its accesses here (the table after Fig. 10), "
+                "so the pool's latency hardly counts; the paper's TC gains 1.63x from its pool"),
+            "fig11.halfbw_over_isobw": lambda: (
+                f"the CXL links carry at most {v['paper.cached.cxl_util']} of their bandwidth (trackers cached, at "
+                f"the variants' limit), {v['paper.cached.halfbw.cxl_util']} at half: halving them costs little, "
+                "where the paper's bandwidth-bound workloads lean on them"),
+            "fig11.halfbw.sssp": lambda: (
+                f"sssp's StarNUMA gains nothing here even with its trackers cached (at best "
+                f"{v['paper.sssp.cached_tracking_speedup']}, its best limit {v['paper.sssp.cached_tracking_limit']} "
+                "pages a phase); half the CXL bandwidth costs it little more (column 6)"),
+            "fig12.1_17.fmi": lambda: (
+                f"fmi's hot pages fit a pool of 1/17: it serves {v['paper.cached.fmi.pool_share']} of the accesses "
+                f"at 1/5 and {v['paper.cached.fmi.pool1_17.pool_share']} at 1/17 (trackers cached, at the variants' "
+                "limit); the paper's FMI loses its gain"),
+        }.get(key, lambda: "the variant's own effect, trackers cached, differs from the paper's (column 6): not "
+                           "measured further")()
+        return variant_cause(RELATIVE[key](theirs) if key in RELATIVE else None, mine, own)
+
+    rows = []
+    for key in beyond:
+        what, x, kind = kinds[key]
+        fmt = times if kind == "x" else (lambda y: pct(y, 1))
+        against = lambda y: show(y, fmt) + (f" ({100 * (y / x - 1):+.0f} %)" if y is not None and not math.isnan(y)
+                                            else "")
+        relative = RELATIVE.get(key)
+        variant = f"{relative(theirs):.2f}" if relative else "-"
+        variant += " / " + (show(relative(ours), lambda y: f"{y:.2f}") if relative else "-")
+        variant += " / " + show(variants.get(CACHED_VARIANT_OF.get(key)), lambda y: f"{y:.2f}")
+        rows.append([what, fmt(x), v[f"paper.ours.{key}"],
+                     against(cached[key]) if key in T16_KEYS else "",
+                     against(unbounded[key]) if key in T16_KEYS or key == "t0.geomean" else "",
+                     variant if key in CACHED_VARIANT_OF else "",
+                     cause_of(key)])
+    v["paper.causes"] = table(["the paper states", "theirs", "ours", "StarNUMA's trackers cached",
+                               "and every limit counted",
+                               "the variant over StarNUMA: theirs / ours / ours, trackers cached",
+                               "measured cause"], rows)
 
 
 def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
@@ -403,6 +577,27 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
             rows.append(["geomean", *means.values()])
         v[f"paper.{fig}.table"] = table(["workload", *bars[fig]], rows)
 
+    # The machines with their placement given: StarNUMA's oracle over the baseline's, the same window.
+    oracles = {w: ratio(R.at("oracle", w, STAR), R.at("oracle", w, BASE)) for w in R.workloads}
+    v["paper.fig9.oracle_speedup"] = show(geomean(oracles.get(w) for w in covered))
+    amats = {w: ratio(R.at("oracle", w, STAR), R.at("oracle", w, BASE), "amat_ns") for w in R.workloads}
+    v["paper.fig9.oracle_amat_reduction"] = show(1 - geomean(amats.get(w) for w in covered), pct)
+    v["paper.fig9.oracle_speedup.range"] = show(min((x for w in covered if (x := oracles.get(w))), default=None)) + \
+        " to " + show(max((x for w in covered if (x := oracles.get(w))), default=None))
+
+    # What the 190 ns pool costs each workload: in proportion to the accesses the pool serves.
+    rows = []
+    slow = FIG10[0][0]
+    for w in R.workloads:
+        s, t = best[w, STAR][0], best[w, slow][0]
+        share = lambda r: show(r and breakdown(r).get("pool", 0), lambda x: pct(x, 1))
+        amat = lambda r: show(r and r["amat_ns"], lambda x: f"{x:.0f}")
+        v[f"paper.fig10.{short(w)}.pool_share"] = share(s)
+        rows.append([f"`{w}`", share(s), share(t), amat(s), amat(t), show(ratio(t, s))])
+    v["paper.fig10.pool.table"] = table(["workload", "pool's share of accesses, StarNUMA", "the same, 190 ns pool",
+                                         "AMAT ns, StarNUMA", "AMAT ns, 190 ns pool", "190 ns pool over StarNUMA"],
+                                        rows)
+
     # Table IV: the share of moved pages that went to the pool, T16 and T0 each at its best limit.
     pool = lambda r: pct(r["migration"]["to_pool_fraction"]) if r and r["migration"]["pages_moved"] else "-"
     rows = [[f"`{w}`", pool(best[w, STAR][0]), pool(best[w, "t0"][0]), v[f"paper.{short(w)}.speedup"],
@@ -436,6 +631,7 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
         cached = paired_speedup(best[w, "cached_tracking"][0], base(w))
         v[f"paper.{short(w)}.tracking_cost"] = show(cost)
         v[f"paper.{short(w)}.cached_tracking_speedup"] = show(cached and cached[0])
+        v[f"paper.{short(w)}.cached_tracking_limit"] = show(best[w, "cached_tracking"][2], pages)
         rows.append([f"`{w}`", show(base0 and base0["ipc"], lambda x: f"{x:.4f}"),
                      show(star0 and star0["ipc"], lambda x: f"{x:.4f}"), show(cost), show(ratio(cached0, base0)),
                      v[f"paper.{short(w)}.speedup"], v[f"paper.{short(w)}.cached_tracking_speedup"] +
@@ -452,8 +648,9 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
         limit = next((int(R.rows[n]["sets"]["os.migration_limit"]) for n in R.names("light", w, STAR)), None)
         light = ratio(lights[STAR], lights[BASE])
         full = ratio(R.at("dynamic", w, STAR, limit), R.at("dynamic", w, BASE, limit)) if limit is not None else None
-        rows.append([f"`{w}`", show(limit, pages), show(full), show(light),
-                     show(light / full - 1 if light and full else None, lambda x: f"{100 * x:+.1f} %")])
+        v[f"paper.{short(w)}.light_difference"] = show(light / full - 1 if light and full else None,
+                                                        lambda x: f"{100 * x:+.1f} %")
+        rows.append([f"`{w}`", show(limit, pages), show(full), show(light), v[f"paper.{short(w)}.light_difference"]])
     v["paper.light.table"] = table(["workload", "migration limit", "speedup, all sockets detailed",
                                     "speedup, one detailed socket", "difference"], rows)
 
@@ -468,7 +665,7 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
         rows.append([f"`{w}`", pct(wide(p["pages_by_sharers"]), 1), pct(wide(p["accesses_by_sharers"]), 1)])
     v["paper.fig2.table"] = table(["workload", "pages with more than 8 sharers", "their share of accesses"], rows)
 
-    comparison(R, v, best, bars, covered)
+    causes(R, v, best, covered, *comparison(R, v, best, bars, covered))
     missing = list(dict.fromkeys(R.missing))
     v["paper.missing"] = (", ".join(missing) if len(missing) <= MISSING_NAMED else
                           f"{len(missing)} runs (the runs not done yet: the table of parts above)") or "none"

@@ -28,7 +28,6 @@ COMPANIONS = ["multichip", "lacx", "hpc_pooling", "lmp"]
 
 # The sweep file's workloads, as its runs are named (sr's folder names) and as the page shows them.
 SAMPLED = ["bfs:scale=18,trials=100", "kv", "sharing"]
-STATIC = ["bfs:scale=20", "cc:scale=20,algorithm=sv", "sssp:scale=20", "tc:scale=20", "kv", "sharing"]
 MIGRATION = SAMPLED
 TABLE3 = ["sssp:scale=22,trials=2", "bfs:scale=22,trials=2", "cc:scale=22,trials=2", "tc:scale=22", "masstree",
           "tpcc", "fmi", "poa"]
@@ -36,9 +35,6 @@ TABLE3 = ["sssp:scale=22,trials=2", "bfs:scale=22,trials=2", "cc:scale=22,trials
 PAPER_TABLE3 = {"sssp": (0.06, 0.56, 73), "bfs": (0.10, 0.69, 32), "cc": (0.14, 0.78, 17), "tc": (0.40, 1.7, 3.2),
                 "masstree": (0.18, 0.89, 15), "tpcc": (0.41, 1.12, 4.8), "fmi": (0.61, 1.45, 2.6),
                 "poa": (0.68, 0.68, 33)}
-VARIANTS = [("starnuma16-scaled", "StarNUMA"), ("starnuma16-190ns-scaled", "StarNUMA, 190 ns pool"),
-            ("baseline16-isobw-scaled", "baseline ISO-BW"), ("baseline16-2xbw-scaled", "baseline 2x BW"),
-            ("starnuma16-halfbw-scaled", "StarNUMA half BW")]
 BASE, STAR = "baseline16-scaled", "starnuma16-scaled"
 CONVERGENCE = [
     ("kv_starnuma_oracle", "kv, starnuma16-scaled, oracle, 100 K"),
@@ -113,8 +109,6 @@ def run_names() -> list:
     against the sweep's dry run, and Results refuses a name that is not here)."""
     names = [f"main-{v}" for v in ("base", "t16", "rtl", "t0", "cache", "uncached", "perfect")]
     names += [f"sampled-{folder(w)}-{p}" for w in SAMPLED for p in (BASE, STAR)]
-    names += [f"static-{folder(w)}-{p}" for w in STATIC for p in (BASE, *(p for p, _ in VARIANTS))]
-    names += [f"pool-{folder(w)}-{p}-{f}" for w in SAMPLED for p in (BASE, STAR) for f in ("0.0588", "0.2")]
     names += [f"convergence-{case}-{q}" for case, _ in CONVERGENCE for q in ("100ns", "1ns")]
     names += [f"convergence-{case}-seed{seed}-{q}" for case, seeds in CONVERGENCE_SEEDS.items()
               for seed in range(2, seeds + 1) for q in ("100ns", "1ns")]
@@ -221,89 +215,6 @@ def sampled_study(R: Results, v: dict) -> None:
     v["readme.main_job"] = "\n".join(lines + main_job.summary_lines(*pair))
     v["sampled.table"] = table(["workload", "speedup", "AMAT reduction", "to the pool (Table IV)", "baseline IPC, AMAT",
                                 "StarNUMA IPC, AMAT"], rows)
-
-
-def static_study(R: Results, v: dict) -> None:
-    run = lambda w, p: R(f"static-{folder(w)}-{p}")
-    speed = {p: [] for p, _ in VARIANTS}
-    rows, reductions = [], []
-    for w in STATIC:
-        b = run(w, BASE)
-        cells = []
-        for p, _ in VARIANTS:
-            x = run(w, p)["ipc"] / b["ipc"]
-            speed[p].append(x)
-            v[f"static.{short(w)}.{p}"] = times(x)
-            cells.append(times(x))
-        s = run(w, STAR)
-        red = 1 - s["amat_ns"] / b["amat_ns"]
-        reductions.append(red)
-        rows.append([f"`{w}`", *cells, pct(red), pct(s["access_breakdown"].get("pool", 0))])
-    for p, _ in VARIANTS:
-        v[f"static.geomean.{p}"] = times(geomean(speed[p]))
-        v[f"static.min.{p}"] = times(min(speed[p]))
-        v[f"static.max.{p}"] = times(max(speed[p]))
-    v["static.amat_reduction"] = pct(sum(reductions) / len(reductions))
-    rows.append(["geomean", *(v[f"static.geomean.{p}"] for p, _ in VARIANTS), v["static.amat_reduction"] + " (mean)", ""])
-    v["static.speedups"] = table(["workload", *(f"{label} speedup" for _, label in VARIANTS),
-                                  "StarNUMA AMAT reduction", "StarNUMA pool accesses"], rows)
-
-    rows, shares, ratios, gaps = [], [], {}, []
-    for w in STATIC:
-        b, s = run(w, BASE), run(w, STAR)
-        co = s["stats"].get("coherence", {})
-        bt = co.get("bt_pool", 0) + co.get("bt_socket", 0)
-        share = bt / s["llc_misses"]
-        shares.append(share)
-        pool_lat = co.get("bt_pool_latency", {}).get("mean", 0)
-        sock_lat = co.get("bt_socket_latency", {}).get("mean", 0)
-        ratio = f"{pool_lat / sock_lat:.2f}" if pool_lat and sock_lat else "-"
-        if pool_lat and sock_lat:
-            ratios[short(w)] = pool_lat / sock_lat
-        rate = co.get("pool_directory_rate", 0)  # transactions per us
-        if rate:
-            gaps.append(1000 / rate)
-        v[f"static.{short(w)}.bt_share"] = pct(share, 1)
-        v[f"static.{short(w)}.base_amat"] = amat_split(b, 0)
-        v[f"static.{short(w)}.base_contention"] = f"{b['amat_contention_ns']:.0f} ns"
-        v[f"static.{short(w)}.base_amat_ns"] = f"{b['amat_ns']:.0f} ns"
-        rows.append([f"`{w}`", amat_split(b, 0), amat_split(s, 0), pct(share, 1), ratio,
-                     f"{1000 / rate:.0f}" if rate else "-"])
-    v["static.amat_table"] = table(["workload", "baseline AMAT (unloaded + contention)",
-                                    "StarNUMA AMAT (unloaded + contention)", "BT share of accesses (StarNUMA)",
-                                    "BT via pool / 3-hop BT latency", "pool directory: ns between transactions"], rows)
-    v["static.bt_share.min"], v["static.bt_share.max"] = pct(min(shares), 1), pct(max(shares), 1)
-    v["static.bt_ratio.min"], v["static.bt_ratio.max"] = f"{min(ratios.values()):.2f}", f"{max(ratios.values()):.2f}"
-    v["static.bt_ratio.max_workload"] = max(ratios, key=ratios.get)
-    v["static.directory_gap.min"], v["static.directory_gap.max"] = f"{min(gaps):.0f}", f"{max(gaps):.0f}"
-
-    rows = []
-    for w in STATIC:
-        b = run(w, BASE)
-        ref = PAPER_TABLE3.get(short(w))
-        mpki = 1000 * b["llc_misses"] / b["instructions"]
-        v[f"static.{short(w)}.base_ipc"] = f"{b['ipc']:.3f}"
-        v[f"static.{short(w)}.base_mpki"] = f"{mpki:.1f}"
-        rows.append([f"`{w}`", f"{b['ipc']:.3f} ({ref[0] if ref else '-'})", f"{mpki:.1f} ({ref[2] if ref else '-'})"])
-    v["static.baseline_table"] = table(["workload", "baseline IPC per core in these runs (paper's Table III)",
-                                        "baseline LLC MPKI in these runs (paper's)"], rows)
-
-
-def pool_study(R: Results, v: dict) -> None:
-    run = lambda w, p, f: R(f"pool-{folder(w)}-{p}-{f}")
-    rows = []
-    for w in SAMPLED:
-        cells, shares = [], []
-        for f in ("0.0588", "0.2"):
-            b, s = run(w, BASE, f), run(w, STAR, f)
-            k = f"pool.{short(w)}.{f}."
-            v[k + "speedup"] = times(s["ipc"] / b["ipc"])
-            v[k + "amat"] = f"{s['amat_ns']:.0f} ns"
-            v[k + "cxl_util"] = pct(s["link_utilization"]["cxl"])
-            cells.append(v[k + "speedup"])
-            shares.append(pct(s["access_breakdown"].get("pool", 0), 1))
-        rows.append([f"`{w}`", *cells, " / ".join(shares)])
-    v["pool.table"] = table(["workload", "pool 1/17", "pool 1/5", "pool accesses 1/17 / 1/5"], rows)
 
 
 def convergence_study(R: Results, v: dict) -> None:
@@ -511,7 +422,7 @@ def companion_values(dir: str | Path) -> dict:
     return v
 
 
-STUDIES = [main_study, sampled_study, static_study, pool_study, convergence_study, migration_study, table3_study,
+STUDIES = [main_study, sampled_study, convergence_study, migration_study, table3_study,
            profile_study, unloaded_study, shortfall_study]
 
 
