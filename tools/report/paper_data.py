@@ -642,15 +642,23 @@ def values(dir: str | Path, R: PaperRuns | None = None) -> dict:
          "speedup, trackers cached (best limits)"], rows)
 
     # Section V-G: one detailed socket against all detailed, the same machines at the same limit.
-    rows = []
+    rows, differences, inside = [], {}, {}
     for w in R.workloads:
         lights = {p: R.at("light", w, p) for p in (BASE, STAR)}
         limit = next((int(R.rows[n]["sets"]["os.migration_limit"]) for n in R.names("light", w, STAR)), None)
         light = ratio(lights[STAR], lights[BASE])
         full = ratio(R.at("dynamic", w, STAR, limit), R.at("dynamic", w, BASE, limit)) if limit is not None else None
-        v[f"paper.{short(w)}.light_difference"] = show(light / full - 1 if light and full else None,
-                                                        lambda x: f"{100 * x:+.1f} %")
+        if light and full:
+            differences[short(w)] = light / full - 1
+            ci = paired_speedup(R.at("dynamic", w, STAR, limit), R.at("dynamic", w, BASE, limit))
+            inside[short(w)] = bool(ci and ci[1] <= light <= ci[2])
+        v[f"paper.{short(w)}.light_difference"] = show(differences.get(short(w)), lambda x: f"{100 * x:+.1f} %")
         rows.append([f"`{w}`", show(limit, pages), show(full), show(light), v[f"paper.{short(w)}.light_difference"]])
+    eight = {k: x for k, x in differences.items() if k in {short(w) for w in covered}}
+    widest = max(eight, key=lambda k: abs(eight[k]), default=None)
+    v["paper.light.widest"] = (f"{100 * eight[widest]:+.1f} % ({widest})" if widest else "-")
+    v["paper.light.within5"] = f"{sum(abs(x) <= 0.05 for x in eight.values())} of {len(eight)}"
+    v["paper.light.inside_interval"] = f"{sum(inside[k] for k in eight)} of {len(eight)}"
     v["paper.light.table"] = table(["workload", "migration limit", "speedup, all sockets detailed",
                                     "speedup, one detailed socket", "difference"], rows)
 
