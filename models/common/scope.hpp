@@ -81,6 +81,11 @@ class ParamScope {
   static std::string join_path(std::string_view parent, std::string_view key);
   // Records a configuration error at `at` (or at this scope when null) for key path+"."+key.
   void error(const ConfigNode* at, std::string_view key, std::string message, const char* domain = msg::kConfig);
+  // Records a configuration error for `key` of this scope, at its node in the file when it is given
+  // there (a parameter's value), else at this scope.
+  void error_at(std::string_view key, std::string message, const char* domain = msg::kConfig) {
+    error(config_ ? config_->find(key) : nullptr, key, std::move(message), domain);
+  }
   // Reports keys that nothing took, in this scope and all nested ones.
   void check_unused_keys() const;
 

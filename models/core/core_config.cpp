@@ -15,8 +15,8 @@ CacheConfig::CacheConfig(const ScopeContext& c, const CacheDefaults& d, const ch
       replacement_(*this, "replacement", "lru", "Replacement policy", names_of<Replacement>()) {
   const char* key = per_core ? "size_per_core" : "size";
   if (size_->bytes() % (uint64_t{64} * ways_) != 0)
-    error(config() ? config()->find(key) : nullptr, key,
-          format_size(size_) + " is not a whole number of sets of " + std::to_string(ways_.get()) + " 64-byte lines");
+    error_at(key, format_size(size_) + " is not a whole number of sets of " + std::to_string(ways_.get()) +
+                      " 64-byte lines");
 }
 
 TlbConfig::TlbConfig(const ScopeContext& c, unsigned entries, unsigned ways, unsigned latency, const char* what)
@@ -25,8 +25,8 @@ TlbConfig::TlbConfig(const ScopeContext& c, unsigned entries, unsigned ways, uns
       ways_(*this, "ways", ways, "Associativity", between(1u, 64u)),
       latency_(*this, "latency", latency, "Extra cycles of a hit at this level", between(0u, 10000u)) {
   if (entries_ % ways_ != 0)
-    error(config() ? config()->find("entries") : nullptr, "entries",
-          std::to_string(entries_.get()) + " entries do not divide into " + std::to_string(ways_.get()) + " ways");
+    error_at("entries",
+             std::to_string(entries_.get()) + " entries do not divide into " + std::to_string(ways_.get()) + " ways");
 }
 
 StlbConfig::StlbConfig(const ScopeContext& c)

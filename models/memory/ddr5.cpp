@@ -104,14 +104,13 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
                    between(1u, 4096u)) {
   const unsigned banks = bank_groups_ * banks_per_group_;
   if (bank_hash_.get() == "xor" && (banks & (banks - 1)) != 0)
-    error(
-        config() ? config()->find("bank_hash") : nullptr, "bank_hash",
-        "xor needs a power-of-two number of banks per rank; bank_groups x banks_per_group is " + std::to_string(banks));
+    error_at("bank_hash", "xor needs a power-of-two number of banks per rank; bank_groups x banks_per_group is " +
+                              std::to_string(banks));
   xor_banks_ = bank_hash_.get() == "xor";
   policy_ = enum_named<Ddr5PagePolicy>(page_policy_.get());
   refresh_mode_ = enum_named<Ddr5Refresh>(refresh_.get());
   if (refresh_mode_ == Ddr5Refresh::AllBank && t_rfc_.get() >= t_refi_.get())
-    error(config() ? config()->find("t_rfc") : nullptr, "t_rfc", "must be shorter than t_refi");
+    error_at("t_rfc", "must be shorter than t_refi");
 
   // Address mapping: a permutation of the seven fields.
   std::vector<Field> msb_first;
@@ -130,9 +129,9 @@ Ddr5Controller::Ddr5Controller(sc_core::sc_module_name name, const ScopeContext&
       msb_first.push_back(static_cast<Field>(f - kFieldNames));
     }
     if (!ok || msb_first.size() != kFields) {
-      error(config() ? config()->find("address_mapping") : nullptr, "address_mapping",
-            "'" + address_mapping_.get() +
-                "' is not a permutation of row, column, rank, bank, bankgroup, subchannel, channel joined by '-'");
+      error_at("address_mapping",
+               "'" + address_mapping_.get() +
+                   "' is not a permutation of row, column, rank, bank, bankgroup, subchannel, channel joined by '-'");
       msb_first = {kRow, kColumn, kRank, kBank, kBankGroup, kSubchannel, kChannel};
     }
   }

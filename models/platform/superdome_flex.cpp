@@ -12,13 +12,9 @@ class SuperdomeFlex : public TopologyGenerator {
  public:
   explicit SuperdomeFlex(const ScopeContext& c) : TopologyGenerator(c) {
     if (chassis_ > 1 && flex_asics_per_chassis_ == 0)
-      error(config() ? config()->find("flex_asics_per_chassis") : nullptr, "flex_asics_per_chassis",
-            "must be at least 1 when there is more than one chassis");
-    if (cxl_switches_ > 0 && !memory_pool_)
-      error(config() ? config()->find("cxl_switches") : nullptr, "cxl_switches",
-            "CXL switches need a pool: set memory_pool: true");
-    if (cxl_switches_ > chassis_ * sockets_per_chassis_)
-      error(config() ? config()->find("cxl_switches") : nullptr, "cxl_switches", "more CXL switches than sockets");
+      error_at("flex_asics_per_chassis", "must be at least 1 when there is more than one chassis");
+    if (cxl_switches_ > 0 && !memory_pool_) error_at("cxl_switches", "CXL switches need a pool: set memory_pool: true");
+    if (cxl_switches_ > chassis_ * sockets_per_chassis_) error_at("cxl_switches", "more CXL switches than sockets");
   }
 
   void generate(ConfigNode& nodes, ConfigNode& links) override {

@@ -35,14 +35,11 @@ CxlPool::CxlPool(sc_core::sc_module_name n, const ScopeContext& c)
                         between(Bandwidth(), *bandwidth_range().max)),
       memory_("memory", part("memory", "ddr5"), {16, 48_GiB}),
       chmu_("chmu", part("chmu")) {
-  const auto refuse = [&](const char* key, const std::string& why) {
-    error(config() ? config()->find(key) : nullptr, key, why);
-  };
   for (const Param<Bandwidth>* p : {&throughput_, &write_throughput_})
     if (p->get() > Bandwidth() && p->get() < *bandwidth_range().min)
-      refuse(p->name().c_str(), "must be 0 (no limit) or at least 10 MB/s, not " + p->value_text());
+      error_at(p->name(), "must be 0 (no limit) or at least 10 MB/s, not " + p->value_text());
   if (write_throughput_.get() > Bandwidth() && throughput_.get() == Bandwidth())
-    refuse("write_throughput", "sets the controller's rate for writes, which needs its throughput (for reads) too");
+    error_at("write_throughput", "sets the controller's rate for writes, which needs its throughput (for reads) too");
   if (throughput_.get() >= *bandwidth_range().min) {
     controller_ = std::make_unique<Channel>(*this, "controller", throughput_.get(), Time());
     read_service_ps_ = controller_->service_ps(kLineBytes);
@@ -80,10 +77,10 @@ Time CxlPool::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
 
 void CxlPool::check_attachments() {
   if (links().size() > heads_)
-    error(config() ? config()->find("heads") : nullptr, "heads",
-          std::to_string(links().size()) + " links attach to the pool but it has " + std::to_string(heads_.get()) +
-              " heads",
-          msg::kTopology);
+    error_at("heads",
+             std::to_string(links().size()) + " links attach to the pool but it has " + std::to_string(heads_.get()) +
+                 " heads",
+             msg::kTopology);
   // One error for all of them, at the key that made this node a pool (a --set that changed a
   // socket's type is where the mistake is, not the links the generator made for a socket).
   std::string others;
@@ -92,10 +89,10 @@ void CxlPool::check_attachments() {
     if (l->protocol() != Protocol::Cxl && count++ < 3)
       others += (others.empty() ? "" : ", ") + l->path() + " is " + l->type_name();
   if (count > 0)
-    error(config() ? config()->find("type") : nullptr, "type",
-          "the pool attaches only CXL links; " + std::to_string(count) + " are not (" + others +
-              (count > 3 ? ", ..." : "") + ")",
-          msg::kTopology);
+    error_at("type",
+             "the pool attaches only CXL links; " + std::to_string(count) + " are not (" + others +
+                 (count > 3 ? ", ..." : "") + ")",
+             msg::kTopology);
 }
 
 STARNUMA_REGISTER_COMPONENT(CxlPool, "cxl_pool", Role::Node,

@@ -1,7 +1,5 @@
 #include "pool/pool_chmu.hpp"
 
-#include <algorithm>
-
 #include "common/bits.hpp"
 
 namespace starnuma {
@@ -79,40 +77,38 @@ PoolChmu::PoolChmu(sc_core::sc_module_name n, const ScopeContext& c)
       notify_level_(*this, "notify_level", 0,
                     "Hotlist occupancy at which the level-crossed status is set (0: never; below hotlist)",
                     between(0u, 65535u)) {
-  const auto refuse = [&](const Param<unsigned>& p, const std::string& why) {
-    error(config() ? config()->find(p.name()) : nullptr, p.name(), why);
+  bool refused = false;  // a refused value leaves the CHMU unbuilt (the run stops at elaboration)
+  const auto refuse = [&](const std::string& key, const std::string& why) {
+    error_at(key, why);
+    refused = true;
   };
   for (const Param<unsigned>* p : {&sets_, &ways_, &hotlist_, &down_sampling_})
-    if (!is_power_of_two(p->get())) refuse(*p, "must be a power of two, not " + p->value_text());
-  if (!is_power_of_two(unit_.get().bytes()))
-    error(config() ? config()->find("unit") : nullptr, "unit", "must be a power of two, not " + unit_.value_text());
+    if (!is_power_of_two(p->get())) refuse(p->name(), "must be a power of two, not " + p->value_text());
+  if (!is_power_of_two(unit_.get().bytes())) refuse("unit", "must be a power of two, not " + unit_.value_text());
   const uint64_t max_count = (uint64_t{1} << counter_bits_.get()) - 1;
   if (threshold_.get() > max_count)
-    error(config() ? config()->find("threshold") : nullptr, "threshold",
-          "is above what " + counter_bits_.value_text() + "-bit counters hold (" + std::to_string(max_count) + ")");
+    refuse("threshold",
+           "is above what " + counter_bits_.value_text() + "-bit counters hold (" + std::to_string(max_count) + ")");
   if (notify_level_.get() >= hotlist_.get())
-    refuse(notify_level_, "must be below the hotlist's " + hotlist_.value_text() + " slots");
-  if (!enabled_.get() || !is_power_of_two(sets_.get()) || !is_power_of_two(ways_.get()) ||
-      !is_power_of_two(hotlist_.get()))
-    return;
+    refuse("notify_level", "must be below the hotlist's " + hotlist_.value_text() + " slots");
+  if (!enabled_.get() || refused) return;
   const ChmuGeometry geometry{sets_.get(), ways_.get(), kAddrBits, counter_bits_.get(), hotlist_.get()};
   ChmuConfig cfg;
-  cfg.threshold = static_cast<uint32_t>(std::min(threshold_.get(), max_count));
+  cfg.threshold = static_cast<uint32_t>(threshold_.get());
   cfg.unit_shift = static_cast<unsigned>(log2_of_power(unit_.get().bytes()));
   cfg.ds_shift = static_cast<unsigned>(log2_of_power(down_sampling_.get()));
   cfg.random_ds = randomized_.get();
   cfg.always_on = mode_.get() == "always_on";
   cfg.track_reads = track_.get() != "writes";
   cfg.track_writes = track_.get() != "reads";
-  cfg.notify_level = notify_level_.get() < hotlist_.get() ? notify_level_.get() : 0;
+  cfg.notify_level = notify_level_.get();
   if (impl_.get() == "rtl") {
     const ChmuGeometry built = rtl_chmu_geometry();
     if (geometry.sets != built.sets || geometry.ways != built.ways || geometry.counter_bits != built.counter_bits ||
         geometry.hotlist != built.hotlist) {
-      error(config() ? config()->find("impl") : nullptr, "impl",
-            "rtl is built with sets " + std::to_string(built.sets) + ", ways " + std::to_string(built.ways) +
-                ", counter_bits " + std::to_string(built.counter_bits) + " and hotlist " +
-                std::to_string(built.hotlist) + "; use impl: model for other sizes");
+      refuse("impl", "rtl is built with sets " + std::to_string(built.sets) + ", ways " + std::to_string(built.ways) +
+                         ", counter_bits " + std::to_string(built.counter_bits) + " and hotlist " +
+                         std::to_string(built.hotlist) + "; use impl: model for other sizes");
       return;
     }
     engine_ = make_rtl_chmu(cfg);

@@ -116,7 +116,7 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
 }
 
 void SocketTracking::error_if(bool bad, const char* key, const std::string& message) {
-  if (bad) error(config() ? config()->find(key) : nullptr, key, message);
+  if (bad) error_at(key, message);
 }
 
 template <>
