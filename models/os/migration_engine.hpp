@@ -89,6 +89,7 @@ class MigrationEngine {
     std::string policy = "algorithm1";      // a registered phase policy (os/phase_policy.hpp)
     size_t pool = static_cast<size_t>(-1);  // the pool's node index, npos: none
     std::vector<size_t> socket_node;        // node index of each socket's memory
+    PoolChmu* chmu = nullptr;               // the pool's hotness monitor (a policy may read it)
     int64_t os_cycle_fs = 0;                // one cycle of the OS core
     uint64_t seed = 1;
     bool progress = false;  // a line per phase on stderr

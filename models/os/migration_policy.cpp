@@ -49,6 +49,10 @@ PhaseDecision MigrationPolicy::decide(const std::vector<ScannedRegion>& regions,
     }
     return static_cast<size_t>(-1);
   };
+  auto cold = [&](const ScannedRegion& v) {
+    return v.coldness == ScannedRegion::Coldness::ByHotness ? v.hotness <= lo_
+                                                            : v.coldness == ScannedRegion::Coldness::Cold;
+  };
   // Frees room for `need` pages at `at` by moving victims out; false when none is left.
   auto make_room = [&](size_t at, uint64_t need) {
     while (free_pages[at] < need) {
@@ -56,7 +60,7 @@ PhaseDecision MigrationPolicy::decide(const std::vector<ScannedRegion>& regions,
       size_t to = static_cast<size_t>(-1);
       for (; i < regions.size(); ++i) {
         const ScannedRegion& v = regions[i];
-        if (moved[i] || v.location != at || v.hotness > lo_ || v.pages == 0) continue;
+        if (moved[i] || v.location != at || !cold(v) || v.pages == 0) continue;
         to = victim_destination(v);
         if (to != static_cast<size_t>(-1) && free_pages[to] >= v.pages) break;
       }

@@ -7,8 +7,9 @@
 // knowledge), else a random sharer. If that is not where it lives and it is not ping-ponging (moved
 // more than a quarter of the phase number), it moves; a full destination first loses victims:
 // regions living there with hotness at or below LO, each to a random sharer of its own. The pass
-// ends once the pages moved exceed the limit. Every choice the paper leaves open is documented in
-// docs/os.md.
+// ends once the pages moved exceed the limit. A region another judge has called cold or hot
+// (ScannedRegion::coldness) is a victim or not by that judgement instead of LO. Every choice the paper leaves open is
+// documented in docs/os.md.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,10 @@ struct ScannedRegion {
   int preferred = -1;    // the socket to move to when not the pool (-1: a random sharer)
   uint64_t pages = 0;    // placed pages in it
   uint64_t moves = 0;    // the most times any of its pages has migrated (ping-pong rule)
+  // Whether it may be a victim: by its hotness against LO, or as another judge (the pool's CHMU,
+  // os/chmu_policy.cpp) found it.
+  enum class Coldness : uint8_t { ByHotness, Cold, Hot };
+  Coldness coldness = Coldness::ByHotness;
 };
 
 enum class MoveKind : uint8_t { Candidate, Victim };

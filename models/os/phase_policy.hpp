@@ -1,7 +1,7 @@
 // Migration policies that decide at phase boundaries, by name: `os.migration: NAME` picks one for
 // dynamic placement, and a new policy is one file that defines it and registers it with
 // STARNUMA_REGISTER_PHASE_POLICY (os/algorithm1_policy.cpp and os/balance_policy.cpp are the
-// built-in ones; `starnuma list` shows every registered policy). The migration engine does the
+// built-in ones, with os/chmu_policy.cpp; `starnuma list` shows every registered policy). The migration engine does the
 // rest in time (os/migration_engine.hpp). AutoNUMA and LACX decide at hinting faults instead, not
 // in phases (os/autonuma.hpp); os.migration names them too.
 #pragma once
@@ -24,6 +24,8 @@
 
 namespace starnuma {
 
+class PoolChmu;
+
 // What a policy is built from, once per run.
 struct PhasePolicySetup {
   const OsSettings* os = nullptr;
@@ -32,6 +34,7 @@ struct PhasePolicySetup {
   std::vector<size_t> socket_node;            // node index of each socket's memory
   size_t pool = static_cast<size_t>(-1);      // the pool's node index, npos: none
   uint64_t seed = 1;
+  PoolChmu* chmu = nullptr;  // the pool device's hotness monitor (os/chmu_policy.cpp), when it has a pool
 };
 
 // What the phase saw, at its boundary.

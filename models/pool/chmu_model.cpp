@@ -17,6 +17,12 @@ bool table_size(unsigned v) { return v >= 2 && is_power_of_two(v); }  // a table
 
 }  // namespace
 
+uint64_t chmu_storage_bits(const ChmuGeometry& g) {
+  const uint64_t unit_bits = g.addr_bits - 8, tag_bits = unit_bits - log2_of_power(g.sets);
+  return uint64_t{g.sets} * g.ways * (tag_bits + g.counter_bits + 1) +
+         uint64_t{g.hotlist} * (unit_bits + g.counter_bits);
+}
+
 ChmuModel::ChmuModel(const ChmuGeometry& g) : geometry_(g) {
   if (!table_size(g.sets)) bad("sets must be a power of two, 2 or more, not " + std::to_string(g.sets));
   if (!table_size(g.ways)) bad("ways must be a power of two, 2 or more, not " + std::to_string(g.ways));

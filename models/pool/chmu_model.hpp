@@ -19,6 +19,11 @@ struct ChmuGeometry {
   unsigned hotlist = 64;       // ring slots, a power of two; holds hotlist - 1 units
 };
 
+// The state bits of a CHMU of this geometry, as rtl/chmu.sv holds them: per table entry a tag (the
+// unit index at the smallest unit, 256 B, less the set bits), a count and a valid bit; per hotlist
+// slot a unit index and a count. Configuration, pointers and statistics registers not included.
+uint64_t chmu_storage_bits(const ChmuGeometry& geometry);
+
 // What the host writes to configure and enable the unit (the CHMU Configuration registers).
 struct ChmuConfig {
   uint32_t threshold = 1;     // a unit is hot at this count, 1 .. 2^counter_bits - 1

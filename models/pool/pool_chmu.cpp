@@ -141,6 +141,16 @@ void PoolChmu::count(Time arrival, MemOp op, uint64_t offset) {
   engine_->access(offset, op == MemOp::Write);
 }
 
+void PoolChmu::end_epoch() {
+  if (!engine_) return;
+  engine_->end_epoch();
+  ++epochs_;
+}
+
+uint64_t PoolChmu::storage_bits() const {
+  return chmu_storage_bits({sets_.get(), ways_.get(), kAddrBits, counter_bits_.get(), hotlist_.get()});
+}
+
 void PoolChmu::drain(std::vector<HotlistEntry>& out) {
   if (!engine_) return;
   const size_t before = out.size();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <climits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,14 @@ class PoolChmu : public Component {
   }
   // The OS reads the ring from head to tail and hands it back (appends to `out`).
   void drain(std::vector<HotlistEntry>& out);
+  // A policy that reads the hotlist at its phase boundaries ends the epochs there instead of the
+  // device's clock (os/chmu_policy.cpp): from now on only end_epoch() does.
+  void hand_epochs_to_os() { next_epoch_ps_ = INT64_MAX; }
+  void end_epoch();
+  // Hot units lost to a full hotlist so far.
+  uint64_t dropped() const { return engine_ ? engine_->stats().dropped : 0; }
+  // The bits of state its table and hotlist hold (what the hardware costs; chmu_storage_bits).
+  uint64_t storage_bits() const;
   // The unit's size in bytes (a hotlist entry's unit times this is its device offset).
   uint64_t unit_bytes() const { return unit_.get().bytes(); }
   // What it counted so far, or null when disabled.

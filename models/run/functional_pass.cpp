@@ -12,10 +12,11 @@
 #include "common/json_text.hpp"
 #include "common/output_file.hpp"
 #include "os/checkpoint.hpp"
-#include "os/migration_policy.hpp"
+#include "os/phase_policy.hpp"
 #include "paging/page_counter.hpp"
 #include "os/region_scan.hpp"
 #include "platform/platform.hpp"
+#include "pool/pool_chmu.hpp"
 #include "run/run_setup.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/workload_registry.hpp"
@@ -82,6 +83,11 @@ class FunctionalPass {
   Checkpoint checkpoint(uint64_t phase);
   // The checkpoint's moves, all at once; its line of the manifest.
   nlohmann::ordered_json apply(const Checkpoint& c, const std::string& file);
+  // The pool's hotness monitor sees a request at physical line `line`, when it is the pool's.
+  void to_pool_device(uint64_t line, MemOp op) {
+    if (line >= pool_first_line_ && line < pool_end_line_)
+      chmu_->observe(Time(), op, (line - pool_first_line_) << kPassLineShift);
+  }
   void write_manifest();
 
   const std::chrono::steady_clock::time_point host_start_ = std::chrono::steady_clock::now();
@@ -97,7 +103,11 @@ class FunctionalPass {
   std::optional<PageMap> pages_;
   size_t pool_ = static_cast<size_t>(-1);
   std::vector<size_t> socket_node_;
-  std::optional<MigrationPolicy> policy_;
+  std::unique_ptr<PhasePolicy> policy_;
+  nlohmann::ordered_json policy_fields_;  // the last decision's own figures
+  // The pool device's hotness monitor when on (it counts the pass's pool requests), and the pool's lines.
+  PoolChmu* chmu_ = nullptr;
+  uint64_t pool_first_line_ = 0, pool_end_line_ = 0;
   std::optional<OutputFolder> folder_;
   std::vector<CacheArray> llcs_;
   std::vector<unsigned> cores_per_socket_;
@@ -128,9 +138,11 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
       limit_addresses(make_workload(o.workload, static_cast<unsigned>(n_), static_cast<unsigned>(sockets_), o.seed),
                       "workload " + o.workload, virtual_address_limit(fabric_));
   tracking_ = PlatformTracking::region_only(fabric_, tracked_sockets(fabric_));
-  if (os_.migration() != "algorithm1")
+  const PhasePolicyType* policy_type = find_phase_policy(os_.migration());
+  if (!policy_type || !policy_type->reads_regions)
     report_error(msg::kConfig,
-                 "os.migration: sampled runs decide with algorithm1; run balance continuously (starnuma run)");
+                 "os.migration: sampled runs decide with a phase policy on regions (algorithm1, chmu); run " +
+                     os_.migration() + " continuously (starnuma run)");
   const MigrationKnowledge knowledge = os_.knowledge(tracking_ != nullptr);
   if (knowledge == MigrationKnowledge::Tracker && !tracking_)
     report_error(msg::kConfig,
@@ -143,7 +155,13 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
   pool_ = pool_node(*pages_);
   socket_node_ = socket_nodes(fabric_);
   check_nodes();
-  policy_.emplace(policy_config(os_, knowledge, metadata_, socket_node_, pool_), o.seed * 7919 + 17);
+  if (PoolChmu* chmu = pool_chmu(fabric_, pool_); chmu && chmu->enabled()) {
+    chmu_ = chmu;
+    const Fabric::Range& r = fabric_.address_map()[pool_];
+    pool_first_line_ = r.base >> kPassLineShift;
+    pool_end_line_ = (r.base + r.size) >> kPassLineShift;
+  }
+  policy_ = policy_type->create({&os_, knowledge, metadata_, socket_node_, pool_, o.seed, chmu_});
   if (!o.streams_only) {
     if (o.out.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
     folder_.emplace(o.out, "manifest.json");
@@ -220,10 +238,15 @@ Checkpoint FunctionalPass::checkpoint(uint64_t phase) {
     scan = scan_page_counts(pages, page_counts_);
     page_counts_.clear();
   }
-  std::vector<uint64_t> free_pages;
-  for (size_t k = 0; k < pages.nodes().size(); ++k) free_pages.push_back(pages.free_pages(k));
-  c.decision = policy_->decide(scan.regions, free_pages, phase);
-  c.moves = pages_to_move(scan, c.decision);
+  PhaseView view;
+  view.phase = phase;
+  view.pages = &pages;
+  view.scan = &scan;
+  for (size_t k = 0; k < pages.nodes().size(); ++k) view.free_pages.push_back(pages.free_pages(k));
+  PhaseChoice choice = policy_->decide(view);
+  c.decision = std::move(choice.decision);
+  c.moves = std::move(choice.moves);
+  policy_fields_ = std::move(choice.fields);
   c.scan_entries = scan.entries;
   c.regions_scanned = scan.regions.size();
   return c;
@@ -240,6 +263,11 @@ nlohmann::ordered_json FunctionalPass::apply(const Checkpoint& c, const std::str
     const PageMap::Moved mv = pages.move(m.vpage, m.to);
     pages.release(mv.from);
     const uint64_t lines = pages.page_size() >> kPassLineShift;
+    if (chmu_)  // the copy: every line read at the old home and written at the new one
+      for (uint64_t k = 0; k < lines; ++k) {
+        to_pool_device(mv.from * lines + k, MemOp::Read);
+        to_pool_device(mv.to * lines + k, MemOp::Write);
+      }
     for (CacheArray& llc : llcs_)
       for (uint64_t l = mv.from * lines; l < (mv.from + 1) * lines; ++l) llc.invalidate(l);
     ++moved;
@@ -258,6 +286,7 @@ nlohmann::ordered_json FunctionalPass::apply(const Checkpoint& c, const std::str
   p["to_pool"] = to_pool;
   p["from_pool"] = from_pool;
   p["pool_pages"] = pool_ != static_cast<size_t>(-1) ? pages.pages_on(pool_) : 0;
+  for (const auto& [key, value] : policy_fields_.items()) p[key] = value;
   if (o_.progress)
     std::fprintf(stderr, "phase %llu: %llu pages moved (%llu to the pool), %s\n",
                  static_cast<unsigned long long>(c.phase), static_cast<unsigned long long>(moved),
@@ -307,8 +336,12 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     last_vpage = vpage;
     const uint64_t line = paddr >> kPassLineShift;
     if (llc.access(line, store)) continue;
-    llc.fill(line, store);
+    const CacheArray::Victim evicted = llc.fill(line, store);
     ++result_.llc_misses;
+    if (chmu_) {  // a miss reads the line (a store's too: for ownership); a dirty victim is written home
+      to_pool_device(line, MemOp::Read);
+      if (evicted.valid && evicted.dirty) to_pool_device(evicted.line, MemOp::Write);
+    }
     if (annexes_) {
       if (!store) annexes_->llc_load(t, vpage);
     } else {

@@ -302,6 +302,7 @@ void RunAssembly::start_migration() {
   m.knowledge = knowledge_;
   m.policy = os_.migration();
   m.pool = pool_;
+  m.chmu = pool_chmu(fabric_, pool_);
   const size_t os_socket = std::min<size_t>(os_.os_socket(), sockets_ - 1);
   m.os_cycle_fs = static_cast<int64_t>(std::llround(1e15 / fabric_.requesters()[os_socket]->frequency().hz()));
   m.seed = o_.seed;

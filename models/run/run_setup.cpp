@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "common/diagnostics.hpp"
+#include "pool/cxl_pool.hpp"
 #include "socket/socket.hpp"
 #include "tracking/platform_tracking.hpp"
 
@@ -72,6 +73,12 @@ size_t pool_node(const PageMap& pages) {
   for (size_t r = 0; r < pages.nodes().size(); ++r)
     if (!pages.nodes()[r].first_touch) pool = r;
   return pool;
+}
+
+PoolChmu* pool_chmu(Fabric& fabric, size_t pool) {
+  if (pool >= fabric.address_map().size()) return nullptr;
+  auto* device = dynamic_cast<CxlPool*>(fabric.address_map()[pool].node);
+  return device ? &device->chmu() : nullptr;
 }
 
 AddressLimit virtual_address_limit(const Fabric& fabric) {

@@ -14,6 +14,7 @@ namespace starnuma {
 class Core;
 class Fabric;
 class PlatformTracking;
+class PoolChmu;
 
 inline constexpr uint64_t kRunPageSize = 4096;
 
@@ -40,6 +41,8 @@ uint64_t pool_limit_bytes(double pool_fraction, uint64_t footprint);
 // The address-map index of each socket's memory and of the pool (npos: none), from `pages`.
 std::vector<size_t> socket_nodes(const Fabric& fabric);
 size_t pool_node(const PageMap& pages);
+// The hotness monitor of the pool device at address-map index `pool`; null when there is none.
+PoolChmu* pool_chmu(Fabric& fabric, size_t pool);
 
 // The virtual addresses every core of the platform translates (the smallest core's limit).
 AddressLimit virtual_address_limit(const Fabric& fabric);

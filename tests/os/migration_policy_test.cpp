@@ -123,6 +123,23 @@ TEST(MigrationPolicy, AFullDestinationLosesAColdVictimToOneOfItsSharers) {
   EXPECT_EQ(d.moves[1].to, 4u);
 }
 
+TEST(MigrationPolicy, AnotherJudgesColdnessInsteadOfLo) {  // the CHMU's (os/chmu_policy.cpp)
+  MigrationPolicy p(four_sockets(), 1);
+  std::vector<uint64_t> room = kRoom;
+  room[4] = 100;
+  std::vector<ScannedRegion> scan = {region(0, 4, 5, 0b0001),   // cold by LO, but judged hot: stays
+                                     region(1, 4, 50, 0b0100),  // hot by LO, but judged cold: the victim
+                                     region(2, 1, 500, 0b1111)};
+  scan[0].coldness = ScannedRegion::Coldness::Hot;
+  scan[1].coldness = ScannedRegion::Coldness::Cold;
+  const PhaseDecision d = p.decide(scan, room, 1);
+  ASSERT_EQ(d.moves.size(), 2u);
+  EXPECT_EQ(d.moves[0].kind, MoveKind::Victim);
+  EXPECT_EQ(d.moves[0].region, 1u);
+  EXPECT_EQ(d.moves[0].to, 2u);  // its only sharer
+  EXPECT_EQ(d.moves[1].region, 2u);
+}
+
 TEST(MigrationPolicy, NoVictimMeansNoMoveAndAHigherLo) {
   MigrationPolicy p(four_sockets(), 1);
   std::vector<uint64_t> room = kRoom;
