@@ -74,6 +74,14 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
                        "Cycles a core's annexed TLB was held by its annex (a flush the tracker's full queue could not "
                        "take yet), summed over the socket's cores",
                        [this](sc_core::sc_time) { return nlohmann::json(cycles(core_stall_fs_)); }),
+      annex_bits_stat_(*this, "annex_bits", "bits",
+                       "The annexes' state on the socket's cores: per annexed TLB entry its i-bit count and "
+                       "phase marker (the hardware's on-chip cost; the metadata lives in memory)",
+                       [this](sc_core::sc_time) {
+                         return nlohmann::json(impl() == TrackingImpl::None
+                                                   ? 0
+                                                   : uint64_t{cores_.size()} * tlb_entries_ * (counter_bits_.get() + 1));
+                       }),
       queue_wait_stat_(*this, "queue_wait_cycles", "cycles",
                        "Cycles flushes waited in the tracker's queue for its earlier updates, summed over flushes",
                        [this](sc_core::sc_time) { return nlohmann::json(cycles(queue_wait_fs_)); }),

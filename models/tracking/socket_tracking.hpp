@@ -174,6 +174,7 @@ class SocketTracking : public Component, public TlbObserver {
   Counter stalled_{*this, "stalled_flushes", "flushes",
                    "Flushes the tracker's full queue could not take at once: each stalled the access that caused it"};
   Formula core_stall_stat_;
+  Formula annex_bits_stat_;
   Formula queue_wait_stat_;
   Counter phase_marks_{*this, "phase_marks", "marks", "Phase marks applied to the annexes"};
   Counter untracked_{*this, "untracked_loads", "loads", "LLC-missing loads whose page the annexed TLB did not hold"};
