@@ -75,14 +75,15 @@ Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabr
   states_.resize(fabric_->requesters().size());
   versions_.resize(states_.size());
   listeners_.resize(states_.size(), nullptr);
-  for (const Fabric::Range& range : fabric_->address_map()) {
-    Home h{range.node, -1, Time(), pool_lookup_.get(), nullptr, range.base};
-    if (range.node->is_requester()) {
-      h.socket = static_cast<int>(fabric_->requester_index(*range.node));
+  // A home per memory: each device of an interleave set keeps the directory of its own lines.
+  for (const Fabric::Home& home : fabric_->homes()) {
+    Home h{home.node, -1, Time(), pool_lookup_.get(), nullptr, home.range};
+    if (home.node->is_requester()) {
+      h.socket = static_cast<int>(fabric_->requester_index(*home.node));
       h.lookup = socket_lookup_.get();
       h.directory = std::make_unique<Directory>(0, 0);
     } else {
-      h.transit = range.node->internal_latency();
+      h.transit = home.node->internal_latency();
       h.directory = std::make_unique<Directory>(pool_entries_.get(), pool_ways_.get());
     }
     homes_.push_back(std::move(h));
@@ -98,14 +99,16 @@ Coherence::Home& Coherence::home_of(uint64_t address, uint64_t& block) {
   const Fabric::Range* range = fabric_->home_of(address);
   if (!range) report_internal("address " + hex(address) + " is outside the physical address map");
   block = address / kLineBytes;
-  return homes_[static_cast<size_t>(range - fabric_->address_map().data())];
+  uint64_t offset;
+  return homes_[fabric_->serving_home(*range, address, offset)];
 }
 
 void Coherence::prefetch(size_t s, uint64_t address) const {
   const uint64_t block = address / kLineBytes;
   if (!listeners_[s]) states_[s].prefetch(block);  // caches attached: they prefetch their own
+  uint64_t offset;
   if (const Fabric::Range* range = fabric_->home_of(address))
-    homes_[static_cast<size_t>(range - fabric_->address_map().data())].directory->prefetch(block);
+    homes_[fabric_->serving_home(*range, address, offset)].directory->prefetch(block);
 }
 
 void Coherence::prefetch_drops(uint64_t sockets, uint64_t block) const {
@@ -126,8 +129,8 @@ MesiState Coherence::state(size_t s, uint64_t address) const { return held(s, ad
 bool Coherence::held_elsewhere(size_t s, uint64_t address) const {
   const Fabric::Range* range = fabric_->home_of(address);
   if (!range) return false;
-  const DirEntry* e =
-      homes_[static_cast<size_t>(range - fabric_->address_map().data())].directory->peek(address / kLineBytes);
+  uint64_t offset;
+  const DirEntry* e = homes_[fabric_->serving_home(*range, address, offset)].directory->peek(address / kLineBytes);
   return e && (e->holders() & ~bit(s)) != 0;
 }
 
@@ -165,23 +168,30 @@ Time Coherence::unloaded_bt_socket(size_t r, size_t h, size_t o) const {
 }
 
 Time Coherence::unloaded_bt_pool(size_t r, size_t range, size_t o) const {
-  const Home& h = homes_.at(range);
+  const Home& h = homes_.at(fabric_->address_map().at(range).first_home);
   return fabric_->requester_node(r).uncore_latency() + one_way_home(r, h) * 2 + pool_lookup_.get() +
          one_way_home(o, h) * 2 + snoop_.get();
 }
 
 Time Coherence::unloaded_transfer(size_t r, const Result& res) const {
   const size_t o = static_cast<size_t>(res.owner);
-  if (res.path == CohPath::BtSocket) return unloaded_bt_socket(r, static_cast<size_t>(homes_.at(res.range).socket), o);
+  if (res.path == CohPath::BtSocket)
+    return unloaded_bt_socket(r, static_cast<size_t>(homes_.at(fabric_->address_map().at(res.range).first_home).socket),
+                              o);
   if (res.path == CohPath::BtPool) return unloaded_bt_pool(r, res.range, o);
   report_internal("unloaded_transfer of a request that was not a block transfer");
 }
 
 // --- memory at the home (a pool's serve() includes its internal crossing both ways) ---
 
+uint64_t Coherence::device_offset(const Home& h, uint64_t block) const {
+  uint64_t offset;
+  fabric_->serving_home(fabric_->address_map()[h.range], block * kLineBytes, offset);
+  return offset;
+}
+
 Time Coherence::read_memory(Home& h, uint64_t block, Time t) {
-  const uint64_t offset = block * kLineBytes - h.base;
-  return h.node->memory_home()->serve(t - h.transit, MemOp::Read, offset, nullptr) - h.transit;
+  return h.node->memory_home()->serve(t - h.transit, MemOp::Read, device_offset(h, block), nullptr) - h.transit;
 }
 
 void Coherence::keep_state(size_t s, uint64_t block, MesiState c) { states_[s][block] = c; }
@@ -205,7 +215,7 @@ uint64_t Coherence::memory_version(uint64_t block) const {
 
 void Coherence::write_memory(Home& h, uint64_t block, uint64_t version, Time t) {
   if (check_) memory_version_[block] = version;
-  h.node->memory_home()->serve(t - h.transit, MemOp::Write, block * kLineBytes - h.base, nullptr);
+  h.node->memory_home()->serve(t - h.transit, MemOp::Write, device_offset(h, block), nullptr);
 }
 
 // --- transactions ---
@@ -311,7 +321,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Mes
                                      PathTrace* trace) {
   uint64_t block;
   Home& h = home_of(address, block);
-  const size_t range = static_cast<size_t>(&h - homes_.data());
+  const size_t range = h.range;
   if (check_ && mine != held(r, block)) report_internal("a request names a state its socket's copy is not in");
   if (!write && mine != MesiState::I) {
     if (check_) checker_.load(block, r, version_of(r, block));

@@ -134,8 +134,10 @@ class Coherence : public Component {
     Time transit;  // the MHD's internal crossing, per direction (0 at a socket)
     Time lookup;   // directory lookup
     std::unique_ptr<Directory> directory;
-    uint64_t base;
+    size_t range;  // the address map's window it serves
   };
+  // The device address of `block` at `h` (an interleave set's devices see dense addresses).
+  uint64_t device_offset(const Home& h, uint64_t block) const;
   struct Txn;  // one transaction in progress (coherence.cpp)
 
   // Messages, port to port, with the home's internal crossing; from == to costs nothing.
@@ -207,7 +209,7 @@ class Coherence : public Component {
   Param<Time> snoop_;
   Param<unsigned> pool_entries_;
   Param<unsigned> pool_ways_;
-  std::vector<Home> homes_;                                // per address range
+  std::vector<Home> homes_;                                // per memory (Fabric::homes())
   std::vector<FlatMap<MesiState>> states_;                 // per socket with no caches attached: its copies' states
   std::vector<FlatMap<uint64_t>> versions_;                // per socket: their versions (checking only)
   std::vector<CoherentCaches*> listeners_;                 // per socket

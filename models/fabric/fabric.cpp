@@ -1,8 +1,11 @@
 #include "fabric/fabric.hpp"
 
 #include <algorithm>
+#include <map>
 
+#include "common/bits.hpp"
 #include "common/text.hpp"
+#include "fabric/hdm_decoder.hpp"
 
 namespace starnuma {
 
@@ -37,15 +40,8 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
   target.register_nb_transport_fw(this, &Fabric::nb_transport_fw);
   target.register_transport_dbg(this, &Fabric::transport_dbg);
   target.register_get_direct_mem_ptr(this, &Fabric::get_direct_mem_ptr);
-  uint64_t base = 0;
-  for (FabricNode* n : nodes) {
-    n->bind_fabric(*this);
-    if (MemoryHome* h = n->memory_home()) {
-      ranges_.push_back(Range{base, h->memory_capacity().bytes(), n, h});
-      range_bases_.push_back(base);
-      base += h->memory_capacity().bytes();
-    }
-  }
+  for (FabricNode* n : nodes) n->bind_fabric(*this);
+  map_memory(nodes);
   if (requester_nodes_.size() != requesters_of(nodes).size())
     report_internal("a node that says it is a requester did not register with the fabric");
   // Unreachable memories are said once, with how many pairs and the first few: a chain of sockets
@@ -53,10 +49,10 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
   uint64_t unreachable = 0;
   std::string examples;
   for (const FabricNode* s : requester_nodes_)
-    for (const Range& r : ranges_)
-      if (!routes_.route(*s, *r.node).reachable && !(separate_hosts && r.node->is_requester()) && unreachable++ < 3)
+    for (const Home& h : homes_)
+      if (!routes_.route(*s, *h.node).reachable && !(separate_hosts && h.node->is_requester()) && unreachable++ < 3)
         examples +=
-            std::string(examples.empty() ? "" : ", ") + s->basename() + " to the memory of " + r.node->basename();
+            std::string(examples.empty() ? "" : ", ") + s->basename() + " to the memory of " + h.node->basename();
   if (unreachable > 0) {
     error(nullptr, "",
           std::to_string(unreachable) + " socket-to-memory pair" + (unreachable == 1 ? " has" : "s have") +
@@ -71,13 +67,17 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
     const Time half = Time::from_ps(s->uncore_latency().ps() / 2);
     uncore_.emplace_back(half, s->uncore_latency() - half);
     std::vector<const Route*> row;
-    for (const Range& r : ranges_) {
-      row.push_back(&routes_.route(*s, *r.node));
-    }
+    for (const Home& h : homes_) row.push_back(&routes_.route(*s, *h.node));
     std::vector<AccessClass> classes;
+    std::vector<char> reachable;
+    for (const Range& r : ranges_) {
+      classes.push_back(classify(*row[r.first_home]));
+      bool all = true;
+      for (size_t t = 0; t < r.ways; ++t) all = all && row[r.first_home + t]->reachable;
+      reachable.push_back(all);
+    }
     std::vector<Path> paths;
     for (const Route* route : row) {
-      classes.push_back(classify(*route));
       Path p;
       p.remote = !route->hops.empty();
       p.unreachable = !route->reachable;
@@ -88,6 +88,7 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
       paths.push_back(p);
     }
     classes_.push_back(std::move(classes));
+    reachable_.push_back(std::move(reachable));
     paths_.push_back(std::move(paths));
     route_to_home_.push_back(std::move(row));
   }
@@ -99,6 +100,84 @@ const Fabric::Range* Fabric::home_of(uint64_t address) const {
   if (it == range_bases_.begin()) return nullptr;
   const Range& r = ranges_[static_cast<size_t>(it - range_bases_.begin()) - 1];
   return address - r.base < r.size ? &r : nullptr;
+}
+
+void Fabric::map_memory(const std::vector<FabricNode*>& nodes) {
+  // The interleave sets' devices, each set in its positions' order (checked: one device each).
+  std::map<std::string, std::vector<FabricNode*>> sets;
+  std::map<std::string, bool> refused;  // said once: the set's completeness is not asked then
+  for (FabricNode* n : nodes)
+    if (HdmDecoder* d = n->memory_home() ? n->hdm_decoder() : nullptr; d && d->interleaved()) {
+      std::vector<FabricNode*>& members = sets[d->set()];
+      if (members.empty()) members.assign(d->ways(), nullptr);
+      const HdmDecoder& first = *(members[0] ? members[0] : n)->hdm_decoder();
+      const auto refuse = [&](const char* key, const std::string& why) {
+        d->error_at(key, why + " (set '" + d->set() + "')", msg::kTopology);
+        refused[d->set()] = true;
+      };
+      if (std::any_of(nodes.begin(), nodes.end(), [&](const FabricNode* m) { return m->basename() == d->set(); }))
+        refuse("set", "names the window as a node is named already: the window is a NUMA node of its own");
+      else if (d->ways() != members.size())
+        refuse("ways", "is " + std::to_string(d->ways()) + " where another device of the set says " +
+                           std::to_string(members.size()));
+      else if (members[d->position()])
+        refuse("position", std::to_string(d->position()) + " is " + members[d->position()]->basename() + "'s too");
+      else if (d->granularity() != first.granularity())
+        refuse("granularity", "differs from the set's other devices': they take chunks of one size");
+      else if (members[0] && n->memory_home()->memory_capacity() != members[0]->memory_home()->memory_capacity())
+        refuse("set", std::string("joins devices of another capacity than ") + members[0]->basename() +
+                          "'s: each takes an equal share of the window");
+      else if (members[0] && n->first_touch() != members[0]->first_touch())
+        refuse("set", std::string("joins a NUMA node and a pool: ") + members[0]->basename() +
+                          " is the other kind (numa_node)");
+      else members[d->position()] = n;
+    }
+  for (auto& [name, members] : sets)
+    for (size_t p = 0; p < members.size(); ++p)
+      if (refused[name]) {
+        members.clear();
+      } else if (!members[p]) {
+        FabricNode* any = *std::find_if(members.begin(), members.end(), [](FabricNode* m) { return m; });
+        any->hdm_decoder()->error_at("ways",
+                                     "is " + std::to_string(members.size()) + ", but no device of set '" + name +
+                                         "' has position " + std::to_string(p),
+                                     msg::kTopology);
+        members.clear();  // reported: the set is not built
+        break;
+      }
+  uint64_t base = 0;
+  std::map<std::string, bool> placed;
+  for (FabricNode* n : nodes) {
+    MemoryHome* h = n->memory_home();
+    if (!h) continue;
+    const HdmDecoder* d = n->hdm_decoder();
+    std::vector<FabricNode*> targets{n};
+    Range r{base, h->memory_capacity().bytes(), n, h, std::string(n->basename())};
+    if (d && d->interleaved()) {
+      if (placed[d->set()] || sets[d->set()].empty()) continue;  // placed with its set, or refused
+      placed[d->set()] = true;
+      targets = sets[d->set()];
+      r = Range{base,
+                h->memory_capacity().bytes() * targets.size(),
+                targets[0],
+                targets[0]->memory_home(),
+                d->set(),
+                static_cast<unsigned>(targets.size()),
+                log2_of_power(d->granularity())};
+    }
+    r.first_home = homes_.size();
+    for (FabricNode* t : targets) homes_.push_back(Home{t, t->memory_home(), ranges_.size()});
+    ranges_.push_back(r);
+    range_bases_.push_back(base);
+    base += r.size;
+  }
+}
+
+uint64_t Fabric::requests_to(size_t range) const {
+  const Range& r = ranges_.at(range);
+  uint64_t n = 0;
+  for (size_t t = 0; t < r.ways; ++t) n += homes_[r.first_home + t].home->requests();
+  return n;
 }
 
 Fabric::RequesterSlot Fabric::add_requester(Socket& socket, FabricNode& node, unsigned cores) {
@@ -134,15 +213,20 @@ const char* access_class_name(AccessClass c) {
 void Fabric::unreachable_access(size_t requester, size_t range) const {
   report_error(msg::kInput,
                std::string("an access of ") + requester_nodes_[requester]->basename() + " to the memory of " +
-                   ranges_[range].node->basename() +
+                   ranges_[range].name +
                    ", another host's that it does not lend: with platform.separate_hosts, the threads of "
                    "one program on several hosts share only lent or pooled memory; run one program per "
                    "host (a mix, docs/workloads.md) or place the shared data in the pool (docs/fabric.md)");
 }
 
 Time Fabric::unloaded_latency(size_t r, size_t range) const {
-  const Route& route = *route_to_home_.at(r).at(range);
-  return requester_nodes_[r]->uncore_latency() + route.latency * 2 + ranges_[range].home->unloaded_service();
+  const Range& window = ranges_.at(range);
+  Time worst;
+  for (size_t t = 0; t < window.ways; ++t) {
+    const Home& h = homes_[window.first_home + t];
+    worst = std::max(worst, route_to_home_.at(r)[window.first_home + t]->latency * 2 + h.home->unloaded_service());
+  }
+  return requester_nodes_[r]->uncore_latency() + worst;
 }
 
 Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace,
@@ -230,7 +314,9 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   if (!range) report_internal("address " + hex(a.address) + " is outside the physical address map");
   const size_t index = static_cast<size_t>(range - ranges_.data());
   if (range_index) *range_index = index;
-  const Path& path = paths_[r][index];
+  uint64_t offset;
+  const size_t home = serving_home(*range, a.address, offset);
+  const Path& path = paths_[r][home];
   if (path.unreachable) unreachable_access(r, index);
   ++requests_;  // after the checks: a refused access is neither a request nor a response
   const auto [half_uncore, back] = uncore_[r];
@@ -239,13 +325,13 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   const bool read = a.op == MemOp::Read;
   if (path.remote) ++remote_;
   if (a.trace) {
-    const Route& route = *route_to_home_[r][index];
+    const Route& route = *route_to_home_[r][home];
     t = walk(route, true, t, read ? &Link::request_bytes : &Link::data_bytes, a.trace);
-    t = range->home->serve(t, a.op, a.address - range->base, a.trace);
+    t = homes_[home].home->serve(t, a.op, offset, a.trace);
     t = walk(route, false, t, read ? &Link::data_bytes : &Link::request_bytes, a.trace);
   } else {
     t = run(path.out[read ? 0 : 1], t);
-    t = range->home->serve(t, a.op, a.address - range->base, nullptr);
+    t = homes_[home].home->serve(t, a.op, offset, nullptr);
     t = run(path.back[read ? 0 : 1], t);
   }
   if (a.trace) a.trace->add(from.path(), "on die, back", back);
@@ -264,10 +350,10 @@ void Fabric::check_conservation() const {
   if (requests_.value() != responses_.value())
     problems += "\n  fabric: " + std::to_string(requests_.value()) + " requests, " +
                 std::to_string(responses_.value()) + " responses";
-  for (const Range& r : ranges_)
-    if (r.home->requests() != r.home->responses())
-      problems += std::string("\n  ") + r.node->path() + ": " + std::to_string(r.home->requests()) + " requests, " +
-                  std::to_string(r.home->responses()) + " responses";
+  for (const Home& h : homes_)
+    if (h.home->requests() != h.home->responses())
+      problems += std::string("\n  ") + h.node->path() + ": " + std::to_string(h.home->requests()) + " requests, " +
+                  std::to_string(h.home->responses()) + " responses";
   for (const auto& row : route_to_home_)
     for (const Route* route : row)
       for (const Hop& h : route->hops)

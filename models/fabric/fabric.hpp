@@ -10,6 +10,7 @@
 
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <tlm>
@@ -42,11 +43,23 @@ struct RequesterExtension : tlm::tlm_extension<RequesterExtension> {
 
 class Fabric : public Component {
  public:
+  // A window of the physical address map: one memory node's, or an HDM interleave set's, whose
+  // `ways` targets (homes()[first_home] on) take its chunks of 2^granularity_shift bytes in turn.
   struct Range {
     uint64_t base;
     uint64_t size;
+    FabricNode* node;  // an interleave set's: its first target (they agree on everything the OS asks)
+    MemoryHome* home;
+    std::string name;  // the node's, or the set's
+    unsigned ways = 1;
+    unsigned granularity_shift = 0;
+    size_t first_home = 0;
+  };
+  // A memory that serves requests: a node with memory, one target of a window.
+  struct Home {
     FabricNode* node;
     MemoryHome* home;
+    size_t range;  // the window it serves
   };
 
   // `separate_hosts`: each socket is a host, which needs no route to another socket's memory.
@@ -68,9 +81,26 @@ class Fabric : public Component {
   // One past the last physical address of the map.
   uint64_t map_end() const { return ranges_.empty() ? 0 : ranges_.back().base + ranges_.back().size; }
 
-  // Physical address map: each node with memory owns one contiguous range, in declaration order.
+  // Physical address map: each node with memory owns one contiguous range, in declaration order,
+  // except that the devices of an HDM interleave set share one, where the set's first one is.
   const std::vector<Range>& address_map() const { return ranges_; }
   const Range* home_of(uint64_t address) const;
+  // The memories that serve requests, a window's targets consecutive in their positions' order.
+  const std::vector<Home>& homes() const { return homes_; }
+  // The home that serves `address` of `range` (index into homes()), and its device address there.
+  size_t serving_home(const Range& range, uint64_t address, uint64_t& device_offset) const {
+    const uint64_t offset = address - range.base;
+    if (range.ways == 1) {
+      device_offset = offset;
+      return range.first_home;
+    }
+    const uint64_t chunk = offset >> range.granularity_shift;
+    device_offset =
+        (chunk / range.ways) << range.granularity_shift | (offset & ((uint64_t{1} << range.granularity_shift) - 1));
+    return range.first_home + chunk % range.ways;
+  }
+  // Requests the memory of `range` has taken, over its targets.
+  uint64_t requests_to(size_t range) const;
   // The sockets, in node order (requester index i is requesters()[i]), with their cores and caches.
   const std::vector<Socket*>& requesters() const { return requesters_; }
   // Requester `r` as a node of the fabric (what the layers below the socket see of it).
@@ -91,8 +121,8 @@ class Fabric : public Component {
   // `starnuma latency` measures (tested).
   Time unloaded_latency(size_t r, size_t range) const;
   // Whether requester `r` has a route to the memory of address range `range` (always, unless the
-  // platform's hosts are separate).
-  bool reachable(size_t r, size_t range) const { return route_to_home_.at(r).at(range)->reachable; }
+  // platform's hosts are separate): to every target of a window.
+  bool reachable(size_t r, size_t range) const { return reachable_.at(r).at(range) != 0; }
   // Whether each socket is a server of its own (platform.separate_hosts).
   bool separate_hosts() const { return separate_hosts_; }
   // Local, one hop (coherent, no NUMALink), two hops (a NUMALink), or the pool (a CXL device).
@@ -153,6 +183,8 @@ class Fabric : public Component {
     bool unreachable = false;  // another host's memory it does not lend (separate hosts)
   };
   [[noreturn]] void unreachable_access(size_t requester, size_t range) const;
+  // The nodes' ranges and homes, the devices of an interleave set in one window (its checks first).
+  void map_memory(const std::vector<FabricNode*>& nodes);
   void compile_messages(const std::vector<FabricNode*>& nodes);  // message_legs_
   // `count`: the steps count their message in the link's requests or responses.
   Leg compile(const Route& route, bool forward, uint32_t (Link::*size)() const, bool count = true);
@@ -175,15 +207,17 @@ class Fabric : public Component {
   std::unique_ptr<FunctionalMemory> memory_;  // null: timing only
   std::vector<Range> ranges_;
   std::vector<uint64_t> range_bases_;  // ranges_[i].base, dense for home_of's search
+  std::vector<Home> homes_;
   std::vector<Socket*> requesters_;
   std::vector<FabricNode*> requester_nodes_;  // the same, as topology nodes
   unsigned requester_cores_ = 0;
   RouteTable routes_;
-  std::vector<std::vector<const Route*>> route_to_home_;  // [requester][range]
-  std::vector<std::vector<AccessClass>> classes_;         // [requester][range]
+  std::vector<std::vector<const Route*>> route_to_home_;  // [requester][home]
+  std::vector<std::vector<AccessClass>> classes_;         // [requester][range] (a window: its first target's)
+  std::vector<std::vector<char>> reachable_;              // [requester][range]
   std::vector<Step> steps_;
   std::vector<Crossing> crossings_;
-  std::vector<std::vector<Path>> paths_;  // [requester][range]
+  std::vector<std::vector<Path>> paths_;  // [requester][home]
   // Coherence messages, compiled like accesses: [requester][node (the route table's index)]
   // [outbound][data]; what send() runs when nothing traces it.
   std::vector<std::vector<std::array<std::array<Leg, 2>, 2>>> message_legs_;

@@ -9,6 +9,8 @@
 
 namespace starnuma {
 
+class HdmDecoder;
+
 class Fabric;
 class MemoryHome;
 
@@ -39,6 +41,8 @@ class FabricNode : public Component {
   virtual bool reachable_by(Protocol protocol) const { return reached_by() == protocol; }
   // The memory this node owns, if any.
   virtual MemoryHome* memory_home() { return nullptr; }
+  // Its HDM decoder, when it is a CXL memory device that can be interleaved (fabric/hdm_decoder.hpp).
+  virtual HdmDecoder* hdm_decoder() { return nullptr; }
   // Whether this node issues memory accesses (a socket's LLC misses): routes start here, and it
   // registers as a requester when the fabric binds it.
   virtual bool is_requester() const { return false; }

@@ -41,7 +41,7 @@ tlm::tlm_response_status Fabric::admit(size_t r, const tlm::tlm_generic_payload&
   const size_t from = static_cast<size_t>(home_of(first) - ranges_.data());
   const size_t to = static_cast<size_t>(home_of(first + length - 1) - ranges_.data());
   for (size_t k = from; k <= to; ++k)
-    if (paths_[r][k].unreachable) return tlm::TLM_ADDRESS_ERROR_RESPONSE;  // another host's memory
+    if (!reachable_[r][k]) return tlm::TLM_ADDRESS_ERROR_RESPONSE;  // another host's memory
   // A streaming burst (one address read or written repeatedly) is no memory access.
   if (p.get_streaming_width() < length) return tlm::TLM_BURST_ERROR_RESPONSE;
   if (p.get_byte_enable_ptr() && p.get_byte_enable_length() == 0) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
@@ -115,7 +115,7 @@ bool Fabric::get_direct_mem_ptr(int port, tlm::tlm_generic_payload& p, tlm::tlm_
   dmi.set_end_address(page + kPageBytes - 1);
   dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
   const size_t r = origin_of(port, p).requester, index = static_cast<size_t>(range - ranges_.data());
-  if (r < paths_.size() && !paths_[r][index].unreachable) {
+  if (r < paths_.size() && reachable_[r][index]) {
     dmi.set_read_latency(unloaded_latency(r, index).to_sc());
     dmi.set_write_latency(unloaded_latency(r, index).to_sc());
   }

@@ -32,7 +32,8 @@ class ChmuPolicy : public PhasePolicy {
     if (!chmu_ || !chmu_->enabled())
       report_error(msg::kConfig,
                    "os.migration: chmu reads the pool's hotness monitor, which is off (set nodes.<pool>.chmu.enabled: "
-                   "true; docs/cxl-device.md)");
+                   "true; docs/cxl-device.md), or the pool is interleaved over several devices (an HDM set), "
+                   "whose monitors each see a part");
     chmu_->hand_epochs_to_os();
   }
 

@@ -91,8 +91,9 @@ class OsSettings : public Component {
       *this, "migration", "algorithm1",
       "What decides dynamic placement's migrations: a phase policy (algorithm1: StarNUMA's Algorithm 1; "
       "balance: the multi-chip placement paper's DM, pages other sockets access move from the busiest "
-      "node to the least busy, up to migration_limit per phase; or another registered one, starnuma "
-      "list), autonuma (Linux's NUMA balancing: scans, hinting faults, migration on fault) or lacx "
+      "node to the least busy, up to migration_limit per phase; chmu: Algorithm 1 with the pool's victims "
+      "judged by the pool device's CHMU, docs/cxl-device.md; or another registered one, starnuma list), autonuma "
+      "(Linux's NUMA balancing: scans, hinting faults, migration on fault) or lacx "
       "(AutoNUMA with LACX: pages shared across nodes go to the CPU-less CXL node) (docs/os.md)",
       migration_names()};
   Param<Time> numa_scan_period_{*this, "numa_scan_period", Time::from_ns(100000),

@@ -129,11 +129,10 @@ void Platform::elaborate(Elaboration& elab, const ConfigNode& document) {
       const SocketTracking& t = sock->tracking();
       if (t.impl() == TrackingImpl::None || t.metadata_home() == "auto") continue;
       bool found = false;
-      for (const Fabric::Range& r : fabric_->address_map()) found = found || r.node->basename() == t.metadata_home();
+      for (const Fabric::Range& r : fabric_->address_map()) found = found || r.name == t.metadata_home();
       if (!found) {
         std::string names;
-        for (const Fabric::Range& r : fabric_->address_map())
-          names += (names.empty() ? "" : ", ") + std::string(r.node->basename());
+        for (const Fabric::Range& r : fabric_->address_map()) names += (names.empty() ? "" : ", ") + r.name;
         const ParamBase* home = t.find_param("metadata_home");
         elab.diagnostics().error(home->source(), t.path() + ".metadata_home",
                                  "no node '" + t.metadata_home() + "' with memory (auto or one of " + names + ")");
@@ -271,7 +270,7 @@ void Platform::build_initiators(Elaboration& elab, ParamScope& root) {
     return;
   }
   std::vector<NamedRange> map;
-  for (const Fabric::Range& r : fabric_->address_map()) map.push_back({r.node->basename(), r.base, r.size});
+  for (const Fabric::Range& r : fabric_->address_map()) map.push_back({r.name, r.base, r.size});
   elab.set_address_map(std::move(map));
   initiator_container_ = std::make_unique<Container>("initiators", ctx);
   build_members(*initiator_container_, *ctx.config, Role::Initiator, "initiators");

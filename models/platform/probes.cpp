@@ -73,9 +73,9 @@ size_t socket_index(const Fabric& fabric, const std::string& name) {
 
 const Fabric::Range& memory_node(const Fabric& fabric, const std::string& name, const char* option = "--to") {
   for (const Fabric::Range& r : fabric.address_map())
-    if (r.node->basename() == name) return r;
+    if (r.name == name) return r;
   std::vector<std::string> names;
-  for (const Fabric::Range& r : fabric.address_map()) names.push_back(r.node->basename());
+  for (const Fabric::Range& r : fabric.address_map()) names.push_back(r.name);
   report_error(msg::kUsage,
                std::string(option) + ": no memory node named '" + name + "' (memory nodes: " + join(names) + ")");
 }
@@ -102,7 +102,7 @@ LatencyMatrix measure_unloaded_latency(Platform& platform, bool with_paths) {
   Fabric& fabric = platform.fabric();
   LatencyMatrix m;
   for (const Socket* s : fabric.requesters()) m.sockets.push_back(s->basename());
-  for (const Fabric::Range& r : fabric.address_map()) m.nodes.push_back(r.node->basename());
+  for (const Fabric::Range& r : fabric.address_map()) m.nodes.push_back(r.name);
   const size_t S = m.sockets.size(), N = m.nodes.size();
   m.latency.assign(S, std::vector<Time>(N));
   m.routes.assign(S, std::vector<std::string>(N));
@@ -155,40 +155,56 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
     std::function<double(Time span)> utilization;
   };
   std::vector<Stage> stages;
-  double memory_gbps = std::numeric_limits<double>::infinity();
-  if (const Ddr5Controller* memory = memory_of(home.node)) {
-    memory_gbps = memory->peak_bandwidth().gb_per_s();
-    stages.push_back(
-        {memory->path() + " (data buses)", memory_gbps, [memory](Time span) { return memory->bus_utilization(span); }});
-  }
+  // An interleave set's targets each take an equal share of the window's lines: the memories add
+  // up, and a link direction that k of the ways' routes cross carries k / ways of the traffic.
   const double w = o.write_fraction;
-  if (const auto* pool = dynamic_cast<const CxlPool*>(home.node); pool && pool->controller()) {
-    const Channel* controller = pool->controller();
-    memory_gbps = std::min(memory_gbps, pool->controller_gbps(w));
-    stages.push_back({pool->path() + " (controller throughput)", pool->controller_gbps(w),
-                      [controller](Time span) { return controller->utilization(span); }});
+  double memory_gbps = 0;
+  for (size_t t = 0; t < home.ways; ++t) {
+    FabricNode* node = fabric.homes()[home.first_home + t].node;
+    double target_gbps = std::numeric_limits<double>::infinity();
+    if (const Ddr5Controller* memory = memory_of(node)) {
+      target_gbps = memory->peak_bandwidth().gb_per_s();
+      stages.push_back({memory->path() + " (data buses)", target_gbps,
+                        [memory](Time span) { return memory->bus_utilization(span); }});
+    }
+    if (const auto* pool = dynamic_cast<const CxlPool*>(node); pool && pool->controller()) {
+      const Channel* controller = pool->controller();
+      target_gbps = std::min(target_gbps, pool->controller_gbps(w));
+      stages.push_back({pool->path() + " (controller throughput)", pool->controller_gbps(w),
+                        [controller](Time span) { return controller->utilization(span); }});
+    }
+    memory_gbps += target_gbps;
   }
   std::vector<const Channel*> seen;
   double links_gbps = 0;
   for (size_t requester : requesters) {
-    if (!fabric.route(requester, *home.node).reachable)
-      report_error(msg::kUsage, std::string("--from ") + fabric.requesters()[requester]->basename() +
-                                    ": another host, whose memory " + o.to +
-                                    " does not lend it (platform.separate_hosts)");
-    double narrowest = std::numeric_limits<double>::infinity();
-    for (const Hop& h : fabric.route(requester, *home.node).hops) {
-      const double data = h.link->data_bytes(), request = h.link->request_bytes();
-      const std::pair<const FabricNode*, double> directions[] = {{h.to, (1 - w) * data + w * request},
-                                                                 {h.from, w * data + (1 - w) * request}};
-      for (const auto& [sender, bytes_per_line] : directions) {
-        const Channel& ch = h.link->channel_from(*sender);
-        narrowest = std::min(narrowest, ch.bandwidth().gb_per_s() * kLineBytes / bytes_per_line);
-        if (std::find(seen.begin(), seen.end(), &ch) != seen.end()) continue;
-        seen.push_back(&ch);
-        stages.push_back({h.link->path() + " (" + h.link->direction_name(*sender) + ")", ch.bandwidth().gb_per_s(),
-                          [&ch](Time span) { return ch.utilization(span); }});
+    // Per link direction this requester's traffic crosses: its capacity in lines' worth of GB/s and
+    // how many of the targets' routes cross it.
+    std::vector<std::pair<const Channel*, std::pair<double, unsigned>>> crossed;
+    for (size_t t = 0; t < home.ways; ++t) {
+      const Route& route = fabric.route(requester, *fabric.homes()[home.first_home + t].node);
+      if (!route.reachable)
+        report_error(msg::kUsage, std::string("--from ") + fabric.requesters()[requester]->basename() +
+                                      ": another host, whose memory " + o.to +
+                                      " does not lend it (platform.separate_hosts)");
+      for (const Hop& h : route.hops) {
+        const double data = h.link->data_bytes(), request = h.link->request_bytes();
+        const std::pair<const FabricNode*, double> directions[] = {{h.to, (1 - w) * data + w * request},
+                                                                   {h.from, w * data + (1 - w) * request}};
+        for (const auto& [sender, bytes_per_line] : directions) {
+          const Channel& ch = h.link->channel_from(*sender);
+          const auto at = std::find_if(crossed.begin(), crossed.end(), [&](const auto& c) { return c.first == &ch; });
+          if (at != crossed.end()) ++at->second.second;
+          else crossed.push_back({&ch, {ch.bandwidth().gb_per_s() * kLineBytes / bytes_per_line, 1}});
+          if (std::find(seen.begin(), seen.end(), &ch) != seen.end()) continue;
+          seen.push_back(&ch);
+          stages.push_back({h.link->path() + " (" + h.link->direction_name(*sender) + ")", ch.bandwidth().gb_per_s(),
+                            [&ch](Time span) { return ch.utilization(span); }});
+        }
       }
     }
+    double narrowest = std::numeric_limits<double>::infinity();
+    for (const auto& [ch, use] : crossed) narrowest = std::min(narrowest, use.first * home.ways / use.second);
     links_gbps += narrowest;
   }
   BandwidthResult r;

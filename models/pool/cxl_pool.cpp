@@ -34,7 +34,8 @@ CxlPool::CxlPool(sc_core::sc_module_name n, const ScopeContext& c)
                         "it for another time than a read; 0: throughput's. Needs throughput",
                         between(Bandwidth(), *bandwidth_range().max)),
       memory_("memory", part("memory", "ddr5"), {16, 48_GiB}),
-      chmu_("chmu", part("chmu")) {
+      chmu_("chmu", part("chmu")),
+      hdm_(part("hdm")) {
   for (const Param<Bandwidth>* p : {&throughput_, &write_throughput_})
     if (p->get() > Bandwidth() && p->get() < *bandwidth_range().min)
       error_at(p->name(), "must be 0 (no limit) or at least 10 MB/s, not " + p->value_text());

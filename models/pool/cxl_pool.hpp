@@ -9,6 +9,7 @@
 
 #include "fabric/channel.hpp"
 #include "fabric/fabric_node.hpp"
+#include "fabric/hdm_decoder.hpp"
 #include "memory/ddr5.hpp"
 #include "memory/memory_home.hpp"
 #include "pool/pool_chmu.hpp"
@@ -22,6 +23,7 @@ class CxlPool : public FabricNode, public MemoryHome {
   Time port_latency(const Link& via) const override { return port_latency_; }
   Protocol reached_by() const override { return Protocol::Cxl; }
   MemoryHome* memory_home() override { return this; }
+  HdmDecoder* hdm_decoder() override { return &hdm_; }
   Size memory_capacity() const override { return memory_.capacity(); }
   Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) override;
   Time unloaded_service() const override { return internal_latency_.get() * 2 + memory_.unloaded_read_latency(); }
@@ -54,6 +56,7 @@ class CxlPool : public FabricNode, public MemoryHome {
   int64_t read_service_ps_ = 0, write_service_ps_ = 0;  // how long a line holds the controller
   Ddr5Controller memory_;
   PoolChmu chmu_;
+  HdmDecoder hdm_;
 };
 
 }  // namespace starnuma

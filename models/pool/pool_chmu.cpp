@@ -127,9 +127,9 @@ PoolChmu::PoolChmu(sc_core::sc_module_name n, const ScopeContext& c)
   stat("reported", "Units written to the hotlist", s.reported);
   stat("dropped", "Hot units lost to a full hotlist", s.dropped);
   stat("epochs", "Epochs ended", epochs_);
-  stats_.push_back(std::make_unique<Formula>(
-      *this, "storage_bits", "bits", "The table's and hotlist's state (the hardware's cost; chmu_storage_bits)",
-      [this](sc_core::sc_time) { return nlohmann::json(storage_bits()); }));
+  stats_.push_back(std::make_unique<Formula>(*this, "storage_bits", "bits",
+                                             "The table's and hotlist's state (the hardware's cost; chmu_storage_bits)",
+                                             [this](sc_core::sc_time) { return nlohmann::json(storage_bits()); }));
 
   stat("drained", "Hotlist entries the OS read", drained_);
 }

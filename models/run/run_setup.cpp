@@ -23,7 +23,7 @@ PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformT
     const Fabric::Range& r = fabric.address_map()[k];
     const bool first_touch = r.node->first_touch();
     const uint64_t size = tracking && tracking->home_range() == k ? r.size - tracking->reserved_bytes() : r.size;
-    nodes.push_back({r.node->basename(), r.base, first_touch ? size : std::min(size, pool_limit), first_touch});
+    nodes.push_back({r.name, r.base, first_touch ? size : std::min(size, pool_limit), first_touch});
     // A server on a CXL fabric lends only its slice to the others.
     if (fabric.separate_hosts() && r.node->lent_share() < 1.0)
       nodes.back().lent = static_cast<uint64_t>(r.node->lent_share() * static_cast<double>(size));
@@ -76,7 +76,9 @@ size_t pool_node(const PageMap& pages) {
 }
 
 PoolChmu* pool_chmu(Fabric& fabric, size_t pool) {
-  if (pool >= fabric.address_map().size()) return nullptr;
+  // An interleaved pool has a monitor in each device, each seeing its own device addresses: none
+  // of them alone is the pool's (os.migration: chmu refuses it).
+  if (pool >= fabric.address_map().size() || fabric.address_map()[pool].ways > 1) return nullptr;
   auto* device = dynamic_cast<CxlPool*>(fabric.address_map()[pool].node);
   return device ? &device->chmu() : nullptr;
 }

@@ -70,7 +70,7 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric, 
   p->home_range_ = map.size();
   for (size_t r = 0; r < map.size() && p->home_range_ == map.size(); ++r) {
     const bool socket = map[r].node->is_requester();
-    if (home == "auto" ? !socket : map[r].node->basename() == home) p->home_range_ = r;
+    if (home == "auto" ? !socket : map[r].name == home) p->home_range_ = r;
   }
   if (home == "auto" && p->home_range_ == map.size()) {
     for (size_t r = 0; r < map.size(); ++r)
@@ -78,7 +78,7 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric, 
   }
   if (p->home_range_ == map.size()) {
     std::string names;
-    for (const Fabric::Range& r : map) names += (names.empty() ? "" : ", ") + std::string(r.node->basename());
+    for (const Fabric::Range& r : map) names += (names.empty() ? "" : ", ") + r.name;
     report_error(msg::kConfig,
                  first.path() + ".metadata_home: no node '" + home + "' with memory (auto or one of " + names + ")");
   }
@@ -87,8 +87,8 @@ std::unique_ptr<PlatformTracking> PlatformTracking::region_only(Fabric& fabric, 
   const Fabric::Range& r = map[p->home_range_];
   if (p->reserved_ > r.size)
     report_error(msg::kConfig, first.path() + ".metadata_home: the metadata region (" +
-                                   format_size(Size::from_bytes(p->reserved_)) + ") does not fit in " +
-                                   r.node->basename() + "'s memory");
+                                   format_size(Size::from_bytes(p->reserved_)) + ") does not fit in " + r.name +
+                                   "'s memory");
   tc.meta_base = r.base + r.size - p->reserved_;
   p->metadata_ = std::make_shared<TrackerMetadata>(tc, regions);
   p->sockets_ = std::move(sockets);

@@ -78,9 +78,9 @@ SocketTracking::SocketTracking(sc_core::sc_module_name n, const ScopeContext& c,
                        "The annexes' state on the socket's cores: per annexed TLB entry its i-bit count and "
                        "phase marker (the hardware's on-chip cost; the metadata lives in memory)",
                        [this](sc_core::sc_time) {
-                         return nlohmann::json(impl() == TrackingImpl::None
-                                                   ? 0
-                                                   : uint64_t{cores_.size()} * tlb_entries_ * (counter_bits_.get() + 1));
+                         return nlohmann::json(impl() == TrackingImpl::None ? 0
+                                                                            : uint64_t{cores_.size()} * tlb_entries_ *
+                                                                                  (counter_bits_.get() + 1));
                        }),
       queue_wait_stat_(*this, "queue_wait_cycles", "cycles",
                        "Cycles flushes waited in the tracker's queue for its earlier updates, summed over flushes",

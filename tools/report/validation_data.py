@@ -19,6 +19,7 @@ import starnuma_results as sr
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER_RESULTS = ROOT / "experiments" / "results" / "paper"
+CHMU_RESULTS = ROOT / "experiments" / "results" / "chmu"
 sys.path.insert(0, str(ROOT / "experiments"))
 from sweep_runs import finished_runs, grouped  # noqa: E402
 
@@ -401,17 +402,29 @@ def shortfall_study(R: Results, v: dict) -> None:
     v["shortfalls.table"] = table(["run", "what it did short of what it asked"], rows) if rows else "None."
 
 
+def study_values(name: str, sweep: Path) -> dict:
+    """The values experiments/NAME_tables.py makes of its sweep in `sweep`, named NAME.*."""
+    if not (sweep / "sweep.db").is_file():
+        raise SystemExit(f"{sweep}: no sweep of experiments/{name}.yaml; `bash experiments/validation.sh` runs it")
+    study = importlib.import_module(f"{name}_tables")
+    v = {f"{name}.version": str(sr.load(sweep).attrs["meta"].get("starnuma_version", "?"))}
+    v.update({f"{name}.{key}": text for key, text in study.values(finished_runs(str(sweep))).items()})
+    return v
+
+
+def chmu_values(sweep: str | Path) -> dict:
+    """The CHMU against the trackers (experiments/chmu.yaml), whose results are committed
+    (experiments/results/chmu) like the paper's."""
+    return study_values("chmu", Path(sweep))
+
+
 def companion_values(dir: str | Path) -> dict:
     """Every companion experiment's values, from its sweep in DIR/NAME (the names it is missing
     make the template's error)."""
     v = {}
     for name in COMPANIONS:
-        sweep = Path(dir) / name
-        if not (sweep / "sweep.db").is_file():
-            raise SystemExit(f"{sweep}: no sweep of experiments/{name}.yaml; `bash experiments/validation.sh` runs it")
-        study = importlib.import_module(f"{name}_tables")
-        v[f"{name}.version"] = str(sr.load(sweep).attrs["meta"].get("starnuma_version", "?"))
-        v.update({f"{name}.{key}": text for key, text in study.values(finished_runs(str(sweep))).items()})
+        v.update(study_values(name, Path(dir) / name))
+    v.update(chmu_values(CHMU_RESULTS))
     # The paper's own evaluation (experiments/paper.yaml; its values are named paper.* already): its
     # results are committed, since its sweep takes longer than a working session here
     # (experiments/results/README.md).

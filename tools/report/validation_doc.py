@@ -4,6 +4,8 @@
                                # docs/validation-data.json, docs/validation.md, README's main job
     validation_doc.py --paper DIR  # only the paper's evaluation (a sweep of experiments/paper.yaml,
                                    # experiments/results/paper) recomputed, every other value kept
+    validation_doc.py --chmu DIR   # only the CHMU against the trackers (a sweep of experiments/chmu.yaml,
+                                   # experiments/results/chmu) recomputed, every other value kept
     validation_doc.py --check  # the page and README are what docs/validation-data.json gives
 
 The page's text is docs/validation.md.in: Markdown in which {{name}} is a value of the database
@@ -123,6 +125,11 @@ def main(argv: list) -> int:
                 return 1
             values = {k: x for k, x in json.loads(DATA.read_text()).items() if not k.startswith("paper.")}
             write({**values, **paper})
+            return 0
+        if len(argv) == 2 and argv[0] == "--chmu":  # the CHMU's sweep alone, the rest as it was
+            chmu = data_module("validation_data").chmu_values(argv[1])
+            values = {k: x for k, x in json.loads(DATA.read_text()).items() if not k.startswith("chmu.")}
+            write({**values, **chmu})
             return 0
     except TemplateError as e:
         print(f"error: {e}", file=sys.stderr)
