@@ -344,7 +344,10 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Mes
   Directory::Victim victim;
   DirEntry& e = h.directory->obtain(block, victim);
   if (write) prefetch_drops(e.holders() & ~bit(r), block);
-  const Time arrival = to_home(r, h, issue + half, false, chain.send());
+  const size_t memory = static_cast<size_t>(&h - homes_.data());
+  const Time sent = fabric_->qos_hold(r, memory, issue + half);
+  if (sent > issue + half) chain.wait(requester, "held by the host's QoS throttle", sent);
+  const Time arrival = to_home(r, h, sent, false, chain.send());
   chain.arrived(arrival);
   const Time at_home = e.start_at(arrival);
   chain.wait(home, "directory entry busy", at_home);
@@ -410,6 +413,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Mes
   } else {
     // The DRAM read starts with the directory lookup; a block with no owner is answered from it.
     const Time ready = std::max(t, read_memory(h, block, at_home));
+    fabric_->qos_observe(r, memory);
     chain.wait(home, "memory read (beyond the lookup it overlaps)", ready);
     chain.wait(home, "invalidation acks", h.socket >= 0 ? ready : std::max(ready, acks));
     at_r = from_home(h, r, h.socket >= 0 ? ready : std::max(ready, acks), true, chain.send());
@@ -468,13 +472,17 @@ bool Coherence::evict(size_t s, uint64_t address, MesiState c, Time issue) {
   DirEntry* e = h.directory->find(block);
   if (!e || e->owner != static_cast<int>(s))
     report_internal("a socket evicts a block its home does not list it owning");
-  const Time at_home = e->start_at(to_home(s, h, issue + half, dirty));
+  const size_t memory = static_cast<size_t>(&h - homes_.data());
+  const Time at_home = e->start_at(to_home(s, h, issue + half, dirty));  // posted: no QoS hold
   if (h.socket < 0) {
     pool_last_ = std::max(pool_last_, at_home);
     ++pool_transactions_;
   }
   const Time t = at_home + h.lookup;
-  if (dirty) write_memory(h, block, version, t);
+  if (dirty) {
+    write_memory(h, block, version, t);
+    fabric_->qos_observe(s, memory);
+  }
   e->owner = -1;
   e->hold(at_home, t);
   if (e->empty()) h.directory->release(block);

@@ -93,6 +93,37 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
     route_to_home_.push_back(std::move(row));
   }
   compile_messages(nodes);
+  build_throttles();
+}
+
+void Fabric::build_throttles() {
+  if (!qos_throttle_.get()) return;
+  throttles_.resize(requester_nodes_.size());
+  for (size_t r = 0; r < requester_nodes_.size(); ++r) {
+    throttles_[r].resize(homes_.size());
+    for (size_t h = 0; h < homes_.size(); ++h)
+      if (homes_[h].home->reports_devload())
+        throttles_[r][h].gate = std::make_unique<Channel>(
+            *this, std::string("qos_gate_") + requester_nodes_[r]->basename() + "_" + homes_[h].node->basename(),
+            Bandwidth::gbps(1e6), Time());
+  }
+}
+
+Time Fabric::hold(Throttle& th, size_t r, Time t, PathTrace* trace) {
+  const Time held = th.gate->traverse(t, 0, static_cast<int64_t>(th.level) * qos_step_.get().ps());
+  if (trace && held > t) trace->add(requester_nodes_[r]->path(), "held by the host's QoS throttle", held - t);
+  return held;
+}
+
+// The host's reaction to a response's DevLoad: light load lowers the throttle a step, optimal
+// holds it, moderate overload raises it a step, severe overload doubles it.
+void Fabric::throttle_by(Throttle& th, DevLoad load) {
+  switch (load) {
+    case DevLoad::Light: th.level -= th.level > 0; break;
+    case DevLoad::Optimal: break;
+    case DevLoad::Moderate: th.level = std::min(qos_max_level_.get(), th.level + 1); break;
+    case DevLoad::Severe: th.level = std::min(qos_max_level_.get(), 2 * th.level + 1); break;
+  }
 }
 
 const Fabric::Range* Fabric::home_of(uint64_t address) const {
@@ -322,6 +353,7 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   const auto [half_uncore, back] = uncore_[r];
   if (a.trace) a.trace->add(from.path(), "on die, out", half_uncore);
   Time t = issue + half_uncore;
+  t = qos_hold(r, home, t, a.trace);
   const bool read = a.op == MemOp::Read;
   if (path.remote) ++remote_;
   if (a.trace) {
@@ -334,6 +366,7 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
     t = homes_[home].home->serve(t, a.op, offset, nullptr);
     t = run(path.back[read ? 0 : 1], t);
   }
+  qos_observe(r, home);
   if (a.trace) a.trace->add(from.path(), "on die, back", back);
   ++responses_;
   return t + back;

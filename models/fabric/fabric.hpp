@@ -17,6 +17,8 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "common/component.hpp"
+#include "common/param.hpp"
+#include "fabric/channel.hpp"
 #include "fabric/routing.hpp"
 #include "memory/functional_memory.hpp"
 #include "common/mem_access.hpp"
@@ -101,6 +103,16 @@ class Fabric : public Component {
   }
   // Requests the memory of `range` has taken, over its targets.
   uint64_t requests_to(size_t range) const;
+  // CXL QoS telemetry's host side (qos_throttle; docs/cxl-device.md): when requester `r` may send a
+  // request leaving its die at `t` to home `home` (index into homes()), and its reaction to the
+  // DevLoad the home's last response carried. Without throttling, `t` and nothing.
+  Time qos_hold(size_t r, size_t home, Time t, PathTrace* trace = nullptr) {
+    Throttle* th = throttle(r, home);
+    return th && th->level > 0 ? hold(*th, r, t, trace) : t;
+  }
+  void qos_observe(size_t r, size_t home) {
+    if (Throttle* th = throttle(r, home)) throttle_by(*th, homes_[home].home->last_devload());
+  }
   // The sockets, in node order (requester index i is requesters()[i]), with their cores and caches.
   const std::vector<Socket*>& requesters() const { return requesters_; }
   // Requester `r` as a node of the fabric (what the layers below the socket see of it).
@@ -203,6 +215,29 @@ class Fabric : public Component {
     return c.node->cross(t, *c.in, *c.out, s.bytes, c.response);
   }
 
+  // A host's throttle of its requests to a device that reports DevLoad (CXL QoS telemetry;
+  // docs/cxl-device.md): consecutive requests are at least `level` x qos_step apart, the level
+  // rising with the device's overload reports and falling with its light-load ones.
+  struct Throttle {
+    std::unique_ptr<Channel> gate;
+    unsigned level = 0;
+  };
+  void build_throttles();
+  Throttle* throttle(size_t r, size_t home) {
+    return throttles_.empty() || !throttles_[r][home].gate ? nullptr : &throttles_[r][home];
+  }
+  Time hold(Throttle& th, size_t r, Time t, PathTrace* trace);
+  void throttle_by(Throttle& th, DevLoad load);
+
+  Param<bool> qos_throttle_{*this, "qos_throttle", false,
+                            "Hosts throttle their requests to a CXL device by the DevLoad its responses carry "
+                            "(CXL QoS telemetry; the device's nodes.NAME.qos.enabled; docs/cxl-device.md)"};
+  Param<Time> qos_step_{*this, "qos_step", Time::from_ps(1000),
+                        "With qos_throttle: the gap a host keeps between its requests to a device per throttle level",
+                        between(Time::from_ps(1), Time::from_ps(1000000))};
+  Param<unsigned> qos_max_level_{*this, "qos_max_level", 64,
+                                 "With qos_throttle: the highest throttle level (a gap of this many steps)",
+                                 between(1u, 100000u)};
   bool separate_hosts_ = false;
   std::unique_ptr<FunctionalMemory> memory_;  // null: timing only
   std::vector<Range> ranges_;
@@ -217,7 +252,8 @@ class Fabric : public Component {
   std::vector<std::vector<char>> reachable_;              // [requester][range]
   std::vector<Step> steps_;
   std::vector<Crossing> crossings_;
-  std::vector<std::vector<Path>> paths_;  // [requester][home]
+  std::vector<std::vector<Path>> paths_;          // [requester][home]
+  std::vector<std::vector<Throttle>> throttles_;  // [requester][home] with qos_throttle, else empty
   // Coherence messages, compiled like accesses: [requester][node (the route table's index)]
   // [outbound][data]; what send() runs when nothing traces it.
   std::vector<std::vector<std::array<std::array<Leg, 2>, 2>>> message_legs_;

@@ -11,6 +11,10 @@ namespace starnuma {
 
 class Ddr5Controller;
 
+// CXL QoS telemetry (docs/cxl-device.md, "QoS telemetry"): the load a memory device reports in
+// each response, from its own queues.
+enum class DevLoad : uint8_t { Light, Optimal, Moderate, Severe };
+
 class MemoryHome {
  public:
   virtual ~MemoryHome() = default;
@@ -23,6 +27,10 @@ class MemoryHome {
   // The DDR5 controller behind the home, for probes that pause its refresh or read its queues;
   // null for a home modelled otherwise.
   virtual Ddr5Controller* dram_controller() { return nullptr; }
+  // Whether its responses carry a DevLoad (a CXL device with QoS telemetry on), and the one the
+  // last serve() reported.
+  virtual bool reports_devload() const { return false; }
+  virtual DevLoad last_devload() const { return DevLoad::Light; }
   uint64_t requests() const { return requests_; }
   uint64_t responses() const { return responses_; }
 

@@ -35,7 +35,8 @@ CxlPool::CxlPool(sc_core::sc_module_name n, const ScopeContext& c)
                         between(Bandwidth(), *bandwidth_range().max)),
       memory_("memory", part("memory", "ddr5"), {16, 48_GiB}),
       chmu_("chmu", part("chmu")),
-      hdm_(part("hdm")) {
+      hdm_(part("hdm")),
+      qos_("qos", part("qos")) {
   for (const Param<Bandwidth>* p : {&throughput_, &write_throughput_})
     if (p->get() > Bandwidth() && p->get() < *bandwidth_range().min)
       error_at(p->name(), "must be 0 (no limit) or at least 10 MB/s, not " + p->value_text());
@@ -70,7 +71,11 @@ Time CxlPool::serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
       trace->add(path(), "waiting for the controller's throughput", admitted - at_memory);
     at_memory = admitted;
   }
+  const Time queued_from = arrival + internal_latency_.get();
   Time done = memory_.access(at_memory, op, offset, trace);
+  // DevLoad: the wait in the device beyond an idle device's service (its controller and DRAM queues).
+  if (qos_.enabled())
+    last_devload_ = qos_.report(std::max(Time(), done - queued_from - memory_.unloaded_read_latency()));
   if (trace) trace->add(path(), "network back to the port", internal_latency_.get());
   ++responses_;
   return done + internal_latency_.get();

@@ -13,6 +13,7 @@
 #include "memory/ddr5.hpp"
 #include "memory/memory_home.hpp"
 #include "pool/pool_chmu.hpp"
+#include "pool/pool_qos.hpp"
 
 namespace starnuma {
 
@@ -24,6 +25,8 @@ class CxlPool : public FabricNode, public MemoryHome {
   Protocol reached_by() const override { return Protocol::Cxl; }
   MemoryHome* memory_home() override { return this; }
   HdmDecoder* hdm_decoder() override { return &hdm_; }
+  bool reports_devload() const override { return qos_.enabled(); }
+  DevLoad last_devload() const override { return last_devload_; }
   Size memory_capacity() const override { return memory_.capacity(); }
   Time serve(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) override;
   Time unloaded_service() const override { return internal_latency_.get() * 2 + memory_.unloaded_read_latency(); }
@@ -44,6 +47,8 @@ class CxlPool : public FabricNode, public MemoryHome {
   double controller_gbps(double write_fraction) const;
   // The device's hotness monitor (`chmu`; off by default).
   PoolChmu& chmu() { return chmu_; }
+  // Its QoS telemetry (`qos`; off by default).
+  const PoolQos& qos() const { return qos_; }
 
  private:
   Param<Time> port_latency_;
@@ -57,6 +62,8 @@ class CxlPool : public FabricNode, public MemoryHome {
   Ddr5Controller memory_;
   PoolChmu chmu_;
   HdmDecoder hdm_;
+  PoolQos qos_;
+  DevLoad last_devload_ = DevLoad::Light;
 };
 
 }  // namespace starnuma
