@@ -163,19 +163,19 @@ void Fabric::map_memory(const std::vector<FabricNode*>& nodes) {
                           " is the other kind (numa_node)");
       else members[d->position()] = n;
     }
-  for (auto& [name, members] : sets)
+  for (auto& [name, members] : sets) {
+    if (refused[name]) members.clear();  // reported: the set is not built
     for (size_t p = 0; p < members.size(); ++p)
-      if (refused[name]) {
-        members.clear();
-      } else if (!members[p]) {
+      if (!members[p]) {
         FabricNode* any = *std::find_if(members.begin(), members.end(), [](FabricNode* m) { return m; });
         any->hdm_decoder()->error_at("ways",
                                      "is " + std::to_string(members.size()) + ", but no device of set '" + name +
                                          "' has position " + std::to_string(p),
                                      msg::kTopology);
-        members.clear();  // reported: the set is not built
+        members.clear();
         break;
       }
+  }
   uint64_t base = 0;
   std::map<std::string, bool> placed;
   for (FabricNode* n : nodes) {

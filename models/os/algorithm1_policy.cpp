@@ -9,7 +9,7 @@ namespace {
 class Algorithm1Policy : public PhasePolicy {
  public:
   explicit Algorithm1Policy(const PhasePolicySetup& s)
-      : policy_(policy_config(*s.os, s.knowledge, s.metadata, s.socket_node, s.pool), s.seed * 7919 + 17),
+      : policy_(algorithm1_of(s)),
         counter_bits_(s.metadata ? s.metadata->layout().config().counter_bits : 0),
         tracker_(s.knowledge == MigrationKnowledge::Tracker) {}
 

@@ -18,7 +18,7 @@ namespace {
 class ChmuPolicy : public PhasePolicy {
  public:
   explicit ChmuPolicy(const PhasePolicySetup& s)
-      : policy_(policy_config(*s.os, s.knowledge, s.metadata, s.socket_node, s.pool), s.seed * 7919 + 17),
+      : policy_(algorithm1_of(s)),
         chmu_(s.chmu),
         pool_(s.pool),
         pages_per_region_(s.metadata ? s.metadata->layout().config().pages_per_region : 1),

@@ -37,6 +37,12 @@ struct PhasePolicySetup {
   PoolChmu* chmu = nullptr;  // the pool device's hotness monitor (os/chmu_policy.cpp), when it has a pool
 };
 
+// Algorithm 1 as the run's settings configure it, with the run's seed: what the policies built on it
+// decide with (os/algorithm1_policy.cpp, os/chmu_policy.cpp).
+inline MigrationPolicy algorithm1_of(const PhasePolicySetup& s) {
+  return MigrationPolicy(policy_config(*s.os, s.knowledge, s.metadata, s.socket_node, s.pool), s.seed * 7919 + 17);
+}
+
 // What the phase saw, at its boundary.
 struct PhaseView {
   uint64_t phase = 0;  // 1, 2, ...
