@@ -51,16 +51,8 @@ size_t MigrationEngine::socket_of_node(size_t node) const {
   report_internal("a migration between two nodes that are not sockets");
 }
 
-uint64_t MigrationEngine::retired() const {
-  uint64_t n = 0;
-  for (const Core* c : s_.cores) n = std::max(n, c->retired_total());
-  return n;
-}
-
 void MigrationEngine::run() {
-  const uint64_t per_phase = s_.os->phase_instructions();
   const int64_t poll_fs = s_.os->poll().ps() * 1000;
-  const int64_t period_fs = s_.os->phase_period().ps() * 1000;
   std::vector<PageMove> pending;
   CopyQueues queues(s_.pages->nodes().size());
   int64_t free_fs = 0;  // the OS core is busy until then
@@ -69,9 +61,8 @@ void MigrationEngine::run() {
     mover_.land(now);
     // A sampled run's window replays its one phase when measurement starts; a continuous run
     // starts a phase whenever the furthest thread crosses a boundary.
-    const bool phase_starts = s_.replay   ? records_.empty() && s_.control->measuring()
-                              : period_fs ? now >= static_cast<int64_t>(records_.size() + 1) * period_fs
-                                          : retired() >= (records_.size() + 1) * per_phase;
+    const bool phase_starts =
+        s_.replay ? records_.empty() && s_.control->measuring() : s_.phase_reached(records_.size() + 1, now);
     if (phase_starts) {
       if (!records_.empty()) records_.back().dropped_pages += queues.left();
       records_.emplace_back();

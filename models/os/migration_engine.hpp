@@ -26,6 +26,7 @@
 #include "core/cache_hierarchy.hpp"
 #include "core/core.hpp"
 #include "core/run_control.hpp"
+#include "os/kernel_context.hpp"
 #include "os/migration_policy.hpp"
 #include "os/phase_policy.hpp"
 #include "os/os_settings.hpp"
@@ -73,24 +74,15 @@ class CopyQueues {
 
 class MigrationEngine {
  public:
-  struct Setup {
-    Fabric* fabric = nullptr;
-    PageMap* pages = nullptr;
-    Coherence* coherence = nullptr;         // null: no coherence
-    std::vector<SocketLlc*> llcs;           // per socket
+  struct Setup : KernelContext {
     std::vector<SocketTracking*> trackers;  // per socket (tracker knowledge only)
     TrackerMetadata* metadata = nullptr;    // tracker knowledge only
     size_t metadata_range = 0;              // address range holding it (PlatformTracking::home_range)
     PageCounter* counts = nullptr;          // perfect knowledge only
-    std::vector<const Core*> cores;         // every thread's core
-    RunControl* control = nullptr;
-    const OsSettings* os = nullptr;
     MigrationKnowledge knowledge = MigrationKnowledge::Tracker;
     std::string policy = "algorithm1";      // a registered phase policy (os/phase_policy.hpp)
     size_t pool = static_cast<size_t>(-1);  // the pool's node index, npos: none
-    std::vector<size_t> socket_node;        // node index of each socket's memory
     PoolChmu* chmu = nullptr;               // the pool's hotness monitor (a policy may read it)
-    int64_t os_cycle_fs = 0;                // one cycle of the OS core
     uint64_t seed = 1;
     bool progress = false;  // a line per phase on stderr
     // A sampled run's timing window (os/checkpoint.hpp): no scan of its own, no decision; the
@@ -131,8 +123,6 @@ class MigrationEngine {
 
   void run();
   size_t socket_of_node(size_t node) const;
-  // Instructions retired by the furthest thread.
-  uint64_t retired() const;
   // The phase's scan and decision; returns the pages to move, in order.
   std::vector<PageMove> decide(uint64_t phase, PhaseRecord& record);
   // The window's phase from its checkpoint.

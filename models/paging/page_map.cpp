@@ -24,6 +24,48 @@ PageMap::PageMap(uint64_t page_size, std::vector<Node> nodes, std::vector<std::v
   for (size_t s = 0; s < fallback_.size(); ++s)
     if (!fallback_[s].empty()) owner_.at(fallback_[s].front()) = s;
   direct_.assign(kDirectChunks, nullptr);
+  online_.assign(nodes_.size(), 0);
+  bound_.assign(nodes_.size(), 0);
+  releasing_.assign(nodes_.size(), false);
+  draining_.assign(nodes_.size(), 0);
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    const uint64_t capacity = nodes_[n].capacity >> page_shift_;
+    online_[n] = nodes_[n].online == ~uint64_t{0} ? capacity : nodes_[n].online >> page_shift_;
+    bound_[n] = std::min(online_[n], capacity);
+  }
+}
+
+void PageMap::add_capacity(size_t node, uint64_t frames) {
+  if (releasing_[node] || frames < online_[node])
+    report_internal("capacity added to " + nodes_[node].name + " during a release or below what is online");
+  online_[node] = frames;
+  bound_[node] = std::min(frames, nodes_[node].capacity >> page_shift_);
+}
+
+std::vector<uint64_t> PageMap::begin_release(size_t node, uint64_t keep) {
+  if (releasing_[node] || keep >= online_[node])
+    report_internal("a release of " + nodes_[node].name + " during another or of nothing online");
+  releasing_[node] = true;
+  bound_[node] = std::min(bound_[node], keep);
+  online_[node] = keep;  // what the node keeps once the release completes
+  std::vector<uint64_t>& free = free_[node];
+  const uint64_t first = first_frame(node), bound = bound_[node];
+  const auto dropped = std::remove_if(free.begin(), free.end(), [&](uint64_t ppage) { return ppage - first >= bound; });
+  const uint64_t free_above = static_cast<uint64_t>(free.end() - dropped);
+  free.erase(dropped, free.end());
+  draining_[node] = next_[node] > bound ? next_[node] - bound - free_above : 0;
+  std::vector<uint64_t> pages;
+  for (uint64_t i = bound; i < next_[node]; ++i)
+    if (owners_[node][i]) pages.push_back(owners_[node][i] - 1);
+  return pages;
+}
+
+void PageMap::finish_release(size_t node) {
+  if (!releasing_[node] || draining_[node] != 0)
+    report_internal("the release of " + nodes_[node].name + " finished with frames still in use");
+  releasing_[node] = false;
+  next_[node] = std::min(next_[node], bound_[node]);
+  owners_[node].resize(next_[node]);
 }
 
 uint64_t PageMap::entry(uint64_t vpage) const {
@@ -55,6 +97,7 @@ uint64_t PageMap::take_frame(size_t node) {
     free_[node].pop_back();
     return f;
   }
+  if (next_[node] >= bound_[node]) report_internal("a frame taken from full node " + nodes_[node].name);
   owners_[node].push_back(0);
   return first_frame(node) + next_[node]++;
 }
@@ -71,7 +114,9 @@ PageMap::Moved PageMap::move(uint64_t vpage, size_t node) {
   uint64_t& e = slot(vpage);
   if (e == 0) report_internal("migration of page " + hex(vpage) + ", which is not placed");
   const size_t from_node = static_cast<size_t>((e & 0xff) - 1);
-  if (from_node == node) report_internal("migration of page " + hex(vpage) + " to the node it is on");
+  // Within its node only out of an extent under release (onto an online frame).
+  if (from_node == node && !(releasing_[node] && (e >> 8) - first_frame(node) >= bound_[node]))
+    report_internal("migration of page " + hex(vpage) + " to the node it is on");
   if (full(node)) report_internal("migration of page " + hex(vpage) + " to full node " + nodes_[node].name);
   const uint64_t from = e >> 8, to = take_frame(node);
   e = (to << 8) | (node + 1);
@@ -88,6 +133,10 @@ void PageMap::release(uint64_t ppage) {
       owners_[node][ppage - first_frame(node)] != 0)
     report_internal("release of physical page " + hex(ppage) + ", which is not a frame a migration left");
   --used_[node];
+  if (ppage - first_frame(node) >= bound_[node]) {  // in an extent going offline: not handed out again
+    --draining_[node];
+    return;
+  }
   free_[node].push_back(ppage);
 }
 
@@ -107,7 +156,13 @@ std::string PageMap::check() const {
   uint64_t data_pages = 0;
   for (size_t n = 0; n < nodes_.size(); ++n) {
     if (used_[n] > nodes_[n].capacity / page_size_) return nodes_[n].name + " holds more pages than its capacity";
-    if (used_[n] + free_[n].size() != next_[n]) return nodes_[n].name + ": frames in use and free do not add up";
+    // Frames of an extent under release that were freed are neither in use nor free.
+    const uint64_t above = next_[n] > bound_[n] ? next_[n] - bound_[n] : 0;
+    if (!releasing_[n] && above) return nodes_[n].name + " has frames handed out beyond its online capacity";
+    const uint64_t gone = releasing_[n] ? above - draining_[n] : 0;
+    if (used_[n] + free_[n].size() + gone != next_[n]) return nodes_[n].name + ": frames in use and free do not add up";
+    for (uint64_t ppage : free_[n])
+      if (ppage - first_frame(n) >= bound_[n]) return nodes_[n].name + " lists an offline frame as free";
     for (uint64_t i = 0; i < next_[n]; ++i) {
       const uint64_t o = owners_[n][i];
       if (o == 0) continue;
@@ -142,6 +197,9 @@ std::string PageMap::restore(size_t node, const NodeFrames& f) {
   if (f.owners.size() - f.free.size() > capacity || f.free.size() > f.owners.size())
     return nodes_[node].name + " would hold " + std::to_string(f.owners.size() - f.free.size()) +
            " pages, more than its " + std::to_string(capacity);
+  if (f.owners.size() > bound_[node])
+    return nodes_[node].name + " would hand out " + std::to_string(f.owners.size()) + " frames, more than its " +
+           std::to_string(bound_[node]) + " online";
   owners_[node].assign(f.owners.size(), 0);
   uint64_t data = 0;
   for (uint64_t i = 0; i < f.owners.size(); ++i) {
@@ -196,7 +254,12 @@ uint64_t PageMap::translate_slow(uint64_t vaddr, size_t socket) {
 }
 
 uint64_t PageMap::allocate_frame(size_t socket) {
-  const size_t node = first_touch_node(socket);
+  size_t node = static_cast<size_t>(-1);
+  for (size_t n : fallback_.at(socket))
+    if (may_take(socket, n) && !nodes_[n].movable_only) {
+      node = n;
+      break;
+    }
   if (node == static_cast<size_t>(-1))
     report_error(msg::kInput, "out of memory: no node can hold a page-table page for socket " + std::to_string(socket) +
                                   " (" + occupancy() + ")");

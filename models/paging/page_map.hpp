@@ -27,6 +27,11 @@ class PageMap {
     // Bytes of it other sockets may take (a server's lent slice when hosts are separate; all of
     // it otherwise). The node's own socket is the first of its fallback list that starts with it.
     uint64_t lent = ~uint64_t{0};
+    // Bytes online from the node's base (dynamic capacity, pool/pool_dcd.hpp): frames beyond are
+    // offline until added. Memory that can go offline holds no page-table frames (movable_only),
+    // as Linux onlines hot-pluggable memory in ZONE_MOVABLE.
+    uint64_t online = ~uint64_t{0};
+    bool movable_only = false;
   };
 
   // `fallback[s]` lists node indices in the order first-touch tries them for socket s (its own
@@ -66,8 +71,24 @@ class PageMap {
   // The node a placed page lives on.
   size_t node_of(uint64_t vpage) const;
   uint64_t pages_on(size_t node) const { return used_[node]; }
-  // Pages `node` can still take.
-  uint64_t free_pages(size_t node) const { return nodes_[node].capacity / page_size_ - used_[node]; }
+  // Pages `node` can still take: its freed frames and the never-used ones below its bound.
+  uint64_t free_pages(size_t node) const {
+    return free_[node].size() + (bound_[node] > next_[node] ? bound_[node] - next_[node] : 0);
+  }
+
+  // Dynamic capacity. Frames [0, online_frames) of a node are the OS's, the rest offline.
+  uint64_t online_frames(size_t node) const { return online_[node]; }
+  // Brings the node's frames up to `frames` online (no fewer than now, no more than its range).
+  void add_capacity(size_t node, uint64_t frames);
+  // Starts taking frames [keep, online) offline (keep < online, no release under way): no page is
+  // placed there again and their free frames are dropped. Returns the virtual pages in them, in
+  // frame order, which the OS must move out (PageMap::move may move them within the node).
+  std::vector<uint64_t> begin_release(size_t node, uint64_t keep);
+  bool releasing(size_t node) const { return releasing_[node]; }
+  // Frames of the extent under release still in use (pages, or old frames of copies in flight).
+  uint64_t release_left(size_t node) const { return draining_[node]; }
+  // Ends a release whose extent holds nothing any more (release_left is 0): the frontier moves in.
+  void finish_release(size_t node);
 
   // Migration. `move` remaps placed page `vpage` to a free frame of `node` (which must have room) and
   // returns the physical page numbers it leaves and takes; the old frame stays taken until
@@ -125,7 +146,7 @@ class PageMap {
   const std::vector<Node>& nodes() const { return nodes_; }
 
   // For allocation policies.
-  bool full(size_t node) const { return used_[node] >= nodes_[node].capacity / page_size_; }
+  bool full(size_t node) const { return free_[node].empty() && next_[node] >= bound_[node]; }
   // The first node of `socket`'s fallback that first touch may use and that has room; npos when
   // none has.
   size_t first_touch_node(size_t socket) const;
@@ -182,6 +203,10 @@ class PageMap {
   std::vector<size_t> owner_;                     // per node: the socket whose own node it is (npos: none)
   std::vector<uint64_t> foreign_;                 // per node: pages first touch gave other sockets
   std::vector<uint64_t> next_;                    // frames handed out per node (the next never-used frame)
+  std::vector<uint64_t> online_;                  // per node: frames online (dynamic capacity)
+  std::vector<uint64_t> bound_;                   // per node: frames below it may be handed out
+  std::vector<bool> releasing_;                   // per node: a release under way, to `bound_`
+  std::vector<uint64_t> draining_;                // per node: frames at or above bound_ still in use
   std::vector<std::vector<uint64_t>> free_;       // per node: freed frames, the last freed first
   std::vector<std::vector<uint64_t>> owners_;     // per node, per frame: vpage + 1, or 0
   FlatMap<uint32_t> moves_;

@@ -36,12 +36,17 @@ CxlPool::CxlPool(sc_core::sc_module_name n, const ScopeContext& c)
       memory_("memory", part("memory", "ddr5"), {16, 48_GiB}),
       chmu_("chmu", part("chmu")),
       hdm_(part("hdm")),
-      qos_("qos", part("qos")) {
+      qos_("qos", part("qos")),
+      dcd_(part("dcd"), memory_.capacity()) {
   for (const Param<Bandwidth>* p : {&throughput_, &write_throughput_})
     if (p->get() > Bandwidth() && p->get() < *bandwidth_range().min)
       error_at(p->name(), "must be 0 (no limit) or at least 10 MB/s, not " + p->value_text());
   if (write_throughput_.get() > Bandwidth() && throughput_.get() == Bandwidth())
     error_at("write_throughput", "sets the controller's rate for writes, which needs its throughput (for reads) too");
+  // A DC region is the device's own range here: interleaving extents across devices is not modelled.
+  if (dcd_.enabled() && hdm_.interleaved())
+    error_at("dcd", "dynamic capacity on a device of an interleave set (hdm.set: " + hdm_.set() +
+                        ") is not modelled: give the device its own range (docs/cxl-device.md)");
   if (throughput_.get() >= *bandwidth_range().min) {
     controller_ = std::make_unique<Channel>(*this, "controller", throughput_.get(), Time());
     read_service_ps_ = controller_->service_ps(kLineBytes);

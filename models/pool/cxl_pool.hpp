@@ -13,6 +13,7 @@
 #include "memory/ddr5.hpp"
 #include "memory/memory_home.hpp"
 #include "pool/pool_chmu.hpp"
+#include "pool/pool_dcd.hpp"
 #include "pool/pool_qos.hpp"
 
 namespace starnuma {
@@ -49,6 +50,8 @@ class CxlPool : public FabricNode, public MemoryHome {
   PoolChmu& chmu() { return chmu_; }
   // Its QoS telemetry (`qos`; off by default).
   const PoolQos& qos() const { return qos_; }
+  // Its dynamic capacity (`dcd`; off by default: the whole device is online).
+  const PoolDcd& dcd() const { return dcd_; }
 
  private:
   Param<Time> port_latency_;
@@ -63,6 +66,7 @@ class CxlPool : public FabricNode, public MemoryHome {
   PoolChmu chmu_;
   HdmDecoder hdm_;
   PoolQos qos_;
+  PoolDcd dcd_;
   DevLoad last_devload_ = DevLoad::Light;
 };
 

@@ -149,6 +149,7 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
                  "os.policy: tracker needs the tracking hardware (topology.socket.tracking.impl: model or rtl)");
   if (knowledge == MigrationKnowledge::Tracker) metadata_ = tracking_->metadata().get();
 
+  refuse_dcd_schedules(fabric_, "the functional pass of a sampled run");
   pages_.emplace(
       make_page_map(fabric_, pool_limit_bytes(os_.pool_fraction(), workload_->footprint()), tracking_.get()));
   set_allocation(*pages_, os_, fabric_);

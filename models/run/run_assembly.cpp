@@ -279,32 +279,55 @@ void RunAssembly::start_cores() {
   }
 }
 
+KernelContext RunAssembly::kernel_context() {
+  KernelContext k;
+  k.fabric = &fabric_;
+  k.pages = &*pages_;
+  k.coherence = coherence_;
+  for (size_t s = 0; s < sockets_; ++s) k.llcs.push_back(llcs_[s].get());
+  for (const ThreadPlace& t : stimulus_.threads) k.cores.push_back(t.core);
+  k.control = &*control_;
+  k.os = &os_;
+  k.socket_node = socket_nodes(fabric_);
+  const size_t os_socket = std::min<size_t>(os_.os_socket(), sockets_ - 1);
+  k.os_cycle_fs = static_cast<int64_t>(std::llround(1e15 / fabric_.requesters()[os_socket]->frequency().hz()));
+  return k;
+}
+
+void RunAssembly::start_dynamic_capacity() {
+  if (checkpoint_) refuse_dcd_schedules(fabric_, "a sampled run's timing window");
+  for (size_t k = 0; k < fabric_.address_map().size(); ++k) {
+    const PoolDcd* dcd = pool_dcd(fabric_, k);
+    if (!dcd) continue;
+    DcdAgent::Setup d;
+    static_cast<KernelContext&>(d) = kernel_context();
+    d.node = k;
+    d.device = fabric_.address_map()[k].name;
+    d.dcd = dcd;
+    // The trackers' metadata, when the device holds it, is in its static capacity, never released.
+    d.device_bytes =
+        fabric_.address_map()[k].size - (tracking_ && tracking_->home_range() == k ? tracking_->reserved_bytes() : 0);
+    dcd_.push_back(std::make_unique<DcdAgent>(std::move(d)));
+    dcd_.back()->start();
+  }
+}
+
 void RunAssembly::start_migration() {
+  start_dynamic_capacity();
   if (autonuma_) autonuma_->start();
   if (placement_ != Placement::Dynamic || autonuma_) return;
   MigrationEngine::Setup m;
-  m.fabric = &fabric_;
-  m.pages = &*pages_;
-  m.coherence = coherence_;
-  for (size_t s = 0; s < sockets_; ++s) {
-    m.llcs.push_back(llcs_[s].get());
-    if (tracking_) m.trackers.push_back(&fabric_.requesters()[s]->tracking());
-  }
-  m.socket_node = socket_nodes(fabric_);
+  static_cast<KernelContext&>(m) = kernel_context();
+  for (size_t s = 0; s < sockets_ && tracking_; ++s) m.trackers.push_back(&fabric_.requesters()[s]->tracking());
   if (knowledge_ == MigrationKnowledge::Tracker && tracking_) {
     m.metadata = tracking_->metadata().get();
     m.metadata_range = tracking_->home_range();
   }
   m.counts = perfect_ ? &page_counts_ : nullptr;
-  for (const ThreadPlace& t : stimulus_.threads) m.cores.push_back(t.core);
-  m.control = &*control_;
-  m.os = &os_;
   m.knowledge = knowledge_;
   m.policy = os_.migration();
   m.pool = pool_;
   m.chmu = pool_chmu(fabric_, pool_);
-  const size_t os_socket = std::min<size_t>(os_.os_socket(), sockets_ - 1);
-  m.os_cycle_fs = static_cast<int64_t>(std::llround(1e15 / fabric_.requesters()[os_socket]->frequency().hz()));
   m.seed = o_.seed;
   m.progress = o_.progress;
   if (checkpoint_) m.replay = replay_of(*checkpoint_, m.socket_node, pool_);
@@ -425,6 +448,15 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
     r.shortfalls.push_back("the run stopped at platform.initiator_time_limit (" +
                            format_time(platform_.settings().initiator_time_limit()) +
                            " of simulated time) with initiators still running: one that never finishes?");
+  if (!dcd_.empty()) {
+    r.dcd = nlohmann::ordered_json::object();
+    for (const auto& agent : dcd_) {
+      r.dcd[agent->device()] = agent->report();
+      for (std::string& s : agent->shortfalls()) r.shortfalls.push_back(std::move(s));
+    }
+    if (const std::string bad = pages_->check(); !bad.empty())
+      report_internal("page map after dynamic capacity: " + bad);
+  }
   note_shortfalls(r, o_, os_, stimulus_.threads, placement_ == Placement::Dynamic && migration_ != nullptr);
   if (tracking_) {
     r.tracking = tracking_->active() ? "on" : "idle";

@@ -18,6 +18,7 @@
 
 #include "os/autonuma.hpp"
 #include "os/checkpoint.hpp"
+#include "os/dcd_agent.hpp"
 #include "os/migration_engine.hpp"
 #include "paging/page_counter.hpp"
 #include "paging/page_map.hpp"
@@ -50,6 +51,9 @@ class RunAssembly {
   void assemble_control();
   void start_cores();
   void start_migration();
+  // A kernel thread per device with dynamic capacity (os/dcd_agent.hpp).
+  void start_dynamic_capacity();
+  KernelContext kernel_context();  // what the OS's kernel threads work on
   void attach_observers();
   // simulate: whether the run stopped at the initiators' time limit
   bool simulate();
@@ -89,6 +93,7 @@ class RunAssembly {
   std::unique_ptr<AutoNuma> autonuma_;
   std::optional<TransactionTrace> transactions_;
   std::unique_ptr<MigrationEngine> migration_;
+  std::vector<std::unique_ptr<DcdAgent>> dcd_;  // one per device with dynamic capacity enabled
   std::chrono::steady_clock::time_point host_start_;
   std::optional<Timeline> timeline_;
   std::optional<Waves> waves_;

@@ -24,6 +24,10 @@ PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformT
     const bool first_touch = r.node->first_touch();
     const uint64_t size = tracking && tracking->home_range() == k ? r.size - tracking->reserved_bytes() : r.size;
     nodes.push_back({r.name, r.base, first_touch ? size : std::min(size, pool_limit), first_touch});
+    if (const PoolDcd* dcd = pool_dcd(fabric, k)) {
+      nodes.back().online = dcd->initial();
+      nodes.back().movable_only = true;
+    }
     // A server on a CXL fabric lends only its slice to the others.
     if (fabric.separate_hosts() && r.node->lent_share() < 1.0)
       nodes.back().lent = static_cast<uint64_t>(r.node->lent_share() * static_cast<double>(size));
@@ -81,6 +85,20 @@ PoolChmu* pool_chmu(Fabric& fabric, size_t pool) {
   if (pool >= fabric.address_map().size() || fabric.address_map()[pool].ways > 1) return nullptr;
   auto* device = dynamic_cast<CxlPool*>(fabric.address_map()[pool].node);
   return device ? &device->chmu() : nullptr;
+}
+
+const PoolDcd* pool_dcd(const Fabric& fabric, size_t range) {
+  const Fabric::Range& r = fabric.address_map().at(range);
+  const auto* device = r.ways == 1 ? dynamic_cast<const CxlPool*>(r.node) : nullptr;
+  return device && device->dcd().enabled() ? &device->dcd() : nullptr;
+}
+
+void refuse_dcd_schedules(const Fabric& fabric, const std::string& what) {
+  for (size_t k = 0; k < fabric.address_map().size(); ++k)
+    if (const PoolDcd* dcd = pool_dcd(fabric, k); dcd && !dcd->schedule().empty())
+      report_error(msg::kConfig, fabric.address_map()[k].name + ".dcd.schedule: " + what +
+                                     " does not take dynamic-capacity events (they run in continuous runs; "
+                                     "docs/cxl-device.md)");
 }
 
 AddressLimit virtual_address_limit(const Fabric& fabric) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "os/os_settings.hpp"
@@ -15,6 +16,7 @@ class Core;
 class Fabric;
 class PlatformTracking;
 class PoolChmu;
+class PoolDcd;
 
 inline constexpr uint64_t kRunPageSize = 4096;
 
@@ -25,10 +27,10 @@ struct ThreadPlace {
 // Threads on cores in order: socket0's cores first.
 std::vector<ThreadPlace> place_threads(const Fabric& fabric);
 
-// The OS's view of memory: every node's range; first touch tries the socket's own node, then the
-// others by unloaded latency (a pool device with numa_node: true among them); a pool only takes
-// what placement puts there, up to `pool_limit` bytes. The tracking metadata's reserved range (at the top of its home)
-// is never handed out.
+// The OS's view of memory: every node's range (a device with dynamic capacity: what is online); first touch tries the
+// socket's own node, then the others by unloaded latency (a pool device with numa_node: true among them); a pool only
+// takes what placement puts there, up to `pool_limit` bytes. The tracking metadata's reserved range (at the top of its
+// home) is never handed out.
 PageMap make_page_map(const Fabric& fabric, uint64_t pool_limit, const PlatformTracking* tracking);
 
 // The os settings' allocation policy on `pages`; weighted without a CPU-less node is a
@@ -43,6 +45,13 @@ std::vector<size_t> socket_nodes(const Fabric& fabric);
 size_t pool_node(const PageMap& pages);
 // The hotness monitor of the pool device at address-map index `pool`; null when there is none.
 PoolChmu* pool_chmu(Fabric& fabric, size_t pool);
+
+// The dynamic capacity of the device at address-map index `range`; null when it has none enabled.
+// Such a node starts with its `initial` capacity online and never holds page-table frames.
+const PoolDcd* pool_dcd(const Fabric& fabric, size_t range);
+// A configuration error when a device has dynamic-capacity events and `what` (a sampled
+// evaluation's pass) cannot take them.
+void refuse_dcd_schedules(const Fabric& fabric, const std::string& what);
 
 // The virtual addresses every core of the platform translates (the smallest core's limit).
 AddressLimit virtual_address_limit(const Fabric& fabric);

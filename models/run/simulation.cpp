@@ -56,6 +56,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
     m["policy"] = migration_policy;
     j["migration"] = m;
   }
+  if (!dcd.is_null()) j["dynamic_capacity"] = dcd;
   if (stats.contains("initiators")) j["initiators"] = stats["initiators"];
   j["sim_time_ns"] = sim_time_ns;
   j["host_seconds"] = host_seconds;
@@ -113,6 +114,17 @@ std::string format_summary(const RunResult& r) {
        << m["from_pool"].get<uint64_t>() << " from it, " << m["socket_to_socket"].get<uint64_t>()
        << " socket to socket; " << m["shootdowns_sent"].get<uint64_t>() << " shootdowns";
   }
+  if (!r.dcd.is_null())
+    for (const auto& [device, d] : r.dcd.items())
+      for (const auto& e : d["events"]) {
+        os << "\ncapacity       " << device << ": " << e["event"].get<std::string>() << ": "
+           << e["status"].get<std::string>();
+        if (e.contains("pages_moved"))
+          os << ", " << e["pages_moved"].get<uint64_t>() << " of " << e["pages_in_extent"].get<uint64_t>()
+             << " pages moved out";
+        if (e.contains("duration_ns") && e["duration_ns"].get<double>() > 0)
+          os << " in " << std::setprecision(1) << e["duration_ns"].get<double>() / 1e3 << " us";
+      }
   if (r.walk_ns > 0)
     os << "\npage walks     " << r.page_walks << " (mean " << std::setprecision(1) << r.walk_ns << " ns), "
        << r.walk_llc_misses << " entry reads from memory";

@@ -105,6 +105,8 @@ struct RunResult {
   uint64_t warmup = 0;                  // per thread, before measurement
   // What the run did short of what it was asked (a workload that ended early, a dynamic run that
   // completed no migration phase), one sentence each; empty when it did everything.
+  // Per device with dynamic-capacity events: its events and what became of them (os/dcd_agent.hpp).
+  nlohmann::ordered_json dcd;
   std::vector<std::string> shortfalls;
   // Page walks of the detailed cores: count, mean latency, and entry reads served by memory or
   // another socket's cache (page_walk.model: memory).

@@ -1,0 +1,46 @@
+// What a kernel thread of the OS (the migration thread, dynamic capacity's) works on: the
+// machine's memory, caches and cores, the OS's settings, and the clock of its own core.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/cache_hierarchy.hpp"
+#include "core/core.hpp"
+#include "core/run_control.hpp"
+#include "os/os_settings.hpp"
+#include "paging/page_map.hpp"
+
+namespace starnuma {
+
+class Fabric;
+class Coherence;
+
+struct KernelContext {
+  Fabric* fabric = nullptr;
+  PageMap* pages = nullptr;
+  Coherence* coherence = nullptr;  // null: no coherence
+  std::vector<SocketLlc*> llcs;    // per socket
+  std::vector<const Core*> cores;  // every thread's core
+  RunControl* control = nullptr;
+  const OsSettings* os = nullptr;
+  std::vector<size_t> socket_node;  // node index of each socket's memory
+  int64_t os_cycle_fs = 0;          // one cycle of the OS core
+
+  // Instructions retired by the furthest thread.
+  uint64_t furthest_retired() const {
+    uint64_t n = 0;
+    for (const Core* c : cores) n = std::max(n, c->retired_total());
+    return n;
+  }
+  // Whether phase `phase` (from 1) has begun at `now`: the furthest thread has retired its
+  // os.phase_instructions that many times, or os.phase_period has passed that many times.
+  bool phase_reached(uint64_t phase, int64_t now_fs) const {
+    const int64_t period_fs = os->phase_period().ps() * 1000;
+    return period_fs ? now_fs >= static_cast<int64_t>(phase) * period_fs
+                     : furthest_retired() >= phase * os->phase_instructions();
+  }
+};
+
+}  // namespace starnuma
