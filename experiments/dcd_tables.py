@@ -6,7 +6,7 @@ took, and what it cost the workload beside the run that kept its capacity; Markd
 
    python3 experiments/dcd_tables.py SWEEP_DIR
 """
-from sweep_runs import grouped, main
+from sweep_runs import grouped, main, span
 
 RELEASES = ["2MiB", "4MiB", "6MiB", "8MiB"]
 
@@ -32,8 +32,30 @@ def table(runs):
     return "\n".join(lines)
 
 
+def findings(runs):
+    """The figures the page's text states: the time per page the release thread moved, and what
+    each release cost the workload."""
+    kept = runs["kept"]
+    v = {}
+    per_page = []
+    for size in RELEASES:
+        s = runs[f"released-{size}"]
+        e = s["dynamic_capacity"]["pool"]["events"][0]
+        if e["pages_moved"]:
+            per_page.append(e["duration_ns"] / e["pages_moved"] / 1e3)
+        v[f"ipc.{size}"] = f"{s['ipc'] / kept['ipc']:.2f}"
+        v[f"in_extent.{size}"] = grouped(e["pages_in_extent"])
+        v[f"by_migration.{size}"] = grouped(e["pages_moved_by_others"])
+        v[f"to_pool.{size}"] = grouped(s["migration"]["to_pool"])
+    v["per_page"] = span(per_page, lambda x: f"{x:.2f}")
+    v["to_pool.kept"] = grouped(kept["migration"]["to_pool"])
+    v["dropped.kept"] = grouped(kept["migration"]["dropped"])
+    return v
+
+
 def values(finished):
-    return {"table": table({name: stats for name, _, _, stats in finished})}
+    runs = {name: stats for name, _, _, stats in finished}
+    return {"table": table(runs), **findings(runs)}
 
 
 if __name__ == "__main__":

@@ -37,9 +37,35 @@ def table(runs):
     return "\n".join(lines)
 
 
+def percent(x):
+    return f"{100 * x:.0f} %"
+
+
+def findings(runs):
+    """The figures the page's text states: what the streams cost the chase, how much of it the
+    throttling gives back and at what cost to the streams, and how often the device was overloaded."""
+    chase = {name: program(runs[name], "chase") for name, _ in CASES}
+    alone, off = chase["alone"]["time_ns"], chase["shared-off"]["time_ns"]
+    streams = {name: max(p["time_ns"] for n, p in runs[name]["programs"].items() if n.startswith("stream"))
+               for name, _ in CASES[1:]}
+    v = {"chase_cost": percent(off / alone - 1),
+         "chase_amat.alone": f"{chase['alone']['amat_ns']:.0f}",
+         "chase_amat.off": f"{chase['shared-off']['amat_ns']:.0f}",
+         "telemetry_changes_nothing": "yes" if runs["shared-telemetry"]["sim_time_ns"] == runs["shared-off"][
+             "sim_time_ns"] else "NO"}
+    for step in ("1ns", "4ns"):
+        name = f"shared-throttle-{step}"
+        v[f"recovered.{step}"] = percent((off - chase[name]["time_ns"]) / (off - alone))
+        v[f"streams_longer.{step}"] = percent(streams[name] / streams["shared-off"] - 1)
+    for name, key in (("shared-telemetry", "off"), ("shared-throttle-1ns", "1ns"), ("shared-throttle-4ns", "4ns")):
+        qos = runs[name]["stats"]["nodes"]["pool"]["qos"]
+        v[f"moderate_share.{key}"] = percent(qos["moderate"] / sum(qos[k] for k in LOADS))
+    return v
+
+
 def values(finished):
     runs = by_name(finished)
-    return {"table": table(runs)}
+    return {"table": table(runs), **findings(runs)}
 
 
 if __name__ == "__main__":

@@ -2,14 +2,15 @@
 // Algorithm 1 on the trackers' regions, whose sharer bits choose what goes to the pool, except
 // that the pool's own regions are judged by the pool device's CXL Hotness Monitoring Unit: a pool
 // region none of whose units the hotlist reported in the phase is cold and may leave, one reported
-// stays, whatever its count (T0 has none). The CHMU's epochs are the phases: at each boundary the
+// stays, whatever its count (T0 has none). An interleaved pool's devices each report units of their
+// own addresses, which the policy maps back into the window. The CHMU's epochs are the phases: at each boundary the
 // policy ends the epoch and drains the hotlist. A hotlist that overflowed in the phase is
 // incomplete, so that phase judges by LO as Algorithm 1 does (docs/decisions.md).
 #include <algorithm>
 
 #include "common/diagnostics.hpp"
 #include "os/phase_policy.hpp"
-#include "pool/pool_chmu.hpp"
+#include "pool/pool_monitors.hpp"
 
 namespace starnuma {
 
@@ -32,8 +33,11 @@ class ChmuPolicy : public PhasePolicy {
     if (!chmu_ || !chmu_->enabled())
       report_error(msg::kConfig,
                    "os.migration: chmu reads the pool's hotness monitor, which is off (set nodes.<pool>.chmu.enabled: "
-                   "true; docs/cxl-device.md), or the pool is interleaved over several devices (an HDM set), "
-                   "whose monitors each see a part");
+                   "true, on every device of an interleave set; docs/cxl-device.md)");
+    if (chmu_->unit_bytes() == 0)
+      report_error(msg::kConfig,
+                   "os.migration: chmu reads the hotlists of the pool's interleaved devices as one, "
+                   "which needs the same chmu.unit on each");
     chmu_->hand_epochs_to_os();
   }
 
@@ -77,8 +81,11 @@ class ChmuPolicy : public PhasePolicy {
     hot_regions_.clear();
     const uint64_t base = pages.nodes()[pool_].base, unit = chmu_->unit_bytes();
     const uint64_t region_bytes = pages.page_size() * pages_per_region_;
-    for (const HotlistEntry& e : hotlist_) {
-      const uint64_t first = base + e.unit * unit, last = first + unit - 1;
+    for (const auto& [position, e] : hotlist_) {
+      // A unit's addresses are in order in the window too, between those of its first and last bytes
+      // (with other devices' chunks among them when the unit spans several chunks).
+      const uint64_t first = base + chmu_->window_offset(position, e.unit * unit),
+                     last = base + chmu_->window_offset(position, e.unit * unit + unit - 1);
       for (uint64_t r = first / region_bytes; r <= last / region_bytes; ++r) hot_regions_.push_back(r);
     }
     std::sort(hot_regions_.begin(), hot_regions_.end());
@@ -86,11 +93,11 @@ class ChmuPolicy : public PhasePolicy {
   }
 
   MigrationPolicy policy_;
-  PoolChmu* chmu_;
+  PoolMonitors* chmu_;
   size_t pool_;
   uint64_t pages_per_region_;
   unsigned counter_bits_;
-  std::vector<HotlistEntry> hotlist_;
+  std::vector<std::pair<size_t, HotlistEntry>> hotlist_;  // (device position, entry)
   std::vector<uint64_t> hot_regions_;
   uint64_t dropped_ = 0;
 };

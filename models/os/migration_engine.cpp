@@ -38,7 +38,7 @@ MigrationEngine::MigrationEngine(Setup setup)
   if (s_.knowledge == MigrationKnowledge::Tracker && !s_.metadata)
     report_error(msg::kConfig,
                  "os.policy: tracker needs the tracking hardware (topology.socket.tracking.impl: model or rtl)");
-  policy_ = policy_type_->create({s_.os, s_.knowledge, s_.metadata, s_.socket_node, s_.pool, s_.seed, s_.chmu});
+  policy_ = policy_type_->create({s_.os, s_.knowledge, s_.metadata, s_.socket_node, s_.pool, s_.seed, &s_.chmu});
 }
 
 void MigrationEngine::start() {

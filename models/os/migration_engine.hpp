@@ -32,6 +32,7 @@
 #include "os/os_settings.hpp"
 #include "paging/page_counter.hpp"
 #include "paging/page_map.hpp"
+#include "pool/pool_monitors.hpp"
 #include "os/page_mover.hpp"
 #include "os/region_scan.hpp"
 #include "tracking/tracker_metadata.hpp"
@@ -82,7 +83,7 @@ class MigrationEngine {
     MigrationKnowledge knowledge = MigrationKnowledge::Tracker;
     std::string policy = "algorithm1";      // a registered phase policy (os/phase_policy.hpp)
     size_t pool = static_cast<size_t>(-1);  // the pool's node index, npos: none
-    PoolChmu* chmu = nullptr;               // the pool's hotness monitor (a policy may read it)
+    PoolMonitors chmu;                      // the pool's hotness monitors (a policy may read them)
     uint64_t seed = 1;
     bool progress = false;  // a line per phase on stderr
     // A sampled run's timing window (os/checkpoint.hpp): no scan of its own, no decision; the

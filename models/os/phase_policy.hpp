@@ -24,7 +24,7 @@
 
 namespace starnuma {
 
-class PoolChmu;
+class PoolMonitors;
 
 // What a policy is built from, once per run.
 struct PhasePolicySetup {
@@ -34,7 +34,7 @@ struct PhasePolicySetup {
   std::vector<size_t> socket_node;            // node index of each socket's memory
   size_t pool = static_cast<size_t>(-1);      // the pool's node index, npos: none
   uint64_t seed = 1;
-  PoolChmu* chmu = nullptr;  // the pool device's hotness monitor (os/chmu_policy.cpp), when it has a pool
+  PoolMonitors* chmu = nullptr;  // the pool's hotness monitors (os/chmu_policy.cpp), when it has a pool
 };
 
 // Algorithm 1 as the run's settings configure it, with the run's seed: what the policies built on it

@@ -16,7 +16,7 @@
 #include "paging/page_counter.hpp"
 #include "os/region_scan.hpp"
 #include "platform/platform.hpp"
-#include "pool/pool_chmu.hpp"
+#include "pool/pool_monitors.hpp"
 #include "run/run_setup.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/workload_registry.hpp"
@@ -86,7 +86,7 @@ class FunctionalPass {
   // The pool's hotness monitor sees a request at physical line `line`, when it is the pool's.
   void to_pool_device(uint64_t line, MemOp op) {
     if (line >= pool_first_line_ && line < pool_end_line_)
-      chmu_->observe(Time(), op, (line - pool_first_line_) << kPassLineShift);
+      chmu_.observe(Time(), op, (line - pool_first_line_) << kPassLineShift);
   }
   void write_manifest();
 
@@ -106,7 +106,8 @@ class FunctionalPass {
   std::unique_ptr<PhasePolicy> policy_;
   nlohmann::ordered_json policy_fields_;  // the last decision's own figures
   // The pool device's hotness monitor when on (it counts the pass's pool requests), and the pool's lines.
-  PoolChmu* chmu_ = nullptr;
+  PoolMonitors chmu_;  // the pool's monitors, when they are on (chmu_on_)
+  bool chmu_on_ = false;
   uint64_t pool_first_line_ = 0, pool_end_line_ = 0;
   std::optional<OutputFolder> folder_;
   std::vector<CacheArray> llcs_;
@@ -156,13 +157,14 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
   pool_ = pool_node(*pages_);
   socket_node_ = socket_nodes(fabric_);
   check_nodes();
-  if (PoolChmu* chmu = pool_chmu(fabric_, pool_); chmu && chmu->enabled()) {
-    chmu_ = chmu;
+  if (PoolMonitors monitors = pool_monitors(fabric_, pool_); monitors.enabled()) {
+    chmu_ = std::move(monitors);
+    chmu_on_ = true;
     const Fabric::Range& r = fabric_.address_map()[pool_];
     pool_first_line_ = r.base >> kPassLineShift;
     pool_end_line_ = (r.base + r.size) >> kPassLineShift;
   }
-  policy_ = policy_type->create({&os_, knowledge, metadata_, socket_node_, pool_, o.seed, chmu_});
+  policy_ = policy_type->create({&os_, knowledge, metadata_, socket_node_, pool_, o.seed, chmu_on_ ? &chmu_ : nullptr});
   if (!o.streams_only) {
     if (o.out.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
     folder_.emplace(o.out, "manifest.json");
@@ -264,7 +266,7 @@ nlohmann::ordered_json FunctionalPass::apply(const Checkpoint& c, const std::str
     const PageMap::Moved mv = pages.move(m.vpage, m.to);
     pages.release(mv.from);
     const uint64_t lines = pages.page_size() >> kPassLineShift;
-    if (chmu_)  // the copy: every line read at the old home and written at the new one
+    if (chmu_on_)  // the copy: every line read at the old home and written at the new one
       for (uint64_t k = 0; k < lines; ++k) {
         to_pool_device(mv.from * lines + k, MemOp::Read);
         to_pool_device(mv.to * lines + k, MemOp::Write);
@@ -339,7 +341,7 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     if (llc.access(line, store)) continue;
     const CacheArray::Victim evicted = llc.fill(line, store);
     ++result_.llc_misses;
-    if (chmu_) {  // a miss reads the line (a store's too: for ownership); a dirty victim is written home
+    if (chmu_on_) {  // a miss reads the line (a store's too: for ownership); a dirty victim is written home
       to_pool_device(line, MemOp::Read);
       if (evicted.valid && evicted.dirty) to_pool_device(evicted.line, MemOp::Write);
     }

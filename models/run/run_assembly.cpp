@@ -327,7 +327,7 @@ void RunAssembly::start_migration() {
   m.knowledge = knowledge_;
   m.policy = os_.migration();
   m.pool = pool_;
-  m.chmu = pool_chmu(fabric_, pool_);
+  m.chmu = pool_monitors(fabric_, pool_);
   m.seed = o_.seed;
   m.progress = o_.progress;
   if (checkpoint_) m.replay = replay_of(*checkpoint_, m.socket_node, pool_);

@@ -79,12 +79,16 @@ size_t pool_node(const PageMap& pages) {
   return pool;
 }
 
-PoolChmu* pool_chmu(Fabric& fabric, size_t pool) {
-  // An interleaved pool has a monitor in each device, each seeing its own device addresses: none
-  // of them alone is the pool's (os.migration: chmu refuses it).
-  if (pool >= fabric.address_map().size() || fabric.address_map()[pool].ways > 1) return nullptr;
-  auto* device = dynamic_cast<CxlPool*>(fabric.address_map()[pool].node);
-  return device ? &device->chmu() : nullptr;
+PoolMonitors pool_monitors(Fabric& fabric, size_t pool) {
+  if (pool >= fabric.address_map().size()) return {};
+  const Fabric::Range& r = fabric.address_map()[pool];
+  std::vector<PoolChmu*> devices;
+  for (size_t p = 0; p < r.ways; ++p) {
+    auto* device = dynamic_cast<CxlPool*>(fabric.homes()[r.first_home + p].node);
+    if (!device) return {};
+    devices.push_back(&device->chmu());
+  }
+  return PoolMonitors(std::move(devices), uint64_t{1} << r.granularity_shift);
 }
 
 const PoolDcd* pool_dcd(const Fabric& fabric, size_t range) {

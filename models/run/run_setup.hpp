@@ -8,6 +8,7 @@
 
 #include "os/os_settings.hpp"
 #include "paging/page_map.hpp"
+#include "pool/pool_monitors.hpp"
 #include "stimulus/address_limit.hpp"
 
 namespace starnuma {
@@ -15,7 +16,6 @@ namespace starnuma {
 class Core;
 class Fabric;
 class PlatformTracking;
-class PoolChmu;
 class PoolDcd;
 
 inline constexpr uint64_t kRunPageSize = 4096;
@@ -43,8 +43,9 @@ uint64_t pool_limit_bytes(double pool_fraction, uint64_t footprint);
 // The address-map index of each socket's memory and of the pool (npos: none), from `pages`.
 std::vector<size_t> socket_nodes(const Fabric& fabric);
 size_t pool_node(const PageMap& pages);
-// The hotness monitor of the pool device at address-map index `pool`; null when there is none.
-PoolChmu* pool_chmu(Fabric& fabric, size_t pool);
+// The hotness monitors of the pool's window at address-map index `pool` (one per device of an
+// interleave set); none when there is no pool device.
+PoolMonitors pool_monitors(Fabric& fabric, size_t pool);
 
 // The dynamic capacity of the device at address-map index `range`; null when it has none enabled.
 // Such a node starts with its `initial` capacity online and never holds page-table frames.

@@ -13,6 +13,7 @@
 #include "harness/in_child.hpp"
 #include "harness/run_platform.hpp"
 #include "platform/platform.hpp"
+#include "pool/pool_monitors.hpp"
 #include "run/functional_pass.hpp"
 #include "run/simulation.hpp"
 
@@ -105,12 +106,13 @@ TEST(ChmuPolicy, RefusesAMachineWithoutAPool) {
 
 // The sampled evaluation's functional pass feeds the device every pool request it applies (misses,
 // dirty evictions, its page copies) and decides with the same policy.
-TEST(ChmuPolicy, TheFunctionalPassFeedsTheMonitorAndDecidesWithIt) {
-  auto p = Platform::build(std::string(STARNUMA_SOURCE_DIR) + "/platforms/starnuma16-scaled.yaml", chmu("1"));
+void expect_the_pass_feeds_the_monitors(const std::string& platform, const std::vector<std::string>& sets,
+                                        const std::string& workload) {
+  auto p = Platform::build(std::string(STARNUMA_SOURCE_DIR) + "/" + platform, sets);
   const std::string out =
       (std::filesystem::temp_directory_path() / ("starnuma-chmu-pass-" + std::to_string(getpid()))).string();
   FunctionalPassOptions o;
-  o.workload = "sharing:pages=1024";
+  o.workload = workload;
   o.seed = 1;
   o.checkpoints = 3;
   o.out = out;
@@ -121,6 +123,51 @@ TEST(ChmuPolicy, TheFunctionalPassFeedsTheMonitorAndDecidesWithIt) {
   EXPECT_GT(sum(phases, "chmu_hotlist_units"), 0u);
   EXPECT_GT(sum(phases, "chmu_pool_regions_hot"), 0u);
   std::filesystem::remove_all(out);
+}
+
+TEST(ChmuPolicy, TheFunctionalPassFeedsTheMonitorAndDecidesWithIt) {
+  expect_the_pass_feeds_the_monitors("platforms/starnuma16-scaled.yaml", chmu("1"), "sharing:pages=1024");
+}
+
+TEST(ChmuPolicy, TheFunctionalPassFeedsEachInterleavedDeviceItsChunks) {
+  expect_the_pass_feeds_the_monitors("tests/inputs/pool-interleaved.yaml",
+                                     {"os.migration=chmu", "os.phase_instructions=40000", "os.pool_fraction=0.1"},
+                                     "sharing:pages=1024,sharers=4:1");
+}
+
+// A pool interleaved over two devices (tests/inputs/pool-interleaved.yaml): each device's CHMU
+// counts its own chunks, and the policy reads both hotlists, each unit mapped back into the window.
+TEST(ChmuPolicy, AnInterleavedPoolIsJudgedByAllItsDevicesMonitors) {
+  auto p = Platform::build(
+      std::string(STARNUMA_SOURCE_DIR) + "/tests/inputs/pool-interleaved.yaml",
+      {"os.migration=chmu", "os.phase_instructions=40000", "os.pool_fraction=0.1", "coherence.enabled=false"});
+  RunOptions o;
+  o.workload = "sharing:pages=1024,sharers=4:1";
+  o.instructions = 150000;
+  o.placement = Placement::Dynamic;
+  const RunResult r = run_workload(*p, o);
+  const auto& phases = r.migration["per_phase"];
+  EXPECT_GT(r.migration["to_pool"].get<uint64_t>(), 0u);
+  EXPECT_GT(sum(phases, "chmu_hotlist_units"), 0u);
+  EXPECT_GT(sum(phases, "chmu_pool_regions_hot"), 0u);
+  for (const char* device : {"dev0", "dev1"})
+    EXPECT_GT(r.stats["nodes"][device]["chmu"]["reported"].get<uint64_t>(), 0u) << device;
+}
+
+TEST(PoolMonitors, AnInterleavedDevicesOffsetsFillTheWindowOnce) {
+  const uint64_t chunk = 256;
+  for (size_t ways : {1, 2, 3, 4}) {
+    const PoolMonitors m(std::vector<PoolChmu*>(ways, nullptr), chunk);
+    std::vector<bool> seen(ways * 8 * chunk, false);
+    for (size_t position = 0; position < ways; ++position)
+      for (uint64_t d = 0; d < 8 * chunk; d += 64) {
+        const uint64_t w = m.window_offset(position, d);
+        ASSERT_LT(w, seen.size());
+        EXPECT_FALSE(seen[w]) << ways << " ways: " << w << " twice";
+        seen[w] = true;
+        EXPECT_EQ(w / chunk % ways, ways == 1 ? 0 : position);  // chunk k is position k mod ways'
+      }
+  }
 }
 
 TEST(ChmuPolicy, SampledRunsRefuseAPolicyThatDecidesAtFaults) {

@@ -19,7 +19,10 @@ import starnuma_results as sr
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER_RESULTS = ROOT / "experiments" / "results" / "paper"
-CHMU_RESULTS = ROOT / "experiments" / "results" / "chmu"
+RESULTS = ROOT / "experiments" / "results"
+# Studies beyond the paper of the CXL device (docs/cxl-device.md), results committed in RESULTS/NAME:
+# the CHMU against the trackers, QoS telemetry on a shared pool, dynamic capacity released under a workload.
+COMMITTED = ["chmu", "qos", "dcd"]
 sys.path.insert(0, str(ROOT / "experiments"))
 from sweep_runs import finished_runs, grouped  # noqa: E402
 
@@ -412,10 +415,10 @@ def study_values(name: str, sweep: Path) -> dict:
     return v
 
 
-def chmu_values(sweep: str | Path) -> dict:
-    """The CHMU against the trackers (experiments/chmu.yaml), whose results are committed
-    (experiments/results/chmu) like the paper's."""
-    return study_values("chmu", Path(sweep))
+def committed_values(name: str, sweep: str | Path | None = None) -> dict:
+    """The values of a study beyond the paper whose results are committed in
+    experiments/results/NAME like the paper's (COMMITTED), or in `sweep`."""
+    return study_values(name, Path(sweep) if sweep else RESULTS / name)
 
 
 def companion_values(dir: str | Path) -> dict:
@@ -424,7 +427,8 @@ def companion_values(dir: str | Path) -> dict:
     v = {}
     for name in COMPANIONS:
         v.update(study_values(name, Path(dir) / name))
-    v.update(chmu_values(CHMU_RESULTS))
+    for name in COMMITTED:
+        v.update(committed_values(name))
     # The paper's own evaluation (experiments/paper.yaml; its values are named paper.* already): its
     # results are committed, since its sweep takes longer than a working session here
     # (experiments/results/README.md).

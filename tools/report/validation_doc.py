@@ -6,6 +6,8 @@
                                    # experiments/results/paper) recomputed, every other value kept
     validation_doc.py --chmu DIR   # only the CHMU against the trackers (a sweep of experiments/chmu.yaml,
                                    # experiments/results/chmu) recomputed, every other value kept
+    validation_doc.py --qos DIR    # the same for QoS telemetry (experiments/qos.yaml, results/qos)
+    validation_doc.py --dcd DIR    # and dynamic capacity (experiments/dcd.yaml, results/dcd)
     validation_doc.py --check  # the page and README are what docs/validation-data.json gives
 
 The page's text is docs/validation.md.in: Markdown in which {{name}} is a value of the database
@@ -126,10 +128,11 @@ def main(argv: list) -> int:
             values = {k: x for k, x in json.loads(DATA.read_text()).items() if not k.startswith("paper.")}
             write({**values, **paper})
             return 0
-        if len(argv) == 2 and argv[0] == "--chmu":  # the CHMU's sweep alone, the rest as it was
-            chmu = data_module("validation_data").chmu_values(argv[1])
-            values = {k: x for k, x in json.loads(DATA.read_text()).items() if not k.startswith("chmu.")}
-            write({**values, **chmu})
+        if len(argv) == 2 and argv[0] in ("--chmu", "--qos", "--dcd"):  # one study alone, the rest as it was
+            name = argv[0][2:]
+            study = data_module("validation_data").committed_values(name, argv[1])
+            values = {k: x for k, x in json.loads(DATA.read_text()).items() if not k.startswith(name + ".")}
+            write({**values, **study})
             return 0
     except TemplateError as e:
         print(f"error: {e}", file=sys.stderr)
