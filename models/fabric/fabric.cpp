@@ -94,6 +94,54 @@ Fabric::Fabric(sc_core::sc_module_name name, const ScopeContext& ctx, const std:
   }
   compile_messages(nodes);
   build_throttles();
+  build_port_sets();
+}
+
+void Fabric::build_port_sets() {
+  for (size_t r = 0; r < requester_nodes_.size(); ++r)
+    for (size_t h = 0; h < homes_.size(); ++h) {
+      FabricNode& from = *requester_nodes_[r];
+      FabricNode& device = *homes_[h].node;
+      const HdmDecoder* decoder = device.hdm_decoder();
+      if (!decoder) continue;
+      PortSet set{static_cast<unsigned>(log2_of_power(decoder->granularity())), {}};
+      for (Link* l : from.links())
+        if (l->protocol() == Protocol::Cxl && l->other_end(from) == &device) {
+          Route route;
+          route.hops.push_back(Hop{l, &from, &device});
+          route.latency = from.port_latency(*l) + l->latency() + device.port_latency(*l);
+          route.reachable = true;
+          set.routes.push_back(std::move(route));
+        }
+      if (set.routes.size() < 2) continue;
+      if (port_set_of_.empty()) port_set_of_.assign(requester_nodes_.size(), std::vector<int32_t>(homes_.size(), -1));
+      port_set_of_[r][h] = static_cast<int32_t>(port_sets_.size());
+      CompiledPorts c{std::move(set), {}, {}};
+      for (const Route& route : c.set.routes) {
+        Path p;
+        p.remote = true;
+        p.out[0] = compile(route, true, &Link::request_bytes);
+        p.back[0] = compile(route, false, &Link::data_bytes);
+        p.out[1] = compile(route, true, &Link::data_bytes);
+        p.back[1] = compile(route, false, &Link::request_bytes);
+        c.paths.push_back(p);
+        auto& legs = c.messages.emplace_back();
+        for (const bool outbound : {false, true})
+          for (const bool data : {false, true})
+            legs[outbound][data] = compile(route, outbound, data ? &Link::data_bytes : &Link::request_bytes, false);
+      }
+      port_sets_.push_back(std::move(c));
+    }
+}
+
+Time Fabric::send_home(size_t s, size_t home, uint64_t address, bool outbound, Time t, bool data, PathTrace* trace) {
+  if (port_set_of_.empty() || port_set_of_[s][home] < 0) return send(s, *homes_[home].node, outbound, t, data, trace);
+  const CompiledPorts& c = port_sets_[static_cast<size_t>(port_set_of_[s][home])];
+  uint64_t offset;
+  serving_home(ranges_[homes_[home].range], address, offset);
+  const size_t port = c.set.port(offset);
+  if (!trace) return run(c.messages[port][outbound][data], t);
+  return walk(c.set.routes[port], outbound, t, data ? &Link::data_bytes : &Link::request_bytes, trace, false);
 }
 
 void Fabric::build_throttles() {
@@ -347,7 +395,15 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   if (range_index) *range_index = index;
   uint64_t offset;
   const size_t home = serving_home(*range, a.address, offset);
-  const Path& path = paths_[r][home];
+  const Path* chosen = &paths_[r][home];
+  const Route* route_taken = nullptr;  // a port's, when the socket interleaves over its links to the device
+  if (!port_set_of_.empty() && port_set_of_[r][home] >= 0) {
+    const CompiledPorts& c = port_sets_[static_cast<size_t>(port_set_of_[r][home])];
+    const size_t port = c.set.port(offset);
+    chosen = &c.paths[port];
+    route_taken = &c.set.routes[port];
+  }
+  const Path& path = *chosen;
   if (path.unreachable) unreachable_access(r, index);
   ++requests_;  // after the checks: a refused access is neither a request nor a response
   const auto [half_uncore, back] = uncore_[r];
@@ -357,7 +413,7 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   const bool read = a.op == MemOp::Read;
   if (path.remote) ++remote_;
   if (a.trace) {
-    const Route& route = *route_to_home_[r][home];
+    const Route& route = route_taken ? *route_taken : *route_to_home_[r][home];
     t = walk(route, true, t, read ? &Link::request_bytes : &Link::data_bytes, a.trace);
     t = homes_[home].home->serve(t, a.op, offset, a.trace);
     t = walk(route, false, t, read ? &Link::data_bytes : &Link::request_bytes, a.trace);

@@ -153,6 +153,23 @@ class Fabric : public Component {
   // Port to port: the on-die parts are the caller's. Not counted by the conservation check: a
   // transaction's messages (request, forward, data from a third node) do not pair up per link.
   Time send(size_t s, const FabricNode& node, bool outbound, Time t, bool data, PathTrace* trace = nullptr);
+  // The same between socket `s` and home `home` (index into homes()) about the line at physical
+  // `address`: over the link its chunk takes when the socket reaches the device through several
+  // (ports()).
+  Time send_home(size_t s, size_t home, uint64_t address, bool outbound, Time t, bool data, PathTrace* trace = nullptr);
+  // Port interleaving (docs/cxl-device.md): a socket with several links straight to one CXL
+  // device spreads its requests to it over them, as a host bridge interleaves its root ports,
+  // chunk k of the device's addresses (at its HDM granularity) over link k mod links. Null when
+  // the socket reaches the device by one route.
+  struct PortSet {
+    unsigned shift;             // log2 of the granularity
+    std::vector<Route> routes;  // one per link, in declaration order
+    size_t port(uint64_t device_offset) const { return (device_offset >> shift) % routes.size(); }
+  };
+  const PortSet* ports(size_t s, size_t home) const {
+    if (port_set_of_.empty() || port_set_of_[s][home] < 0) return nullptr;
+    return &port_sets_[static_cast<size_t>(port_set_of_[s][home])].set;
+  }
 
  private:
   // The TLM-2.0 target (fabric_tlm.cpp). `port`: the index of the binding it came through.
@@ -223,6 +240,7 @@ class Fabric : public Component {
     unsigned level = 0;
   };
   void build_throttles();
+  void build_port_sets();
   Throttle* throttle(size_t r, size_t home) {
     return throttles_.empty() || !throttles_[r][home].gate ? nullptr : &throttles_[r][home];
   }
@@ -254,6 +272,15 @@ class Fabric : public Component {
   std::vector<Crossing> crossings_;
   std::vector<std::vector<Path>> paths_;          // [requester][home]
   std::vector<std::vector<Throttle>> throttles_;  // [requester][home] with qos_throttle, else empty
+  // Port interleaving: each set with its links' accesses and messages compiled like paths_ and
+  // message_legs_; port_set_of_[requester][home] indexes it (-1: one route), empty when none.
+  struct CompiledPorts {
+    PortSet set;
+    std::vector<Path> paths;                                  // [port]
+    std::vector<std::array<std::array<Leg, 2>, 2>> messages;  // [port][outbound][data]
+  };
+  std::vector<CompiledPorts> port_sets_;
+  std::vector<std::vector<int32_t>> port_set_of_;
   // Coherence messages, compiled like accesses: [requester][node (the route table's index)]
   // [outbound][data]; what send() runs when nothing traces it.
   std::vector<std::vector<std::array<std::array<Leg, 2>, 2>>> message_legs_;

@@ -156,7 +156,8 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
   };
   std::vector<Stage> stages;
   // An interleave set's targets each take an equal share of the window's lines: the memories add
-  // up, and a link direction that k of the ways' routes cross carries k / ways of the traffic.
+  // up, and a link direction that k of the ways' routes cross carries k / ways of the traffic
+  // (a port-interleaved device's share split evenly again over its links).
   const double w = o.write_fraction;
   double memory_gbps = 0;
   for (size_t t = 0; t < home.ways; ++t) {
@@ -179,32 +180,39 @@ BandwidthResult measure_bandwidth(Platform& platform, const BandwidthOptions& o)
   double links_gbps = 0;
   for (size_t requester : requesters) {
     // Per link direction this requester's traffic crosses: its capacity in lines' worth of GB/s and
-    // how many of the targets' routes cross it.
-    std::vector<std::pair<const Channel*, std::pair<double, unsigned>>> crossed;
+    // the share of the traffic it carries (a target's 1 / ways, split again over the links of a
+    // port-interleaved device).
+    std::vector<std::pair<const Channel*, std::pair<double, double>>> crossed;
     for (size_t t = 0; t < home.ways; ++t) {
-      const Route& route = fabric.route(requester, *fabric.homes()[home.first_home + t].node);
+      const size_t target = home.first_home + t;
+      const Route& route = fabric.route(requester, *fabric.homes()[target].node);
       if (!route.reachable)
         report_error(msg::kUsage, std::string("--from ") + fabric.requesters()[requester]->basename() +
                                       ": another host, whose memory " + o.to +
                                       " does not lend it (platform.separate_hosts)");
-      for (const Hop& h : route.hops) {
-        const double data = h.link->data_bytes(), request = h.link->request_bytes();
-        const std::pair<const FabricNode*, double> directions[] = {{h.to, (1 - w) * data + w * request},
-                                                                   {h.from, w * data + (1 - w) * request}};
-        for (const auto& [sender, bytes_per_line] : directions) {
-          const Channel& ch = h.link->channel_from(*sender);
-          const auto at = std::find_if(crossed.begin(), crossed.end(), [&](const auto& c) { return c.first == &ch; });
-          if (at != crossed.end()) ++at->second.second;
-          else crossed.push_back({&ch, {ch.bandwidth().gb_per_s() * kLineBytes / bytes_per_line, 1}});
-          if (std::find(seen.begin(), seen.end(), &ch) != seen.end()) continue;
-          seen.push_back(&ch);
-          stages.push_back({h.link->path() + " (" + h.link->direction_name(*sender) + ")", ch.bandwidth().gb_per_s(),
-                            [&ch](Time span) { return ch.utilization(span); }});
+      const Fabric::PortSet* ports = fabric.ports(requester, target);
+      const std::vector<Route> one{route};
+      const std::vector<Route>& routes = ports ? ports->routes : one;
+      const double share = 1.0 / static_cast<double>(home.ways * routes.size());
+      for (const Route& taken : routes)
+        for (const Hop& h : taken.hops) {
+          const double data = h.link->data_bytes(), request = h.link->request_bytes();
+          const std::pair<const FabricNode*, double> directions[] = {{h.to, (1 - w) * data + w * request},
+                                                                     {h.from, w * data + (1 - w) * request}};
+          for (const auto& [sender, bytes_per_line] : directions) {
+            const Channel& ch = h.link->channel_from(*sender);
+            const auto at = std::find_if(crossed.begin(), crossed.end(), [&](const auto& c) { return c.first == &ch; });
+            if (at != crossed.end()) at->second.second += share;
+            else crossed.push_back({&ch, {ch.bandwidth().gb_per_s() * kLineBytes / bytes_per_line, share}});
+            if (std::find(seen.begin(), seen.end(), &ch) != seen.end()) continue;
+            seen.push_back(&ch);
+            stages.push_back({h.link->path() + " (" + h.link->direction_name(*sender) + ")", ch.bandwidth().gb_per_s(),
+                              [&ch](Time span) { return ch.utilization(span); }});
+          }
         }
-      }
     }
     double narrowest = std::numeric_limits<double>::infinity();
-    for (const auto& [ch, use] : crossed) narrowest = std::min(narrowest, use.first * home.ways / use.second);
+    for (const auto& [ch, use] : crossed) narrowest = std::min(narrowest, use.first / use.second);
     links_gbps += narrowest;
   }
   BandwidthResult r;

@@ -7,7 +7,8 @@
     validation_doc.py --chmu DIR   # only the CHMU against the trackers (a sweep of experiments/chmu.yaml,
                                    # experiments/results/chmu) recomputed, every other value kept
     validation_doc.py --qos DIR    # the same for QoS telemetry (experiments/qos.yaml, results/qos)
-    validation_doc.py --dcd DIR    # and dynamic capacity (experiments/dcd.yaml, results/dcd)
+    validation_doc.py --dcd DIR    # and dynamic capacity (experiments/dcd.yaml, results/dcd); several
+                                   # of these three together: --qos DIR --dcd DIR
     validation_doc.py --check  # the page and README are what docs/validation-data.json gives
 
 The page's text is docs/validation.md.in: Markdown in which {{name}} is a value of the database
@@ -128,11 +129,15 @@ def main(argv: list) -> int:
             values = {k: x for k, x in json.loads(DATA.read_text()).items() if not k.startswith("paper.")}
             write({**values, **paper})
             return 0
-        if len(argv) == 2 and argv[0] in ("--chmu", "--qos", "--dcd"):  # one study alone, the rest as it was
-            name = argv[0][2:]
-            study = data_module("validation_data").committed_values(name, argv[1])
-            values = {k: x for k, x in json.loads(DATA.read_text()).items() if not k.startswith(name + ".")}
-            write({**values, **study})
+        studies = argv[0::2]
+        if argv and len(argv) % 2 == 0 and all(a in ("--chmu", "--qos", "--dcd") for a in studies):
+            # those studies recomputed (each from its DIR), the rest as it was
+            values = json.loads(DATA.read_text())
+            for flag, sweep in zip(studies, argv[1::2]):
+                name = flag[2:]
+                values = {k: x for k, x in values.items() if not k.startswith(name + ".")}
+                values.update(data_module("validation_data").committed_values(name, sweep))
+            write(values)
             return 0
     except TemplateError as e:
         print(f"error: {e}", file=sys.stderr)
