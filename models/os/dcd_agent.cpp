@@ -115,7 +115,8 @@ bool DcdAgent::begin_release(const DcdEvent& e, Record& r) {
   const uint64_t next = pages.frames_used(s_.node);
   uint64_t room = std::min(never_used, keep > next ? keep - next : 0);
   for (uint64_t i : frames_now.free) room += i < keep;
-  for (size_t n : s_.socket_node) room += pages.free_pages(n);
+  for (size_t n : shared_socket_memories()) room += pages.free_pages(n);
+  r.pages_in_extent = in_extent;
   if (in_extent > room)
     return refuse("the extent holds " + std::to_string(in_extent) + " pages and the rest of memory has room for " +
                   std::to_string(room));
@@ -127,10 +128,20 @@ bool DcdAgent::begin_release(const DcdEvent& e, Record& r) {
   return true;
 }
 
+std::vector<size_t> DcdAgent::shared_socket_memories() const {
+  std::vector<size_t> nodes;
+  for (size_t n : s_.socket_node) {
+    bool all = true;
+    for (size_t s = 0; s < s_.socket_node.size(); ++s) all = all && s_.pages->reaches(s, n);
+    if (all) nodes.push_back(n);
+  }
+  return nodes;
+}
+
 size_t DcdAgent::destination() const {
   if (s_.pages->free_pages(s_.node) > 0) return s_.node;
   size_t best = kNone;
-  for (size_t n : s_.socket_node)
+  for (size_t n : shared_socket_memories())
     if (s_.pages->free_pages(n) > 0 && (best == kNone || s_.pages->free_pages(n) > s_.pages->free_pages(best)))
       best = n;
   return best;
@@ -166,6 +177,7 @@ bool DcdAgent::release_step(int64_t now, Record& r, int64_t& wake) {
     const int64_t os_done_fs = now + static_cast<int64_t>(s_.os->page_cycles()) * s_.os_cycle_fs;
     os_free_fs_ = mover_.move(v, to, now, os_done_fs, copier);  // the thread waits for its copy
     ++r.pages_moved;
+    r.moved_within += to == s_.node;
     ++next_page_;
     return true;
   }
@@ -201,6 +213,7 @@ nlohmann::ordered_json DcdAgent::report() const {
     if (schedule[k].kind == DcdEvent::Kind::Release && r.start_ns >= 0) {
       e["pages_in_extent"] = r.pages_in_extent;
       e["pages_moved"] = r.pages_moved;
+      e["pages_kept_on_device"] = r.moved_within;  // of those, moved below the extent
       e["pages_moved_by_others"] = r.moved_by_others;
     }
     if (r.status == "done" || r.status == "refused") e["online_bytes_after"] = r.online_after;

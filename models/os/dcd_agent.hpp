@@ -7,8 +7,8 @@
 //     moves every page in it out, as Linux's memory offlining does, synchronously one after another:
 //     `os.page_cycles` of its core, then the copy line by line through the fabric; a page goes to a
 //     free frame of its own node below the extent if there is one, else to the socket memory with
-//     the most free pages. The release completes when the extent holds nothing, copies of other
-//     movers included; the frontier then moves in.
+//     the most free pages that every socket reaches. The release completes when the extent holds
+//     nothing, copies of other movers included; the frontier then moves in.
 // A release that the rest of memory cannot absorb when it comes is refused (the run goes on and
 // says so). The page map's invariants are checked at every event, and every page that was in a
 // released extent must be placed elsewhere when it completes.
@@ -48,7 +48,7 @@ class DcdAgent {
     std::string status = "pending";  // pending, done, refused, incomplete
     std::string reason;              // why refused or incomplete
     double start_ns = -1, end_ns = -1;
-    uint64_t pages_in_extent = 0, pages_moved = 0, moved_by_others = 0, online_after = 0;
+    uint64_t pages_in_extent = 0, pages_moved = 0, moved_within = 0, moved_by_others = 0, online_after = 0;
   };
   void run();
   bool due(const DcdEvent& e, int64_t now) const;
@@ -60,6 +60,9 @@ class DcdAgent {
   bool release_step(int64_t now, Record& r, int64_t& wake);
   // A destination with room for a page of the extent; npos when none.
   size_t destination() const;
+  // The sockets' memories every socket reaches: where a page of the device may go whoever uses it
+  // (on a fabric of separate hosts, none but what they lend).
+  std::vector<size_t> shared_socket_memories() const;
   void finish_release(Record& r);
   void check(const std::string& when) const;
 

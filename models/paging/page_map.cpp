@@ -227,8 +227,8 @@ std::string PageMap::restore(size_t node, const NodeFrames& f) {
 std::string PageMap::occupancy() const {
   std::string s;
   for (size_t n = 0; n < nodes_.size(); ++n)
-    s += (n ? ", " : "") + nodes_[n].name + " " + std::to_string(used_[n]) + " of " +
-         std::to_string(nodes_[n].capacity / page_size_) + " pages";
+    s += (n ? ", " : "") + nodes_[n].name + " " + std::to_string(used_[n]) + " of " + std::to_string(bound_[n]) +
+         " pages" + (nodes_[n].movable_only ? " online, no page tables" : "");
   return s;
 }
 
@@ -262,7 +262,8 @@ uint64_t PageMap::allocate_frame(size_t socket) {
     }
   if (node == static_cast<size_t>(-1))
     report_error(msg::kInput, "out of memory: no node can hold a page-table page for socket " + std::to_string(socket) +
-                                  " (" + occupancy() + ")");
+                                  " (" + occupancy() +
+                                  "; memory with dynamic capacity holds no page tables, as Linux's ZONE_MOVABLE)");
   ++frames_;
   return take_frame_for(socket, node) << page_shift_;
 }

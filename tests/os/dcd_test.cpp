@@ -149,6 +149,7 @@ TEST(DynamicCapacity, AReleaseMovesEveryPageOutOfItsExtentInTime) {
   EXPECT_GT(in_extent, 0u) << "the pool's upper half held no page: nothing tested";
   EXPECT_EQ(moved + others, in_extent);
   EXPECT_GT(moved, 0u);
+  EXPECT_LE(e["pages_kept_on_device"].get<uint64_t>(), moved);
   EXPECT_EQ(r.dcd["pool"]["online_bytes"], 512u << 10);
   EXPECT_LE(r.dcd["pool"]["pages_on_device"].get<uint64_t>(), 128u);
   // The thread moves one page after another: each takes the OS's page cycles and a copy.
@@ -181,6 +182,43 @@ TEST(DynamicCapacity, WhatCannotBeDoneIsRefusedAndSaid) {
   EXPECT_TRUE(said(r, "pool's dynamic-capacity event 'release 8MiB at 1us' was refused: only 4MiB is online"));
   EXPECT_TRUE(said(r, "pool's dynamic-capacity event 'add 2MiB at 1s' did not come before the workload ended"));
   EXPECT_EQ(r.dcd["pool"]["online_bytes"], 4u << 20);
+}
+
+// Separate servers on a pool device (lmp4-physical-scaled): no server reaches another's memory, so
+// a release must fit in the device's own frames.
+TEST(DynamicCapacity, OnSeparateHostsAReleaseMustFitInTheDevice) {
+  RunOptions o;
+  o.workload = "vecsum:size=8MiB,repeats=1@socket0";
+  o.instructions = 1000000000;  // the workload's own end
+  o.placement = Placement::FirstTouch;
+  const RunResult r = testing::run_platform(
+      "lmp4-physical-scaled.yaml", o,
+      {"os.allocation=weighted", "os.cpuless_share=1", "nodes.pool.dcd.enabled=true", "nodes.pool.dcd.block=1MiB",
+       "nodes.pool.dcd.initial=16MiB", "nodes.pool.dcd.schedule=release 8MiB at 20us; release 8MiB at 40us"});
+  const auto& events = r.dcd["pool"]["events"];
+  EXPECT_EQ(events[0]["status"], "done") << events[0].dump();  // the upper half held nothing
+  EXPECT_EQ(events[0]["pages_in_extent"], 0u);
+  EXPECT_EQ(events[1]["status"], "refused") << events[1].dump();
+  const uint64_t held = events[1]["pages_in_extent"];
+  EXPECT_GT(held, 0u);
+  EXPECT_EQ(events[1]["reason"],
+            "the extent holds " + std::to_string(held) + " pages and the rest of memory has room for 0");
+  EXPECT_EQ(r.dcd["pool"]["online_bytes"], 8u << 20);
+}
+
+// Page tables never go to memory that can go offline: a server whose own memory is full cannot
+// put them on the pool, and says why.
+TEST(DynamicCapacity, APageTableNeverGoesToCapacityThatCanBeReleased) {
+  const auto e = testing::capture_report([] {
+    RunOptions o;
+    o.workload = "vecsum:size=24MiB,repeats=1@socket0";
+    o.instructions = 1000000000;
+    o.placement = Placement::FirstTouch;
+    testing::run_platform("lmp4-physical-scaled.yaml", o,
+                          {"nodes.pool.dcd.enabled=true", "nodes.pool.dcd.block=1MiB", "nodes.pool.dcd.initial=64MiB"});
+  });
+  EXPECT_EQ(e.type, "starnuma/input");
+  EXPECT_NE(e.message.find("no page tables, as Linux's ZONE_MOVABLE"), std::string::npos) << e.message;
 }
 
 TEST(DynamicCapacity, AnAddIsUsedByTheNextPhases) {
