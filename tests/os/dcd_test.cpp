@@ -186,13 +186,17 @@ TEST(DynamicCapacity, WhatCannotBeDoneIsRefusedAndSaid) {
 
 // Separate servers on a pool device (lmp4-physical-scaled): no server reaches another's memory, so
 // a release must fit in the device's own frames.
-TEST(DynamicCapacity, OnSeparateHostsAReleaseMustFitInTheDevice) {
+RunResult on_servers(const std::string& workload, const std::vector<std::string>& sets) {
   RunOptions o;
-  o.workload = "vecsum:size=8MiB,repeats=1@socket0";
+  o.workload = workload;
   o.instructions = 1000000000;  // the workload's own end
   o.placement = Placement::FirstTouch;
-  const RunResult r = testing::run_platform(
-      "lmp4-physical-scaled.yaml", o,
+  return testing::run_platform("lmp4-physical-scaled.yaml", o, sets);
+}
+
+TEST(DynamicCapacity, OnSeparateHostsAReleaseMustFitInTheDevice) {
+  const RunResult r = on_servers(
+      "vecsum:size=8MiB,repeats=1@socket0",
       {"os.allocation=weighted", "os.cpuless_share=1", "nodes.pool.dcd.enabled=true", "nodes.pool.dcd.block=1MiB",
        "nodes.pool.dcd.initial=16MiB", "nodes.pool.dcd.schedule=release 8MiB at 20us; release 8MiB at 40us"});
   const auto& events = r.dcd["pool"]["events"];
@@ -210,12 +214,8 @@ TEST(DynamicCapacity, OnSeparateHostsAReleaseMustFitInTheDevice) {
 // put them on the pool, and says why.
 TEST(DynamicCapacity, APageTableNeverGoesToCapacityThatCanBeReleased) {
   const auto e = testing::capture_report([] {
-    RunOptions o;
-    o.workload = "vecsum:size=24MiB,repeats=1@socket0";
-    o.instructions = 1000000000;
-    o.placement = Placement::FirstTouch;
-    testing::run_platform("lmp4-physical-scaled.yaml", o,
-                          {"nodes.pool.dcd.enabled=true", "nodes.pool.dcd.block=1MiB", "nodes.pool.dcd.initial=64MiB"});
+    on_servers("vecsum:size=24MiB,repeats=1@socket0",
+               {"nodes.pool.dcd.enabled=true", "nodes.pool.dcd.block=1MiB", "nodes.pool.dcd.initial=64MiB"});
   });
   EXPECT_EQ(e.type, "starnuma/input");
   EXPECT_NE(e.message.find("no page tables, as Linux's ZONE_MOVABLE"), std::string::npos) << e.message;
