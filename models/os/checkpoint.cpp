@@ -87,6 +87,7 @@ nlohmann::ordered_json Checkpoint::header() const {
   h["counter_bits"] = counter_bits;
   h["phase_instructions"] = phase_instructions;
   h["phase"] = phase;
+  if (unit) h["unit"] = unit;
   h["in_initialisation"] = in_initialisation;
   nlohmann::ordered_json n = nlohmann::ordered_json::array();
   for (const NodeRecord& r : nodes) {
@@ -181,6 +182,7 @@ Checkpoint read_checkpoint(const std::string& path) {
     c.counter_bits = h.at("counter_bits").get<unsigned>();
     c.phase_instructions = h.at("phase_instructions").get<uint64_t>();
     c.phase = h.at("phase").get<uint64_t>();
+    c.unit = h.value("unit", uint64_t{0});
     c.in_initialisation = h.at("in_initialisation").get<bool>();
     const uint64_t threads = h.at("threads").get<uint64_t>();
     if (threads > payload_bytes / 2)

@@ -30,7 +30,10 @@ struct Checkpoint {
   std::string knowledge;      // "tracker" or "perfect"
   unsigned counter_bits = 0;  // the trackers' (tracker knowledge)
   uint64_t phase_instructions = 0;
-  uint64_t phase = 0;              // the boundary: after `phase` phases of the functional pass
+  uint64_t phase = 0;  // the boundary: after `phase` phases of the functional pass
+  // A sampling unit inside the phase after boundary `phase` (1, 2, ...; 0: the boundary itself):
+  // its map is the phase's, with no decision and no moves (docs/sampling.md, "Units").
+  uint64_t unit = 0;
   bool in_initialisation = false;  // some thread had not yet ended the workload's initialisation
 
   // Per thread: stream operations consumed and instructions retired up to the boundary.

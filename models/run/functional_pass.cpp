@@ -81,6 +81,10 @@ class FunctionalPass {
   void open_barrier();
   // The state at a boundary, the phase's decision and its checkpoint written.
   Checkpoint checkpoint(uint64_t phase);
+  // The state alone: the map and every thread's position (a unit's checkpoint, a boundary's start).
+  Checkpoint state(uint64_t phase) const;
+  // A sampling unit inside the phase after boundary `phase`: its checkpoint and manifest entry.
+  void write_unit(uint64_t phase, uint64_t unit);
   // The checkpoint's moves, all at once; its line of the manifest.
   nlohmann::ordered_json apply(const Checkpoint& c, const std::string& file);
   // The pool's hotness monitor sees a request at physical line `line`, when it is the pool's.
@@ -120,6 +124,7 @@ class FunctionalPass {
   std::vector<uint32_t> filter_;
   FunctionalPassResult result_;
   nlohmann::ordered_json phases_ = nlohmann::ordered_json::array();
+  nlohmann::ordered_json units_ = nlohmann::ordered_json::array();
   uint64_t furthest_ = 0;
   unsigned live_;
 };
@@ -209,8 +214,8 @@ void FunctionalPass::set_up_caches() {
   annexes_.emplace(tlbs, fabric_.requesters()[0]->tracking().annexes_stlb(), *metadata_);
 }
 
-Checkpoint FunctionalPass::checkpoint(uint64_t phase) {
-  PageMap& pages = *pages_;
+Checkpoint FunctionalPass::state(uint64_t phase) const {
+  const PageMap& pages = *pages_;
   Checkpoint c;
   c.workload = o_.workload;
   c.seed = o_.seed;
@@ -232,6 +237,20 @@ Checkpoint FunctionalPass::checkpoint(uint64_t phase) {
     r.frames = pages.frames(k);
     c.nodes.push_back(std::move(r));
   }
+  return c;
+}
+
+void FunctionalPass::write_unit(uint64_t phase, uint64_t unit) {
+  Checkpoint c = state(phase);
+  c.unit = unit;
+  const std::string name = "unit-" + std::to_string(phase) + "-" + std::to_string(unit) + ".ckpt";
+  write_file_atomically(folder_->file(name), c.serialise());
+  units_.push_back({{"phase", phase}, {"unit", unit}, {"file", name}, {"furthest_instructions", furthest_}});
+}
+
+Checkpoint FunctionalPass::checkpoint(uint64_t phase) {
+  PageMap& pages = *pages_;
+  Checkpoint c = state(phase);
   RegionScan scan;
   if (metadata_) {
     scan = scan_tracker_metadata(pages, *metadata_);
@@ -368,7 +387,8 @@ FunctionalPassResult FunctionalPass::run() {
   const uint64_t per_phase = os_.phase_instructions();
   // The pass's own speed is timed from here: building the workload (a graph's generation) is not.
   const auto pass_start = std::chrono::steady_clock::now();
-  uint64_t phase = 0, round = 0;
+  uint64_t phase = 0, round = 0, unit = 0;  // boundaries passed; units written since the last
+  const uint64_t units = o_.streams_only ? 0 : o_.units_per_phase;
   while (phase < o_.checkpoints && live_ > 0) {
     unsigned waiting = 0;
     const size_t first = round++ % n_;
@@ -390,6 +410,9 @@ FunctionalPassResult FunctionalPass::run() {
         phases_.push_back(apply(c, name));
       }
       std::fill(filter_.begin(), filter_.end(), kNoLine);
+      unit = 0;
+    } else if (phase >= 1 && unit < units && furthest_ >= phase * per_phase + (unit + 1) * per_phase / (units + 1)) {
+      write_unit(phase, ++unit);  // systematic: evenly inside the phase, transparent to the pass
     }
   }
   if (phase < o_.checkpoints)
@@ -424,6 +447,10 @@ void FunctionalPass::write_manifest() {
   m["accesses_per_second"] =
       result_.pass_seconds > 0 ? static_cast<double>(result_.accesses) / result_.pass_seconds : 0.0;
   m["phases"] = phases_;
+  if (o_.units_per_phase) {
+    m["units_per_phase"] = o_.units_per_phase;
+    m["units"] = units_;
+  }
   if (folder_) {
     write_file_atomically(folder_->file("manifest.json"), json_text(m) + "\n");
     folder_->commit();

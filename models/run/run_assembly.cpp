@@ -316,6 +316,9 @@ void RunAssembly::start_migration() {
   start_dynamic_capacity();
   if (autonuma_) autonuma_->start();
   if (placement_ != Placement::Dynamic || autonuma_) return;
+  // A sampling unit falls inside a phase whose moves the pass made at its boundary: the OS does
+  // nothing in its window (docs/sampling.md, "Units").
+  if (checkpoint_ && checkpoint_->unit) return;
   MigrationEngine::Setup m;
   static_cast<KernelContext&>(m) = kernel_context();
   for (size_t s = 0; s < sockets_ && tracking_; ++s) m.trackers.push_back(&fabric_.requesters()[s]->tracking());
@@ -427,6 +430,7 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
   if (checkpoint_) {
     r.placement = "sampled window";
     r.checkpoint_phase = checkpoint_->phase;
+    r.checkpoint_unit = checkpoint_->unit;
   }
   collect_migration(r);
   r.host_seconds = host_seconds;

@@ -82,6 +82,7 @@ struct ProgramResult {
 struct RunResult {
   std::string platform, workload, placement;
   uint64_t checkpoint_phase = 0;  // a sampled window's phase boundary (0: not a window)
+  uint64_t checkpoint_unit = 0;   // its unit inside the phase after it (0: the boundary itself)
   double ipc = 0;                 // mean over the detailed cores
   unsigned detailed_sockets = 0;  // all of them unless mixed modality
   // The tracking hardware: "on", "idle" (tracking.active: auto in a run no migration decides by

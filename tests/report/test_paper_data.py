@@ -59,6 +59,12 @@ class PairedSpeedup(unittest.TestCase):
         self.assertIsNone(intervals.paired_speedup(self.run(0.1), self.run(0.1)))
         self.assertIsNone(intervals.paired_speedup(None, base))
 
+    def test_units_pair_by_their_phase_and_place_in_it(self):
+        # A boundary's window and the units inside the phase after it share the phase number.
+        base = {"per_window": [{"phase": 1, "ipc": 0.1}, {"phase": 1, "unit": 1, "ipc": 0.2}]}
+        fast = {"per_window": [{"phase": 1, "ipc": 0.2}, {"phase": 1, "unit": 1, "ipc": 0.4}]}
+        self.assertAlmostEqual(intervals.paired_speedup(fast, base), (2.0, 2.0, 2.0))
+
 
 def toy_spec(folder: str) -> str:
     """experiments/paper.yaml with its workloads and lengths made small, its parts and names kept."""

@@ -28,13 +28,25 @@ std::string folder(const std::string& name) {
 }
 
 FunctionalPassResult pass(Platform& p, const std::string& out, unsigned checkpoints = 3,
-                          const std::string& workload = "sharing:pages=2048") {
+                          const std::string& workload = "sharing:pages=2048", unsigned units_per_phase = 0) {
   FunctionalPassOptions o;
   o.workload = workload;
   o.seed = 3;
   o.checkpoints = checkpoints;
+  o.units_per_phase = units_per_phase;
   o.out = out;
   return run_functional_pass(p, o);
+}
+
+// The timing window of checkpoint `path` (the pass's workload and seed).
+RunResult window(Platform& p, const std::string& path, uint64_t instructions, uint64_t warmup) {
+  RunOptions o;
+  o.checkpoint = path;
+  o.workload = "sharing:pages=2048";
+  o.seed = 3;
+  o.instructions = instructions;
+  o.warmup = warmup;
+  return run_workload(p, o);
 }
 
 std::string bytes_of(const std::string& path) {
@@ -92,13 +104,7 @@ TEST(SampledWindow, RestoresTheMapAndReplaysThePhasesMoves) {
   const std::string path = out + "/checkpoint-2.ckpt";
   const Checkpoint c = read_checkpoint(path);
   ASSERT_GT(c.moves.size(), 0u);
-  RunOptions o;
-  o.checkpoint = path;
-  o.workload = "sharing:pages=2048";
-  o.seed = 3;
-  o.instructions = 20000;
-  o.warmup = 5000;
-  const RunResult r = run_workload(*p, o);
+  const RunResult r = window(*p, path, 20000, 5000);
   fs::remove_all(out);
   EXPECT_EQ(r.placement, "sampled window");
   EXPECT_EQ(r.checkpoint_phase, 2u);
@@ -111,6 +117,52 @@ TEST(SampledWindow, RestoresTheMapAndReplaysThePhasesMoves) {
             c.moves.size());
   EXPECT_GT(r.breakdown[3], 0.0);  // pool accesses: pages the earlier phase moved there
   EXPECT_EQ(r.instructions, 20000u * 64);
+}
+
+// Sampling units (docs/sampling.md, "Units"): evenly inside each phase between two boundaries, each
+// the map there and every thread's position, with no decision; the pass around them is unchanged.
+TEST(FunctionalPass, WritesUnitsEvenlyInsideThePhasesAndNothingElseChanges) {
+  auto p = Platform::build(kPlatform, kTracked);
+  const std::string plain = folder("plain"), with = folder("units");
+  pass(*p, plain);
+  const nlohmann::ordered_json m = pass(*p, with, 3, "sharing:pages=2048", 3).manifest;
+  for (int k = 1; k <= 3; ++k) {  // the boundaries' checkpoints are the same bytes
+    const std::string name = "/checkpoint-" + std::to_string(k) + ".ckpt";
+    EXPECT_EQ(bytes_of(plain + name), bytes_of(with + name)) << name;
+  }
+  const auto& units = m["units"];
+  ASSERT_EQ(units.size(), 6u);  // inside the phases after boundaries 1 and 2
+  for (size_t k = 0; k < units.size(); ++k) {
+    const uint64_t phase = 1 + k / 3, unit = 1 + k % 3;
+    EXPECT_EQ(units[k]["phase"], phase);
+    EXPECT_EQ(units[k]["unit"], unit);
+    // At or just past phase x 40 K + unit x 10 K instructions of the furthest thread.
+    const uint64_t at = units[k]["furthest_instructions"], due = phase * 40000 + unit * 10000;
+    EXPECT_GE(at, due);
+    EXPECT_LT(at, due + 1000);
+    const Checkpoint c = read_checkpoint(with + "/" + units[k]["file"].get<std::string>());
+    EXPECT_EQ(c.phase, phase);
+    EXPECT_EQ(c.unit, unit);
+    EXPECT_TRUE(c.moves.empty());
+  }
+  fs::remove_all(plain);
+  fs::remove_all(with);
+}
+
+// A unit's window: the map and positions restored, and no migration phase (the phase's moves were
+// made at its boundary).
+TEST(SampledWindow, AUnitsWindowMovesNothing) {
+  auto p = Platform::build(kPlatform, kTracked);
+  const std::string out = folder("unit-window");
+  pass(*p, out, 3, "sharing:pages=2048", 1);
+  const RunResult r = window(*p, out + "/unit-2-1.ckpt", 10000, 2000);
+  fs::remove_all(out);
+  EXPECT_EQ(r.checkpoint_phase, 2u);
+  EXPECT_EQ(r.checkpoint_unit, 1u);
+  EXPECT_TRUE(r.migration.is_null());
+  EXPECT_GT(r.breakdown[3], 0.0);  // the pages boundary 2 moved to the pool
+  EXPECT_EQ(r.instructions, 10000u * 64);
+  EXPECT_TRUE(r.shortfalls.empty()) << r.shortfalls.front();
 }
 
 TEST(SampledWindow, RefusesACheckpointMadeForSomethingElse) {

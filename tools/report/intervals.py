@@ -21,7 +21,8 @@ def paired_speedup(faster: dict | None, base: dict | None) -> tuple[float, float
     narrows by the phases' common variation."""
     if not faster or not base:
         return None
-    cpi = lambda r: {w["phase"]: 1 / w["ipc"] for w in r.get("per_window", []) if w.get("ipc")}
+    # A window is its boundary's phase, or a unit inside the phase after it (docs/sampling.md, "Units").
+    cpi = lambda r: {(w["phase"], w.get("unit", 0)): 1 / w["ipc"] for w in r.get("per_window", []) if w.get("ipc")}
     b, f = cpi(base), cpi(faster)
     phases = sorted(set(b) & set(f))
     n = len(phases)

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <tuple>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -114,6 +115,15 @@ nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& win
   return c;
 }
 
+// "3" for the window of boundary 3, "3.2" for unit 2 inside the phase after it; of a window's
+// results or of an entry of per_window.
+std::string window_name(const nlohmann::ordered_json& w) {
+  const bool entry = w.contains("phase");
+  const uint64_t phase = entry ? w["phase"].get<uint64_t>() : w.value("checkpoint_phase", uint64_t{0});
+  const uint64_t unit = w.value(entry ? "unit" : "checkpoint_unit", uint64_t{0});
+  return std::to_string(phase) + (unit ? "." + std::to_string(unit) : "");
+}
+
 // The windows' results as one run, as the paper aggregates its checkpoints: every count summed,
 // IPC as instructions over the summed time (windows back to back), AMAT and its parts weighted by
 // each window's memory accesses, link utilisation by each window's simulated time.
@@ -192,6 +202,7 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
     if (w.contains("migration") && w["migration"].contains("per_phase"))
       for (const auto& p : w["migration"]["per_phase"]) decided += p.value("pages_decided", uint64_t{0});
     per.push_back({{"phase", w["checkpoint_phase"]},
+                   {"unit", w.value("checkpoint_unit", uint64_t{0})},
                    {"ipc", w["ipc"]},
                    {"amat_ns", w["amat_ns"]},
                    {"sim_time_ns", w["sim_time_ns"]},
@@ -204,8 +215,7 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
   nlohmann::ordered_json shortfalls = nlohmann::ordered_json::array();
   for (const auto& w : windows)
     for (const auto& s : w.value("shortfalls", nlohmann::ordered_json::array()))
-      shortfalls.push_back("window " + std::to_string(w["checkpoint_phase"].get<uint64_t>()) + ": " +
-                           s.get<std::string>());
+      shortfalls.push_back("window " + window_name(w) + ": " + s.get<std::string>());
   a["shortfalls"] = shortfalls;
   return a;
 }
@@ -283,11 +293,18 @@ int sample(const SampleArgs& sa) {
                                                     "the checkpoints' manifest (not a folder "
                                                     "`starnuma checkpoint` wrote?)");
   std::vector<std::string> files;
-  std::vector<uint64_t> phases;  // what the manifest says each file holds
+  std::vector<std::pair<uint64_t, uint64_t>> held;  // what the manifest says each file holds: (phase, unit)
   try {
-    for (const auto& p : manifest.at("phases")) {
-      files.push_back((dir / p.at("file").get<std::string>()).string());
-      phases.push_back(p.at("phase").get<uint64_t>());
+    // In the execution's order: a boundary (unit 0), then the units inside the phase after it.
+    std::vector<std::tuple<uint64_t, uint64_t, std::string>> listed;
+    for (const char* list : {"phases", "units"})
+      for (const auto& p : manifest.value(list, nlohmann::ordered_json::array()))
+        listed.emplace_back(p.at("phase").get<uint64_t>(), p.value("unit", uint64_t{0}),
+                            (dir / p.at("file").get<std::string>()).string());
+    std::sort(listed.begin(), listed.end());
+    for (const auto& [phase, unit, file] : listed) {
+      files.push_back(file);
+      held.emplace_back(phase, unit);
     }
   } catch (const nlohmann::json::exception& e) {
     report_error(msg::kInput, (dir / "manifest.json").string() + ": " + e.what());
@@ -361,11 +378,15 @@ int sample(const SampleArgs& sa) {
     nlohmann::ordered_json coherence = j["stats"].value("coherence", nlohmann::ordered_json::object());
     j["stats"] = {{"coherence", std::move(coherence)}};
     // A file replaced or swapped since the pass would time another phase under this one's name.
-    if (j.value("checkpoint_phase", uint64_t{0}) != phases[k]) {
+    const std::pair<uint64_t, uint64_t> holds{j.value("checkpoint_phase", uint64_t{0}),
+                                              j.value("checkpoint_unit", uint64_t{0})};
+    if (holds != held[k]) {
       std::error_code ec;
       if (!keep) fs::remove_all(out, ec);
-      report_error(msg::kInput, files[k] + ": holds phase " + std::to_string(j.value("checkpoint_phase", uint64_t{0})) +
-                                    ", the manifest says phase " + std::to_string(phases[k]) +
+      const auto name = [](const std::pair<uint64_t, uint64_t>& h) {
+        return "phase " + std::to_string(h.first) + (h.second ? " unit " + std::to_string(h.second) : "");
+      };
+      report_error(msg::kInput, files[k] + ": holds " + name(holds) + ", the manifest says " + name(held[k]) +
                                     " (checkpoint files swapped or replaced since the pass: make them again)");
     }
     windows.push_back(std::move(j));
@@ -398,7 +419,7 @@ int sample(const SampleArgs& sa) {
             << sa.warmup << " of warm-up)\n\n"
             << "window  IPC     AMAT (ns)  pages moved  to pool\n";
   for (const auto& w : result["per_window"])
-    std::cout << std::left << std::setw(8) << w["phase"].get<uint64_t>() << std::setw(8) << std::setprecision(3)
+    std::cout << std::left << std::setw(8) << window_name(w) << std::setw(8) << std::setprecision(3)
               << w["ipc"].get<double>() << std::setw(11) << std::setprecision(1) << w["amat_ns"].get<double>()
               << std::setw(13) << w["pages_moved"].get<uint64_t>() << w["to_pool"].get<uint64_t>() << '\n';
   const auto interval = [&result](const char* key, int digits) {
@@ -434,6 +455,11 @@ Command add_checkpoint(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--checkpoints", o.checkpoints, "Phase boundaries to checkpoint (1 to N)")
       ->check(CLI::Range(1, limits::kMaxCheckpoints))
+      ->capture_default_str();
+  cmd->add_option("--units-per-phase", o.units_per_phase,
+                  "Sampling units: this many unit checkpoints evenly inside each phase between two boundaries "
+                  "(no decision of their own); sample times them beside the boundaries (docs/sampling.md, \"Units\")")
+      ->check(CLI::Range(0u, 1000u))
       ->capture_default_str();
   CLI::Option* out = cmd->add_option("--out", o.out, "Folder for manifest.json and the checkpoints (replaced whole)")
                          ->check(kNonEmpty);
