@@ -286,16 +286,11 @@ void report_target_error(nlohmann::ordered_json& result, double target) {
   std::cerr << "warning: " << why.str() << '\n';
 }
 
-int sample(const SampleArgs& sa) {
-  const bool json = sa.json;
-  const fs::path dir(sa.checkpoints);
-  const nlohmann::ordered_json manifest = read_json(dir / "manifest.json",
-                                                    "the checkpoints' manifest (not a folder "
-                                                    "`starnuma checkpoint` wrote?)");
-  std::vector<std::string> files;
-  std::vector<std::pair<uint64_t, uint64_t>> held;  // what the manifest says each file holds: (phase, unit)
+// The checkpoints a manifest lists, in the execution's order: a boundary (unit 0), then the units
+// inside the phase after it; each file's path and what it holds, (phase, unit).
+void list_checkpoints(const fs::path& dir, const nlohmann::ordered_json& manifest, std::vector<std::string>& files,
+                      std::vector<std::pair<uint64_t, uint64_t>>& held) {
   try {
-    // In the execution's order: a boundary (unit 0), then the units inside the phase after it.
     std::vector<std::tuple<uint64_t, uint64_t, std::string>> listed;
     for (const char* list : {"phases", "units"})
       for (const auto& p : manifest.value(list, nlohmann::ordered_json::array()))
@@ -309,6 +304,17 @@ int sample(const SampleArgs& sa) {
   } catch (const nlohmann::json::exception& e) {
     report_error(msg::kInput, (dir / "manifest.json").string() + ": " + e.what());
   }
+}
+
+int sample(const SampleArgs& sa) {
+  const bool json = sa.json;
+  const fs::path dir(sa.checkpoints);
+  const nlohmann::ordered_json manifest = read_json(dir / "manifest.json",
+                                                    "the checkpoints' manifest (not a folder "
+                                                    "`starnuma checkpoint` wrote?)");
+  std::vector<std::string> files;
+  std::vector<std::pair<uint64_t, uint64_t>> held;  // what the manifest says each file holds: (phase, unit)
+  list_checkpoints(dir, manifest, files, held);
   if (files.empty()) report_error(msg::kInput, (dir / "manifest.json").string() + ": lists no checkpoints");
   const bool keep = !sa.out.empty();
   if (keep) {  // --out is replaced whole: it must not hold the input, nor be inside it
