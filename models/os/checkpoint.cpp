@@ -106,6 +106,7 @@ nlohmann::ordered_json Checkpoint::header() const {
 
 std::string Checkpoint::serialise() const {
   if (retired.size() != ops.size()) report_internal("checkpoint: positions of unequal lengths");
+  if (from.size() != moves.size()) report_internal("checkpoint: moves and their sources of unequal lengths");
   const std::string head = header().dump();
   std::string payload;
   for (size_t t = 0; t < ops.size(); ++t) {
@@ -119,10 +120,11 @@ std::string Checkpoint::serialise() const {
     for (uint64_t f : r.frames.free) put_varint(payload, f);
   }
   put_varint(payload, moves.size());
-  for (const PageMove& m : moves) {
-    put_varint(payload, m.vpage);
-    put_varint(payload, m.to);
-    payload.push_back(m.kind == MoveKind::Victim ? 1 : 0);
+  for (size_t k = 0; k < moves.size(); ++k) {
+    put_varint(payload, moves[k].vpage);
+    put_varint(payload, moves[k].to);
+    put_varint(payload, from[k] == kUnknownNode ? 0 : from[k] + 1);
+    payload.push_back(moves[k].kind == MoveKind::Victim ? 1 : 0);
   }
   std::string out(kMagic, sizeof kMagic);
   put_fixed<uint32_t>(out, kFormatVersion);
@@ -227,16 +229,19 @@ Checkpoint read_checkpoint(const std::string& path) {
     const uint64_t free = in.count("free frame count", 1);
     for (uint64_t i = 0; i < free; ++i) r.frames.free.push_back(in.next("free frame"));
   }
-  const uint64_t moves = in.count("move count", 3);
+  const uint64_t moves = in.count("move count", 4);
   for (uint64_t i = 0; i < moves; ++i) {
     const uint64_t at = in.offset();
     PageMove m{};
     m.vpage = in.next("move's page");
     m.to = in.next("move's node");
+    const uint64_t from = in.next("move's source");
     const uint8_t kind = in.byte("move's kind");
-    if (m.to >= c.nodes.size() || kind > 1) trace::fail_at(path, at, "move to an unknown node or of an unknown kind");
+    if (m.to >= c.nodes.size() || from > c.nodes.size() || kind > 1)
+      trace::fail_at(path, at, "move to or from an unknown node, or of an unknown kind");
     m.kind = kind ? MoveKind::Victim : MoveKind::Candidate;
     c.moves.push_back(m);
+    c.from.push_back(from == 0 ? Checkpoint::kUnknownNode : from - 1);
   }
   if (!in.done()) trace::fail_at(path, in.offset(), "bytes after the moves in the payload");
   return c;

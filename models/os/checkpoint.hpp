@@ -1,7 +1,8 @@
 // A sampled run's checkpoint (StarNUMA Fig. 6, step B's output): where every thread's stream stands
-// at one migration phase boundary, the page map there (the result of the earlier phases'
-// migrations), and the migrations the OS decided at that boundary. One timing window starts from
-// each. The file format is versioned and documented in docs/checkpoints.md; reading checks it
+// at one migration phase boundary (or a sampling unit inside a phase), the page map there (the
+// result of the earlier phases' migrations), and the migrations the OS decided at that boundary.
+// One timing window starts from each. The file format is versioned and documented in
+// docs/sampling.md ("The checkpoint file format"); reading checks it
 // whole (every length, the CRC) and names the file and byte offset of the first problem.
 #pragma once
 
@@ -17,7 +18,8 @@
 namespace starnuma {
 
 struct Checkpoint {
-  static constexpr uint32_t kFormatVersion = 1;
+  static constexpr uint32_t kFormatVersion = 2;
+  static constexpr size_t kUnknownNode = static_cast<size_t>(-1);
 
   // What it was made from; a window refuses a checkpoint of another workload, seed, thread
   // layout or starnuma version.
@@ -32,7 +34,9 @@ struct Checkpoint {
   uint64_t phase_instructions = 0;
   uint64_t phase = 0;  // the boundary: after `phase` phases of the functional pass
   // A sampling unit inside the phase after boundary `phase` (1, 2, ...; 0: the boundary itself):
-  // its map is the phase's, with no decision and no moves (docs/sampling.md, "Units").
+  // its map is the phase's with every move of the boundary made, `moves` are the boundary's, which
+  // a window may take back to copy them again as still in flight, and it has no decision of its
+  // own (docs/sampling.md, "Units").
   uint64_t unit = 0;
   bool in_initialisation = false;  // some thread had not yet ended the workload's initialisation
 
@@ -47,9 +51,11 @@ struct Checkpoint {
   };
   std::vector<NodeRecord> nodes;
 
-  // The boundary's decision: the moves in order (`to`: index into `nodes`), what the scan read,
-  // and the decision's figures for the report.
+  // The boundary's decision: the moves in order (`to`: index into `nodes`), each page's node when
+  // it was decided (`from`, the same indices; kUnknownNode: not placed), what the scan read, and
+  // the decision's figures for the report.
   std::vector<PageMove> moves;
+  std::vector<size_t> from;
   uint64_t scan_entries = 0, regions_scanned = 0;
   PhaseDecision decision;
 

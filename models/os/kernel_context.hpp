@@ -34,6 +34,13 @@ struct KernelContext {
     for (const Core* c : cores) n = std::max(n, c->retired_total());
     return n;
   }
+  // Instructions retired by the mean thread: a clock of the phase's progress that, unlike the
+  // furthest thread's, goes on when one thread has finished or waits.
+  uint64_t mean_retired() const {
+    uint64_t n = 0;
+    for (const Core* c : cores) n += c->retired_total();
+    return cores.empty() ? 0 : n / cores.size();
+  }
   // Whether phase `phase` (from 1) has begun at `now`: the furthest thread has retired its
   // os.phase_instructions that many times, or os.phase_period has passed that many times.
   bool phase_reached(uint64_t phase, int64_t now_fs) const {

@@ -70,6 +70,8 @@ void MigrationEngine::run() {
       rec.phase = s_.replay ? s_.replay->phase : records_.size();
       rec.start_ns = static_cast<double>(now) / 1e6;
       pending = s_.replay ? replay(rec) : decide(rec.phase, rec);
+      rec.start_retired = s_.mean_retired();
+      rec.pages_to_copy = pending.size();
       queues.fill(pending);
       free_fs = std::max(free_fs, now) + scan_fs_;
       busy_fs_ += scan_fs_;
@@ -89,7 +91,9 @@ void MigrationEngine::run() {
     }
     if (queues.left() > 0 && free_fs <= now) {
       if (const size_t k = queues.take(now); k != CopyQueues::kNone) {
-        free_fs = migrate(pending[k], now, records_.back(), queues);
+        PhaseRecord& rec = records_.back();
+        if (s_.replay) rec.copy_offsets.push_back(s_.mean_retired() - rec.start_retired);
+        free_fs = migrate(pending[k], now, rec, queues);
         busy_fs_ += free_fs - now;
         continue;
       }
@@ -100,7 +104,10 @@ void MigrationEngine::run() {
     if (queues.left() > 0) until = std::min(until, std::max(free_fs, queues.next_ready()));
     wait_until_fs((std::max(until, now + 1) + 999) / 1000 * 1000);
   }
-  if (!records_.empty()) records_.back().dropped_pages += queues.left();
+  if (!records_.empty()) {
+    records_.back().dropped_pages += queues.left();
+    records_.back().observed_instructions = s_.mean_retired() - records_.back().start_retired;
+  }
 }
 
 void CopyQueues::fill(const std::vector<PageMove>& moves) {
@@ -176,8 +183,10 @@ std::vector<PageMove> MigrationEngine::decide(uint64_t phase, PhaseRecord& rec) 
 std::vector<PageMove> MigrationEngine::replay(PhaseRecord& rec) {
   const Setup::Replay& r = *s_.replay;
   // The scan the decision needed still occupies the OS core first, and resets what the
-  // tracking hardware counted in the warm-up.
-  if (s_.knowledge == MigrationKnowledge::Tracker) {
+  // tracking hardware counted in the warm-up; a unit's phase scanned and reset before the unit.
+  if (r.resumed) {
+    scan_fs_ = 0;
+  } else if (s_.knowledge == MigrationKnowledge::Tracker) {
     scan_fs_ = tracker_scan_fs(r.scan_entries);
     s_.metadata->clear();
     for (SocketTracking* t : s_.trackers) t->phase_mark();
@@ -248,6 +257,11 @@ nlohmann::ordered_json MigrationEngine::report() const {
                       {"skipped", r.skipped_pages},
                       {"pool_pages", r.pool_pages}});
     for (const auto& [key, value] : r.fields.items()) phases.back()[key] = value;
+    if (s_.replay) {
+      phases.back()["pages_to_copy"] = r.pages_to_copy;
+      phases.back()["instructions_observed"] = r.observed_instructions;
+      phases.back()["copies_started_at_instructions"] = r.copy_offsets;
+    }
   }
   j["phases"] = records_.size();
   j["pages_moved"] = moved;

@@ -89,11 +89,14 @@ class MigrationEngine {
     // A sampled run's timing window (os/checkpoint.hpp): no scan of its own, no decision; the
     // checkpoint's phase starts when measurement does (after the window's warm-up): the OS core
     // spends the scan's time, resets the counts, then moves `moves` as a continuous run would.
+    // A unit's window resumes its phase instead: no scan and no reset (the phase began before the
+    // unit), only the boundary's copies still in flight at the unit (docs/sampling.md, "Units").
     struct Replay {
       uint64_t phase = 0;
       uint64_t scan_entries = 0, regions_scanned = 0;
       PhaseDecision decision;  // the functional pass's, for the report
       std::vector<PageMove> moves;
+      bool resumed = false;
     };
     std::optional<Replay> replay;
   };
@@ -120,6 +123,11 @@ class MigrationEngine {
     uint64_t socket_to_socket = 0, to_pool = 0, from_pool = 0;  // pages, by class
     uint64_t pool_pages = 0;                                    // pool occupancy at the decision
     nlohmann::ordered_json fields;                              // the policy's own figures of the phase
+    // A window's phase: the mean thread's instructions at its start, at each copy's start (from
+    // the phase's start, in order), and over the whole phase seen; a unit's window of the same
+    // phase reads them to know which copies are still in flight (copies_started_by).
+    uint64_t start_retired = 0, observed_instructions = 0, pages_to_copy = 0;
+    std::vector<uint64_t> copy_offsets;
   };
 
   void run();

@@ -93,6 +93,11 @@ class FunctionalPass {
       chmu_.observe(Time(), op, (line - pool_first_line_) << kPassLineShift);
   }
   void write_manifest();
+  uint64_t mean_retired() const {
+    uint64_t n = 0;
+    for (uint64_t r : retired_) n += r;
+    return n / n_;
+  }
 
   const std::chrono::steady_clock::time_point host_start_ = std::chrono::steady_clock::now();
   Platform& platform_;
@@ -125,6 +130,8 @@ class FunctionalPass {
   FunctionalPassResult result_;
   nlohmann::ordered_json phases_ = nlohmann::ordered_json::array();
   nlohmann::ordered_json units_ = nlohmann::ordered_json::array();
+  std::vector<PageMove> boundary_moves_;  // the last boundary's, for its units
+  std::vector<size_t> boundary_from_;     // each move's source, kUnknownNode where apply() did not make it
   uint64_t furthest_ = 0;
   unsigned live_;
 };
@@ -243,9 +250,15 @@ Checkpoint FunctionalPass::state(uint64_t phase) const {
 void FunctionalPass::write_unit(uint64_t phase, uint64_t unit) {
   Checkpoint c = state(phase);
   c.unit = unit;
+  c.moves = boundary_moves_;  // made; a window takes back those still in flight at its start
+  c.from = boundary_from_;
   const std::string name = "unit-" + std::to_string(phase) + "-" + std::to_string(unit) + ".ckpt";
   write_file_atomically(folder_->file(name), c.serialise());
-  units_.push_back({{"phase", phase}, {"unit", unit}, {"file", name}, {"furthest_instructions", furthest_}});
+  units_.push_back({{"phase", phase},
+                    {"unit", unit},
+                    {"file", name},
+                    {"furthest_instructions", furthest_},
+                    {"mean_instructions", mean_retired()}});
 }
 
 Checkpoint FunctionalPass::checkpoint(uint64_t phase) {
@@ -268,6 +281,8 @@ Checkpoint FunctionalPass::checkpoint(uint64_t phase) {
   PhaseChoice choice = policy_->decide(view);
   c.decision = std::move(choice.decision);
   c.moves = std::move(choice.moves);
+  for (const PageMove& m : c.moves)
+    c.from.push_back(pages.placed(m.vpage) ? pages.node_of(m.vpage) : Checkpoint::kUnknownNode);
   policy_fields_ = std::move(choice.fields);
   c.scan_entries = scan.entries;
   c.regions_scanned = scan.regions.size();
@@ -278,8 +293,12 @@ nlohmann::ordered_json FunctionalPass::apply(const Checkpoint& c, const std::str
   PageMap& pages = *pages_;
   // Every move at once; its lines leave every LLC (a dirty one would be written home first).
   uint64_t moved = 0, to_pool = 0, from_pool = 0;
-  for (const PageMove& m : c.moves) {
+  boundary_moves_ = c.moves;  // for the phase's units: the moves not made have no source there
+  boundary_from_.assign(c.moves.size(), Checkpoint::kUnknownNode);
+  for (size_t k = 0; k < c.moves.size(); ++k) {
+    const PageMove& m = c.moves[k];
     if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0) continue;
+    boundary_from_[k] = pages.node_of(m.vpage);
     const size_t from = pages.node_of(m.vpage);
     if (annexes_) annexes_->shoot_down(m.vpage);
     const PageMap::Moved mv = pages.move(m.vpage, m.to);
@@ -408,6 +427,8 @@ FunctionalPassResult FunctionalPass::run() {
         const std::string name = "checkpoint-" + std::to_string(phase) + ".ckpt";
         write_file_atomically(folder_->file(name), c.serialise());
         phases_.push_back(apply(c, name));
+        phases_.back()["furthest_instructions"] = furthest_;
+        phases_.back()["mean_instructions"] = mean_retired();
       }
       std::fill(filter_.begin(), filter_.end(), kNoLine);
       unit = 0;

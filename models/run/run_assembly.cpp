@@ -106,6 +106,15 @@ void RunAssembly::plan_stimulus() {
     if (!o.workload_given) o.workload = checkpoint_->workload;
     if (!o.seed_given) o.seed = checkpoint_->seed;
     check_checkpoint(*checkpoint_, o.checkpoint, fabric_, o.workload, o.seed);
+    if (o.copies_done && !checkpoint_->unit)
+      report_error(msg::kUsage, "--copies-done: " + o.checkpoint +
+                                    " is a boundary's checkpoint, whose window makes all its copies; only a unit's "
+                                    "(unit-K-J.ckpt) starts with some made");
+    if (o.copies_done && *o.copies_done > checkpoint_->moves.size())
+      report_error(msg::kUsage, "--copies-done " + std::to_string(*o.copies_done) + ": the phase of " + o.checkpoint +
+                                    " has " + std::to_string(checkpoint_->moves.size()) + " copies");
+  } else if (o.copies_done) {
+    report_error(msg::kUsage, "--copies-done needs --checkpoint (a unit's)");
   }
   if (o.trace_in.empty() && is_program_mix(o.workload)) {
     if (checkpoint_) report_error(msg::kUsage, "--checkpoint: sampled windows run one workload, not a mix of programs");
@@ -215,6 +224,8 @@ void RunAssembly::assemble_memory() {
   pool_ = pool_node(pages);
   if (!o.initial_placement.empty()) place_initial(pages, o.initial_placement, stimulus_, fabric_, pool_);
   if (checkpoint_) restore_pages(*checkpoint_, o.checkpoint, pages, socket_nodes(fabric_), pool_);
+  if (checkpoint_ && o.copies_done)
+    in_flight_ = take_back_in_flight(*checkpoint_, *o.copies_done, pages, socket_nodes(fabric_), pool_);
   if (accesses_) place_oracle(pages, *accesses_, pool_, os_.pool_sharers(sockets_));
 }
 
@@ -316,9 +327,9 @@ void RunAssembly::start_migration() {
   start_dynamic_capacity();
   if (autonuma_) autonuma_->start();
   if (placement_ != Placement::Dynamic || autonuma_) return;
-  // A sampling unit falls inside a phase whose moves the pass made at its boundary: the OS does
-  // nothing in its window (docs/sampling.md, "Units").
-  if (checkpoint_ && checkpoint_->unit) return;
+  // A sampling unit falls inside a phase whose moves the pass made at its boundary: the OS only
+  // makes those still in flight at the unit (docs/sampling.md, "Units").
+  if (checkpoint_ && checkpoint_->unit && in_flight_.moves.empty()) return;
   MigrationEngine::Setup m;
   static_cast<KernelContext&>(m) = kernel_context();
   for (size_t s = 0; s < sockets_ && tracking_; ++s) m.trackers.push_back(&fabric_.requesters()[s]->tracking());
@@ -333,7 +344,14 @@ void RunAssembly::start_migration() {
   m.chmu = pool_monitors(fabric_, pool_);
   m.seed = o_.seed;
   m.progress = o_.progress;
-  if (checkpoint_) m.replay = replay_of(*checkpoint_, m.socket_node, pool_);
+  if (checkpoint_ && checkpoint_->unit) {
+    m.replay.emplace();
+    m.replay->phase = checkpoint_->phase;
+    m.replay->moves = in_flight_.moves;
+    m.replay->resumed = true;
+  } else if (checkpoint_) {
+    m.replay = replay_of(*checkpoint_, m.socket_node, pool_);
+  }
   migration_ = std::make_unique<MigrationEngine>(std::move(m));
   migration_->start();
 }
@@ -431,6 +449,8 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
     r.placement = "sampled window";
     r.checkpoint_phase = checkpoint_->phase;
     r.checkpoint_unit = checkpoint_->unit;
+    r.copies_in_flight = in_flight_.moves.size();
+    r.copies_stayed = in_flight_.stayed;
   }
   collect_migration(r);
   r.host_seconds = host_seconds;

@@ -25,6 +25,7 @@
 #include "paging/page_table.hpp"
 #include "run/profile.hpp"
 #include "run/run_programs.hpp"
+#include "run/sampled_window.hpp"
 #include "run/simulation.hpp"
 #include "run/timeline.hpp"
 #include "tracking/platform_tracking.hpp"
@@ -67,6 +68,7 @@ class RunAssembly {
   const size_t sockets_;
   RunOptions o_;
   std::optional<Checkpoint> checkpoint_;
+  InFlight in_flight_;  // a unit's copies still in flight
   RunStimulus stimulus_;
   std::unique_ptr<PlatformTracking> tracking_;
   Placement placement_ = Placement::FirstTouch;

@@ -1,5 +1,6 @@
 #include "run/sampled_window.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "common/diagnostics.hpp"
@@ -95,6 +96,35 @@ MigrationEngine::Setup::Replay replay_of(const Checkpoint& c, const std::vector<
     r.moves.push_back({m.vpage, node_in_run(c.nodes[m.to], socket_node, pool), m.kind});
   }
   return r;
+}
+
+InFlight take_back_in_flight(const Checkpoint& c, uint64_t copies_done, PageMap& pages,
+                             const std::vector<size_t>& socket_node, size_t pool) {
+  InFlight f;
+  for (size_t k = c.moves.size(); k-- > std::min<uint64_t>(copies_done, c.moves.size());) {
+    const PageMove& m = c.moves[k];
+    const size_t to = node_in_run(c.nodes[m.to], socket_node, pool);
+    if (c.from[k] == Checkpoint::kUnknownNode) continue;  // the pass skipped it; so will the window
+    const size_t from = node_in_run(c.nodes[c.from[k]], socket_node, pool);
+    if (from == to) continue;
+    if (!pages.placed(m.vpage) || pages.node_of(m.vpage) != to || pages.free_pages(from) == 0) {
+      ++f.stayed;
+      continue;
+    }
+    pages.release(pages.move(m.vpage, from).from);
+    f.moves.push_back({m.vpage, to, m.kind});
+  }
+  std::reverse(f.moves.begin(), f.moves.end());
+  return f;
+}
+
+uint64_t copies_started_by(const std::vector<uint64_t>& started, uint64_t observed, uint64_t moves, uint64_t offset) {
+  if (offset <= observed || started.empty())
+    return std::min<uint64_t>(moves, std::upper_bound(started.begin(), started.end(), offset) - started.begin());
+  const uint64_t seen = started.size();
+  if (seen >= moves || observed <= started.front()) return std::min(moves, seen);
+  const double rate = static_cast<double>(seen) / static_cast<double>(observed - started.front());
+  return std::min<uint64_t>(moves, seen + static_cast<uint64_t>(rate * static_cast<double>(offset - observed)));
 }
 
 std::unique_ptr<ThreadStream> resume_stream(std::unique_ptr<ThreadStream> stream, uint64_t ops,

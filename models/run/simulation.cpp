@@ -15,7 +15,11 @@ nlohmann::ordered_json RunResult::summary_json() const {
   j["workload"] = workload;
   j["placement"] = placement;
   if (checkpoint_phase) j["checkpoint_phase"] = checkpoint_phase;
-  if (checkpoint_unit) j["checkpoint_unit"] = checkpoint_unit;
+  if (checkpoint_unit) {
+    j["checkpoint_unit"] = checkpoint_unit;
+    j["checkpoint_copies_in_flight"] = copies_in_flight;
+    j["checkpoint_copies_stayed"] = copies_stayed;
+  }
   j["ipc"] = ipc;
   j["detailed_sockets"] = detailed_sockets;
   if (!tracking.empty()) j["tracking"] = tracking;

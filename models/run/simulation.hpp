@@ -58,6 +58,9 @@ struct RunOptions {
   // A sampled run's timing window: start from this checkpoint (run/sampled_window.hpp), whose
   // workload and seed `workload` and `seed` must be; placement is the checkpoint's, dynamic.
   std::string checkpoint;
+  // A unit checkpoint's window: how many of its boundary's copies had started by the unit (the
+  // rest are copied in the window, as still in flight); unset: all of them (docs/sampling.md).
+  std::optional<uint64_t> copies_done;
   // Write the tracking metadata here after the run (CSV, atomically); needs tracking.impl != none.
   std::string dump_trackers;
   // Every this much simulated time, each memory node's bandwidth and pages (run/timeline.hpp);
@@ -83,6 +86,9 @@ struct RunResult {
   std::string platform, workload, placement;
   uint64_t checkpoint_phase = 0;  // a sampled window's phase boundary (0: not a window)
   uint64_t checkpoint_unit = 0;   // its unit inside the phase after it (0: the boundary itself)
+  // A unit's window: the boundary's copies it made as still in flight, and those that could not go
+  // back to their source to be made (take_back_in_flight).
+  uint64_t copies_in_flight = 0, copies_stayed = 0;
   double ipc = 0;                 // mean over the detailed cores
   unsigned detailed_sockets = 0;  // all of them unless mixed modality
   // The tracking hardware: "on", "idle" (tracking.active: auto in a run no migration decides by

@@ -6,14 +6,7 @@ set(sets --set topology.socket.tracking.impl=model --set os.phase_instructions=4
 set(workload sharing:pages=2048)
 file(REMOVE_RECURSE "${OUT}")
 
-function(starnuma expect_exit)
-  execute_process(COMMAND "${STARNUMA}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc STREQUAL "${expect_exit}")
-    message(FATAL_ERROR "starnuma ${ARGN}: exit ${rc}, expected ${expect_exit}\n${out}\n${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/starnuma_call.cmake")
 
 starnuma(0 checkpoint "${PLATFORM}" --workload ${workload} ${sets} --checkpoints 3 --out "${OUT}/ck" --no-progress)
 starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 8000 --instructions 32000 --jobs 2

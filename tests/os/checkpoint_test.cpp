@@ -37,6 +37,7 @@ Checkpoint sample_checkpoint(const PageMap& m) {
   const int sockets[] = {0, 1, -1};
   for (size_t n = 0; n < 3; ++n) c.nodes.push_back({m.nodes()[n].name, sockets[n], m.frames(n)});
   c.moves = {{100, 2, MoveKind::Candidate}, {1ull << 40, 0, MoveKind::Victim}};
+  c.from = {0, Checkpoint::kUnknownNode};
   c.scan_entries = 5;
   c.regions_scanned = 2;
   c.decision.hi = 20;
@@ -91,6 +92,7 @@ TEST(Checkpoint, RoundTripsEveryField) {
   ASSERT_EQ(r.moves.size(), 2u);
   EXPECT_EQ(r.moves[1].vpage, 1ull << 40);
   EXPECT_EQ(r.moves[1].kind, MoveKind::Victim);
+  EXPECT_EQ(r.from, c.from);
   EXPECT_TRUE(r.decision.limit_reached);
 }
 
@@ -120,8 +122,8 @@ TEST(Checkpoint, OtherFilesAndFormatVersionsAreRefusedByName) {
   EXPECT_NE(read_damaged("stats.json is not a checkpoint").message.find("not a starnuma checkpoint"),
             std::string::npos);
   std::string other = sample_checkpoint(map_with_pages()).serialise();
-  other[8] = 2;  // format version 2
-  EXPECT_NE(read_damaged(other).message.find("offset 8: checkpoint format version 2; this starnuma reads version 1"),
+  other[8] = 1;  // format version 1
+  EXPECT_NE(read_damaged(other).message.find("offset 8: checkpoint format version 1; this starnuma reads version 2"),
             std::string::npos);
   EXPECT_NE(read_damaged(sample_checkpoint(map_with_pages()).serialise() + "x").message.find("data after"),
             std::string::npos);

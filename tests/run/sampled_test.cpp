@@ -143,14 +143,21 @@ TEST(FunctionalPass, WritesUnitsEvenlyInsideThePhasesAndNothingElseChanges) {
     const Checkpoint c = read_checkpoint(with + "/" + units[k]["file"].get<std::string>());
     EXPECT_EQ(c.phase, phase);
     EXPECT_EQ(c.unit, unit);
-    EXPECT_TRUE(c.moves.empty());
+    // The boundary's moves, each made one with the node its page left.
+    const Checkpoint b = read_checkpoint(with + "/checkpoint-" + std::to_string(phase) + ".ckpt");
+    ASSERT_EQ(c.moves.size(), b.moves.size());
+    for (size_t i = 0; i < c.moves.size(); ++i) {
+      EXPECT_EQ(c.moves[i].vpage, b.moves[i].vpage);
+      EXPECT_EQ(c.moves[i].to, b.moves[i].to);
+      if (c.from[i] != Checkpoint::kUnknownNode) EXPECT_EQ(c.from[i], b.from[i]);
+    }
   }
   fs::remove_all(plain);
   fs::remove_all(with);
 }
 
-// A unit's window: the map and positions restored, and no migration phase (the phase's moves were
-// made at its boundary).
+// A unit's window: the map and positions restored, and with every copy of its boundary made
+// (no --copies-done), no migration phase.
 TEST(SampledWindow, AUnitsWindowMovesNothing) {
   auto p = Platform::build(kPlatform, kTracked);
   const std::string out = folder("unit-window");
@@ -163,6 +170,88 @@ TEST(SampledWindow, AUnitsWindowMovesNothing) {
   EXPECT_GT(r.breakdown[3], 0.0);  // the pages boundary 2 moved to the pool
   EXPECT_EQ(r.instructions, 10000u * 64);
   EXPECT_TRUE(r.shortfalls.empty()) << r.shortfalls.front();
+}
+
+// With only some of the boundary's copies made by the unit (--copies-done K), the others go back to
+// their source and the window's OS copies them again; with none made, every move the pass made is
+// in flight. (One run per process: K is the test's parameter.)
+class UnitInFlight : public ::testing::TestWithParam<bool> {};
+
+TEST_P(UnitInFlight, TheWindowCopiesTheMovesNotMadeByTheUnit) {
+  const bool half = GetParam();
+  auto p = Platform::build(kPlatform, kTracked);
+  const std::string out = folder(half ? "unit-half" : "unit-none");
+  pass(*p, out, 3, "sharing:pages=2048", 1);
+  const std::string unit = out + "/unit-2-1.ckpt";
+  const Checkpoint c = read_checkpoint(unit);
+  const uint64_t done = half ? c.moves.size() / 2 : 0;
+  uint64_t in_flight = 0;  // the pass made them, the unit had not yet
+  for (size_t i = done; i < c.moves.size(); ++i) in_flight += c.from[i] != Checkpoint::kUnknownNode;
+  ASSERT_GT(in_flight, 50u);
+  RunOptions o;
+  o.checkpoint = unit;
+  o.workload = "sharing:pages=2048";
+  o.seed = 3;
+  o.instructions = 10000;
+  o.warmup = 2000;
+  o.copies_done = done;
+  const RunResult r = run_workload(*p, o);
+  fs::remove_all(out);
+  EXPECT_EQ(r.copies_in_flight + r.copies_stayed, in_flight);
+  EXPECT_LT(r.copies_stayed, in_flight / 10);  // the frames the moves freed are there to go back to
+  ASSERT_FALSE(r.migration.is_null());
+  const auto& phase = r.migration["per_phase"][0];
+  EXPECT_EQ(phase["phase"].get<uint64_t>(), 2u);
+  EXPECT_EQ(phase["pages_to_copy"].get<uint64_t>(), r.copies_in_flight);
+  EXPECT_EQ(phase["pages_decided"].get<uint64_t>(), 0u);  // the boundary decided them
+  EXPECT_GT(r.migration["pages_moved"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r.instructions, 10000u * 64);
+}
+
+INSTANTIATE_TEST_SUITE_P(SampledWindow, UnitInFlight, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "HalfMade" : "NoneMade"; });
+
+// The copies' progress a unit reads from its boundary's window: counted where that window saw,
+// extrapolated beyond at the rate from its first copy to its end.
+TEST(SampledWindow, CopiesStartedByCountsThenExtrapolates) {
+  const std::vector<uint64_t> started = {100, 100, 200, 300, 1000};
+  EXPECT_EQ(copies_started_by(started, 1100, 20, 0), 0u);
+  EXPECT_EQ(copies_started_by(started, 1100, 20, 100), 2u);
+  EXPECT_EQ(copies_started_by(started, 1100, 20, 999), 4u);
+  EXPECT_EQ(copies_started_by(started, 1100, 20, 1100), 5u);
+  EXPECT_EQ(copies_started_by(started, 1100, 20, 2100), 5u + 5u);  // 5 copies in 1000 instructions
+  EXPECT_EQ(copies_started_by(started, 1100, 20, 100000), 20u);    // never more than the phase has
+  EXPECT_EQ(copies_started_by(started, 1100, 5, 2100), 5u);        // all started within the window
+  EXPECT_EQ(copies_started_by({}, 1100, 20, 5000), 0u);            // none seen: none started
+}
+
+// Taking back: the last moves first, each page to a free frame of its source, the map's invariants kept.
+TEST(SampledWindow, TakingBackInFlightCopiesRestoresTheirSources) {
+  constexpr uint64_t kPage = 4096;
+  PageMap m(
+      kPage,
+      {{"socket0", 0, 4 * kPage, true}, {"socket1", 4 * kPage, 4 * kPage, true}, {"pool", 8 * kPage, 2 * kPage, false}},
+      {{0, 1, 2}, {1, 0, 2}});
+  m.translate(0x10000, 0);  // vpage 0x10 on socket0
+  m.translate(0x20000, 1);  // 0x20 on socket1
+  m.translate(0x30000, 0);  // 0x30 on socket0
+  Checkpoint c;
+  c.nodes = {{"socket0", 0, {}}, {"socket1", 1, {}}, {"pool", -1, {}}};
+  c.moves = {{0x10, 2, MoveKind::Candidate},
+             {0x20, 2, MoveKind::Candidate},
+             {0x30, 1, MoveKind::Candidate},
+             {0x40, 1, MoveKind::Candidate}};
+  c.from = {0, 1, 0, Checkpoint::kUnknownNode};  // 0x40 was never placed: the pass did not move it
+  for (size_t k = 0; k < 3; ++k) m.release(m.move(c.moves[k].vpage, c.moves[k].to).from);
+  const InFlight f = take_back_in_flight(c, 1, m, {0, 1}, 2);
+  ASSERT_EQ(f.moves.size(), 2u);
+  EXPECT_EQ(f.moves[0].vpage, 0x20u);
+  EXPECT_EQ(f.moves[1].vpage, 0x30u);
+  EXPECT_EQ(f.stayed, 0u);
+  EXPECT_EQ(m.node_of(0x10), 2u);  // made before the unit
+  EXPECT_EQ(m.node_of(0x20), 1u);
+  EXPECT_EQ(m.node_of(0x30), 0u);
+  EXPECT_EQ(m.check(), "");
 }
 
 TEST(SampledWindow, RefusesACheckpointMadeForSomethingElse) {

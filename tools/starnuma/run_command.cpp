@@ -143,6 +143,12 @@ void add_run_outputs(CLI::App& cmd, RunRequest& r) {
       ->type_name("FILE")
       ->check(CLI::ExistingFile)
       ->excludes(cmd.get_option("--trace-in"));
+  cmd.add_option("--copies-done", o.copies_done,
+                 "A unit checkpoint's window: how many of its boundary's copies had started by the unit; the "
+                 "others are copied in the window, as still in flight (default: all made; sample sets it from "
+                 "the boundary's window, docs/sampling.md)")
+      ->type_name("N")
+      ->needs(cmd.get_option("--checkpoint"));
 }
 
 void finish_run_options(const CLI::App& cmd, RunRequest& r) {

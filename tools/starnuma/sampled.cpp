@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -28,6 +29,7 @@
 #include "platform/platform.hpp"
 #include "os/checkpoint.hpp"
 #include "run/functional_pass.hpp"
+#include "run/sampled_window.hpp"
 #include "stimulus/program_mix.hpp"
 #include "stimulus/workload_registry.hpp"
 #include "subprocess.hpp"
@@ -208,7 +210,8 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
                    {"sim_time_ns", w["sim_time_ns"]},
                    {"pages_decided", decided},
                    {"pages_moved", migration("pages_moved")},
-                   {"to_pool", migration("to_pool")}});
+                   {"to_pool", migration("to_pool")},
+                   {"copies_in_flight", w.value("checkpoint_copies_in_flight", uint64_t{0})}});
   }
   a["per_window"] = per;
   // What any window did short of what it was asked, named by its phase.
@@ -218,6 +221,41 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
       shortfalls.push_back("window " + window_name(w) + ": " + s.get<std::string>());
   a["shortfalls"] = shortfalls;
   return a;
+}
+
+// Each unit's --copies-done: how many of its boundary's copies a continuous run would have started
+// by the unit, read from the boundary's window (its copies' starts in the mean thread's
+// instructions from the phase's start; copies_started_by), at the unit's distance from the
+// boundary in the pass, by the same clock.
+void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_json& manifest,
+                      const std::vector<std::pair<uint64_t, uint64_t>>& held, const std::vector<std::string>& window_out,
+                      std::vector<std::string>& copies_done) try {
+  std::map<uint64_t, nlohmann::ordered_json> boundary;  // phase: its window's migration record
+  std::map<uint64_t, uint64_t> boundary_at;             // phase: the mean thread's instructions there
+  for (size_t k = 0; k < held.size(); ++k) {
+    if (held[k].second != 0) continue;
+    const nlohmann::ordered_json w = read_json(fs::path(window_out[k]) / "stats.json", "a window's results");
+    if (w.contains("migration") && !w["migration"]["per_phase"].empty())
+      boundary[held[k].first] = w["migration"]["per_phase"][0];
+  }
+  for (const auto& p : manifest.value("phases", nlohmann::ordered_json::array()))
+    boundary_at[p.at("phase").get<uint64_t>()] = p.at("mean_instructions");
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> unit_at;
+  for (const auto& u : manifest.value("units", nlohmann::ordered_json::array()))
+    unit_at[{u.at("phase").get<uint64_t>(), u.at("unit").get<uint64_t>()}] = u.at("mean_instructions");
+  for (size_t k = 0; k < held.size(); ++k) {
+    if (held[k].second == 0) continue;
+    const auto b = boundary.find(held[k].first);
+    if (b == boundary.end()) continue;  // the phase's window moved nothing: neither does the unit
+    const nlohmann::ordered_json& r = b->second;
+    const uint64_t offset = unit_at.at(held[k]) - std::min(unit_at.at(held[k]), boundary_at[held[k].first]);
+    copies_done[k] = std::to_string(copies_started_by(
+        r.value("copies_started_at_instructions", std::vector<uint64_t>{}),
+        r.value("instructions_observed", uint64_t{0}), r.value("pages_to_copy", uint64_t{0}), offset));
+  }
+} catch (const nlohmann::json::exception& e) {
+  report_error(msg::kInput, manifest_path.string() + ": " + e.what() +
+                                " (written by an older starnuma? make the checkpoints again)");
 }
 
 struct CheckpointArgs {
@@ -334,7 +372,8 @@ int sample(const SampleArgs& sa) {
   const unsigned jobs = sa.jobs ? sa.jobs : std::max(1u, std::thread::hardware_concurrency());
   const double build_seconds = build_workload_once(files.front());
 
-  std::vector<std::string> window_out;
+  std::vector<std::string> window_out(files.size());
+  std::vector<std::string> copies_done(files.size());  // a unit's --copies-done, from its boundary's window
   std::vector<pid_t> running;
   std::vector<size_t> running_index;
   int failed = 0;
@@ -348,29 +387,35 @@ int sample(const SampleArgs& sa) {
     running.erase(running.begin());
     running_index.erase(running_index.begin());
   };
-  for (size_t k = 0; k < files.size() && !failed; ++k) {
-    window_out.push_back((out / ("window-" + std::to_string(k + 1))).string());
-    std::vector<std::string> a{"starnuma",
-                               "run",
-                               sa.platform.platform,
-                               "--checkpoint",
-                               files[k],
-                               "--instructions",
-                               std::to_string(sa.instructions),
-                               "--warmup",
-                               std::to_string(sa.warmup),
-                               "--out",
-                               window_out.back(),
-                               "--no-progress",
-                               "--json",
-                               "--detailed-sockets",
-                               std::to_string(sa.detailed_sockets)};
-    for (const auto& s : sa.platform.sets) a.insert(a.end(), {"--set", s});
-    while (running.size() >= jobs) reap_one();
-    running.push_back(fork_self(a));
-    running_index.push_back(k);
+  // Boundaries first: a unit's window needs its boundary's to know which copies are in flight.
+  for (const bool units : {false, true}) {
+    if (units && !failed) unit_copies_done(dir / "manifest.json", manifest, held, window_out, copies_done);
+    for (size_t k = 0; k < files.size() && !failed; ++k) {
+      if ((held[k].second != 0) != units) continue;
+      window_out[k] = (out / ("window-" + std::to_string(k + 1))).string();
+      std::vector<std::string> a{"starnuma",
+                                 "run",
+                                 sa.platform.platform,
+                                 "--checkpoint",
+                                 files[k],
+                                 "--instructions",
+                                 std::to_string(sa.instructions),
+                                 "--warmup",
+                                 std::to_string(sa.warmup),
+                                 "--out",
+                                 window_out[k],
+                                 "--no-progress",
+                                 "--json",
+                                 "--detailed-sockets",
+                                 std::to_string(sa.detailed_sockets)};
+      if (!copies_done[k].empty()) a.insert(a.end(), {"--copies-done", copies_done[k]});
+      for (const auto& set : sa.platform.sets) a.insert(a.end(), {"--set", set});
+      while (running.size() >= jobs) reap_one();
+      running.push_back(fork_self(a));
+      running_index.push_back(k);
+    }
+    while (!running.empty()) reap_one();
   }
-  while (!running.empty()) reap_one();
   if (failed) {
     std::error_code ec;
     if (!keep) fs::remove_all(out, ec);
