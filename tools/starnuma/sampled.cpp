@@ -228,8 +228,8 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
 // instructions from the phase's start; copies_started_by), at the unit's distance from the
 // boundary in the pass, by the same clock.
 void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_json& manifest,
-                      const std::vector<std::pair<uint64_t, uint64_t>>& held, const std::vector<std::string>& window_out,
-                      std::vector<std::string>& copies_done) try {
+                      const std::vector<std::pair<uint64_t, uint64_t>>& held,
+                      const std::vector<std::string>& window_out, std::vector<std::string>& copies_done) try {
   std::map<uint64_t, nlohmann::ordered_json> boundary;  // phase: its window's migration record
   std::map<uint64_t, uint64_t> boundary_at;             // phase: the mean thread's instructions there
   for (size_t k = 0; k < held.size(); ++k) {
