@@ -2,8 +2,7 @@
 // quantities are ratios pooled over its units (IPC: instructions over cycles; AMAT: latency-time
 // over accesses), so their interval is the ratio estimator's: with R = sum(y) / sum(x) and the
 // residuals d_k = y_k - R x_k over n units, R +- t(n-1) * sd(d) / (sqrt(n) * mean(x)), t Student's
-// two-sided quantile. Only 95 % is offered: the tables of other levels would be numbers nobody
-// checks.
+// two-sided quantile at the interval's level (tools/report/intervals.py computes the same).
 #pragma once
 
 #include <cmath>
@@ -13,12 +12,42 @@
 
 namespace starnuma {
 
-// Student's t, two-sided 95 %, for `dof` degrees of freedom (the normal's 1.96 beyond 30).
-inline double student_t95(size_t dof) {
-  static constexpr double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                  2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-                                  2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-  return dof >= 1 && dof <= 30 ? kT[dof - 1] : 1.96;
+// The regularised incomplete beta function I_x(a, b), by its continued fraction (modified Lentz),
+// on the side where it converges fast.
+inline double incomplete_beta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  if (x > (a + 1) / (a + b + 2)) return 1 - incomplete_beta(b, a, 1 - x);
+  const double front =
+      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log(1 - x)) / a;
+  constexpr double kTiny = 1e-300;
+  double f = 1, c = 1, d = 0;
+  for (int i = 0; i <= 400; ++i) {
+    const int m = i / 2;
+    double numerator = 1;
+    if (i > 0 && i % 2 == 0) numerator = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+    if (i % 2 == 1) numerator = -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1));
+    d = 1 + numerator * d;
+    d = 1 / (std::fabs(d) < kTiny ? kTiny : d);
+    c = 1 + numerator / c;
+    if (std::fabs(c) < kTiny) c = kTiny;
+    f *= c * d;
+    if (std::fabs(1 - c * d) < 1e-14) break;
+  }
+  return front * (f - 1);
+}
+
+// Student's t: the two-sided quantile for `level` (0.95: the t with 2.5 % beyond it on either
+// side) at `dof` degrees of freedom, found by bisection on P(|T| > t) = I_{dof/(dof+t^2)}(dof/2, 1/2).
+inline double student_t(double level, size_t dof) {
+  const double v = static_cast<double>(dof), tail = 1 - level;
+  double lo = 0, hi = 1;
+  while (incomplete_beta(v / 2, 0.5, v / (v + hi * hi)) > tail) hi *= 2;
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = (lo + hi) / 2;
+    (incomplete_beta(v / 2, 0.5, v / (v + mid * mid)) > tail ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
 }
 
 struct Interval {
@@ -27,8 +56,9 @@ struct Interval {
   double relative_half_width() const { return estimate != 0 ? (high - low) / 2 / std::fabs(estimate) : 0; }
 };
 
-// sum(y) / sum(x) with its 95 % interval; none for fewer than two units or a zero sum(x).
-inline std::optional<Interval> ratio_interval(const std::vector<double>& y, const std::vector<double>& x) {
+// sum(y) / sum(x) with its interval at `level`; none for fewer than two units or a zero sum(x).
+inline std::optional<Interval> ratio_interval(const std::vector<double>& y, const std::vector<double>& x,
+                                              double level = 0.95) {
   const size_t n = std::min(y.size(), x.size());
   if (n < 2) return std::nullopt;
   double sy = 0, sx = 0;
@@ -40,7 +70,7 @@ inline std::optional<Interval> ratio_interval(const std::vector<double>& y, cons
   const double r = sy / sx;
   double ss = 0;
   for (size_t k = 0; k < n; ++k) ss += (y[k] - r * x[k]) * (y[k] - r * x[k]);
-  const double half = student_t95(n - 1) * std::sqrt(ss / static_cast<double>(n - 1)) /
+  const double half = student_t(level, n - 1) * std::sqrt(ss / static_cast<double>(n - 1)) /
                       (std::sqrt(static_cast<double>(n)) * (sx / static_cast<double>(n)));
   return Interval{r, r - half, r + half};
 }

@@ -8,16 +8,14 @@ file(REMOVE_RECURSE "${OUT}")
 
 include("${CMAKE_CURRENT_LIST_DIR}/starnuma_call.cmake")
 
-starnuma(0 checkpoint "${PLATFORM}" --workload sharing:pages=2048 ${sets} --checkpoints 3 --units-per-phase 3
+starnuma(0 checkpoint "${PLATFORM}" --workload sharing:pages=2048 ${sets} --checkpoints 3 --units-per-phase 7
          --out "${OUT}/ck" --no-progress)
-starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 4000 --instructions 20000 --jobs 2
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 2000 --instructions 10000 --jobs 2
          --out "${OUT}/sampled" --json)
 set(sampled "${out}")
-# Windows 1, 1.1-1.3, 2, 2.1-2.3, 3: phase 1 decides nothing; phase 2's copies are in flight early in
+# Windows 1, 1.1-1.7, 2, 2.1-2.7, 3: phase 1 decides nothing; phase 2's copies are in flight early in
 # the phase and fewer later, never more.
-set(expected_names 1 1.1 1.2 1.3 2 2.1 2.2 2.3 3)
-set(previous 0)
-foreach(k RANGE 0 8)
+foreach(k RANGE 0 16)
   string(JSON phase GET "${sampled}" per_window ${k} phase)
   string(JSON unit GET "${sampled}" per_window ${k} unit)
   string(JSON in_flight GET "${sampled}" per_window ${k} copies_in_flight)
@@ -28,7 +26,7 @@ foreach(k RANGE 0 8)
     message(FATAL_ERROR "window 2.${unit}: ${in_flight} copies in flight, more than the unit before (${previous})")
   endif()
   if(phase EQUAL 2 AND unit EQUAL 1 AND in_flight LESS 50)
-    message(FATAL_ERROR "window 2.1: ${in_flight} copies in flight 10 K instructions into a phase of 400")
+    message(FATAL_ERROR "window 2.1: ${in_flight} copies in flight 5 K instructions into a phase of 400")
   endif()
   set(previous ${in_flight})
   # The window's own results agree with the aggregate's entry.
@@ -41,6 +39,40 @@ foreach(k RANGE 0 8)
     endif()
   endif()
 endforeach()
+
+# --target-error: a coarse stride first, finer ones until met (docs/sampling.md, "Choosing the number
+# of units"). 17 windows on a grid of 8 per phase: a pilot of every second (9), then all of them.
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 2000 --instructions 10000 --jobs 2
+         --target-error 0.9 --json)
+string(JSON strides GET "${out}" strides)
+string(JSON windows GET "${out}" windows)
+if(NOT strides MATCHES "^\\[ *2 *\\]$" OR NOT windows EQUAL 9)
+  message(FATAL_ERROR "a loose target: strides ${strides}, ${windows} windows; expected the pilot of 9 alone")
+endif()
+string(JSON pilot_ipc GET "${out}" per_window 1 ipc)
+string(JSON all_ipc GET "${sampled}" per_window 2 ipc)
+if(NOT pilot_ipc STREQUAL all_ipc)
+  message(FATAL_ERROR "the pilot's window 1.2 gave IPC ${pilot_ipc}, the same window in the full run ${all_ipc}")
+endif()
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 2000 --instructions 10000 --jobs 2
+         --target-error 0.001 --confidence 0.99 --json)
+string(JSON strides GET "${out}" strides)
+string(JSON windows GET "${out}" windows)
+string(JSON level GET "${out}" confidence level)
+string(JSON shortfall GET "${out}" shortfalls 0)
+if(NOT strides MATCHES "^\\[ *2, *1 *\\]$" OR NOT windows EQUAL 17 OR NOT level EQUAL 0.99
+   OR NOT shortfall MATCHES "the 99 % interval of IPC is \\+-[0-9.]+ %, wider than --target-error 0.1 % with all 17 windows the checkpoints hold: about [0-9]+ are needed")
+  message(FATAL_ERROR "an unmet target: strides ${strides}, ${windows} windows, level ${level}: '${shortfall}'")
+endif()
+string(JSON width99 GET "${out}" confidence ipc relative_half_width)
+string(JSON width95 GET "${sampled}" confidence ipc relative_half_width)
+if(NOT width99 GREATER width95)
+  message(FATAL_ERROR "the 99 % interval (+-${width99}) is not wider than the 95 % one (+-${width95})")
+endif()
+starnuma(1 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --confidence 1.5)
+if(NOT err MATCHES "--confidence: Value 1.5 not in range")
+  message(FATAL_ERROR "--confidence 1.5: ${err}")
+endif()
 
 # --copies-done: only with a unit's checkpoint, never more than its phase's copies.
 starnuma(1 run "${PLATFORM}" ${sets} --copies-done 3)

@@ -20,7 +20,7 @@ TEST(Confidence, TheIntervalIsTheRatioEstimators) {
   auto i = ratio_interval({10, 5}, {1, 1});
   ASSERT_TRUE(i);
   EXPECT_DOUBLE_EQ(i->estimate, 7.5);
-  EXPECT_NEAR(i->high - 7.5, 12.706 * std::sqrt(12.5) / std::sqrt(2.0), 1e-9);
+  EXPECT_NEAR(i->high - 7.5, 12.7062 * std::sqrt(12.5) / std::sqrt(2.0), 1e-3);
   EXPECT_NEAR(7.5 - i->low, i->high - 7.5, 1e-9);
   EXPECT_NEAR(i->relative_half_width(), (i->high - 7.5) / 7.5, 1e-12);
 }
@@ -43,11 +43,27 @@ TEST(Confidence, FewerThanTwoUnitsHaveNone) {
   EXPECT_FALSE(ratio_interval({1, 2}, {0, 0}));
 }
 
+// Against published tables (two-sided quantiles).
 TEST(Confidence, StudentsQuantiles) {
-  EXPECT_DOUBLE_EQ(student_t95(1), 12.706);
-  EXPECT_DOUBLE_EQ(student_t95(4), 2.776);
-  EXPECT_DOUBLE_EQ(student_t95(30), 2.042);
-  EXPECT_DOUBLE_EQ(student_t95(31), 1.96);
+  EXPECT_NEAR(student_t(0.95, 1), 12.7062, 1e-4);
+  EXPECT_NEAR(student_t(0.95, 4), 2.7764, 1e-4);
+  EXPECT_NEAR(student_t(0.95, 30), 2.0423, 1e-4);
+  EXPECT_NEAR(student_t(0.95, 120), 1.9799, 1e-4);
+  EXPECT_NEAR(student_t(0.95, 1000000), 1.9600, 1e-4);  // the normal's
+  EXPECT_NEAR(student_t(0.99, 10), 3.1693, 1e-4);
+  EXPECT_NEAR(student_t(0.90, 5), 2.0150, 1e-4);
+  EXPECT_NEAR(student_t(0.999, 2), 31.5991, 1e-3);
+  EXPECT_NEAR(student_t(0.5, 3), 0.7649, 1e-4);
+}
+
+TEST(Confidence, AHigherLevelWidensTheInterval) {
+  const std::vector<double> y = {10, 12, 9, 11, 13}, x = {1, 1, 1, 1, 1};
+  const double w90 = ratio_interval(y, x, 0.90)->relative_half_width();
+  const double w95 = ratio_interval(y, x)->relative_half_width();
+  const double w99 = ratio_interval(y, x, 0.99)->relative_half_width();
+  EXPECT_LT(w90, w95);
+  EXPECT_LT(w95, w99);
+  EXPECT_NEAR(w99 / w95, student_t(0.99, 4) / student_t(0.95, 4), 1e-12);
 }
 
 }  // namespace

@@ -48,8 +48,13 @@ class PairedSpeedup(unittest.TestCase):
         self.assertAlmostEqual(s, 7.5 / 4)
         d = [10 - s * 4, 5 - s * 4]
         half = 12.706 * math.sqrt(sum(x * x for x in d)) / (math.sqrt(2) * 4)
-        self.assertAlmostEqual(high - s, half)
-        self.assertAlmostEqual(s - low, half)
+        self.assertAlmostEqual(high - s, half, places=3)
+        self.assertAlmostEqual(s - low, high - s)
+
+    def test_students_quantiles_are_the_tables(self):
+        for level, dof, t in [(0.95, 1, 12.7062), (0.95, 30, 2.0423), (0.95, 10**6, 1.9600), (0.99, 10, 3.1693),
+                              (0.90, 5, 2.0150)]:
+            self.assertAlmostEqual(intervals.student_t(level, dof), t, places=4)
 
     def test_only_phases_both_ran_are_paired(self):
         base = self.run(0.1, 0.2, 0.3)

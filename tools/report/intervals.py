@@ -4,11 +4,52 @@ from __future__ import annotations
 
 import math
 
-# Student's t, two-sided 95 %, by degrees of freedom (1-30); beyond, the normal's 1.96 (the table of
-# models/common/confidence.hpp, which `sample` uses for one run's intervals).
-T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-       2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-       2.045, 2.042]
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b) by its continued fraction (modified
+    Lentz), as models/common/confidence.hpp computes it."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):
+        return 1 - _incomplete_beta(b, a, 1 - x)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)) / a
+    tiny = 1e-300
+    f, c, d = 1.0, 1.0, 0.0
+    for i in range(401):
+        m = i // 2
+        if i == 0:
+            numerator = 1.0
+        elif i % 2 == 0:
+            numerator = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+        else:
+            numerator = -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1))
+        d = 1 + numerator * d
+        d = 1 / (tiny if abs(d) < tiny else d)
+        c = 1 + numerator / c
+        c = tiny if abs(c) < tiny else c
+        f *= c * d
+        if abs(1 - c * d) < 1e-14:
+            break
+    return front * (f - 1)
+
+
+def student_t(level: float, dof: int) -> float:
+    """Student's two-sided quantile for `level` at `dof` degrees of freedom (0.95, 1: 12.706), by
+    bisection on P(|T| > t), as models/common/confidence.hpp's student_t."""
+    tail = 1 - level
+    lo, hi = 0.0, 1.0
+    while _incomplete_beta(dof / 2, 0.5, dof / (dof + hi * hi)) > tail:
+        hi *= 2
+    for _ in range(200):
+        if hi - lo <= 1e-12 * hi:
+            break
+        mid = (lo + hi) / 2
+        if _incomplete_beta(dof / 2, 0.5, dof / (dof + mid * mid)) > tail:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
 
 
 def paired_speedup(faster: dict | None, base: dict | None) -> tuple[float, float, float] | None:
@@ -32,5 +73,5 @@ def paired_speedup(faster: dict | None, base: dict | None) -> tuple[float, float
     speedup = mb / mf
     d = [b[k] - speedup * f[k] for k in phases]
     sd = math.sqrt(sum(x * x for x in d) / (n - 1))  # the d have mean 0 by the choice of speedup
-    half = (T95[n - 2] if n - 1 <= len(T95) else 1.96) * sd / (math.sqrt(n) * mf)
+    half = student_t(0.95, n - 1) * sd / (math.sqrt(n) * mf)
     return speedup, speedup - half, speedup + half

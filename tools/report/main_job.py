@@ -15,9 +15,11 @@ KNOWLEDGE = {"baseline16-scaled": "perfect per-page knowledge", "starnuma16-scal
 
 def window_lines(result: dict) -> list:
     """The window table `starnuma sample` prints (tools/starnuma/sampled.cpp)."""
-    lines = ["window  IPC     AMAT (ns)  pages moved  to pool"]
+    lines = ["window  IPC     AMAT (ns)  pages moved  to pool  in flight"]
     for w in result["per_window"]:
-        lines.append(f"{w['phase']:<8}{w['ipc']:<8.3f}{w['amat_ns']:<11.1f}{w['pages_moved']:<13}{w['to_pool']}")
+        name = f"{w['phase']}" + (f".{w['unit']}" if w.get("unit") else "")
+        lines.append(f"{name:<8}{w['ipc']:<8.3f}{w['amat_ns']:<11.1f}{w['pages_moved']:<13}{w['to_pool']:<9}"
+                     f"{w.get('copies_in_flight', 0)}")
     return lines
 
 

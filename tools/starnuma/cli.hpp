@@ -29,11 +29,6 @@ struct PlatformArgs {
 // The platform file and its --set overrides.
 void add_platform_args(CLI::App& cmd, PlatformArgs& args);
 
-// A script of tools/report (`report.py`, `plot_mlc.py`): beside STARNUMA_REPORT_SCRIPT if it is set,
-// else installed beside this starnuma (PREFIX/share/starnuma/report, cmake --install), else in the
-// source tree it was built from. A starnuma/usage error when there is none.
-std::string report_script(const std::string& name);
-
 // A subcommand on the command line and what runs it once the line is parsed (the exit code).
 struct Command {
   CLI::App* app;

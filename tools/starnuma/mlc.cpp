@@ -22,6 +22,7 @@
 #include "option_limits.hpp"
 #include "platform/mlc_report.hpp"
 #include "subprocess.hpp"
+#include "sweep/report_script.hpp"
 
 namespace fs = std::filesystem;
 

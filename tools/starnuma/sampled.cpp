@@ -23,15 +23,16 @@
 #include "cli.hpp"
 #include "option_limits.hpp"
 #include "common/diagnostics.hpp"
-#include "common/confidence.hpp"
 #include "common/json_text.hpp"
 #include "common/output_file.hpp"
 #include "platform/platform.hpp"
 #include "os/checkpoint.hpp"
 #include "run/functional_pass.hpp"
 #include "run/sampled_window.hpp"
+#include "run/unit_selection.hpp"
 #include "stimulus/program_mix.hpp"
 #include "stimulus/workload_registry.hpp"
+#include "sampled_aggregate.hpp"
 #include "subprocess.hpp"
 
 namespace starnuma::cli {
@@ -52,175 +53,6 @@ double build_workload_once(const std::string& checkpoint_file) {
   const auto sockets = static_cast<unsigned>(c.cores_per_socket.size());
   keep_workload(c.workload, threads, sockets, c.seed, make_workload(c.workload, threads, sockets, c.seed));
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-nlohmann::ordered_json read_json(const fs::path& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in) report_error(msg::kInput, path.string() + ": cannot read " + what);
-  try {
-    return nlohmann::ordered_json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    report_error(msg::kInput, path.string() + ": not valid JSON (" + e.what() + ")");
-  }
-}
-
-// The windows' coherence statistics as one run's: counters summed; a distribution's counts summed,
-// its mean weighted by them, its extremes kept. Rates (per simulated time) are left out: each is a
-// counter over sim_time_ns, both of which the aggregate has.
-nlohmann::ordered_json summed_coherence(const std::vector<nlohmann::ordered_json>& windows) {
-  nlohmann::ordered_json sum = nlohmann::ordered_json::object();
-  for (const auto& w : windows) {
-    if (!w.contains("stats") || !w["stats"].contains("coherence")) continue;
-    for (const auto& [k, v] : w["stats"]["coherence"].items()) {
-      if (v.is_number_unsigned()) {
-        sum[k] = sum.value(k, uint64_t{0}) + v.get<uint64_t>();
-      } else if (v.is_object() && v.contains("count") && v.contains("mean")) {
-        const uint64_t n = v["count"].get<uint64_t>();
-        if (!sum.contains(k)) sum[k] = {{"count", 0}, {"mean", 0.0}, {"min", v["min"]}, {"max", v["max"]}};
-        auto& d = sum[k];
-        const uint64_t total = d["count"].get<uint64_t>() + n;
-        if (n > 0) {
-          d["mean"] = (d["mean"].get<double>() * static_cast<double>(d["count"].get<uint64_t>()) +
-                       v["mean"].get<double>() * static_cast<double>(n)) /
-                      static_cast<double>(total);
-          d["min"] = d["count"].get<uint64_t>() ? std::min(d["min"].get<double>(), v["min"].get<double>())
-                                                : v["min"].get<double>();
-          d["max"] = std::max(d["max"].get<double>(), v["max"].get<double>());
-        }
-        d["count"] = total;
-      }
-    }
-  }
-  return sum;
-}
-
-// 95 % intervals of the pooled IPC and AMAT over the windows as units (common/confidence.hpp):
-// IPC is instructions over cycles, AMAT latency-time over accesses, each pooled as the aggregate
-// pools it. With one window there is none.
-nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& windows) {
-  std::vector<double> instructions, cycles, latency_time, accesses;
-  for (const auto& w : windows) {
-    const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
-    double n = 0;
-    for (const auto& [k, v] : w["memory_accesses"].items()) n += v.get<double>();
-    instructions.push_back(instr);
-    cycles.push_back(ipc > 0 ? instr / ipc : 0);
-    latency_time.push_back(n * w["amat_ns"].get<double>());
-    accesses.push_back(n);
-  }
-  nlohmann::ordered_json c = {{"level", 0.95}, {"units", windows.size()}};
-  const auto put = [&c](const char* key, const std::optional<Interval>& i) {
-    if (i) c[key] = {{"low", i->low}, {"high", i->high}, {"relative_half_width", i->relative_half_width()}};
-  };
-  put("ipc", ratio_interval(instructions, cycles));
-  put("amat_ns", ratio_interval(latency_time, accesses));
-  return c;
-}
-
-// "3" for the window of boundary 3, "3.2" for unit 2 inside the phase after it; of a window's
-// results or of an entry of per_window.
-std::string window_name(const nlohmann::ordered_json& w) {
-  const bool entry = w.contains("phase");
-  const uint64_t phase = entry ? w["phase"].get<uint64_t>() : w.value("checkpoint_phase", uint64_t{0});
-  const uint64_t unit = w.value(entry ? "unit" : "checkpoint_unit", uint64_t{0});
-  return std::to_string(phase) + (unit ? "." + std::to_string(unit) : "");
-}
-
-// The windows' results as one run, as the paper aggregates its checkpoints: every count summed,
-// IPC as instructions over the summed time (windows back to back), AMAT and its parts weighted by
-// each window's memory accesses, link utilisation by each window's simulated time.
-nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& windows) {
-  nlohmann::ordered_json a;
-  const nlohmann::ordered_json& first = windows.front();
-  a["platform"] = first["platform"];
-  a["workload"] = first["workload"];
-  a["placement"] = "sampled";
-  a["windows"] = windows.size();
-  double instructions = 0, cycles_weight = 0, accesses = 0, amat = 0, unloaded = 0, contention = 0, sim_ns = 0,
-         host = 0;
-  nlohmann::ordered_json counts = nlohmann::ordered_json::object(), util = nlohmann::ordered_json::object();
-  uint64_t moved = 0, to_pool = 0, from_pool = 0, s2s = 0, dropped = 0, shootdowns = 0, llc_misses = 0;
-  double os_busy = 0;
-  for (const auto& w : windows) {
-    const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
-    instructions += instr;
-    if (ipc > 0) cycles_weight += instr / ipc;
-    double n = 0;
-    for (const auto& [k, v] : w["memory_accesses"].items()) {
-      counts[k] = (counts.contains(k) ? counts[k].get<uint64_t>() : 0) + v.get<uint64_t>();
-      n += v.get<double>();
-    }
-    accesses += n;
-    amat += n * w["amat_ns"].get<double>();
-    unloaded += n * w["amat_unloaded_ns"].get<double>();
-    contention += n * w["amat_contention_ns"].get<double>();
-    const double t = w["sim_time_ns"].get<double>();
-    sim_ns += t;
-    host += w["host_seconds"].get<double>();
-    for (const auto& [k, v] : w["link_utilization"].items())
-      util[k] = (util.contains(k) ? util[k].get<double>() : 0.0) + t * v.get<double>();
-    llc_misses += w["llc_misses"].get<uint64_t>();
-    if (w.contains("migration")) {
-      const auto& m = w["migration"];
-      moved += m["pages_moved"].get<uint64_t>();
-      to_pool += m["to_pool"].get<uint64_t>();
-      from_pool += m["from_pool"].get<uint64_t>();
-      s2s += m["socket_to_socket"].get<uint64_t>();
-      dropped += m["dropped"].get<uint64_t>();
-      shootdowns += m["shootdowns_sent"].get<uint64_t>();
-      os_busy += m.value("os_core_busy_ns", 0.0);
-    }
-  }
-  a["ipc"] = cycles_weight > 0 ? instructions / cycles_weight : 0.0;
-  a["amat_ns"] = accesses > 0 ? amat / accesses : 0.0;
-  a["amat_unloaded_ns"] = accesses > 0 ? unloaded / accesses : 0.0;
-  a["amat_contention_ns"] = accesses > 0 ? contention / accesses : 0.0;
-  nlohmann::ordered_json breakdown = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : counts.items()) breakdown[k] = accesses > 0 ? v.get<double>() / accesses : 0.0;
-  a["access_breakdown"] = breakdown;
-  a["memory_accesses"] = counts;
-  for (auto& [k, v] : util.items()) v = sim_ns > 0 ? v.get<double>() / sim_ns : 0.0;
-  a["link_utilization"] = util;
-  a["instructions"] = static_cast<uint64_t>(instructions);
-  a["llc_misses"] = llc_misses;
-  a["migration"] = {{"pages_moved", moved},
-                    {"socket_to_socket", s2s},
-                    {"to_pool", to_pool},
-                    {"from_pool", from_pool},
-                    {"to_pool_fraction", moved ? static_cast<double>(to_pool) / static_cast<double>(moved) : 0.0},
-                    {"dropped", dropped},
-                    {"shootdowns_sent", shootdowns},
-                    {"os_core_busy_ns", os_busy}};
-  a["sim_time_ns"] = sim_ns;
-  a["host_seconds"] = host;
-  a["coherence"] = summed_coherence(windows);
-  a["confidence"] = confidence(windows);
-  nlohmann::ordered_json per = nlohmann::ordered_json::array();
-  for (const auto& w : windows) {
-    const auto migration = [&](const char* key) -> uint64_t {
-      return w.contains("migration") ? w["migration"].value(key, uint64_t{0}) : 0;
-    };
-    uint64_t decided = 0;
-    if (w.contains("migration") && w["migration"].contains("per_phase"))
-      for (const auto& p : w["migration"]["per_phase"]) decided += p.value("pages_decided", uint64_t{0});
-    per.push_back({{"phase", w["checkpoint_phase"]},
-                   {"unit", w.value("checkpoint_unit", uint64_t{0})},
-                   {"ipc", w["ipc"]},
-                   {"amat_ns", w["amat_ns"]},
-                   {"sim_time_ns", w["sim_time_ns"]},
-                   {"pages_decided", decided},
-                   {"pages_moved", migration("pages_moved")},
-                   {"to_pool", migration("to_pool")},
-                   {"copies_in_flight", w.value("checkpoint_copies_in_flight", uint64_t{0})}});
-  }
-  a["per_window"] = per;
-  // What any window did short of what it was asked, named by its phase.
-  nlohmann::ordered_json shortfalls = nlohmann::ordered_json::array();
-  for (const auto& w : windows)
-    for (const auto& s : w.value("shortfalls", nlohmann::ordered_json::array()))
-      shortfalls.push_back("window " + window_name(w) + ": " + s.get<std::string>());
-  a["shortfalls"] = shortfalls;
-  return a;
 }
 
 // Each unit's --copies-done: how many of its boundary's copies a continuous run would have started
@@ -273,7 +105,8 @@ struct SampleArgs {
   unsigned detailed_sockets = 0;
   std::string out;
   bool json = false;
-  double target_error = 0;  // the IPC interval's relative half-width asked for; 0: none
+  double target_error = 0;   // the IPC interval's relative half-width asked for; 0: none
+  double confidence = 0.95;  // the intervals' level
 };
 
 int checkpoint(const CheckpointArgs& ca) {
@@ -309,17 +142,30 @@ int checkpoint(const CheckpointArgs& ca) {
   return 0;
 }
 
-// A target error the windows did not meet is a shortfall, on stderr and in the results.
-void report_target_error(nlohmann::ordered_json& result, double target) {
+// An interval's level as a percentage: "95", "99.9".
+std::string level_text(double level) {
+  std::ostringstream text;
+  text << std::setprecision(4) << 100 * level;
+  return text.str();
+}
+
+// A target error the windows did not meet is a shortfall, on stderr and in the results, with the
+// windows the interval's spread says it needs.
+void report_target_error(nlohmann::ordered_json& result, double target, size_t available) {
   if (target <= 0) return;
   const auto& c = result["confidence"];
   const double got = c.contains("ipc") ? c["ipc"]["relative_half_width"].get<double>() : INFINITY;
   if (got <= target) return;
   std::ostringstream why;
-  why << std::fixed << std::setprecision(1) << "the 95 % interval of IPC is ";
+  why << std::fixed << std::setprecision(1) << "the " << level_text(c["level"].get<double>())
+      << " % interval of IPC is ";
   if (std::isinf(got)) why << "unknown with one window";
   else why << "+-" << 100 * got << " %";
-  why << ", wider than --target-error " << 100 * target << " %: more windows (checkpoints) are needed";
+  why << ", wider than --target-error " << 100 * target << " % with all " << available
+      << " windows the checkpoints hold";
+  if (!std::isinf(got))
+    why << ": about " << units_needed(c["units"].get<size_t>(), got, target)
+        << " are needed (checkpoint --units-per-phase, or more --checkpoints)";
   result["shortfalls"].push_back(why.str());
   std::cerr << "warning: " << why.str() << '\n';
 }
@@ -344,140 +190,207 @@ void list_checkpoints(const fs::path& dir, const nlohmann::ordered_json& manifes
   }
 }
 
-int sample(const SampleArgs& sa) {
-  const bool json = sa.json;
-  const fs::path dir(sa.checkpoints);
-  const nlohmann::ordered_json manifest = read_json(dir / "manifest.json",
-                                                    "the checkpoints' manifest (not a folder "
-                                                    "`starnuma checkpoint` wrote?)");
-  std::vector<std::string> files;
-  std::vector<std::pair<uint64_t, uint64_t>> held;  // what the manifest says each file holds: (phase, unit)
-  list_checkpoints(dir, manifest, files, held);
-  if (files.empty()) report_error(msg::kInput, (dir / "manifest.json").string() + ": lists no checkpoints");
-  const bool keep = !sa.out.empty();
-  if (keep) {  // --out is replaced whole: it must not hold the input, nor be inside it
-    const fs::path in = fs::weakly_canonical(dir), to = fs::weakly_canonical(sa.out);
-    const auto within = [](const fs::path& inner, const fs::path& outer) {
-      const auto [o, i] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
-      return o == outer.end();
-    };
-    if (within(in, to) || within(to, in))
-      report_error(msg::kUsage, "--out " + sa.out + " and --checkpoints " + sa.checkpoints +
-                                    ": --out is replaced whole, so it may neither hold nor lie inside the checkpoints");
+// One `sample`: the windows, each its own forked `starnuma run --checkpoint`, `jobs` at once, in
+// stages (boundaries before the units that need their copies; with --target-error, coarse
+// strides before fine ones), then the aggregate.
+class Sampler {
+ public:
+  explicit Sampler(const SampleArgs& sa) : sa_(sa), dir_(sa.checkpoints) {
+    manifest_ =
+        read_json(dir_ / "manifest.json", "the checkpoints' manifest (not a folder `starnuma checkpoint` wrote?)");
+    list_checkpoints(dir_, manifest_, files_, held_);
+    if (files_.empty()) report_error(msg::kInput, (dir_ / "manifest.json").string() + ": lists no checkpoints");
+    const uint64_t units = manifest_.value("units_per_phase", uint64_t{0});
+    for (const auto& [phase, unit] : held_) places_.push_back(grid_place(phase, unit, units));
+    strides_ = sa.target_error > 0 ? stride_chain(places_, units) : std::vector<uint64_t>{1};
+    window_out_.resize(files_.size());
+    copies_done_.resize(files_.size());
   }
-  std::optional<OutputFolder> folder;  // all or nothing: built beside --out, renamed over it at the end
-  if (keep) folder.emplace(sa.out, "sampled.json");
-  const fs::path out =
-      keep ? fs::path(folder->file("")) : fs::temp_directory_path() / ("starnuma-sample-" + std::to_string(getpid()));
-  const unsigned jobs = sa.jobs ? sa.jobs : std::max(1u, std::thread::hardware_concurrency());
-  const double build_seconds = build_workload_once(files.front());
+  int run();
 
-  std::vector<std::string> window_out(files.size());
-  std::vector<std::string> copies_done(files.size());  // a unit's --copies-done, from its boundary's window
-  std::vector<pid_t> running;
-  std::vector<size_t> running_index;
-  int failed = 0;
-  size_t failed_index = 0;
-  const auto reap_one = [&] {
-    const int code = wait_for(running.front());
-    if (code && !failed) {
-      failed = code;
-      failed_index = running_index.front();
-    }
-    running.erase(running.begin());
-    running_index.erase(running_index.begin());
-  };
+ private:
+  // Runs the windows at `stride` not run yet: their boundaries, then their units.
+  void run_stride(uint64_t stride);
+  void launch(size_t k);
+  void reap_one();
+  // The windows run so far, each its stats.json checked against what the manifest says it holds.
+  std::vector<nlohmann::ordered_json> results() const;
+  void clean_up() const {
+    std::error_code ec;
+    if (sa_.out.empty()) fs::remove_all(out_, ec);
+  }
+  void print(const nlohmann::ordered_json& result) const;
+
+  const SampleArgs& sa_;
+  const fs::path dir_;
+  nlohmann::ordered_json manifest_;
+  std::vector<std::string> files_;
+  std::vector<std::pair<uint64_t, uint64_t>> held_;  // what the manifest says each file holds: (phase, unit)
+  std::vector<uint64_t> places_, strides_;
+  fs::path out_;
+  unsigned jobs_ = 1;
+  std::vector<std::string> window_out_;   // empty: not run
+  std::vector<std::string> copies_done_;  // a unit's --copies-done, from its boundary's window
+  std::vector<pid_t> running_;
+  std::vector<size_t> running_index_;
+  int failed_ = 0;
+  size_t failed_index_ = 0;
+};
+
+void Sampler::launch(size_t k) {
+  window_out_[k] = (out_ / ("window-" + std::to_string(k + 1))).string();
+  std::vector<std::string> a{"starnuma",
+                             "run",
+                             sa_.platform.platform,
+                             "--checkpoint",
+                             files_[k],
+                             "--instructions",
+                             std::to_string(sa_.instructions),
+                             "--warmup",
+                             std::to_string(sa_.warmup),
+                             "--out",
+                             window_out_[k],
+                             "--no-progress",
+                             "--json",
+                             "--detailed-sockets",
+                             std::to_string(sa_.detailed_sockets)};
+  if (!copies_done_[k].empty()) a.insert(a.end(), {"--copies-done", copies_done_[k]});
+  for (const auto& set : sa_.platform.sets) a.insert(a.end(), {"--set", set});
+  while (running_.size() >= jobs_) reap_one();
+  running_.push_back(fork_self(a));
+  running_index_.push_back(k);
+}
+
+void Sampler::reap_one() {
+  const int code = wait_for(running_.front());
+  if (code && !failed_) {
+    failed_ = code;
+    failed_index_ = running_index_.front();
+  }
+  running_.erase(running_.begin());
+  running_index_.erase(running_index_.begin());
+}
+
+void Sampler::run_stride(uint64_t stride) {
   // Boundaries first: a unit's window needs its boundary's to know which copies are in flight.
   for (const bool units : {false, true}) {
-    if (units && !failed) unit_copies_done(dir / "manifest.json", manifest, held, window_out, copies_done);
-    for (size_t k = 0; k < files.size() && !failed; ++k) {
-      if ((held[k].second != 0) != units) continue;
-      window_out[k] = (out / ("window-" + std::to_string(k + 1))).string();
-      std::vector<std::string> a{"starnuma",
-                                 "run",
-                                 sa.platform.platform,
-                                 "--checkpoint",
-                                 files[k],
-                                 "--instructions",
-                                 std::to_string(sa.instructions),
-                                 "--warmup",
-                                 std::to_string(sa.warmup),
-                                 "--out",
-                                 window_out[k],
-                                 "--no-progress",
-                                 "--json",
-                                 "--detailed-sockets",
-                                 std::to_string(sa.detailed_sockets)};
-      if (!copies_done[k].empty()) a.insert(a.end(), {"--copies-done", copies_done[k]});
-      for (const auto& set : sa.platform.sets) a.insert(a.end(), {"--set", set});
-      while (running.size() >= jobs) reap_one();
-      running.push_back(fork_self(a));
-      running_index.push_back(k);
-    }
-    while (!running.empty()) reap_one();
+    if (units && !failed_) unit_copies_done(dir_ / "manifest.json", manifest_, held_, window_out_, copies_done_);
+    for (size_t k = 0; k < files_.size() && !failed_; ++k)
+      if ((held_[k].second != 0) == units && places_[k] % stride == 0 && window_out_[k].empty()) launch(k);
+    while (!running_.empty()) reap_one();
   }
-  if (failed) {
-    std::error_code ec;
-    if (!keep) fs::remove_all(out, ec);
-    std::cerr << "sample: the window of " << files[failed_index] << " failed (above)\n";
-    return failed;
-  }
+}
+
+std::vector<nlohmann::ordered_json> Sampler::results() const {
   std::vector<nlohmann::ordered_json> windows;
-  for (size_t k = 0; k < window_out.size(); ++k) {
-    nlohmann::ordered_json j = read_json(fs::path(window_out[k]) / "stats.json", "a window's results");
+  for (size_t k = 0; k < files_.size(); ++k) {
+    if (window_out_[k].empty()) continue;
+    nlohmann::ordered_json j = read_json(fs::path(window_out_[k]) / "stats.json", "a window's results");
     // Of a window's statistics tree the aggregate keeps the coherence counters (summed_coherence).
     nlohmann::ordered_json coherence = j["stats"].value("coherence", nlohmann::ordered_json::object());
     j["stats"] = {{"coherence", std::move(coherence)}};
     // A file replaced or swapped since the pass would time another phase under this one's name.
     const std::pair<uint64_t, uint64_t> holds{j.value("checkpoint_phase", uint64_t{0}),
                                               j.value("checkpoint_unit", uint64_t{0})};
-    if (holds != held[k]) {
-      std::error_code ec;
-      if (!keep) fs::remove_all(out, ec);
+    if (holds != held_[k]) {
+      clean_up();
       const auto name = [](const std::pair<uint64_t, uint64_t>& h) {
         return "phase " + std::to_string(h.first) + (h.second ? " unit " + std::to_string(h.second) : "");
       };
-      report_error(msg::kInput, files[k] + ": holds " + name(holds) + ", the manifest says " + name(held[k]) +
+      report_error(msg::kInput, files_[k] + ": holds " + name(holds) + ", the manifest says " + name(held_[k]) +
                                     " (checkpoint files swapped or replaced since the pass: make them again)");
     }
     windows.push_back(std::move(j));
   }
-  nlohmann::ordered_json result = aggregate(windows);
-  result["checkpoints"] = sa.checkpoints;
-  result["instructions_per_window"] = sa.instructions;
-  result["warmup_per_window"] = sa.warmup;
+  return windows;
+}
+
+int Sampler::run() {
+  const bool keep = !sa_.out.empty();
+  if (keep) {  // --out is replaced whole: it must not hold the input, nor be inside it
+    const fs::path in = fs::weakly_canonical(dir_), to = fs::weakly_canonical(sa_.out);
+    const auto within = [](const fs::path& inner, const fs::path& outer) {
+      const auto [o, i] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+      return o == outer.end();
+    };
+    if (within(in, to) || within(to, in))
+      report_error(msg::kUsage, "--out " + sa_.out + " and --checkpoints " + sa_.checkpoints +
+                                    ": --out is replaced whole, so it may neither hold nor lie inside the checkpoints");
+  }
+  std::optional<OutputFolder> folder;  // all or nothing: built beside --out, renamed over it at the end
+  if (keep) folder.emplace(sa_.out, "sampled.json");
+  out_ =
+      keep ? fs::path(folder->file("")) : fs::temp_directory_path() / ("starnuma-sample-" + std::to_string(getpid()));
+  jobs_ = sa_.jobs ? sa_.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const double build_seconds = build_workload_once(files_.front());
+
+  // The pilot: the coarsest stride taking at least kPilotWindows; then, while the interval is
+  // wider than the target, the coarsest finer stride taking the windows its spread says it needs.
+  constexpr size_t kPilotWindows = 8;
+  size_t at = 0;
+  while (at + 1 < strides_.size() && windows_at(places_, strides_[at]) < kPilotWindows) ++at;
+  nlohmann::ordered_json result;
+  std::vector<uint64_t> strides_run;
+  for (;;) {
+    run_stride(strides_[at]);
+    strides_run.push_back(strides_[at]);
+    if (failed_) {
+      clean_up();
+      std::cerr << "sample: the window of " << files_[failed_index_] << " failed (above)\n";
+      return failed_;
+    }
+    result = aggregate(results(), sa_.confidence);
+    const auto& c = result["confidence"];
+    if (at + 1 == strides_.size()) break;
+    uint64_t needed = 0;  // no interval yet (one window): the next stride
+    if (c.contains("ipc")) {
+      const double got = c["ipc"]["relative_half_width"].get<double>();
+      if (got <= sa_.target_error) break;
+      needed = units_needed(c["units"].get<size_t>(), got, sa_.target_error);
+    }
+    ++at;
+    while (at + 1 < strides_.size() && windows_at(places_, strides_[at]) < needed) ++at;
+  }
+  result["checkpoints"] = sa_.checkpoints;
+  result["instructions_per_window"] = sa_.instructions;
+  result["warmup_per_window"] = sa_.warmup;
+  result["windows_available"] = files_.size();
+  result["strides"] = strides_run;
   // The host's cost: the windows' own, and the one build they shared (a window that could not
   // take it built its own: host_workload_shared false in its stats.json).
   result["host_seconds"] = result["host_seconds"].get<double>() + build_seconds;
   result["host_build_seconds"] = build_seconds;
   size_t unshared = 0;
-  for (const auto& w : windows) unshared += !w.value("host_workload_shared", false);
+  for (const auto& w : results()) unshared += !w.value("host_workload_shared", false);
   result["host_workload_builds"] = 1 + unshared;
-  report_target_error(result, sa.target_error);
+  if (strides_run.back() == 1) report_target_error(result, sa_.target_error, files_.size());
   if (keep) {
-    write_file_atomically((out / "sampled.json").string(), json_text(result) + "\n");
+    write_file_atomically((out_ / "sampled.json").string(), json_text(result) + "\n");
     folder->commit();
   } else {
-    std::error_code ec;
-    fs::remove_all(out, ec);
+    clean_up();
   }
-  if (json) {
-    std::cout << json_text(result) << '\n';
-    return 0;
-  }
+  if (sa_.json) std::cout << json_text(result) << '\n';
+  else print(result);
+  return 0;
+}
+
+void Sampler::print(const nlohmann::ordered_json& result) const {
   std::cout << std::fixed << result["workload"].get<std::string>() << " on " << result["platform"].get<std::string>()
-            << ": " << windows.size() << " windows of " << sa.instructions << " instructions per thread (after "
-            << sa.warmup << " of warm-up)\n\n"
-            << "window  IPC     AMAT (ns)  pages moved  to pool\n";
+            << ": " << result["windows"] << " of " << files_.size() << " windows of " << sa_.instructions
+            << " instructions per thread (after " << sa_.warmup << " of warm-up)\n\n"
+            << "window  IPC     AMAT (ns)  pages moved  to pool  in flight\n";
   for (const auto& w : result["per_window"])
     std::cout << std::left << std::setw(8) << window_name(w) << std::setw(8) << std::setprecision(3)
               << w["ipc"].get<double>() << std::setw(11) << std::setprecision(1) << w["amat_ns"].get<double>()
-              << std::setw(13) << w["pages_moved"].get<uint64_t>() << w["to_pool"].get<uint64_t>() << '\n';
+              << std::setw(13) << w["pages_moved"].get<uint64_t>() << std::setw(9) << w["to_pool"].get<uint64_t>()
+              << w["copies_in_flight"].get<uint64_t>() << '\n';
   const auto interval = [&result](const char* key, int digits) {
     std::ostringstream text;
-    if (result["confidence"].contains(key))
-      text << std::fixed << std::setprecision(digits) << " (95 %: " << result["confidence"][key]["low"].get<double>()
-           << "-" << result["confidence"][key]["high"].get<double>() << ")";
+    const auto& c = result["confidence"];
+    if (c.contains(key))
+      text << std::fixed << " (" << level_text(c["level"].get<double>()) << " %: " << std::setprecision(digits)
+           << c[key]["low"].get<double>() << "-" << c[key]["high"].get<double>() << ")";
     return text.str();
   };
   std::cout << "\nIPC " << std::setprecision(3) << result["ipc"].get<double>() << interval("ipc", 3) << ", AMAT "
@@ -486,8 +399,9 @@ int sample(const SampleArgs& sa) {
             << " contention; " << result["migration"]["pages_moved"] << " pages moved, " << std::setprecision(0)
             << 100 * result["migration"]["to_pool_fraction"].get<double>() << " % to the pool\n";
   for (const auto& s : result["shortfalls"]) std::cout << "WARNING: " << s.get<std::string>() << '\n';
-  return 0;
 }
+
+int sample(const SampleArgs& sa) { return Sampler(sa).run(); }
 
 }  // namespace
 
@@ -546,9 +460,13 @@ Command add_sample(CLI::App& app) {
       ->check(CLI::Range(0u, limits::kMaxDetailedSockets))
       ->capture_default_str();
   cmd->add_option("--target-error", a->target_error,
-                  "The IPC's 95 % interval asked for, as a relative half-width (0.03: +-3 %); a wider one is "
-                  "reported as a shortfall (docs/sampling.md, \"Intervals\")")
+                  "The IPC's interval asked for, as a relative half-width (0.03: +-3 %): the windows are run "
+                  "systematically, a coarse stride over the checkpoints first, finer ones until it is met; not met "
+                  "with all of them is a shortfall naming the windows needed (docs/sampling.md)")
       ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--confidence", a->confidence, "The intervals' confidence level (0.95: 95 %)")
+      ->check(CLI::Range(0.5, 0.999))
       ->capture_default_str();
   cmd->add_option("--out", a->out, "Folder for window-K/stats.json and sampled.json (written atomically)")
       ->check(kNonEmpty);

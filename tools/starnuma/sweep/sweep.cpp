@@ -19,6 +19,7 @@
 #include "stimulus/program_mix.hpp"
 #include "stimulus/workload_registry.hpp"
 #include "subprocess.hpp"
+#include "sweep/report_script.hpp"
 #include "sweep/results_db.hpp"
 #include "sweep/sweep_executors.hpp"
 #include "sweep/sweep_spec.hpp"

@@ -1,0 +1,186 @@
+// The sampled evaluation's aggregate: the windows' results as one run, with the intervals their
+// spread gives (docs/sampling.md).
+#include "sampled_aggregate.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include "common/confidence.hpp"
+#include "common/diagnostics.hpp"
+
+namespace starnuma::cli {
+
+namespace {
+
+// The windows' coherence statistics as one run's: counters summed; a distribution's counts summed,
+// its mean weighted by them, its extremes kept. Rates (per simulated time) are left out: each is a
+// counter over sim_time_ns, both of which the aggregate has.
+nlohmann::ordered_json summed_coherence(const std::vector<nlohmann::ordered_json>& windows) {
+  nlohmann::ordered_json sum = nlohmann::ordered_json::object();
+  for (const auto& w : windows) {
+    if (!w.contains("stats") || !w["stats"].contains("coherence")) continue;
+    for (const auto& [k, v] : w["stats"]["coherence"].items()) {
+      if (v.is_number_unsigned()) {
+        sum[k] = sum.value(k, uint64_t{0}) + v.get<uint64_t>();
+      } else if (v.is_object() && v.contains("count") && v.contains("mean")) {
+        const uint64_t n = v["count"].get<uint64_t>();
+        if (!sum.contains(k)) sum[k] = {{"count", 0}, {"mean", 0.0}, {"min", v["min"]}, {"max", v["max"]}};
+        auto& d = sum[k];
+        const uint64_t total = d["count"].get<uint64_t>() + n;
+        if (n > 0) {
+          d["mean"] = (d["mean"].get<double>() * static_cast<double>(d["count"].get<uint64_t>()) +
+                       v["mean"].get<double>() * static_cast<double>(n)) /
+                      static_cast<double>(total);
+          d["min"] = d["count"].get<uint64_t>() ? std::min(d["min"].get<double>(), v["min"].get<double>())
+                                                : v["min"].get<double>();
+          d["max"] = std::max(d["max"].get<double>(), v["max"].get<double>());
+        }
+        d["count"] = total;
+      }
+    }
+  }
+  return sum;
+}
+
+// Intervals at `level` of the pooled IPC and AMAT over the windows as units (common/confidence.hpp):
+// IPC is instructions over cycles, AMAT latency-time over accesses, each pooled as the aggregate
+// pools it. With one window there is none.
+nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& windows, double level) {
+  std::vector<double> instructions, cycles, latency_time, accesses;
+  for (const auto& w : windows) {
+    const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
+    double n = 0;
+    for (const auto& [k, v] : w["memory_accesses"].items()) n += v.get<double>();
+    instructions.push_back(instr);
+    cycles.push_back(ipc > 0 ? instr / ipc : 0);
+    latency_time.push_back(n * w["amat_ns"].get<double>());
+    accesses.push_back(n);
+  }
+  nlohmann::ordered_json c = {{"level", level}, {"units", windows.size()}};
+  const auto put = [&c](const char* key, const std::optional<Interval>& i) {
+    if (i) c[key] = {{"low", i->low}, {"high", i->high}, {"relative_half_width", i->relative_half_width()}};
+  };
+  put("ipc", ratio_interval(instructions, cycles, level));
+  put("amat_ns", ratio_interval(latency_time, accesses, level));
+  return c;
+}
+
+}  // namespace
+
+nlohmann::ordered_json read_json(const std::filesystem::path& path, const std::string& what) {
+  std::ifstream in(path);
+  if (!in) report_error(msg::kInput, path.string() + ": cannot read " + what);
+  try {
+    return nlohmann::ordered_json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    report_error(msg::kInput, path.string() + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
+// "3" for the window of boundary 3, "3.2" for unit 2 inside the phase after it; of a window's
+// results or of an entry of per_window.
+std::string window_name(const nlohmann::ordered_json& w) {
+  const bool entry = w.contains("phase");
+  const uint64_t phase = entry ? w["phase"].get<uint64_t>() : w.value("checkpoint_phase", uint64_t{0});
+  const uint64_t unit = w.value(entry ? "unit" : "checkpoint_unit", uint64_t{0});
+  return std::to_string(phase) + (unit ? "." + std::to_string(unit) : "");
+}
+
+// The windows' results as one run, as the paper aggregates its checkpoints: every count summed,
+// IPC as instructions over the summed time (windows back to back), AMAT and its parts weighted by
+// each window's memory accesses, link utilisation by each window's simulated time.
+nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& windows, double level) {
+  nlohmann::ordered_json a;
+  const nlohmann::ordered_json& first = windows.front();
+  a["platform"] = first["platform"];
+  a["workload"] = first["workload"];
+  a["placement"] = "sampled";
+  a["windows"] = windows.size();
+  double instructions = 0, cycles_weight = 0, accesses = 0, amat = 0, unloaded = 0, contention = 0, sim_ns = 0,
+         host = 0;
+  nlohmann::ordered_json counts = nlohmann::ordered_json::object(), util = nlohmann::ordered_json::object();
+  uint64_t moved = 0, to_pool = 0, from_pool = 0, s2s = 0, dropped = 0, shootdowns = 0, llc_misses = 0;
+  double os_busy = 0;
+  for (const auto& w : windows) {
+    const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
+    instructions += instr;
+    if (ipc > 0) cycles_weight += instr / ipc;
+    double n = 0;
+    for (const auto& [k, v] : w["memory_accesses"].items()) {
+      counts[k] = (counts.contains(k) ? counts[k].get<uint64_t>() : 0) + v.get<uint64_t>();
+      n += v.get<double>();
+    }
+    accesses += n;
+    amat += n * w["amat_ns"].get<double>();
+    unloaded += n * w["amat_unloaded_ns"].get<double>();
+    contention += n * w["amat_contention_ns"].get<double>();
+    const double t = w["sim_time_ns"].get<double>();
+    sim_ns += t;
+    host += w["host_seconds"].get<double>();
+    for (const auto& [k, v] : w["link_utilization"].items())
+      util[k] = (util.contains(k) ? util[k].get<double>() : 0.0) + t * v.get<double>();
+    llc_misses += w["llc_misses"].get<uint64_t>();
+    if (w.contains("migration")) {
+      const auto& m = w["migration"];
+      moved += m["pages_moved"].get<uint64_t>();
+      to_pool += m["to_pool"].get<uint64_t>();
+      from_pool += m["from_pool"].get<uint64_t>();
+      s2s += m["socket_to_socket"].get<uint64_t>();
+      dropped += m["dropped"].get<uint64_t>();
+      shootdowns += m["shootdowns_sent"].get<uint64_t>();
+      os_busy += m.value("os_core_busy_ns", 0.0);
+    }
+  }
+  a["ipc"] = cycles_weight > 0 ? instructions / cycles_weight : 0.0;
+  a["amat_ns"] = accesses > 0 ? amat / accesses : 0.0;
+  a["amat_unloaded_ns"] = accesses > 0 ? unloaded / accesses : 0.0;
+  a["amat_contention_ns"] = accesses > 0 ? contention / accesses : 0.0;
+  nlohmann::ordered_json breakdown = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : counts.items()) breakdown[k] = accesses > 0 ? v.get<double>() / accesses : 0.0;
+  a["access_breakdown"] = breakdown;
+  a["memory_accesses"] = counts;
+  for (auto& [k, v] : util.items()) v = sim_ns > 0 ? v.get<double>() / sim_ns : 0.0;
+  a["link_utilization"] = util;
+  a["instructions"] = static_cast<uint64_t>(instructions);
+  a["llc_misses"] = llc_misses;
+  a["migration"] = {{"pages_moved", moved},
+                    {"socket_to_socket", s2s},
+                    {"to_pool", to_pool},
+                    {"from_pool", from_pool},
+                    {"to_pool_fraction", moved ? static_cast<double>(to_pool) / static_cast<double>(moved) : 0.0},
+                    {"dropped", dropped},
+                    {"shootdowns_sent", shootdowns},
+                    {"os_core_busy_ns", os_busy}};
+  a["sim_time_ns"] = sim_ns;
+  a["host_seconds"] = host;
+  a["coherence"] = summed_coherence(windows);
+  a["confidence"] = confidence(windows, level);
+  nlohmann::ordered_json per = nlohmann::ordered_json::array();
+  for (const auto& w : windows) {
+    const auto migration = [&](const char* key) -> uint64_t {
+      return w.contains("migration") ? w["migration"].value(key, uint64_t{0}) : 0;
+    };
+    uint64_t decided = 0;
+    if (w.contains("migration") && w["migration"].contains("per_phase"))
+      for (const auto& p : w["migration"]["per_phase"]) decided += p.value("pages_decided", uint64_t{0});
+    per.push_back({{"phase", w["checkpoint_phase"]},
+                   {"unit", w.value("checkpoint_unit", uint64_t{0})},
+                   {"ipc", w["ipc"]},
+                   {"amat_ns", w["amat_ns"]},
+                   {"sim_time_ns", w["sim_time_ns"]},
+                   {"pages_decided", decided},
+                   {"pages_moved", migration("pages_moved")},
+                   {"to_pool", migration("to_pool")},
+                   {"copies_in_flight", w.value("checkpoint_copies_in_flight", uint64_t{0})}});
+  }
+  a["per_window"] = per;
+  // What any window did short of what it was asked, named by its phase.
+  nlohmann::ordered_json shortfalls = nlohmann::ordered_json::array();
+  for (const auto& w : windows)
+    for (const auto& s : w.value("shortfalls", nlohmann::ordered_json::array()))
+      shortfalls.push_back("window " + window_name(w) + ": " + s.get<std::string>());
+  a["shortfalls"] = shortfalls;
+  return a;
+}
+
+}  // namespace starnuma::cli
