@@ -408,7 +408,8 @@ FunctionalPassResult FunctionalPass::run() {
   const auto pass_start = std::chrono::steady_clock::now();
   uint64_t phase = 0, round = 0, unit = 0;  // boundaries passed; units written since the last
   const uint64_t units = o_.streams_only ? 0 : o_.units_per_phase;
-  while (phase < o_.checkpoints && live_ > 0) {
+  // With units the pass goes on through the last boundary's phase, for its units (no boundary after it).
+  while (live_ > 0 && (phase < o_.checkpoints || (phase == o_.checkpoints && unit < units))) {
     unsigned waiting = 0;
     const size_t first = round++ % n_;
     for (size_t turn_of = 0; turn_of < n_; ++turn_of) {
@@ -420,7 +421,7 @@ FunctionalPassResult FunctionalPass::run() {
       turn(t, waiting);
     }
     if (live_ > 0 && waiting == live_) open_barrier();
-    if (furthest_ >= (phase + 1) * per_phase) {
+    if (phase < o_.checkpoints && furthest_ >= (phase + 1) * per_phase) {
       ++phase;
       if (!o_.streams_only) {
         const Checkpoint c = checkpoint(phase);

@@ -27,8 +27,8 @@ struct FunctionalPassOptions {
   std::string workload = "uniform";
   uint64_t seed = 1;
   unsigned checkpoints = 5;  // phase boundaries 1..N
-  // Sampling units: this many unit checkpoints evenly inside each phase between two boundaries
-  // (after boundaries 1..N-1), each the map and positions there with no decision (0: none).
+  // Sampling units: this many unit checkpoints evenly inside the phase after each boundary 1..N
+  // (the pass goes on through phase N), each the map and positions there with no decision (0: none).
   unsigned units_per_phase = 0;
   std::string out;        // folder: manifest.json and checkpoint-K.ckpt, replaced whole
   bool progress = false;  // a line per phase on stderr

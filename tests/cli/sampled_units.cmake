@@ -13,9 +13,9 @@ starnuma(0 checkpoint "${PLATFORM}" --workload sharing:pages=2048 ${sets} --chec
 starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 2000 --instructions 10000 --jobs 2
          --out "${OUT}/sampled" --json)
 set(sampled "${out}")
-# Windows 1, 1.1-1.7, 2, 2.1-2.7, 3: phase 1 decides nothing; phase 2's copies are in flight early in
-# the phase and fewer later, never more.
-foreach(k RANGE 0 16)
+# Windows 1, 1.1-1.7, 2, 2.1-2.7, 3, 3.1-3.7 (the last boundary's phase has its units too): phase 1
+# decides nothing; phase 2's copies are in flight early in the phase and fewer later, never more.
+foreach(k RANGE 0 23)
   string(JSON phase GET "${sampled}" per_window ${k} phase)
   string(JSON unit GET "${sampled}" per_window ${k} unit)
   string(JSON in_flight GET "${sampled}" per_window ${k} copies_in_flight)
@@ -41,13 +41,13 @@ foreach(k RANGE 0 16)
 endforeach()
 
 # --target-error: a coarse stride first, finer ones until met (docs/sampling.md, "Choosing the number
-# of units"). 17 windows on a grid of 8 per phase: a pilot of every second (9), then all of them.
+# of units"). 24 windows on a grid of 8 per phase: a pilot of every second (12), then all of them.
 starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 2000 --instructions 10000 --jobs 2
          --target-error 0.9 --json)
 string(JSON strides GET "${out}" strides)
 string(JSON windows GET "${out}" windows)
-if(NOT strides MATCHES "^\\[ *2 *\\]$" OR NOT windows EQUAL 9)
-  message(FATAL_ERROR "a loose target: strides ${strides}, ${windows} windows; expected the pilot of 9 alone")
+if(NOT strides MATCHES "^\\[ *2 *\\]$" OR NOT windows EQUAL 12)
+  message(FATAL_ERROR "a loose target: strides ${strides}, ${windows} windows; expected the pilot of 12 alone")
 endif()
 string(JSON pilot_ipc GET "${out}" per_window 1 ipc)
 string(JSON all_ipc GET "${sampled}" per_window 2 ipc)
@@ -60,8 +60,8 @@ string(JSON strides GET "${out}" strides)
 string(JSON windows GET "${out}" windows)
 string(JSON level GET "${out}" confidence level)
 string(JSON shortfall GET "${out}" shortfalls 0)
-if(NOT strides MATCHES "^\\[ *2, *1 *\\]$" OR NOT windows EQUAL 17 OR NOT level EQUAL 0.99
-   OR NOT shortfall MATCHES "the 99 % interval of IPC is \\+-[0-9.]+ %, wider than --target-error 0.1 % with all 17 windows the checkpoints hold: about [0-9]+ are needed")
+if(NOT strides MATCHES "^\\[ *2, *1 *\\]$" OR NOT windows EQUAL 24 OR NOT level EQUAL 0.99
+   OR NOT shortfall MATCHES "the 99 % interval of IPC is \\+-[0-9.]+ %, wider than --target-error 0.1 % with all 24 windows the checkpoints hold: about [0-9]+ are needed")
   message(FATAL_ERROR "an unmet target: strides ${strides}, ${windows} windows, level ${level}: '${shortfall}'")
 endif()
 string(JSON width99 GET "${out}" confidence ipc relative_half_width)

@@ -131,7 +131,7 @@ TEST(FunctionalPass, WritesUnitsEvenlyInsideThePhasesAndNothingElseChanges) {
     EXPECT_EQ(bytes_of(plain + name), bytes_of(with + name)) << name;
   }
   const auto& units = m["units"];
-  ASSERT_EQ(units.size(), 6u);  // inside the phases after boundaries 1 and 2
+  ASSERT_EQ(units.size(), 9u);  // inside the phases after boundaries 1, 2 and 3 (the last)
   for (size_t k = 0; k < units.size(); ++k) {
     const uint64_t phase = 1 + k / 3, unit = 1 + k % 3;
     EXPECT_EQ(units[k]["phase"], phase);

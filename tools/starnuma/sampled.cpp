@@ -422,8 +422,9 @@ Command add_checkpoint(CLI::App& app) {
       ->check(CLI::Range(1, limits::kMaxCheckpoints))
       ->capture_default_str();
   cmd->add_option("--units-per-phase", o.units_per_phase,
-                  "Sampling units: this many unit checkpoints evenly inside each phase between two boundaries "
-                  "(no decision of their own); sample times them beside the boundaries (docs/sampling.md, \"Units\")")
+                  "Sampling units: this many unit checkpoints evenly inside the phase after each boundary, the last "
+                  "included (no decision of their own); sample times them beside the boundaries (docs/sampling.md, "
+                  "\"Units\")")
       ->check(CLI::Range(0u, 1000u))
       ->capture_default_str();
   CLI::Option* out = cmd->add_option("--out", o.out, "Folder for manifest.json and the checkpoints (replaced whole)")
