@@ -137,7 +137,16 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
         caches_->prefetch_write_backs(next->address);
   };
 
-  while (!measuring || warming_ || retired < job.instructions) {
+  // A common span ends for every thread at once (RunControl::set_span); a budget, at its own count.
+  const bool spans = job.control->spans();
+  uint64_t unreported = 0;  // retired since this core last told the run control (spans only)
+  // Over a span, this core's account starts once every thread's warm-up has ended: a thread held at
+  // a barrier sees the warm-up's end late, and the others must not count while it warms.
+  bool counting = !spans;
+  const auto more = [&] {
+    return !measuring || warming_ || (spans ? !job.control->span_over() : retired < job.instructions);
+  };
+  while (more()) {
     const StreamOp* next_op = reader.next();
     if (!next_op) break;
     const StreamOp& op = *next_op;
@@ -158,14 +167,27 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
     retired += op.instructions + 1;
     retired_total_ += op.instructions + 1;
     const int64_t now = window.now();
-    if (warming_ && measuring && retired >= job.warmup) {  // measurement starts here, for this core
-      end_warmup(now);
+    if (spans && measuring && (warming_ || counting)) unreported += op.instructions + 1;
+    if (warming_ && measuring && (spans ? job.control->warmup_span_over() : retired >= job.warmup)) {
+      end_warmup(now);  // measurement starts here, for this core
       restart(now);
+      unreported = 0;
+    }
+    if (!counting && measuring && !warming_ && job.control->measuring()) {
+      wait_until_fs(now);
+      reset_stats();
+      restart(now);
+      counting = true;
     }
     retired_so_far_ = retired;
     // Progress once a quantum of local time. Temporal decoupling itself is the window's: it hands
     // control back before an access would leave a quantum ahead of SystemC time.
     if (now - reported_at >= quantum_fs) {
+      if (unreported) {  // at SystemC's time, so that every thread sees the span end at once
+        if (warming_) job.control->warming(unreported);
+        else job.control->retired(unreported);
+        unreported = 0;
+      }
       job.control->tick();
       reported_at = now;
       if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
@@ -178,7 +200,7 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
     end_warmup(now);
     restart(now);
   }
-  ended_early_ = !measuring || retired < job.instructions;
+  ended_early_ = !measuring || (spans ? !job.control->span_over() : retired < job.instructions);
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
   if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));

@@ -35,6 +35,23 @@ class RunControl {
   // directory, trackers) restarts and the measured interval begins: no global barrier, which
   // could meet a workload's own barriers in a different order.
   void warmed_up();
+  // A measured interval over a common span of time (a sampled window's unit; docs/sampling.md):
+  // the warm-up ends when the threads together have retired `warmup` instructions, the measurement
+  // when they have retired `total` more, each thread at its next instruction after that, instead of
+  // each at its own counts.
+  void set_span(uint64_t total, uint64_t warmup) {
+    span_total_ = total;
+    warmup_total_ = warmup;
+  }
+  bool spans() const { return span_total_ > 0; }
+  // A thread's instructions retired since it last reported, in its warm-up or in its measurement
+  // (counted once every thread measures).
+  void warming(uint64_t n) { warmup_over_ = warmup_over_ || (warmup_done_ += n) >= warmup_total_; }
+  void retired(uint64_t n) {
+    if (measuring()) span_over_ = span_over_ || (span_done_ += n) >= span_total_;
+  }
+  bool warmup_span_over() const { return warmup_over_; }
+  bool span_over() const { return span_over_; }
   unsigned active() const { return active_; }
   // Whether every thread's warm-up has ended (always, without one).
   bool measuring() const { return warming_ == 0; }
@@ -73,6 +90,8 @@ class RunControl {
   std::function<void()> progress_;
   std::function<void()> sampler_;
   uint64_t ticks_ = 0;
+  uint64_t span_total_ = 0, span_done_ = 0, warmup_total_ = 0, warmup_done_ = 0;
+  bool span_over_ = false, warmup_over_ = false;
   sc_core::sc_time end_;
   sc_core::sc_time measurement_start_;
   uint64_t generation_ = 0;

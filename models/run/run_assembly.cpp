@@ -254,6 +254,12 @@ void RunAssembly::assemble_control() {
     initialising_programs += prog.threads && stimulus_.workload->thread_initialises(prog.first_thread) && !checkpoint_;
   }
   control_.emplace(program_threads, initialising_programs, o_.warmup > 0);
+  if (o_.common_span) {
+    if (stimulus_.programs.size() > 1)
+      report_error(msg::kUsage, "--common-span: a mix's programs measure each its own budget; one workload only");
+    const RunProgram& prog = stimulus_.programs.front();
+    control_->set_span(prog.instructions * prog.threads, o_.warmup * prog.threads);
+  }
   if (numa_balancing_) {
     std::vector<SocketLlc*> llc_list;
     for (const auto& l : llcs_) llc_list.push_back(l.get());
@@ -464,6 +470,7 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
   r.detailed_sockets = static_cast<unsigned>(detailed_);
   r.coherence = coherence_ != nullptr;
   r.warmup = o_.warmup;
+  r.common_span = o_.common_span;
   collect_cores(r, fabric_, detailed_);
   if (stimulus_.mix) r.programs = program_results(stimulus_);
   collect_links(r, platform_, Time::from_ps(static_cast<int64_t>(measured.value())));

@@ -54,6 +54,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
   j["threads_ended_early"] = threads_ended_early;
   j["shortfalls"] = shortfalls;
   j["warmup"] = warmup;
+  j["measured_over"] = common_span ? "common span" : "per-thread budgets";
   j["llc_misses"] = llc_misses;
   j["page_walks"] = {{"walks", page_walks}, {"mean_ns", walk_ns}, {"llc_misses", walk_llc_misses}};
   if (!migration.is_null()) {
@@ -162,6 +163,7 @@ std::string format_summary(const RunResult& r) {
      << r.sim_time_ns / 1e3 << " us simulated in " << std::setprecision(2) << r.host_seconds << " s ("
      << (r.host_seconds > 0 ? r.instructions / r.host_seconds / 1e6 : 0) << " MIPS)";
   if (r.warmup) os << " after a warm-up of " << r.warmup << " instructions per thread";
+  if (r.common_span) os << ", measured over a common span";
   os << "\n";
   for (const std::string& s : r.shortfalls) os << "\nWARNING: " << s << "\n";
   return os.str();

@@ -58,6 +58,10 @@ struct RunOptions {
   // A sampled run's timing window: start from this checkpoint (run/sampled_window.hpp), whose
   // workload and seed `workload` and `seed` must be; placement is the checkpoint's, dynamic.
   std::string checkpoint;
+  // Measure over a common span of time: the run ends when the threads together have retired
+  // instructions x threads, every thread then (a sampled window's unit; docs/sampling.md), instead
+  // of each thread at its own `instructions`.
+  bool common_span = false;
   // A unit checkpoint's window: how many of its boundary's copies had started by the unit (the
   // rest are copied in the window, as still in flight); unset: all of them (docs/sampling.md).
   std::optional<uint64_t> copies_done;
@@ -110,6 +114,7 @@ struct RunResult {
   uint64_t instructions_requested = 0;  // the threads' measured budgets, summed
   unsigned threads_ended_early = 0;     // threads whose stream ended before their budget
   uint64_t warmup = 0;                  // per thread, before measurement
+  bool common_span = false;             // measured over a common span (RunOptions::common_span)
   // What the run did short of what it was asked (a workload that ended early, a dynamic run that
   // completed no migration phase), one sentence each; empty when it did everything.
   // Per device with dynamic-capacity events: its events and what became of them (os/dcd_agent.hpp).

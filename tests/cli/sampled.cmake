@@ -52,7 +52,7 @@ endforeach()
 starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 8000 --instructions 32000 --jobs 2
          --target-error 0.001 --json)
 string(JSON shortfall GET "${out}" shortfalls 0)
-if(NOT shortfall MATCHES "the 95 % interval of IPC is \+-[0-9.]+ %, wider than --target-error 0.1 %"
+if(NOT shortfall MATCHES "the 95 % interval of IPC is [+]-[0-9.]+ %, wider than --target-error 0.1 %"
    OR NOT err MATCHES "warning: the 95 % interval of IPC")
   message(FATAL_ERROR "a target error not met was not reported: '${shortfall}'\n${err}")
 endif()
@@ -64,7 +64,7 @@ if(NOT builds EQUAL 1)
   message(FATAL_ERROR "sample built the workload ${builds} times, expected once for all its windows")
 endif()
 starnuma(0 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/checkpoint-2.ckpt" --warmup 8000 --instructions 32000
-         --no-progress --json)
+         --common-span --no-progress --json)
 set(alone "${out}")
 file(READ "${OUT}/sampled/window-2/stats.json" forked)
 foreach(key ipc amat_ns amat_contention_ns llc_misses sim_time_ns instructions)

@@ -149,7 +149,9 @@ TEST(FunctionalPass, WritesUnitsEvenlyInsideThePhasesAndNothingElseChanges) {
     for (size_t i = 0; i < c.moves.size(); ++i) {
       EXPECT_EQ(c.moves[i].vpage, b.moves[i].vpage);
       EXPECT_EQ(c.moves[i].to, b.moves[i].to);
-      if (c.from[i] != Checkpoint::kUnknownNode) EXPECT_EQ(c.from[i], b.from[i]);
+      if (c.from[i] != Checkpoint::kUnknownNode) {
+        EXPECT_EQ(c.from[i], b.from[i]);
+      }
     }
   }
   fs::remove_all(plain);

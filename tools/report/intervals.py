@@ -59,11 +59,18 @@ def paired_speedup(faster: dict | None, base: dict | None) -> tuple[float, float
     a run's CPI is the mean of its windows' and the speedup the ratio of the two means; its
     interval is the ratio estimator's (the delta method on the paired differences
     CPI_base - S * CPI_faster, as ratio_interval in models/common/confidence.hpp), which pairing
-    narrows by the phases' common variation."""
+    narrows by the phases' common variation. A window measured over a common span retires about,
+    not exactly, its instructions: each CPI is weighted by the window's share of them, so that with
+    every window paired the speedup is the ratio of the two aggregates' IPCs."""
     if not faster or not base:
         return None
+
     # A window is its boundary's phase, or a unit inside the phase after it (docs/sampling.md, "Units").
-    cpi = lambda r: {(w["phase"], w.get("unit", 0)): 1 / w["ipc"] for w in r.get("per_window", []) if w.get("ipc")}
+    def cpi(r):
+        ws = [w for w in r.get("per_window", []) if w.get("ipc")]
+        mean_i = sum(w.get("instructions", 1) for w in ws) / len(ws) if ws else 1
+        return {(w["phase"], w.get("unit", 0)): w.get("instructions", 1) / mean_i / w["ipc"] for w in ws}
+
     b, f = cpi(base), cpi(faster)
     phases = sorted(set(b) & set(f))
     n = len(phases)

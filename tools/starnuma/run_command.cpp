@@ -143,6 +143,11 @@ void add_run_outputs(CLI::App& cmd, RunRequest& r) {
       ->type_name("FILE")
       ->check(CLI::ExistingFile)
       ->excludes(cmd.get_option("--trace-in"));
+  cmd.add_flag("--common-span", o.common_span,
+               "Measure over a common span of time: the warm-up ends when the threads together have retired "
+               "--warmup x threads, the run when they have retired --instructions x threads more (each thread's "
+               "IPC over the same span), instead of each thread at its own counts; sample's windows use it "
+               "(docs/sampling.md)");
   cmd.add_option("--copies-done", o.copies_done,
                  "A unit checkpoint's window: how many of its boundary's copies had started by the unit; the "
                  "others are copied in the window, as still in flight (default: all made; sample sets it from "

@@ -253,7 +253,8 @@ void Sampler::launch(size_t k) {
                              "--no-progress",
                              "--json",
                              "--detailed-sockets",
-                             std::to_string(sa_.detailed_sockets)};
+                             std::to_string(sa_.detailed_sockets),
+                             "--common-span"};
   if (!copies_done_[k].empty()) a.insert(a.end(), {"--copies-done", copies_done_[k]});
   for (const auto& set : sa_.platform.sets) a.insert(a.end(), {"--set", set});
   while (running_.size() >= jobs_) reap_one();

@@ -166,6 +166,7 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
     per.push_back({{"phase", w["checkpoint_phase"]},
                    {"unit", w.value("checkpoint_unit", uint64_t{0})},
                    {"ipc", w["ipc"]},
+                   {"instructions", w["instructions"]},
                    {"amat_ns", w["amat_ns"]},
                    {"sim_time_ns", w["sim_time_ns"]},
                    {"pages_decided", decided},
