@@ -96,6 +96,7 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
   a["workload"] = first["workload"];
   a["placement"] = "sampled";
   a["windows"] = windows.size();
+  a["measured_over"] = first.value("measured_over", "per-thread budgets");
   double instructions = 0, cycles_weight = 0, accesses = 0, amat = 0, unloaded = 0, contention = 0, sim_ns = 0,
          host = 0;
   nlohmann::ordered_json counts = nlohmann::ordered_json::object(), util = nlohmann::ordered_json::object();
