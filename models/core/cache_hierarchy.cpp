@@ -225,6 +225,28 @@ void CacheHierarchy::take_shootdowns(int64_t& t) {
   shootdowns_.clear();
 }
 
+uint64_t CacheHierarchy::warm_tlbs(const std::vector<uint64_t>& dtlb, const std::vector<uint64_t>& stlb,
+                                   TlbLevel annexed) {
+  uint64_t installed = 0;
+  TlbObserver::Translations marked, unmarked;
+  const auto warm = [&](CacheArray& level, const std::vector<uint64_t>& pages, bool annexes) {
+    for (uint64_t e : pages) {
+      const uint64_t vpage = e >> 1, paddr = env_.pages->peek(vpage << kPageShift);
+      if (paddr == PageMap::kUnplaced || level.contains(vpage)) continue;
+      const uint64_t ppage = paddr >> kPageShift;
+      const CacheArray::Victim v = level.fill(vpage, false, ppage);
+      if (v.valid) report_internal("warm_tlbs: more translations than the TLB holds");
+      ++installed;
+      if (annexes) ((e & 1) ? marked : unmarked).emplace_back(vpage, ppage);
+    }
+  };
+  // The STLB first: an L1 DTLB in front of an inclusive STLB holds only what the STLB does.
+  warm(stlb_, stlb, annexed == TlbLevel::L2);
+  warm(dtlb_, dtlb, annexed == TlbLevel::L1);
+  if (env_.observer) env_.observer->tlb_warm(env_.core, annexed, marked, unmarked);
+  return installed;
+}
+
 void CacheHierarchy::wait_for_migration(uint64_t vpage, int64_t& t) {
   const int64_t ready = env_.pages->ready_fs(vpage);
   if (ready <= t) return;

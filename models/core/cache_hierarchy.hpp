@@ -164,6 +164,11 @@ class CacheHierarchy {
   // directory knows), and the shootdown of it, which the core takes before its next access.
   bool holds_translation(uint64_t vpage) const { return dtlb_.peek(vpage) || stlb_.peek(vpage); }
   void shoot_down(uint64_t vpage) { shootdowns_.push_back(vpage); }
+  // Functional warming, before the run: the TLBs start with these pages (each set's least recent
+  // first, (vpage << 1) | marked, as os/checkpoint.hpp keeps them), translated by the page map as
+  // it is now, and the observer's annexes with the annexed level's (`annexed`). Returns how many
+  // translations it installed (pages not placed are left out).
+  uint64_t warm_tlbs(const std::vector<uint64_t>& dtlb, const std::vector<uint64_t>& stlb, TlbLevel annexed);
   size_t pending_shootdowns() const { return shootdowns_.size(); }
 
   // Serves a load or store issued at `now` (fs); returns its latency (fs).

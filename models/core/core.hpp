@@ -45,6 +45,8 @@ class Core : public Component {
   // Elaboration: where the core's hierarchy leads beyond the socket (Socket::bind_fabric), and the
   // coherence it takes part in (the platform, when coherence is enabled).
   void bind(const CacheHierarchy::Uplink& uplink) { uplink_ = uplink; }
+  // The hierarchy of the job started last (after start()).
+  CacheHierarchy& caches() { return *caches_; }
   void bind_coherence(Coherence& coherence) { uplink_.coherence = &coherence; }
   // Starts the core's thread on `job` (before sc_start); the core must be bound.
   void start(Job job);

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "common/units.hpp"
 
@@ -32,6 +34,12 @@ class TlbObserver {
   // A load that missed in the LLC completed (its data came from memory). It returns nothing: it
   // only counts, which never needs the tracker, so it never waits.
   virtual void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) = 0;
+  // Before the run (a sampled window's functional warming): `level` of the core starts holding
+  // these translations (vpage, ppage), `marked` ones not yet past the phase's mark, counts 0.
+  using Translations = std::vector<std::pair<uint64_t, uint64_t>>;
+  virtual void tlb_warm(unsigned core, TlbLevel level, const Translations& marked, const Translations& unmarked) {
+    (void)core, (void)level, (void)marked, (void)unmarked;
+  }
 };
 
 }  // namespace starnuma

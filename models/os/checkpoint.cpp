@@ -101,6 +101,7 @@ nlohmann::ordered_json Checkpoint::header() const {
   h["scan_entries"] = scan_entries;
   h["regions_scanned"] = regions_scanned;
   h["decision"] = decision_json(decision);
+  if (!tlbs.empty()) h["tlbs_annexed"] = annex_stlb ? "stlb" : "dtlb";
   return h;
 }
 
@@ -125,6 +126,15 @@ std::string Checkpoint::serialise() const {
     put_varint(payload, moves[k].to);
     put_varint(payload, from[k] == kUnknownNode ? 0 : from[k] + 1);
     payload.push_back(moves[k].kind == MoveKind::Victim ? 1 : 0);
+  }
+  if (!tlbs.empty() && tlbs.size() != ops.size()) report_internal("checkpoint: TLBs of some threads only");
+  put_varint(payload, tlbs.size());
+  for (const ThreadTlbs& t : tlbs) {
+    for (unsigned v : {t.dtlb_entries, t.dtlb_ways, t.stlb_entries, t.stlb_ways}) put_varint(payload, v);
+    for (const std::vector<uint64_t>* level : {&t.dtlb, &t.stlb}) {
+      put_varint(payload, level->size());
+      for (uint64_t e : *level) put_varint(payload, e);
+    }
   }
   std::string out(kMagic, sizeof kMagic);
   put_fixed<uint32_t>(out, kFormatVersion);
@@ -207,6 +217,7 @@ Checkpoint read_checkpoint(const std::string& path) {
     c.decision.no_victim = d.at("no_victim").get<uint64_t>();
     c.decision.limit_reached = d.at("limit_reached").get<bool>();
     c.decision.pages = d.at("pages_decided").get<uint64_t>();
+    c.annex_stlb = h.value("tlbs_annexed", std::string()) == "stlb";
   } catch (const nlohmann::json::exception& e) {
     file.fail(kFixedBytes, std::string("bad checkpoint header: ") + e.what());
   }
@@ -243,7 +254,30 @@ Checkpoint read_checkpoint(const std::string& path) {
     c.moves.push_back(m);
     c.from.push_back(from == 0 ? Checkpoint::kUnknownNode : from - 1);
   }
-  if (!in.done()) trace::fail_at(path, in.offset(), "bytes after the moves in the payload");
+  const uint64_t at = in.offset();
+  const uint64_t tlbs = in.count("TLB thread count", 6);
+  if (tlbs != 0 && tlbs != c.ops.size())
+    trace::fail_at(path, at,
+                   "TLBs of " + std::to_string(tlbs) + " threads, not of all " + std::to_string(c.ops.size()));
+  c.tlbs.resize(tlbs);
+  for (Checkpoint::ThreadTlbs& t : c.tlbs) {
+    const uint64_t geometry_at = in.offset();
+    for (unsigned* v : {&t.dtlb_entries, &t.dtlb_ways, &t.stlb_entries, &t.stlb_ways}) {
+      const uint64_t x = in.next("TLB geometry");
+      if (x > (uint64_t{1} << 24))
+        trace::fail_at(path, geometry_at, "a TLB of " + std::to_string(x) + " entries or ways");
+      *v = static_cast<unsigned>(x);
+    }
+    for (auto [level, entries] : {std::pair{&t.dtlb, t.dtlb_entries}, std::pair{&t.stlb, t.stlb_entries}}) {
+      const uint64_t count_at = in.offset();
+      const uint64_t n = in.count("TLB entry count", 1);
+      if (n > entries)
+        trace::fail_at(path, count_at, std::to_string(n) + " TLB entries in a TLB of " + std::to_string(entries));
+      level->reserve(n);
+      for (uint64_t i = 0; i < n; ++i) level->push_back(in.next("TLB entry"));
+    }
+  }
+  if (!in.done()) trace::fail_at(path, in.offset(), "bytes after the TLBs in the payload");
   return c;
 }
 

@@ -18,7 +18,7 @@
 namespace starnuma {
 
 struct Checkpoint {
-  static constexpr uint32_t kFormatVersion = 2;
+  static constexpr uint32_t kFormatVersion = 3;
   static constexpr size_t kUnknownNode = static_cast<size_t>(-1);
 
   // What it was made from; a window refuses a checkpoint of another workload, seed, thread
@@ -58,6 +58,17 @@ struct Checkpoint {
   std::vector<size_t> from;
   uint64_t scan_entries = 0, regions_scanned = 0;
   PhaseDecision decision;
+
+  // Functional warming (tracker knowledge; empty otherwise): per thread, its core's TLBs as the
+  // pass left them, each level's geometry and pages, each set's least recent first, as
+  // (vpage << 1) | marked; marked: the annexed level's entry has not met the phase's mark yet
+  // (FunctionalAnnexes::contents). `annex_stlb`: the annexes sit on the STLB, else the L1 DTLB.
+  struct ThreadTlbs {
+    unsigned dtlb_entries = 0, dtlb_ways = 0, stlb_entries = 0, stlb_ways = 0;
+    std::vector<uint64_t> dtlb, stlb;
+  };
+  std::vector<ThreadTlbs> tlbs;
+  bool annex_stlb = false;
 
   // The header as JSON (everything but the per-thread positions, the frames and the moves).
   nlohmann::ordered_json header() const;

@@ -244,6 +244,15 @@ Checkpoint FunctionalPass::state(uint64_t phase) const {
     r.frames = pages.frames(k);
     c.nodes.push_back(std::move(r));
   }
+  if (annexes_) {  // functional warming: a window starts with the TLBs and annexes left here
+    c.annex_stlb = annexes_->annex_stlb();
+    for (size_t t = 0; t < ops_.size(); ++t) {
+      const FunctionalAnnexes::Thread& geometry = annexes_->thread(t);
+      FunctionalAnnexes::Contents tlb = annexes_->contents(t);
+      c.tlbs.push_back({geometry.dtlb_entries, geometry.dtlb_ways, geometry.stlb_entries, geometry.stlb_ways,
+                        std::move(tlb.dtlb), std::move(tlb.stlb)});
+    }
+  }
   return c;
 }
 

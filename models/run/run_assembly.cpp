@@ -106,6 +106,9 @@ void RunAssembly::plan_stimulus() {
     if (!o.workload_given) o.workload = checkpoint_->workload;
     if (!o.seed_given) o.seed = checkpoint_->seed;
     check_checkpoint(*checkpoint_, o.checkpoint, fabric_, o.workload, o.seed);
+    if (o.warm_tlbs && checkpoint_->tlbs.empty())
+      report_error(msg::kUsage, "--warm-tlbs: " + o.checkpoint +
+                                    " carries no TLBs (the pass keeps them with tracker knowledge only)");
     if (o.copies_done && !checkpoint_->unit)
       report_error(msg::kUsage, "--copies-done: " + o.checkpoint +
                                     " is a boundary's checkpoint, whose window makes all its copies; only a unit's "
@@ -115,6 +118,8 @@ void RunAssembly::plan_stimulus() {
                                     " has " + std::to_string(checkpoint_->moves.size()) + " copies");
   } else if (o.copies_done) {
     report_error(msg::kUsage, "--copies-done needs --checkpoint (a unit's)");
+  } else if (o.warm_tlbs) {
+    report_error(msg::kUsage, "--warm-tlbs needs --checkpoint");
   }
   if (o.trace_in.empty() && is_program_mix(o.workload)) {
     if (checkpoint_) report_error(msg::kUsage, "--checkpoint: sampled windows run one workload, not a mix of programs");
@@ -294,6 +299,27 @@ void RunAssembly::start_cores() {
                   workload.executes() ? prog.instructions : 0, quantum, &*control_, o_.seed * 1000003 + t,
                   workload.thread_initialises(t) && !checkpoint_, o_.warmup, program});
   }
+  if (checkpoint_ && o_.warm_tlbs) warm_tlbs();
+}
+
+void RunAssembly::warm_tlbs() {
+  const std::vector<Checkpoint::ThreadTlbs>& tlbs = checkpoint_->tlbs;
+  if (tlbs.empty()) return;  // perfect knowledge: the pass kept no TLBs
+  for (size_t t = 0; t < tlbs.size(); ++t) {
+    const CoreConfig& c = fabric_.requesters()[stimulus_.threads[t].socket]->core_config();
+    const Checkpoint::ThreadTlbs& k = tlbs[t];
+    if (k.dtlb_entries != c.dtlb.entries() || k.dtlb_ways != c.dtlb.ways() || k.stlb_entries != c.stlb.entries() ||
+        k.stlb_ways != c.stlb.ways()) {
+      tlbs_not_warmed_ = "the checkpoint's TLBs (thread " + std::to_string(t) + ": DTLB " +
+                         std::to_string(k.dtlb_entries) + "x" + std::to_string(k.dtlb_ways) + ", STLB " +
+                         std::to_string(k.stlb_entries) + "x" + std::to_string(k.stlb_ways) +
+                         ") are not this platform's cores': the window's TLBs started empty";
+      return;
+    }
+  }
+  const TlbLevel annexed = checkpoint_->annex_stlb ? TlbLevel::L2 : TlbLevel::L1;
+  for (size_t t = 0; t < tlbs.size(); ++t)
+    tlbs_warmed_ += stimulus_.threads[t].core->caches().warm_tlbs(tlbs[t].dtlb, tlbs[t].stlb, annexed);
 }
 
 KernelContext RunAssembly::kernel_context() {
@@ -457,6 +483,8 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
     r.checkpoint_unit = checkpoint_->unit;
     r.copies_in_flight = in_flight_.moves.size();
     r.copies_stayed = in_flight_.stayed;
+    r.tlbs_warmed = tlbs_warmed_;
+    if (!tlbs_not_warmed_.empty()) r.shortfalls.push_back(tlbs_not_warmed_);
   }
   collect_migration(r);
   r.host_seconds = host_seconds;

@@ -69,6 +69,10 @@ class RunAssembly {
   RunOptions o_;
   std::optional<Checkpoint> checkpoint_;
   InFlight in_flight_;  // a unit's copies still in flight
+  // Functional warming: the translations the cores' TLBs started with, or why they started empty.
+  uint64_t tlbs_warmed_ = 0;
+  std::string tlbs_not_warmed_;
+  void warm_tlbs();
   RunStimulus stimulus_;
   std::unique_ptr<PlatformTracking> tracking_;
   Placement placement_ = Placement::FirstTouch;

@@ -14,7 +14,10 @@ nlohmann::ordered_json RunResult::summary_json() const {
   j["platform"] = platform;
   j["workload"] = workload;
   j["placement"] = placement;
-  if (checkpoint_phase) j["checkpoint_phase"] = checkpoint_phase;
+  if (checkpoint_phase) {
+    j["checkpoint_phase"] = checkpoint_phase;
+    j["checkpoint_tlbs_warmed"] = tlbs_warmed;
+  }
   if (checkpoint_unit) {
     j["checkpoint_unit"] = checkpoint_unit;
     j["checkpoint_copies_in_flight"] = copies_in_flight;

@@ -62,6 +62,9 @@ struct RunOptions {
   // instructions x threads, every thread then (a sampled window's unit; docs/sampling.md), instead
   // of each thread at its own `instructions`.
   bool common_span = false;
+  // A window starts with the TLBs and annexes its checkpoint carries (functional warming;
+  // docs/sampling.md), not empty.
+  bool warm_tlbs = false;
   // A unit checkpoint's window: how many of its boundary's copies had started by the unit (the
   // rest are copied in the window, as still in flight); unset: all of them (docs/sampling.md).
   std::optional<uint64_t> copies_done;
@@ -93,6 +96,8 @@ struct RunResult {
   // A unit's window: the boundary's copies it made as still in flight, and those that could not go
   // back to their source to be made (take_back_in_flight).
   uint64_t copies_in_flight = 0, copies_stayed = 0;
+  // A window's functional warming: the translations its cores' TLBs started with.
+  uint64_t tlbs_warmed = 0;
   double ipc = 0;                 // mean over the detailed cores
   unsigned detailed_sockets = 0;  // all of them unless mixed modality
   // The tracking hardware: "on", "idle" (tracking.active: auto in a run no migration decides by

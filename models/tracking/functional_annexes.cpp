@@ -61,6 +61,19 @@ void FunctionalAnnexes::access(size_t t, uint64_t vpage, uint64_t ppage) {
   if (v.valid && !annex_stlb_) flush_evicted(t, v.payload);
 }
 
+FunctionalAnnexes::Contents FunctionalAnnexes::contents(size_t t) const {
+  Contents c;
+  const auto list = [this](const CacheArray& level, bool annexed, std::vector<uint64_t>& out) {
+    level.for_each_oldest_first([&](uint64_t vpage, uint64_t payload) {
+      const bool marked = annexed && ((payload >> kEpochShift) & kEpochMask) != epoch_;
+      out.push_back(vpage << 1 | (marked ? 1 : 0));
+    });
+  };
+  list(dtlb_[t], !annex_stlb_, c.dtlb);
+  list(stlb_[t], annex_stlb_, c.stlb);
+  return c;
+}
+
 void FunctionalAnnexes::llc_load(size_t t, uint64_t vpage) {
   uint64_t* p = annexed(t).peek_payload(vpage);
   if (!p) return;  // untracked: the translation left meanwhile

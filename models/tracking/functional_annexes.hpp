@@ -35,6 +35,15 @@ class FunctionalAnnexes {
   // `vpage` migrates: every thread's translation of it flushes and is dropped.
   void shoot_down(uint64_t vpage);
   uint64_t flushes() const { return flushes_; }
+  // Thread t's TLBs for a checkpoint (functional warming): each level's pages, each set's least
+  // recent first, as (vpage << 1) | marked, where marked is the annexed level's entry not having
+  // met the current phase mark yet (always 0 at the other level).
+  struct Contents {
+    std::vector<uint64_t> dtlb, stlb;
+  };
+  Contents contents(size_t t) const;
+  bool annex_stlb() const { return annex_stlb_; }
+  const Thread& thread(size_t t) const { return threads_[t]; }
 
  private:
   // The annexed level's payload: the physical page, the count, and the phase epoch of its fill or

@@ -318,6 +318,20 @@ Time SocketTracking::tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uin
   return stall(at, t);
 }
 
+void SocketTracking::tlb_warm(unsigned core, TlbLevel level, const Translations& marked, const Translations& unmarked) {
+  if (level != annexed_tlb()) return;
+  for (const auto& [vpage, ppage] : marked) tlb_fill(core, level, vpage, ppage, Time());
+  if (!marked.empty()) {
+    const unsigned c = local(core);
+    int64_t t = sim_now_fs();
+    AnnexBeat b;
+    b.phase = true;
+    deliver(c, b, 0, t);
+    mark_all(cores_[c]);
+  }
+  for (const auto& [vpage, ppage] : unmarked) tlb_fill(core, level, vpage, ppage, Time());
+}
+
 Time SocketTracking::tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) {
   if (level != annexed_tlb()) {
     // A marked translation is accessed (the paper: the marker flushes on the entry's first access

@@ -86,6 +86,9 @@ class SocketTracking : public Component, public TlbObserver {
   // An eviction no fill follows: its flush goes to the tracker at once, as a beat of its own.
   Time tlb_shootdown(unsigned core, TlbLevel level, uint64_t vpage, uint64_t ppage, Time at) override;
   void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) override;
+  // The marked entries fill first, then this core's annex alone takes a phase mark, then the others
+  // fill: the annex's entries and marks as the pass left them, without a flush (no entry leaves).
+  void tlb_warm(unsigned core, TlbLevel level, const Translations& marked, const Translations& unmarked) override;
   void reset_stats() override;
   // Each tracker's queue of updates (PATH.trackerK.queue), and with impl rtl the Verilated
   // annexes' and trackers' ports under PATH.rtl.

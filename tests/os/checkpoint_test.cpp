@@ -45,6 +45,11 @@ Checkpoint sample_checkpoint(const PageMap& m) {
   c.decision.candidates = 1;
   c.decision.pages = 2;
   c.decision.limit_reached = true;
+  c.annex_stlb = true;
+  for (uint64_t t = 0; t < 4; ++t)  // the last thread's TLBs empty
+    c.tlbs.push_back({64, 4, 1536, 12, t < 3 ? std::vector<uint64_t>{(100 + t) << 1} : std::vector<uint64_t>{},
+                      t < 3 ? std::vector<uint64_t>{(7 << 1) | 1, (100 + t) << 1, (uint64_t{1} << 40) << 1}
+                            : std::vector<uint64_t>{}});
   return c;
 }
 
@@ -94,6 +99,22 @@ TEST(Checkpoint, RoundTripsEveryField) {
   EXPECT_EQ(r.moves[1].kind, MoveKind::Victim);
   EXPECT_EQ(r.from, c.from);
   EXPECT_TRUE(r.decision.limit_reached);
+  EXPECT_TRUE(r.annex_stlb);
+  ASSERT_EQ(r.tlbs.size(), 4u);
+  for (size_t t = 0; t < 4; ++t) {
+    EXPECT_EQ(r.tlbs[t].dtlb, c.tlbs[t].dtlb);
+    EXPECT_EQ(r.tlbs[t].stlb, c.tlbs[t].stlb);
+    EXPECT_EQ(r.tlbs[t].stlb_entries, 1536u);
+    EXPECT_EQ(r.tlbs[t].dtlb_ways, 4u);
+  }
+}
+
+TEST(Checkpoint, MoreTlbEntriesThanTheTlbHoldsAreRefused) {
+  const PageMap m = map_with_pages();
+  Checkpoint c = sample_checkpoint(m);
+  c.tlbs[0].dtlb_entries = 0;  // one entry in a TLB of none
+  const auto r = read_damaged(c.serialise());
+  EXPECT_NE(r.message.find("1 TLB entries in a TLB of 0"), std::string::npos) << r.message;
 }
 
 TEST(Checkpoint, EveryTruncationIsReportedWithItsOffset) {
@@ -123,7 +144,7 @@ TEST(Checkpoint, OtherFilesAndFormatVersionsAreRefusedByName) {
             std::string::npos);
   std::string other = sample_checkpoint(map_with_pages()).serialise();
   other[8] = 1;  // format version 1
-  EXPECT_NE(read_damaged(other).message.find("offset 8: checkpoint format version 1; this starnuma reads version 2"),
+  EXPECT_NE(read_damaged(other).message.find("offset 8: checkpoint format version 1; this starnuma reads version 3"),
             std::string::npos);
   EXPECT_NE(read_damaged(sample_checkpoint(map_with_pages()).serialise() + "x").message.find("data after"),
             std::string::npos);

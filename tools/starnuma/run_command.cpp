@@ -148,6 +148,9 @@ void add_run_outputs(CLI::App& cmd, RunRequest& r) {
                "--warmup x threads, the run when they have retired --instructions x threads more (each thread's "
                "IPC over the same span), instead of each thread at its own counts; sample's windows use it "
                "(docs/sampling.md)");
+  cmd.add_flag("--warm-tlbs", o.warm_tlbs,
+               "A sampled window (--checkpoint) starts with the TLBs and their counter annexes its checkpoint "
+               "carries (functional warming), not empty (docs/sampling.md)");
   cmd.add_option("--copies-done", o.copies_done,
                  "A unit checkpoint's window: how many of its boundary's copies had started by the unit; the "
                  "others are copied in the window, as still in flight (default: all made; sample sets it from "

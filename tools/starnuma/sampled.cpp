@@ -104,6 +104,7 @@ struct SampleArgs {
   unsigned jobs = 0;  // windows at once; 0: the host's cores
   unsigned detailed_sockets = 0;
   bool common_span = false;  // each window over a common span (run --common-span)
+  bool warm_tlbs = false;    // each window's TLBs warmed from its checkpoint (run --warm-tlbs)
   std::string out;
   bool json = false;
   double target_error = 0;   // the IPC interval's relative half-width asked for; 0: none
@@ -256,6 +257,7 @@ void Sampler::launch(size_t k) {
                              "--detailed-sockets",
                              std::to_string(sa_.detailed_sockets)};
   if (sa_.common_span) a.push_back("--common-span");
+  if (sa_.warm_tlbs) a.push_back("--warm-tlbs");
   if (!copies_done_[k].empty()) a.insert(a.end(), {"--copies-done", copies_done_[k]});
   for (const auto& set : sa_.platform.sets) a.insert(a.end(), {"--set", set});
   while (running_.size() >= jobs_) reap_one();
@@ -466,6 +468,9 @@ Command add_sample(CLI::App& app) {
   cmd->add_flag("--common-span", a->common_span,
                 "Each window over a common span of time, as run --common-span, instead of per-thread budgets (not "
                 "yet the default: docs/sampling.md, \"Per-thread budgets or a common span\")");
+  cmd->add_flag("--warm-tlbs", a->warm_tlbs,
+                "Each window starts with the TLBs and counter annexes its checkpoint carries, as run --warm-tlbs (not "
+                "yet the default: docs/sampling.md)");
   cmd->add_option("--target-error", a->target_error,
                   "The IPC's interval asked for, as a relative half-width (0.03: +-3 %): the windows are run "
                   "systematically, a coarse stride over the checkpoints first, finer ones until it is met; not met "
