@@ -94,13 +94,18 @@ class LightCaches {
 void Core::run() {
   if (job_->context.light) {
     LightCaches light(*caches_);
-    run_window(light, config_.light_loads, caches_->llc_latency());
+    if (job_->control->spans()) run_window<LightCaches, true>(light, config_.light_loads, caches_->llc_latency());
+    else run_window<LightCaches, false>(light, config_.light_loads, caches_->llc_latency());
+  } else if (job_->control->spans()) {
+    run_window<CacheHierarchy, true>(*caches_, config_.mshrs, caches_->l1_latency());
   } else {
-    run_window(*caches_, config_.mshrs, caches_->l1_latency());
+    run_window<CacheHierarchy, false>(*caches_, config_.mshrs, caches_->l1_latency());
   }
 }
 
-template <class Caches>
+// `kSpans`: measured over a common span (RunControl::set_span), a template parameter so that a
+// run over per-thread budgets pays nothing for it per operation.
+template <class Caches, bool kSpans>
 void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
   constexpr bool kDetailed = std::is_same_v<Caches, CacheHierarchy>;
   Job& job = *job_;
@@ -138,7 +143,7 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
   };
 
   // A common span ends for every thread at once (RunControl::set_span); a budget, at its own count.
-  const bool spans = job.control->spans();
+  constexpr bool spans = kSpans;
   uint64_t unreported = 0;  // retired since this core last told the run control (spans only)
   // Over a span, this core's account starts once every thread's warm-up has ended: a thread held at
   // a barrier sees the warm-up's end late, and the others must not count while it warms.

@@ -72,7 +72,7 @@ class Core : public Component {
   void run();
   // The stream through an interval model over `caches` (the hierarchy, or a light core's view of
   // it), `mshrs` miss slots, an access longer than `hit_fs` a miss.
-  template <class Caches>
+  template <class Caches, bool kSpans>
   void run_window(Caches& caches, unsigned mshrs, int64_t hit_fs);
   // Waits for the other threads at a barrier; returns the core's time after it.
   int64_t pass_barrier(const StreamOp& op, int64_t now);
