@@ -41,7 +41,7 @@ message(STATUS "AMAT sampled ${amat_s} ns, continuous ${amat_c} ns; ${moved} pag
 
 # The windows are units of a 95 % interval around the pooled IPC and AMAT (docs/sampling.md,
 # "Intervals"); asking for a narrower one than three windows give is reported, not ignored.
-foreach(key ipc amat_ns)
+foreach(key ipc amat_ns amat_unloaded_ns amat_contention_ns)
   string(JSON value GET "${sampled}" ${key})
   string(JSON low GET "${sampled}" confidence ${key} low)
   string(JSON high GET "${sampled}" confidence ${key} high)

@@ -42,11 +42,11 @@ nlohmann::ordered_json summed_coherence(const std::vector<nlohmann::ordered_json
   return sum;
 }
 
-// Intervals at `level` of the pooled IPC and AMAT over the windows as units (common/confidence.hpp):
-// IPC is instructions over cycles, AMAT latency-time over accesses, each pooled as the aggregate
-// pools it. With one window there is none.
+// Intervals at `level` of the pooled IPC, AMAT and AMAT's two parts over the windows as units
+// (common/confidence.hpp): IPC is instructions over cycles, AMAT and each part latency-time over
+// accesses, each pooled as the aggregate pools it. With one window there is none.
 nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& windows, double level) {
-  std::vector<double> instructions, cycles, latency_time, accesses;
+  std::vector<double> instructions, cycles, latency_time, unloaded_time, contention_time, accesses;
   for (const auto& w : windows) {
     const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
     double n = 0;
@@ -54,6 +54,8 @@ nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& win
     instructions.push_back(instr);
     cycles.push_back(ipc > 0 ? instr / ipc : 0);
     latency_time.push_back(n * w["amat_ns"].get<double>());
+    unloaded_time.push_back(n * w["amat_unloaded_ns"].get<double>());
+    contention_time.push_back(n * w["amat_contention_ns"].get<double>());
     accesses.push_back(n);
   }
   nlohmann::ordered_json c = {{"level", level}, {"units", windows.size()}};
@@ -62,6 +64,8 @@ nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& win
   };
   put("ipc", ratio_interval(instructions, cycles, level));
   put("amat_ns", ratio_interval(latency_time, accesses, level));
+  put("amat_unloaded_ns", ratio_interval(unloaded_time, accesses, level));
+  put("amat_contention_ns", ratio_interval(contention_time, accesses, level));
   return c;
 }
 
