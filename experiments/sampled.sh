@@ -12,7 +12,8 @@
 #
 # Environment: STARNUMA (default: build/starnuma), PHASE (instructions per thread per phase, default
 # 2000000), WARMUP and WINDOW (per thread and window: default 100000 and 400000), LIMIT (migration
-# limit, pages per phase, default 1024), JOBS (windows at once, default 2).
+# limit, pages per phase, default 1024), JOBS (windows at once, default 2), SAMPLE_OPTIONS (more
+# options for both machines' `starnuma sample`, e.g. "--common-span --warm-tlbs": docs/sampling.md).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-sampled-results}
@@ -48,7 +49,7 @@ for m in "${machines[@]}"; do
   start=$(date +%s)
   "$starnuma" sample "$root/platforms/$m.yaml" --checkpoints "$out/$m/checkpoints" "${common[@]}" \
     --warmup "$warmup" --instructions "$window" --jobs "${JOBS:-2}" --out "$out/$m/sampled" \
-    >"$out/$m/sample.txt"
+    ${SAMPLE_OPTIONS:-} >"$out/$m/sample.txt"
   end=$(date +%s)
   echo
   echo "== $m (${knows[$m]}): functional pass $(cat "$out/$m/checkpoint.seconds") s (both at once), windows $((end - start)) s"

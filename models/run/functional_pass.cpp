@@ -124,7 +124,8 @@ class FunctionalPass {
   std::vector<Reader> readers_;
   std::vector<uint64_t> ops_, retired_;
   std::vector<uint8_t> finished_, at_barrier_, measuring_;
-  std::optional<FunctionalAnnexes> annexes_;  // tracker knowledge: the cores' TLBs and counter annexes
+  // The cores' TLBs, with counter annexes folding into the trackers' metadata (tracker knowledge).
+  std::optional<FunctionalAnnexes> annexes_;
   PageCounter page_counts_;
   std::vector<uint32_t> filter_;
   FunctionalPassResult result_;
@@ -211,14 +212,13 @@ void FunctionalPass::set_up_caches() {
     llcs_.emplace_back(c.lines(sock.cores()), c.ways(), c.replacement(), o_.seed + s);
     cores_per_socket_.push_back(sock.cores());
   }
-  if (!metadata_) return;
   std::vector<FunctionalAnnexes::Thread> tlbs;
   for (const ThreadPlace& tp : threads_) {
     const CoreConfig& c = fabric_.requesters()[tp.socket]->core_config();
     tlbs.push_back(
         {static_cast<unsigned>(tp.socket), c.dtlb.entries(), c.dtlb.ways(), c.stlb.entries(), c.stlb.ways()});
   }
-  annexes_.emplace(tlbs, fabric_.requesters()[0]->tracking().annexes_stlb(), *metadata_);
+  annexes_.emplace(tlbs, fabric_.requesters()[0]->tracking().annexes_stlb(), metadata_);
 }
 
 Checkpoint FunctionalPass::state(uint64_t phase) const {
@@ -392,7 +392,7 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
       to_pool_device(line, MemOp::Read);
       if (evicted.valid && evicted.dirty) to_pool_device(evicted.line, MemOp::Write);
     }
-    if (annexes_) {
+    if (metadata_) {
       if (!store) annexes_->llc_load(t, vpage);
     } else {
       page_counts_.count(vpage, socket);

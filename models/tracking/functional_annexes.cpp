@@ -4,8 +4,11 @@
 
 namespace starnuma {
 
-FunctionalAnnexes::FunctionalAnnexes(const std::vector<Thread>& threads, bool annex_stlb, TrackerMetadata& metadata)
-    : threads_(threads), annex_stlb_(annex_stlb), metadata_(metadata), max_count_(metadata.layout().max_count()) {
+FunctionalAnnexes::FunctionalAnnexes(const std::vector<Thread>& threads, bool annex_stlb, TrackerMetadata* metadata)
+    : threads_(threads),
+      annex_stlb_(annex_stlb),
+      metadata_(metadata),
+      max_count_(metadata ? metadata->layout().max_count() : 0) {
   for (const Thread& t : threads_) {
     // The annexed level's payloads hold the annex; an L1 DTLB in front of an annexed STLB keeps the
     // epoch in which its entry last met the annex's marker (nothing reads a translation's frame).
@@ -15,11 +18,12 @@ FunctionalAnnexes::FunctionalAnnexes(const std::vector<Thread>& threads, bool an
 }
 
 void FunctionalAnnexes::fold(unsigned socket, uint64_t ppage, uint32_t count) {
+  if (!metadata_) return;
   FlushRequest f;
   f.ppage = ppage;
   f.count = count;
   f.socket = socket;
-  metadata_.layout().update(f, metadata_);
+  metadata_->layout().update(f, *metadata_);
   ++flushes_;
 }
 

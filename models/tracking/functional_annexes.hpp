@@ -23,8 +23,9 @@ class FunctionalAnnexes {
     unsigned dtlb_entries, dtlb_ways, stlb_entries, stlb_ways;
   };
   // `annex_stlb`: the annexes sit on the STLB (tracking.tlb: l2; the STLB is then inclusive of the
-  // L1 DTLB), else on the L1 DTLB.
-  FunctionalAnnexes(const std::vector<Thread>& threads, bool annex_stlb, TrackerMetadata& metadata);
+  // L1 DTLB), else on the L1 DTLB. Without `metadata` (perfect knowledge) the TLBs are kept and
+  // nothing is folded: the checkpoints' TLBs without counts or marks.
+  FunctionalAnnexes(const std::vector<Thread>& threads, bool annex_stlb, TrackerMetadata* metadata);
 
   // Thread t's access to `vpage`, which the page map places at `ppage`.
   void access(size_t t, uint64_t vpage, uint64_t ppage);
@@ -60,7 +61,7 @@ class FunctionalAnnexes {
 
   std::vector<Thread> threads_;
   bool annex_stlb_;
-  TrackerMetadata& metadata_;
+  TrackerMetadata* metadata_;
   uint32_t max_count_;
   std::vector<CacheArray> dtlb_, stlb_;
   uint64_t epoch_ = 0;
