@@ -107,8 +107,7 @@ void RunAssembly::plan_stimulus() {
     if (!o.seed_given) o.seed = checkpoint_->seed;
     check_checkpoint(*checkpoint_, o.checkpoint, fabric_, o.workload, o.seed);
     if (o.warm_tlbs && checkpoint_->tlbs.empty())
-      report_error(msg::kUsage, "--warm-tlbs: " + o.checkpoint +
-                                    " carries no TLBs");
+      report_error(msg::kUsage, "--warm-tlbs: " + o.checkpoint + " carries no TLBs");
     if (o.copies_done && !checkpoint_->unit)
       report_error(msg::kUsage, "--copies-done: " + o.checkpoint +
                                     " is a boundary's checkpoint, whose window makes all its copies; only a unit's "

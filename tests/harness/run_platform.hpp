@@ -25,4 +25,16 @@ inline RunResult run_platform(const std::string& platform, const std::string& wo
   return run_platform(platform, o, sets);
 }
 
+// A sampled window's options: `checkpoint`'s, whose pass ran `workload` with `seed`.
+inline RunOptions window_options(const std::string& checkpoint, const std::string& workload, uint64_t seed,
+                                 uint64_t instructions, uint64_t warmup) {
+  RunOptions o;
+  o.checkpoint = checkpoint;
+  o.workload = workload;
+  o.seed = seed;
+  o.instructions = instructions;
+  o.warmup = warmup;
+  return o;
+}
+
 }  // namespace starnuma::testing

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "harness/expect_report.hpp"
+#include "harness/run_platform.hpp"
 #include "os/checkpoint.hpp"
 #include "platform/platform.hpp"
 #include "run/functional_pass.hpp"
@@ -40,13 +41,7 @@ FunctionalPassResult pass(Platform& p, const std::string& out, unsigned checkpoi
 
 // The timing window of checkpoint `path` (the pass's workload and seed).
 RunResult window(Platform& p, const std::string& path, uint64_t instructions, uint64_t warmup) {
-  RunOptions o;
-  o.checkpoint = path;
-  o.workload = "sharing:pages=2048";
-  o.seed = 3;
-  o.instructions = instructions;
-  o.warmup = warmup;
-  return run_workload(p, o);
+  return run_workload(p, testing::window_options(path, "sharing:pages=2048", 3, instructions, warmup));
 }
 
 std::string bytes_of(const std::string& path) {
@@ -190,12 +185,7 @@ TEST_P(UnitInFlight, TheWindowCopiesTheMovesNotMadeByTheUnit) {
   uint64_t in_flight = 0;  // the pass made them, the unit had not yet
   for (size_t i = done; i < c.moves.size(); ++i) in_flight += c.from[i] != Checkpoint::kUnknownNode;
   ASSERT_GT(in_flight, 50u);
-  RunOptions o;
-  o.checkpoint = unit;
-  o.workload = "sharing:pages=2048";
-  o.seed = 3;
-  o.instructions = 10000;
-  o.warmup = 2000;
+  RunOptions o = testing::window_options(unit, "sharing:pages=2048", 3, 10000, 2000);
   o.copies_done = done;
   const RunResult r = run_workload(*p, o);
   fs::remove_all(out);

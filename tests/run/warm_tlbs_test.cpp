@@ -9,6 +9,7 @@
 
 #include "harness/expect_report.hpp"
 #include "harness/in_child.hpp"
+#include "harness/run_platform.hpp"
 #include "os/checkpoint.hpp"
 #include "platform/platform.hpp"
 #include "run/functional_pass.hpp"
@@ -41,12 +42,7 @@ std::string make_unit(const std::string& name) {
 
 RunResult window(const std::string& impl, const std::string& unit, bool warm) {
   auto p = Platform::build(kPlatform, tracked(impl));
-  RunOptions o;
-  o.checkpoint = unit;
-  o.workload = "sharing:pages=2048";
-  o.seed = 3;
-  o.instructions = 10000;
-  o.warmup = 2000;
+  RunOptions o = testing::window_options(unit, "sharing:pages=2048", 3, 10000, 2000);
   o.warm_tlbs = warm;
   return run_workload(*p, o);
 }
@@ -103,6 +99,37 @@ TEST(WarmTlbs, AUnitsWindowStartsWithThePassesTlbsAndTheirMarks) {
   EXPECT_EQ(rtl.tlbs_warmed, entries);
   EXPECT_EQ(flushes(rtl), model_flushes);
   EXPECT_EQ(rtl.page_walks, walks);
+}
+
+// A pass with perfect knowledge (the baseline's) keeps the same TLBs without annexes: a comparison's
+// two machines start their windows alike.
+TEST(WarmTlbs, ThePerfectKnowledgePassKeepsTheTlbsWithoutMarks) {
+  const std::string baseline = std::string(STARNUMA_SOURCE_DIR) + "/platforms/baseline16-scaled.yaml";
+  const std::string out =
+      (fs::temp_directory_path() / ("starnuma-warm-" + std::to_string(getpid()) + "-perfect")).string();
+  auto p = Platform::build(baseline, {"os.phase_instructions=40000"});
+  FunctionalPassOptions o;
+  o.workload = "sharing:pages=2048";
+  o.seed = 3;
+  o.checkpoints = 2;
+  o.out = out;
+  run_functional_pass(*p, o);
+  const Checkpoint c = read_checkpoint(out + "/checkpoint-2.ckpt");
+  EXPECT_EQ(c.knowledge, "perfect");
+  ASSERT_EQ(c.tlbs.size(), 64u);
+  uint64_t entries = 0;
+  for (const Checkpoint::ThreadTlbs& t : c.tlbs) {
+    entries += t.dtlb.size() + t.stlb.size();
+    for (const std::vector<uint64_t>* level : {&t.dtlb, &t.stlb})
+      for (uint64_t e : *level) EXPECT_EQ(e & 1, 0u);  // no annexes, no marks
+  }
+  EXPECT_GT(entries, 10000u);
+  RunOptions w = testing::window_options(out + "/checkpoint-2.ckpt", "sharing:pages=2048", 3, 5000, 1000);
+  w.warm_tlbs = true;
+  const RunResult r = run_workload(*p, w);
+  fs::remove_all(out);
+  EXPECT_EQ(r.tlbs_warmed, entries);
+  EXPECT_TRUE(r.shortfalls.empty()) << r.shortfalls.front();
 }
 
 TEST(WarmTlbs, NeedsACheckpointThatCarriesThem) {
