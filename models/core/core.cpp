@@ -143,13 +143,12 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
   };
 
   // A common span ends for every thread at once (RunControl::set_span); a budget, at its own count.
-  constexpr bool spans = kSpans;
   uint64_t unreported = 0;  // retired since this core last told the run control (spans only)
   // Over a span, this core's account starts once every thread's warm-up has ended: a thread held at
   // a barrier sees the warm-up's end late, and the others must not count while it warms.
-  bool counting = !spans;
+  bool counting = !kSpans;
   const auto more = [&] {
-    return !measuring || warming_ || (spans ? !job.control->span_over() : retired < job.instructions);
+    return !measuring || warming_ || (kSpans ? !job.control->span_over() : retired < job.instructions);
   };
   while (more()) {
     const StreamOp* next_op = reader.next();
@@ -172,8 +171,8 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
     retired += op.instructions + 1;
     retired_total_ += op.instructions + 1;
     const int64_t now = window.now();
-    if (spans && measuring && (warming_ || counting)) unreported += op.instructions + 1;
-    if (warming_ && measuring && (spans ? job.control->warmup_span_over() : retired >= job.warmup)) {
+    if (kSpans && measuring && (warming_ || counting)) unreported += op.instructions + 1;
+    if (warming_ && measuring && (kSpans ? job.control->warmup_span_over() : retired >= job.warmup)) {
       end_warmup(now);  // measurement starts here, for this core
       restart(now);
       unreported = 0;
@@ -205,7 +204,7 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
     end_warmup(now);
     restart(now);
   }
-  ended_early_ = !measuring || (spans ? !job.control->span_over() : retired < job.instructions);
+  ended_early_ = !measuring || (kSpans ? !job.control->span_over() : retired < job.instructions);
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
   if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));

@@ -37,9 +37,8 @@ class TlbObserver {
   // Before the run (a sampled window's functional warming): `level` of the core starts holding
   // these translations (vpage, ppage), `marked` ones not yet past the phase's mark, counts 0.
   using Translations = std::vector<std::pair<uint64_t, uint64_t>>;
-  virtual void tlb_warm(unsigned core, TlbLevel level, const Translations& marked, const Translations& unmarked) {
-    (void)core, (void)level, (void)marked, (void)unmarked;
-  }
+  virtual void tlb_warm(unsigned /*core*/, TlbLevel /*level*/, const Translations& /*marked*/,
+                        const Translations& /*unmarked*/) {}
 };
 
 }  // namespace starnuma

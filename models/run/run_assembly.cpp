@@ -302,8 +302,7 @@ void RunAssembly::start_cores() {
 }
 
 void RunAssembly::warm_tlbs() {
-  const std::vector<Checkpoint::ThreadTlbs>& tlbs = checkpoint_->tlbs;
-  if (tlbs.empty()) return;  // perfect knowledge: the pass kept no TLBs
+  const std::vector<Checkpoint::ThreadTlbs>& tlbs = checkpoint_->tlbs;  // plan_stimulus refused none
   for (size_t t = 0; t < tlbs.size(); ++t) {
     const CoreConfig& c = fabric_.requesters()[stimulus_.threads[t].socket]->core_config();
     const Checkpoint::ThreadTlbs& k = tlbs[t];
