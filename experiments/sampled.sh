@@ -12,8 +12,9 @@
 #
 # Environment: STARNUMA (default: build/starnuma), PHASE (instructions per thread per phase, default
 # 2000000), WARMUP and WINDOW (per thread and window: default 100000 and 400000), LIMIT (migration
-# limit, pages per phase, default 1024), JOBS (windows at once, default 2), SAMPLE_OPTIONS (more
-# options for both machines' `starnuma sample`, e.g. "--common-span --warm-tlbs": docs/sampling.md).
+# limit, pages per phase, default 1024), JOBS (windows at once, default 2), CHECKPOINT_OPTIONS and
+# SAMPLE_OPTIONS (more options for both machines' `starnuma checkpoint` and `starnuma sample`, e.g.
+# "--warm-llcs" and "--common-span --warm-tlbs --warm-llcs": docs/sampling.md).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-sampled-results}
@@ -35,7 +36,7 @@ for m in "${machines[@]}"; do
   (
     start=$(date +%s)
     "$starnuma" checkpoint "$root/platforms/$m.yaml" --workload "$workload" --checkpoints "$checkpoints" \
-      "${common[@]}" --out "$out/$m/checkpoints" --no-progress >"$out/$m/checkpoint.txt"
+      "${common[@]}" --out "$out/$m/checkpoints" --no-progress ${CHECKPOINT_OPTIONS:-} >"$out/$m/checkpoint.txt"
     echo $(($(date +%s) - start)) >"$out/$m/checkpoint.seconds"
   ) &
   pass_pid[$m]=$!

@@ -102,14 +102,17 @@ class CacheArray {
   Victim fill(uint64_t line, bool dirty, uint64_t payload = 0, unsigned state = 0);
   // Removes a line (back-invalidation, inclusion); returns it if it was present.
   Victim invalidate(uint64_t line);
-  // Every line present as f(line, payload), each set's least recent first: filling them in this
-  // order into an empty array of the same geometry rebuilds its recency (a checkpoint's TLBs).
+  // Every line present as f(entry) (a Victim: line, dirty, payload, state), set by set, each set's
+  // least recent first: filling them in this order into an empty array of the same geometry
+  // rebuilds its recency (a checkpoint's TLBs and LLCs).
   template <class F>
   void for_each_oldest_first(F&& f) const {
     for (uint64_t set = 0; set < sets(); ++set)
       for (unsigned w = ways_; w-- > 0;) {
         const uint32_t tag = tags_[set * stride_ + w];
-        if (tag != kEmpty) f(line_of_tag(set, tag), payload_.empty() ? 0 : payload_[set * ways_ + w]);
+        if (tag == kEmpty) continue;
+        f(Victim{true, line_of_tag(set, tag), (tag & kDirty) != 0, payload_.empty() ? 0 : payload_[set * ways_ + w],
+                 state_of(tag)});
       }
   }
 

@@ -77,17 +77,45 @@ Coherence::Coherence(sc_core::sc_module_name name, const ScopeContext& ctx, Fabr
   listeners_.resize(states_.size(), nullptr);
   // A home per memory: each device of an interleave set keeps the directory of its own lines.
   for (const Fabric::Home& home : fabric_->homes()) {
-    Home h{home.node, -1, Time(), pool_lookup_.get(), nullptr, home.range};
+    Home h{home.node, -1, Time(), pool_lookup_.get(), new_directory(home), home.range};
     if (home.node->is_requester()) {
       h.socket = static_cast<int>(fabric_->requester_index(*home.node));
       h.lookup = socket_lookup_.get();
-      h.directory = std::make_unique<Directory>(0, 0);
     } else {
       h.transit = home.node->internal_latency();
-      h.directory = std::make_unique<Directory>(pool_entries_.get(), pool_ways_.get());
     }
     homes_.push_back(std::move(h));
   }
+}
+
+std::unique_ptr<Directory> Coherence::new_directory(const Fabric::Home& home) const {
+  if (home.node->is_requester()) return std::make_unique<Directory>(0, 0);
+  return std::make_unique<Directory>(pool_entries_.get(), pool_ways_.get());
+}
+
+bool Coherence::warm_entry(size_t home, uint64_t block, int owner, uint64_t sharers) {
+  Directory::Victim victim;
+  DirEntry& e = homes_.at(home).directory->obtain(block, victim);
+  e.owner = static_cast<int8_t>(owner);
+  e.sharers = sharers;
+  return !victim.evicted;
+}
+
+bool Coherence::warm_copy(size_t s, uint64_t block, MesiState c) {
+  Home& h = home_of(block * kLineBytes, block);
+  if (h.directory->bounded()) {
+    const DirEntry* e = h.directory->peek(block);
+    return e && (c == MesiState::S ? (e->sharers & bit(s)) != 0 : e->owner == static_cast<int>(s));
+  }
+  Directory::Victim none;
+  DirEntry& e = h.directory->obtain(block, none);
+  if (c == MesiState::S) {
+    e.sharers |= bit(s);
+    return e.owner < 0;
+  }
+  const bool alone = e.empty();
+  e.owner = static_cast<int8_t>(s);
+  return alone;
 }
 
 double Coherence::per_pool_us(uint64_t n) const {

@@ -112,6 +112,17 @@ class Coherence : public Component {
   // The caches of socket `s`, which keep its copies' states and hear of the blocks taken from them
   // (null: none; the protocol keeps the states). Attached before the first transaction.
   void attach(size_t s, CoherentCaches* caches) { listeners_.at(s) = caches; }
+  // An empty directory for fabric home `home` as this protocol keeps it: a socket's unbounded, a
+  // device's of pool_directory_entries in pool_directory_ways (a functional pass keeps its own).
+  std::unique_ptr<Directory> new_directory(const Fabric::Home& home) const;
+
+  // Functional warming (docs/sampling.md), before the first transaction. warm_entry: the directory
+  // of fabric home `home` gets `block`'s entry (owner, sharers), the most recent of its set; false
+  // if that evicted another (a directory smaller than the checkpoint's). warm_copy: socket `s`'s
+  // caches hold `block` in state `c`; a socket home's directory records it, a bounded one must
+  // already (false if not).
+  bool warm_entry(size_t home, uint64_t block, int owner, uint64_t sharers);
+  bool warm_copy(size_t s, uint64_t block, MesiState c);
   bool enabled() const { return enabled_; }
   bool checking() const { return check_; }
   const InvariantChecker& checker() const { return checker_; }

@@ -7,8 +7,10 @@
 // replacement, so allocating may evict a live entry, whose copies must then be back-invalidated.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "common/divisor.hpp"
@@ -62,6 +64,13 @@ class Directory {
   // Frees the entry of `block` (no copies are left).
   void release(uint64_t block);
   bool bounded() const { return sets_.value() > 0; }
+  uint64_t entries() const { return sets_.value() * ways_; }  // 0: unbounded
+  unsigned ways() const { return ways_; }
+  // Every entry as f(block, entry), a bounded directory's least recently used first (obtaining
+  // them in this order in an empty directory of the same geometry rebuilds its replacement
+  // state), an unbounded one's in the table's order.
+  template <class F>
+  void for_each_oldest_first(F&& f) const;
   size_t entries_in_use() const { return bounded() ? live_.size() : unbounded_.size(); }
   // Brings the entry's slot into the host's caches.
   void prefetch(uint64_t block) const {
@@ -92,5 +101,18 @@ class Directory {
   std::vector<std::unique_ptr<uint64_t[]>> chunks_;
   size_t chunk_used_ = kSetsPerChunk;  // sets taken from the newest chunk
 };
+
+template <class F>
+void Directory::for_each_oldest_first(F&& f) const {
+  if (!bounded()) {
+    unbounded_.for_each(f);
+    return;
+  }
+  std::vector<std::pair<uint64_t, uint64_t>> by_use;  // (last use, block)
+  by_use.reserve(live_.size());
+  live_.for_each([&](uint64_t block, const Live& l) { by_use.emplace_back(l.last_use, block); });
+  std::sort(by_use.begin(), by_use.end());
+  for (const auto& [use, block] : by_use) f(block, live_.find(block)->entry);
+}
 
 }  // namespace starnuma

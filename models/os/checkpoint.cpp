@@ -59,6 +59,95 @@ class PayloadReader {
   uint64_t base_;
 };
 
+// The LLCs, each entry by its set's distance from the last entry's and its tag (the line divided
+// by the sets) with its state; then the bounded directories, least recently used entry first.
+void put_caches(std::string& out, const CacheContents& c) {
+  put_varint(out, c.llcs.size());
+  if (c.empty()) return;
+  out.push_back(c.coherent ? 1 : 0);
+  for (const CacheContents::Llc& l : c.llcs) {
+    const uint64_t sets = l.lines / l.ways;
+    put_varint(out, l.lines);
+    put_varint(out, l.ways);
+    put_varint(out, l.entries.size());
+    uint64_t set = 0;
+    for (uint64_t e : l.entries) {
+      const uint64_t line = e >> 2;
+      if (line % sets < set) report_internal("checkpoint: an LLC's entries out of their sets' order");
+      put_varint(out, line % sets - set);
+      set = line % sets;
+      put_varint(out, (line / sets) << 2 | (e & 3));
+    }
+  }
+  put_varint(out, c.directories.size());
+  for (const CacheContents::BoundedDirectory& d : c.directories) {
+    for (uint64_t v : {uint64_t{d.home}, d.entries, uint64_t{d.ways}, uint64_t{d.records.size()}}) put_varint(out, v);
+    for (const CacheContents::Entry& e : d.records) {
+      put_varint(out, e.block);
+      put_varint(out, static_cast<uint64_t>(e.owner + 1));
+      put_varint(out, e.sharers);
+    }
+  }
+}
+
+CacheContents read_caches(PayloadReader& in, const std::string& path) {
+  CacheContents c;
+  const uint64_t sockets = in.count("LLC count", 4);
+  if (sockets == 0) return c;
+  const uint8_t coherent = in.byte("LLCs' coherence");
+  if (coherent > 1) trace::fail_at(path, in.offset() - 1, "LLCs' coherence " + std::to_string(coherent));
+  c.coherent = coherent == 1;
+  c.llcs.resize(sockets);
+  for (CacheContents::Llc& l : c.llcs) {
+    const uint64_t at = in.offset();
+    l.lines = in.next("LLC lines");
+    l.ways = static_cast<unsigned>(std::min<uint64_t>(in.next("LLC ways"), 1u << 16));
+    if (l.ways == 0 || l.lines % l.ways != 0 || l.lines > (uint64_t{1} << 40))
+      trace::fail_at(path, at,
+                     "an LLC of " + std::to_string(l.lines) + " lines in " + std::to_string(l.ways) + " ways");
+    const uint64_t sets = l.lines / l.ways;
+    const uint64_t count_at = in.offset();
+    const uint64_t n = in.count("LLC entry count", 2);
+    if (n > l.lines)
+      trace::fail_at(path, count_at, std::to_string(n) + " entries in an LLC of " + std::to_string(l.lines));
+    l.entries.reserve(n);
+    uint64_t set = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t entry_at = in.offset();
+      set += in.next("LLC entry's set");
+      const uint64_t tagged = in.next("LLC entry");
+      const uint64_t state = tagged & 3;
+      if (set >= sets || state == 0 || (!c.coherent && state == 1) || (tagged >> 2) > (~uint64_t{0} >> 2) / sets)
+        trace::fail_at(path, entry_at, "an LLC entry out of its cache's sets or of an unknown state");
+      l.entries.push_back(((tagged >> 2) * sets + set) << 2 | state);
+    }
+  }
+  const uint64_t dirs = in.count("directory count", 4);
+  for (uint64_t k = 0; k < dirs; ++k) {
+    CacheContents::BoundedDirectory& d = c.directories.emplace_back();
+    const uint64_t at = in.offset();
+    d.home = in.next("directory's home");
+    d.entries = in.next("directory entries");
+    d.ways = static_cast<unsigned>(std::min<uint64_t>(in.next("directory ways"), 1u << 16));
+    const uint64_t n = in.count("directory entry count", 3);
+    if (d.ways == 0 || d.entries % d.ways != 0 || n > d.entries)
+      trace::fail_at(path, at,
+                     "a directory of " + std::to_string(n) + " entries in " + std::to_string(d.entries) + " (" +
+                         std::to_string(d.ways) + " ways)");
+    d.records.reserve(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t entry_at = in.offset();
+      CacheContents::Entry& e = d.records.emplace_back();
+      e.block = in.next("directory entry's block");
+      const uint64_t owner = in.next("directory entry's owner");
+      e.sharers = in.next("directory entry's sharers");
+      if (owner > 64 || (owner && e.sharers)) trace::fail_at(path, entry_at, "a directory entry with a bad owner");
+      e.owner = static_cast<int>(owner) - 1;
+    }
+  }
+  return c;
+}
+
 nlohmann::ordered_json decision_json(const PhaseDecision& d) {
   return {{"hi", d.hi},
           {"lo", d.lo},
@@ -102,6 +191,10 @@ nlohmann::ordered_json Checkpoint::header() const {
   h["regions_scanned"] = regions_scanned;
   h["decision"] = decision_json(decision);
   if (!tlbs.empty()) h["tlbs_annexed"] = annex_stlb ? "stlb" : "dtlb";
+  if (!caches.empty()) {
+    h["llcs"] = caches.coherent ? "coherent" : "not coherent";
+    h["llc_lines"] = caches.lines();
+  }
   return h;
 }
 
@@ -136,6 +229,7 @@ std::string Checkpoint::serialise() const {
       for (uint64_t e : *level) put_varint(payload, e);
     }
   }
+  put_caches(payload, caches);
   std::string out(kMagic, sizeof kMagic);
   put_fixed<uint32_t>(out, kFormatVersion);
   put_fixed<uint32_t>(out, static_cast<uint32_t>(head.size()));
@@ -277,7 +371,8 @@ Checkpoint read_checkpoint(const std::string& path) {
       for (uint64_t i = 0; i < n; ++i) level->push_back(in.next("TLB entry"));
     }
   }
-  if (!in.done()) trace::fail_at(path, in.offset(), "bytes after the TLBs in the payload");
+  c.caches = read_caches(in, path);
+  if (!in.done()) trace::fail_at(path, in.offset(), "bytes after the caches in the payload");
   return c;
 }
 

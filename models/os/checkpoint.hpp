@@ -12,13 +12,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "coherence/functional_llcs.hpp"
 #include "paging/page_map.hpp"
 #include "os/region_scan.hpp"
 
 namespace starnuma {
 
 struct Checkpoint {
-  static constexpr uint32_t kFormatVersion = 3;
+  static constexpr uint32_t kFormatVersion = 4;
   static constexpr size_t kUnknownNode = static_cast<size_t>(-1);
 
   // What it was made from; a window refuses a checkpoint of another workload, seed, thread
@@ -69,6 +70,9 @@ struct Checkpoint {
   };
   std::vector<ThreadTlbs> tlbs;
   bool annex_stlb = false;
+  // Functional warming of the LLCs (checkpoint --warm-llcs; empty otherwise): every socket's LLC
+  // and the bounded coherence directories as the pass left them.
+  CacheContents caches;
 
   // The header as JSON (everything but the per-thread positions, the frames and the moves).
   nlohmann::ordered_json header() const;

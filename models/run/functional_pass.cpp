@@ -7,7 +7,7 @@
 #include <memory>
 #include <optional>
 
-#include "cache/cache_array.hpp"
+#include "coherence/functional_llcs.hpp"
 #include "common/diagnostics.hpp"
 #include "common/json_text.hpp"
 #include "common/output_file.hpp"
@@ -119,7 +119,7 @@ class FunctionalPass {
   bool chmu_on_ = false;
   uint64_t pool_first_line_ = 0, pool_end_line_ = 0;
   std::optional<OutputFolder> folder_;
-  std::vector<CacheArray> llcs_;
+  std::optional<FunctionalLlcs> llcs_;
   std::vector<unsigned> cores_per_socket_;
   std::vector<Reader> readers_;
   std::vector<uint64_t> ops_, retired_;
@@ -206,12 +206,15 @@ void FunctionalPass::check_nodes() const {
 }
 
 void FunctionalPass::set_up_caches() {
+  std::vector<FunctionalLlcs::Geometry> llcs;
   for (size_t s = 0; s < sockets_; ++s) {
     const Socket& sock = *fabric_.requesters()[s];
     const LlcConfig& c = sock.llc_config();
-    llcs_.emplace_back(c.lines(sock.cores()), c.ways(), c.replacement(), o_.seed + s);
+    llcs.push_back({c.lines(sock.cores()), c.ways(), c.replacement()});
     cores_per_socket_.push_back(sock.cores());
   }
+  const Coherence& coherence = platform_.coherence();
+  llcs_.emplace(fabric_, llcs, coherence, o_.seed, o_.warm_llcs && coherence.enabled());
   std::vector<FunctionalAnnexes::Thread> tlbs;
   for (const ThreadPlace& tp : threads_) {
     const CoreConfig& c = fabric_.requesters()[tp.socket]->core_config();
@@ -253,6 +256,7 @@ Checkpoint FunctionalPass::state(uint64_t phase) const {
                         std::move(tlb.dtlb), std::move(tlb.stlb)});
     }
   }
+  if (o_.warm_llcs) c.caches = llcs_->contents();
   return c;
 }
 
@@ -318,8 +322,7 @@ nlohmann::ordered_json FunctionalPass::apply(const Checkpoint& c, const std::str
         to_pool_device(mv.from * lines + k, MemOp::Read);
         to_pool_device(mv.to * lines + k, MemOp::Write);
       }
-    for (CacheArray& llc : llcs_)
-      for (uint64_t l = mv.from * lines; l < (mv.from + 1) * lines; ++l) llc.invalidate(l);
+    llcs_->evict_lines(mv.from * lines, lines);
     ++moved;
     to_pool += m.to == pool_;
     from_pool += from == pool_;
@@ -347,7 +350,7 @@ nlohmann::ordered_json FunctionalPass::apply(const Checkpoint& c, const std::str
 void FunctionalPass::turn(size_t t, unsigned& waiting) {
   PageMap& pages = *pages_;
   const size_t socket = threads_[t].socket;
-  CacheArray& llc = llcs_[socket];
+  FunctionalLlcs& llcs = *llcs_;
   uint32_t* lines = &filter_[t * kFilterLines];
   Reader& reader = readers_[t];
   // Within a batch no other thread runs: the translation of the page just used hits the L1
@@ -378,19 +381,20 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     if (const StreamOp* far = reader.ahead(kPassTranslationAhead); far && far->kind != StreamOp::Kind::Barrier)
       pages.prefetch(far->address);
     if (const StreamOp* near = reader.ahead(kPassSetAhead); near && near->kind != StreamOp::Kind::Barrier)
-      if (const uint64_t pa = pages.peek(near->address); pa != PageMap::kUnplaced) llc.prefetch(pa >> kPassLineShift);
+      if (const uint64_t pa = pages.peek(near->address); pa != PageMap::kUnplaced)
+        llcs.prefetch(socket, pa >> kPassLineShift);
     const bool store = op->kind == StreamOp::Kind::Store;
     const uint64_t paddr = pages.translate(op->address, socket);
     const uint64_t vpage = op->address >> kPassPageShift;
     if (annexes_ && vpage != last_vpage) annexes_->access(t, vpage, paddr >> kPassPageShift);
     last_vpage = vpage;
     const uint64_t line = paddr >> kPassLineShift;
-    if (llc.access(line, store)) continue;
-    const CacheArray::Victim evicted = llc.fill(line, store);
+    const FunctionalLlcs::Outcome out = llcs.access(socket, line, store);
+    if (out.hit) continue;
     ++result_.llc_misses;
-    if (chmu_on_) {  // a miss reads the line (a store's too: for ownership); a dirty victim is written home
-      to_pool_device(line, MemOp::Read);
-      if (evicted.valid && evicted.dirty) to_pool_device(evicted.line, MemOp::Write);
+    if (chmu_on_) {  // a miss reads the line (a store's too: for ownership); dirty copies leaving are written home
+      if (out.memory_read) to_pool_device(line, MemOp::Read);
+      for (unsigned k = 0; k < out.writes; ++k) to_pool_device(out.written[k], MemOp::Write);
     }
     if (metadata_) {
       if (!store) annexes_->llc_load(t, vpage);
@@ -467,6 +471,7 @@ void FunctionalPass::write_manifest() {
   m["workload"] = o_.workload;
   m["seed"] = o_.seed;
   m["knowledge"] = metadata_ ? "tracker" : "perfect";
+  if (o_.warm_llcs) m["llcs"] = llcs_->coherent() ? "coherent" : "not coherent";
   m["phase_instructions"] = os_.phase_instructions();
   m["checkpoints"] = o_.checkpoints;
   m["threads"] = n_;

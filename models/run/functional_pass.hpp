@@ -5,9 +5,9 @@
 // until every running thread has reached them, so at any boundary all threads stand between the
 // same two barriers (a timing window can resume them). Pages are placed by first touch through the
 // run's page map; every access goes through its socket's LLC (functional, the platform's size,
-// ways and replacement); what the OS learns is what the hardware would count: each socket's
-// LLC-missing loads per region folded into the tracker metadata as the annexes' flushes would
-// (tracker knowledge), or every LLC miss per page (the baseline's perfect knowledge). At each
+// ways and replacement; coherent as the timed protocol with warm_llcs); what the OS learns is
+// what the hardware would count: each socket's LLC-missing loads per region folded into the tracker metadata as the
+// annexes' flushes would (tracker knowledge), or every LLC miss per page (the baseline's perfect knowledge). At each
 // boundary (the furthest thread has retired another os.phase_instructions, as in a continuous run)
 // the same scan and Algorithm 1 as the timed OS thread decide; the checkpoint records the map
 // before the moves and the moves; then every move is applied at once (the paper performs all of a
@@ -30,6 +30,9 @@ struct FunctionalPassOptions {
   // Sampling units: this many unit checkpoints evenly inside the phase after each boundary 1..N
   // (the pass goes on through phase N), each the map and positions there with no decision (0: none).
   unsigned units_per_phase = 0;
+  // Functional warming of the LLCs: the pass keeps its LLCs coherent as the platform's protocol
+  // does (when on) and every checkpoint records them and the bounded directories.
+  bool warm_llcs = false;
   std::string out;        // folder: manifest.json and checkpoint-K.ckpt, replaced whole
   bool progress = false;  // a line per phase on stderr
   // Benchmark: read the streams in the pass's turns and do nothing else (no counting, no decision,

@@ -108,6 +108,9 @@ void RunAssembly::plan_stimulus() {
     check_checkpoint(*checkpoint_, o.checkpoint, fabric_, o.workload, o.seed);
     if (o.warm_tlbs && checkpoint_->tlbs.empty())
       report_error(msg::kUsage, "--warm-tlbs: " + o.checkpoint + " carries no TLBs");
+    if (o.warm_llcs && checkpoint_->caches.empty())
+      report_error(msg::kUsage,
+                   "--warm-llcs: " + o.checkpoint + " carries no LLCs (make it with checkpoint --warm-llcs)");
     if (o.copies_done && !checkpoint_->unit)
       report_error(msg::kUsage, "--copies-done: " + o.checkpoint +
                                     " is a boundary's checkpoint, whose window makes all its copies; only a unit's "
@@ -117,8 +120,8 @@ void RunAssembly::plan_stimulus() {
                                     " has " + std::to_string(checkpoint_->moves.size()) + " copies");
   } else if (o.copies_done) {
     report_error(msg::kUsage, "--copies-done needs --checkpoint (a unit's)");
-  } else if (o.warm_tlbs) {
-    report_error(msg::kUsage, "--warm-tlbs needs --checkpoint");
+  } else if (o.warm_tlbs || o.warm_llcs) {
+    report_error(msg::kUsage, std::string(o.warm_tlbs ? "--warm-tlbs" : "--warm-llcs") + " needs --checkpoint");
   }
   if (o.trace_in.empty() && is_program_mix(o.workload)) {
     if (checkpoint_) report_error(msg::kUsage, "--checkpoint: sampled windows run one workload, not a mix of programs");
@@ -299,6 +302,57 @@ void RunAssembly::start_cores() {
                   workload.thread_initialises(t) && !checkpoint_, o_.warmup, program});
   }
   if (checkpoint_ && o_.warm_tlbs) warm_tlbs();
+  if (checkpoint_ && o_.warm_llcs) warm_llcs();
+}
+
+std::string RunAssembly::llcs_mismatch() const {
+  const CacheContents& k = checkpoint_->caches;
+  if (k.coherent != (coherence_ != nullptr))
+    return std::string("the checkpoint's LLCs were ") + (k.coherent ? "" : "not ") +
+           "kept coherent and this platform's coherence is " + (coherence_ ? "on" : "off");
+  for (size_t s = 0; s < sockets_; ++s) {
+    const CacheArray& a = llcs_[s]->array;
+    if (a.sets() * a.ways() != k.llcs[s].lines || a.ways() != k.llcs[s].ways)
+      return "the checkpoint's LLC of socket " + std::to_string(s) + " (" + std::to_string(k.llcs[s].lines) +
+             " lines in " + std::to_string(k.llcs[s].ways) + " ways) is not this platform's";
+  }
+  for (const CacheContents::BoundedDirectory& d : k.directories) {
+    const std::unique_ptr<Directory> ours =
+        d.home < fabric_.homes().size() ? coherence_->new_directory(fabric_.homes()[d.home]) : nullptr;
+    if (!ours || ours->entries() != d.entries || ours->ways() != d.ways)
+      return "the checkpoint's directory of home " + std::to_string(d.home) + " (" + std::to_string(d.entries) +
+             " entries in " + std::to_string(d.ways) + " ways) is not this platform's";
+  }
+  return "";
+}
+
+// The bounded directories first, each in its replacement order; then every LLC, each set's least
+// recent line first, its copy recorded in its home's directory (a bounded one must have it).
+void RunAssembly::warm_llcs() {
+  const CacheContents& k = checkpoint_->caches;
+  if (k.llcs.size() != sockets_) report_error(msg::kInput, o_.checkpoint + ": LLCs of another number of sockets");
+  if (const std::string why = llcs_mismatch(); !why.empty()) {
+    llcs_not_warmed_ = why + ": the window's LLCs and directories started empty";
+    return;
+  }
+  const auto corrupt = [this](const std::string& what) {
+    report_error(msg::kInput, o_.checkpoint + ": its caches are not a state the protocol can be in (" + what + ")");
+  };
+  for (const CacheContents::BoundedDirectory& d : k.directories)
+    for (const CacheContents::Entry& e : d.records)
+      if (!coherence_->warm_entry(d.home, e.block, e.owner, e.sharers)) corrupt("a set of its directory overflows");
+  for (size_t s = 0; s < sockets_; ++s) {
+    CacheArray& a = llcs_[s]->array;
+    for (uint64_t e : k.llcs[s].entries) {
+      const uint64_t line = e >> 2;
+      const auto state = static_cast<MesiState>(e & 3);
+      if (line >= fabric_.map_end() >> 6) corrupt("a line beyond the physical address map");
+      if (a.fill(line, state == MesiState::M, 0, coherence_ ? static_cast<unsigned>(state) : 0).valid)
+        corrupt("a set of an LLC overflows");
+      if (coherence_ && !coherence_->warm_copy(s, line, state)) corrupt("a copy its home's directory does not list");
+      ++llc_lines_warmed_;
+    }
+  }
 }
 
 void RunAssembly::warm_tlbs() {
@@ -483,6 +537,8 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
     r.copies_stayed = in_flight_.stayed;
     r.tlbs_warmed = tlbs_warmed_;
     if (!tlbs_not_warmed_.empty()) r.shortfalls.push_back(tlbs_not_warmed_);
+    r.llc_lines_warmed = llc_lines_warmed_;
+    if (!llcs_not_warmed_.empty()) r.shortfalls.push_back(llcs_not_warmed_);
   }
   collect_migration(r);
   r.host_seconds = host_seconds;

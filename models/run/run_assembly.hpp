@@ -73,6 +73,12 @@ class RunAssembly {
   uint64_t tlbs_warmed_ = 0;
   std::string tlbs_not_warmed_;
   void warm_tlbs();
+  // The same for the LLCs and directories: the lines they started with, or why they started empty.
+  uint64_t llc_lines_warmed_ = 0;
+  std::string llcs_not_warmed_;
+  void warm_llcs();
+  // Why the checkpoint's LLCs and directories cannot start this platform's (empty: they can).
+  std::string llcs_mismatch() const;
   RunStimulus stimulus_;
   std::unique_ptr<PlatformTracking> tracking_;
   Placement placement_ = Placement::FirstTouch;

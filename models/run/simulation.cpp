@@ -17,6 +17,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
   if (checkpoint_phase) {
     j["checkpoint_phase"] = checkpoint_phase;
     j["checkpoint_tlbs_warmed"] = tlbs_warmed;
+    j["checkpoint_llc_lines_warmed"] = llc_lines_warmed;
   }
   if (checkpoint_unit) {
     j["checkpoint_unit"] = checkpoint_unit;

@@ -65,6 +65,8 @@ struct RunOptions {
   // A window starts with the TLBs and annexes its checkpoint carries (functional warming;
   // docs/sampling.md), not empty.
   bool warm_tlbs = false;
+  // The same for the sockets' LLCs and the coherence directories (checkpoint --warm-llcs).
+  bool warm_llcs = false;
   // A unit checkpoint's window: how many of its boundary's copies had started by the unit (the
   // rest are copied in the window, as still in flight); unset: all of them (docs/sampling.md).
   std::optional<uint64_t> copies_done;
@@ -98,6 +100,7 @@ struct RunResult {
   uint64_t copies_in_flight = 0, copies_stayed = 0;
   // A window's functional warming: the translations its cores' TLBs started with.
   uint64_t tlbs_warmed = 0;
+  uint64_t llc_lines_warmed = 0;  // and the lines its sockets' LLCs started with
   double ipc = 0;                 // mean over the detailed cores
   unsigned detailed_sockets = 0;  // all of them unless mixed modality
   // The tracking hardware: "on", "idle" (tracking.active: auto in a run no migration decides by

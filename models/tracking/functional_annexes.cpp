@@ -68,9 +68,9 @@ void FunctionalAnnexes::access(size_t t, uint64_t vpage, uint64_t ppage) {
 FunctionalAnnexes::Contents FunctionalAnnexes::contents(size_t t) const {
   Contents c;
   const auto list = [this](const CacheArray& level, bool annexed, std::vector<uint64_t>& out) {
-    level.for_each_oldest_first([&](uint64_t vpage, uint64_t payload) {
-      const bool marked = annexed && ((payload >> kEpochShift) & kEpochMask) != epoch_;
-      out.push_back(vpage << 1 | (marked ? 1 : 0));
+    level.for_each_oldest_first([&](const CacheArray::Victim& e) {
+      const bool marked = annexed && ((e.payload >> kEpochShift) & kEpochMask) != epoch_;
+      out.push_back(e.line << 1 | (marked ? 1 : 0));
     });
   };
   list(dtlb_[t], !annex_stlb_, c.dtlb);

@@ -50,6 +50,13 @@ Checkpoint sample_checkpoint(const PageMap& m) {
     c.tlbs.push_back({64, 4, 1536, 12, t < 3 ? std::vector<uint64_t>{(100 + t) << 1} : std::vector<uint64_t>{},
                       t < 3 ? std::vector<uint64_t>{(7 << 1) | 1, (100 + t) << 1, (uint64_t{1} << 40) << 1}
                             : std::vector<uint64_t>{}});
+  // Two LLCs of 8 lines in 2 ways (4 sets), the second empty; a pool directory of 4 entries.
+  c.caches.coherent = true;
+  const auto entry = [](uint64_t line, MesiState s) { return line << 2 | static_cast<uint64_t>(s); };
+  c.caches.llcs = {
+      {8, 2, {entry(8, MesiState::S), entry(0, MesiState::M), entry(129, MesiState::E), entry(3, MesiState::S)}},
+      {8, 2, {}}};
+  c.caches.directories = {{2, 4, 2, {{129, 0, 0}, {3, 0b11, -1}}}};
   return c;
 }
 
@@ -107,6 +114,39 @@ TEST(Checkpoint, RoundTripsEveryField) {
     EXPECT_EQ(r.tlbs[t].stlb_entries, 1536u);
     EXPECT_EQ(r.tlbs[t].dtlb_ways, 4u);
   }
+  EXPECT_TRUE(r.caches.coherent);
+  ASSERT_EQ(r.caches.llcs.size(), 2u);
+  for (size_t s = 0; s < 2; ++s) {
+    EXPECT_EQ(r.caches.llcs[s].entries, c.caches.llcs[s].entries);
+    EXPECT_EQ(r.caches.llcs[s].lines, 8u);
+    EXPECT_EQ(r.caches.llcs[s].ways, 2u);
+  }
+  ASSERT_EQ(r.caches.directories.size(), 1u);
+  const CacheContents::BoundedDirectory& d = r.caches.directories[0];
+  EXPECT_EQ(d.home, 2u);
+  EXPECT_EQ(d.entries, 4u);
+  ASSERT_EQ(d.records.size(), 2u);
+  EXPECT_EQ(d.records[0].owner, 0);
+  EXPECT_EQ(d.records[1].block, 3u);
+  EXPECT_EQ(d.records[1].sharers, 0b11u);
+  EXPECT_EQ(d.records[1].owner, -1);
+}
+
+TEST(Checkpoint, CachesInAStateNoLlcCanHoldAreRefused) {
+  const PageMap m = map_with_pages();
+  Checkpoint c = sample_checkpoint(m);
+  c.caches.llcs[0].entries.push_back(7 << 2);  // a line in state I (in set 3, the last)
+  auto r = read_damaged(c.serialise());
+  EXPECT_NE(r.message.find("an LLC entry out of its cache's sets or of an unknown state"), std::string::npos)
+      << r.message;
+  c = sample_checkpoint(m);
+  c.caches.llcs[1].lines = 7;  // not a whole number of sets
+  r = read_damaged(c.serialise());
+  EXPECT_NE(r.message.find("an LLC of 7 lines in 2 ways"), std::string::npos) << r.message;
+  c = sample_checkpoint(m);
+  c.caches.coherent = false;  // an LLC that caches on its own holds no shared copy
+  r = read_damaged(c.serialise());
+  EXPECT_NE(r.message.find("unknown state"), std::string::npos) << r.message;
 }
 
 TEST(Checkpoint, MoreTlbEntriesThanTheTlbHoldsAreRefused) {
@@ -144,7 +184,7 @@ TEST(Checkpoint, OtherFilesAndFormatVersionsAreRefusedByName) {
             std::string::npos);
   std::string other = sample_checkpoint(map_with_pages()).serialise();
   other[8] = 1;  // format version 1
-  EXPECT_NE(read_damaged(other).message.find("offset 8: checkpoint format version 1; this starnuma reads version 3"),
+  EXPECT_NE(read_damaged(other).message.find("offset 8: checkpoint format version 1; this starnuma reads version 4"),
             std::string::npos);
   EXPECT_NE(read_damaged(sample_checkpoint(map_with_pages()).serialise() + "x").message.find("data after"),
             std::string::npos);

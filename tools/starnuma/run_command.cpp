@@ -151,6 +151,9 @@ void add_run_outputs(CLI::App& cmd, RunRequest& r) {
   cmd.add_flag("--warm-tlbs", o.warm_tlbs,
                "A sampled window (--checkpoint) starts with the TLBs and their counter annexes its checkpoint "
                "carries (functional warming), not empty (docs/sampling.md)");
+  cmd.add_flag("--warm-llcs", o.warm_llcs,
+               "A sampled window (--checkpoint) starts with the LLCs and coherence directories its checkpoint "
+               "carries (checkpoint --warm-llcs), not empty (docs/sampling.md)");
   cmd.add_option("--copies-done", o.copies_done,
                  "A unit checkpoint's window: how many of its boundary's copies had started by the unit; the "
                  "others are copied in the window, as still in flight (default: all made; sample sets it from "

@@ -105,6 +105,7 @@ struct SampleArgs {
   unsigned detailed_sockets = 0;
   bool common_span = false;  // each window over a common span (run --common-span)
   bool warm_tlbs = false;    // each window's TLBs warmed from its checkpoint (run --warm-tlbs)
+  bool warm_llcs = false;    // and its LLCs and directories (run --warm-llcs)
   std::string out;
   bool json = false;
   double target_error = 0;   // the IPC interval's relative half-width asked for; 0: none
@@ -258,6 +259,7 @@ void Sampler::launch(size_t k) {
                              std::to_string(sa_.detailed_sockets)};
   if (sa_.common_span) a.push_back("--common-span");
   if (sa_.warm_tlbs) a.push_back("--warm-tlbs");
+  if (sa_.warm_llcs) a.push_back("--warm-llcs");
   if (!copies_done_[k].empty()) a.insert(a.end(), {"--copies-done", copies_done_[k]});
   for (const auto& set : sa_.platform.sets) a.insert(a.end(), {"--set", set});
   while (running_.size() >= jobs_) reap_one();
@@ -438,6 +440,10 @@ Command add_checkpoint(CLI::App& app) {
                 "Benchmark: only read the workload's streams in the pass's turns, writing nothing (times "
                 "their production as the pass meets it; starnuma benchmark uses it)")
       ->excludes(out);
+  cmd->add_flag("--warm-llcs", o.warm_llcs,
+                "Functional warming of the LLCs: keep them coherent as the platform's protocol does and record "
+                "them, with the pool's coherence directory, in every checkpoint, for sample --warm-llcs (larger "
+                "checkpoints, a slower pass; docs/sampling.md)");
   cmd->add_flag("!--no-progress", o.progress, "No line per phase on stderr");
   cmd->add_flag("--json", a->json, "Print the manifest as JSON");
   return {cmd, [a] { return checkpoint(*a); }};
@@ -471,6 +477,9 @@ Command add_sample(CLI::App& app) {
   cmd->add_flag("--warm-tlbs", a->warm_tlbs,
                 "Each window starts with the TLBs and counter annexes its checkpoint carries, as run --warm-tlbs (not "
                 "yet the default: docs/sampling.md)");
+  cmd->add_flag("--warm-llcs", a->warm_llcs,
+                "Each window starts with the LLCs and coherence directories its checkpoint carries (checkpoint "
+                "--warm-llcs), as run --warm-llcs (not yet the default: docs/sampling.md)");
   cmd->add_option("--target-error", a->target_error,
                   "The IPC's interval asked for, as a relative half-width (0.03: +-3 %): the windows are run "
                   "systematically, a coarse stride over the checkpoints first, finer ones until it is met; not met "

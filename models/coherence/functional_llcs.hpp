@@ -1,0 +1,115 @@
+// The sockets' LLCs in a functional pass (no timing; run/functional_pass.hpp), each of the
+// platform's size, ways and replacement. Coherent, they are kept as the timed protocol keeps them
+// (coherence.hpp): MESI states in the tags, the same directories (a socket home's unbounded, a
+// pool device's of finite entries and ways whose victim back-invalidates its copies), E upgraded
+// silently, S copies leaving silently. What they hold at a checkpoint is what a timing window's
+// LLCs and directories start from (functional warming, docs/sampling.md). Not coherent, each LLC
+// caches on its own, as the timed LLCs do with coherence off.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cache/cache_array.hpp"
+#include "coherence/coherence.hpp"
+#include "coherence/directory.hpp"
+#include "fabric/fabric.hpp"
+
+namespace starnuma {
+
+// The sockets' LLCs and the bounded directories at a checkpoint.
+struct CacheContents {
+  bool coherent = false;  // kept coherent (states S, E, M); else E (clean) or M (dirty)
+  struct Llc {
+    uint64_t lines = 0;
+    unsigned ways = 0;
+    // Set by set, each set's least recent first: (line << 2) | MesiState.
+    std::vector<uint64_t> entries;
+  };
+  std::vector<Llc> llcs;  // per socket
+  struct Entry {
+    uint64_t block = 0, sharers = 0;
+    int owner = -1;
+  };
+  struct BoundedDirectory {
+    size_t home = 0;  // index into the fabric's homes
+    uint64_t entries = 0;
+    unsigned ways = 0;
+    std::vector<Entry> records;  // least recently used first
+  };
+  // The bounded directories (a pool device's); a socket home's follows from the LLCs' states.
+  std::vector<BoundedDirectory> directories;
+  bool empty() const { return llcs.empty(); }
+  uint64_t lines() const {
+    uint64_t n = 0;
+    for (const Llc& l : llcs) n += l.entries.size();
+    return n;
+  }
+};
+
+class FunctionalLlcs {
+ public:
+  struct Geometry {
+    uint64_t lines;
+    unsigned ways;
+    Replacement replacement;
+  };
+  // An LLC per socket, of `llcs[s]`; `coherence`: the platform's protocol, for its directories'
+  // geometry (used when `coherent`).
+  FunctionalLlcs(const Fabric& fabric, const std::vector<Geometry>& llcs, const Coherence& coherence, uint64_t seed,
+                 bool coherent);
+
+  // What an access did beyond its socket's LLC, for the pool device's hotness monitor: whether its
+  // line was read at its home (no cache supplied it), and the lines written home (dirty copies
+  // leaving: the fill's victim, a back-invalidated copy, an owner's copy a load shares).
+  struct Outcome {
+    bool hit = false;
+    bool memory_read = false;
+    unsigned writes = 0;
+    std::array<uint64_t, 3> written{};
+  };
+  // Socket `s` loads or stores `line`.
+  Outcome access(size_t s, uint64_t line, bool store) {
+    if (coherent_) return coherent_access(s, line, store);
+    CacheArray& llc = llcs_[s];
+    Outcome o;
+    if (llc.access(line, store)) {
+      o.hit = true;
+      return o;
+    }
+    o.memory_read = true;
+    const CacheArray::Victim v = llc.fill(line, store);
+    if (v.valid && v.dirty) o.written[o.writes++] = v.line;
+    return o;
+  }
+  // Brings `line`'s set of socket `s`'s LLC into the host's caches (a hint, no effect).
+  void prefetch(size_t s, uint64_t line) const { llcs_[s].prefetch(line); }
+  // `lines` lines from `first` leave every LLC (a moved page's old frame), a dirty one put home.
+  void evict_lines(uint64_t first, uint64_t lines);
+  // The state of socket `s`'s copy of `line` (I: none; not coherent: E for any copy).
+  MesiState state(size_t s, uint64_t line) const {
+    if (coherent_) return static_cast<MesiState>(llcs_[s].state(line));
+    return llcs_[s].contains(line) ? MesiState::E : MesiState::I;
+  }
+  CacheContents contents() const;
+  bool coherent() const { return coherent_; }
+
+ private:
+  static constexpr unsigned kLineShift = 6;
+  Outcome coherent_access(size_t s, uint64_t line, bool store);
+  Directory& directory_of(uint64_t line) const;
+  // Socket `s`'s copy, in state `held`, leaves its LLC (its own eviction: PutM, PutE; S silently).
+  void leave(size_t s, uint64_t line, unsigned held, Outcome* o);
+  // The protocol takes `line` from every socket in `sockets` (a bit each).
+  void take(uint64_t sockets, uint64_t line);
+  static void wrote(Outcome& o, uint64_t line) { o.written[o.writes++] = line; }
+
+  const Fabric& fabric_;
+  bool coherent_;
+  std::vector<CacheArray> llcs_;
+  std::vector<std::unique_ptr<Directory>> directories_;  // per fabric home, when coherent
+};
+
+}  // namespace starnuma

@@ -1,0 +1,116 @@
+// Functional warming of the LLCs and coherence directories (checkpoint --warm-llcs, run
+// --warm-llcs; docs/sampling.md): the pass keeps its LLCs coherent and its checkpoints carry them
+// with the pool's directory; a window started with them misses less, is a state the protocol's
+// checker accepts, and a platform whose LLCs differ starts them empty and says so.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <unistd.h>
+
+#include "harness/expect_report.hpp"
+#include "harness/in_child.hpp"
+#include "harness/run_platform.hpp"
+#include "os/checkpoint.hpp"
+#include "platform/platform.hpp"
+#include "run/functional_pass.hpp"
+#include "run/simulation.hpp"
+
+namespace starnuma {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kPlatform = std::string(STARNUMA_SOURCE_DIR) + "/platforms/starnuma16-scaled.yaml";
+const std::string kWorkload = "sharing:pages=2048";
+
+std::vector<std::string> sets(std::vector<std::string> more = {}) {
+  more.insert(more.begin(), {"topology.socket.tracking.impl=model", "os.phase_instructions=40000"});
+  return more;
+}
+
+std::string make_checkpoints(const std::string& name, bool warm_llcs) {
+  const std::string out =
+      (fs::temp_directory_path() / ("starnuma-warm-llcs-" + std::to_string(getpid()) + "-" + name)).string();
+  auto p = Platform::build(kPlatform, sets());
+  FunctionalPassOptions o;
+  o.workload = kWorkload;
+  o.seed = 3;
+  o.checkpoints = 2;
+  o.units_per_phase = 1;
+  o.warm_llcs = warm_llcs;
+  o.out = out;
+  run_functional_pass(*p, o);
+  return out;
+}
+
+RunResult window(const std::string& checkpoint, bool warm, std::vector<std::string> more = {}) {
+  auto p = Platform::build(kPlatform, sets(std::move(more)));
+  RunOptions o = testing::window_options(checkpoint, kWorkload, 3, 5000, 1000);
+  o.warm_tlbs = true;
+  o.warm_llcs = warm;
+  return run_workload(*p, o);
+}
+
+uint64_t llc_misses(const RunResult& r) {
+  uint64_t n = 0;
+  for (const auto& [name, node] : r.stats["nodes"].items())
+    for (const auto& [core, c] : node.items())
+      if (c.is_object() && c.contains("llc_misses")) n += c["llc_misses"].get<uint64_t>();
+  return n;
+}
+
+// One window per process (SystemC elaborates once): the others in children.
+std::string summary(const RunResult& r) {
+  std::ostringstream s;
+  s << r.llc_lines_warmed << " " << llc_misses(r) << " " << r.stats["coherence"]["violations"].get<uint64_t>() << " "
+    << r.shortfalls.size();
+  return s.str();
+}
+
+TEST(WarmLlcs, AUnitsWindowStartsWithThePassesCoherentLlcs) {
+  const std::string out = make_checkpoints("unit", true);
+  const std::string unit = out + "/unit-2-1.ckpt";
+  const Checkpoint c = read_checkpoint(unit);
+  ASSERT_EQ(c.caches.llcs.size(), 16u);
+  EXPECT_TRUE(c.caches.coherent);
+  EXPECT_EQ(c.caches.llcs[0].lines, 4u * 2 * 1024 * 1024 / 64);  // 4 cores x 2 MiB
+  ASSERT_EQ(c.caches.directories.size(), 1u);                    // the pool's; the sockets' follow from the LLCs
+  EXPECT_GT(c.caches.directories[0].records.size(), 0u);
+  const uint64_t lines = c.caches.lines();
+  EXPECT_GT(lines, 50000u);
+
+  std::istringstream cold(testing::in_child([&] { return summary(window(unit, false, {"coherence.check=true"})); }));
+  std::istringstream warm(testing::in_child([&] { return summary(window(unit, true, {"coherence.check=true"})); }));
+  uint64_t cold_warmed = 0, cold_misses = 0, cold_violations = 0, cold_short = 0;
+  uint64_t warmed = 0, misses = 0, violations = 0, shortfalls = 0;
+  ASSERT_TRUE(cold >> cold_warmed >> cold_misses >> cold_violations >> cold_short);
+  ASSERT_TRUE(warm >> warmed >> misses >> violations >> shortfalls);
+  EXPECT_EQ(cold_warmed, 0u);
+  EXPECT_EQ(warmed, lines);
+  EXPECT_EQ(violations, 0u);  // the protocol's checker accepts the state it started in
+  EXPECT_EQ(shortfalls, 0u);
+  EXPECT_LT(misses, cold_misses * 0.9);
+
+  // LLCs of another size start empty, and the run says so.
+  const RunResult other = window(unit, true, {"topology.socket.llc.size_per_core=1MiB"});
+  fs::remove_all(out);
+  EXPECT_EQ(other.llc_lines_warmed, 0u);
+  ASSERT_EQ(other.shortfalls.size(), 1u);
+  EXPECT_NE(other.shortfalls[0].find("LLC of socket 0 (131072 lines in 16 ways) is not this platform's"),
+            std::string::npos)
+      << other.shortfalls[0];
+}
+
+TEST(WarmLlcs, NeedsACheckpointThatCarriesThem) {
+  const std::string out = make_checkpoints("none", false);
+  const Checkpoint c = read_checkpoint(out + "/checkpoint-1.ckpt");
+  EXPECT_TRUE(c.caches.empty());  // without --warm-llcs the pass records none
+  const auto r = testing::capture_report([&] { window(out + "/checkpoint-1.ckpt", true); });
+  fs::remove_all(out);
+  EXPECT_TRUE(r.raised);
+  EXPECT_NE(r.message.find("carries no LLCs (make it with checkpoint --warm-llcs)"), std::string::npos) << r.message;
+}
+
+}  // namespace
+}  // namespace starnuma
