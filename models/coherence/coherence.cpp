@@ -102,20 +102,8 @@ bool Coherence::warm_entry(size_t home, uint64_t block, int owner, uint64_t shar
 }
 
 bool Coherence::warm_copy(size_t s, uint64_t block, MesiState c) {
-  Home& h = home_of(block * kLineBytes, block);
-  if (h.directory->bounded()) {
-    const DirEntry* e = h.directory->peek(block);
-    return e && (c == MesiState::S ? (e->sharers & bit(s)) != 0 : e->owner == static_cast<int>(s));
-  }
-  Directory::Victim none;
-  DirEntry& e = h.directory->obtain(block, none);
-  if (c == MesiState::S) {
-    e.sharers |= bit(s);
-    return e.owner < 0;
-  }
-  const bool alone = e.empty();
-  e.owner = static_cast<int8_t>(s);
-  return alone;
+  const DirEntry* e = home_of(block * kLineBytes, block).directory->peek(block);
+  return e && (c == MesiState::S ? (e->sharers & bit(s)) != 0 && e->owner < 0 : e->owner == static_cast<int>(s));
 }
 
 double Coherence::per_pool_us(uint64_t n) const {

@@ -118,9 +118,8 @@ class Coherence : public Component {
 
   // Functional warming (docs/sampling.md), before the first transaction. warm_entry: the directory
   // of fabric home `home` gets `block`'s entry (owner, sharers), the most recent of its set; false
-  // if that evicted another (a directory smaller than the checkpoint's). warm_copy: socket `s`'s
-  // caches hold `block` in state `c`; a socket home's directory records it, a bounded one must
-  // already (false if not).
+  // if that evicted another (a directory smaller than the checkpoint's). warm_copy: whether the
+  // home's directory lists socket `s` holding `block` in state `c` (S: a sharer, E or M: the owner).
   bool warm_entry(size_t home, uint64_t block, int owner, uint64_t sharers);
   bool warm_copy(size_t s, uint64_t block, MesiState c);
   bool enabled() const { return enabled_; }

@@ -1,5 +1,7 @@
 #include "coherence/functional_llcs.hpp"
 
+#include <algorithm>
+
 #include "common/diagnostics.hpp"
 #include "common/text.hpp"
 
@@ -129,14 +131,16 @@ CacheContents FunctionalLlcs::contents() const {
   }
   for (size_t h = 0; h < directories_.size(); ++h) {
     const Directory& d = *directories_[h];
-    if (!d.bounded()) continue;
-    CacheContents::BoundedDirectory& b = c.directories.emplace_back();
+    CacheContents::Directory& b = c.directories.emplace_back();
     b.home = h;
     b.entries = d.entries();
     b.ways = d.ways();
     d.for_each_oldest_first([&](uint64_t block, const DirEntry& e) {
       b.records.push_back({block, e.sharers, e.owner});
     });
+    if (!d.bounded())
+      std::sort(b.records.begin(), b.records.end(),
+                [](const CacheContents::Entry& x, const CacheContents::Entry& y) { return x.block < y.block; });
   }
   return c;
 }

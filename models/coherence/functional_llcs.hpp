@@ -19,7 +19,7 @@
 
 namespace starnuma {
 
-// The sockets' LLCs and the bounded directories at a checkpoint.
+// The sockets' LLCs and every home's coherence directory at a checkpoint.
 struct CacheContents {
   bool coherent = false;  // kept coherent (states S, E, M); else E (clean) or M (dirty)
   struct Llc {
@@ -33,14 +33,16 @@ struct CacheContents {
     uint64_t block = 0, sharers = 0;
     int owner = -1;
   };
-  struct BoundedDirectory {
-    size_t home = 0;  // index into the fabric's homes
-    uint64_t entries = 0;
+  struct Directory {
+    size_t home = 0;       // index into the fabric's homes
+    uint64_t entries = 0;  // 0: unbounded (a socket's)
     unsigned ways = 0;
-    std::vector<Entry> records;  // least recently used first
+    // Bounded: least recently used first; unbounded: by block. Sharers are the protocol's superset
+    // (an S copy leaves silently), which the LLCs alone would not give: a line whose sharers all
+    // left is granted S, not E, to its next reader, and read from memory by the one after.
+    std::vector<Entry> records;
   };
-  // The bounded directories (a pool device's); a socket home's follows from the LLCs' states.
-  std::vector<BoundedDirectory> directories;
+  std::vector<Directory> directories;  // per home, in the fabric's order (coherent only)
   bool empty() const { return llcs.empty(); }
   uint64_t lines() const {
     uint64_t n = 0;

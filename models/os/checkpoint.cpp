@@ -60,7 +60,8 @@ class PayloadReader {
 };
 
 // The LLCs, each entry by its set's distance from the last entry's and its tag (the line divided
-// by the sets) with its state; then the bounded directories, least recently used entry first.
+// by the sets) with its state; then every home's directory, a bounded one's least recently used
+// entry first, an unbounded one's by block, each block as its distance from the last one's.
 void put_caches(std::string& out, const CacheContents& c) {
   put_varint(out, c.llcs.size());
   if (c.empty()) return;
@@ -80,10 +81,13 @@ void put_caches(std::string& out, const CacheContents& c) {
     }
   }
   put_varint(out, c.directories.size());
-  for (const CacheContents::BoundedDirectory& d : c.directories) {
+  for (const CacheContents::Directory& d : c.directories) {
     for (uint64_t v : {uint64_t{d.home}, d.entries, uint64_t{d.ways}, uint64_t{d.records.size()}}) put_varint(out, v);
+    uint64_t last = 0;
     for (const CacheContents::Entry& e : d.records) {
-      put_varint(out, e.block);
+      if (!d.entries && e.block < last) report_internal("checkpoint: an unbounded directory's entries out of order");
+      put_varint(out, d.entries ? e.block : e.block - last);
+      last = e.block;
       put_varint(out, static_cast<uint64_t>(e.owner + 1));
       put_varint(out, e.sharers);
     }
@@ -124,21 +128,23 @@ CacheContents read_caches(PayloadReader& in, const std::string& path) {
   }
   const uint64_t dirs = in.count("directory count", 4);
   for (uint64_t k = 0; k < dirs; ++k) {
-    CacheContents::BoundedDirectory& d = c.directories.emplace_back();
+    CacheContents::Directory& d = c.directories.emplace_back();
     const uint64_t at = in.offset();
     d.home = in.next("directory's home");
     d.entries = in.next("directory entries");
     d.ways = static_cast<unsigned>(std::min<uint64_t>(in.next("directory ways"), 1u << 16));
     const uint64_t n = in.count("directory entry count", 3);
-    if (d.ways == 0 || d.entries % d.ways != 0 || n > d.entries)
+    if (d.entries && (d.ways == 0 || d.entries % d.ways != 0 || n > d.entries))
       trace::fail_at(path, at,
                      "a directory of " + std::to_string(n) + " entries in " + std::to_string(d.entries) + " (" +
                          std::to_string(d.ways) + " ways)");
     d.records.reserve(n);
+    uint64_t last = 0;
     for (uint64_t i = 0; i < n; ++i) {
       const uint64_t entry_at = in.offset();
       CacheContents::Entry& e = d.records.emplace_back();
-      e.block = in.next("directory entry's block");
+      e.block = in.next("directory entry's block") + (d.entries ? 0 : last);
+      last = e.block;
       const uint64_t owner = in.next("directory entry's owner");
       e.sharers = in.next("directory entry's sharers");
       if (owner > 64 || (owner && e.sharers)) trace::fail_at(path, entry_at, "a directory entry with a bad owner");

@@ -37,7 +37,8 @@ constexpr unsigned kPassLineShift = 6, kPassPageShift = 12;
 constexpr size_t kPassTranslationAhead = 8, kPassSetAhead = 4;
 // Each thread's private caches, as a direct-mapped filter of this many virtual lines (32 KiB): a hit
 // there never reaches the LLC or the TLBs, as an L1 hit does not. Emptied at every boundary, so
-// each page's first access after a phase mark reaches its annex.
+// each page's first access after a phase mark reaches its annex. Not with coherent LLCs, which
+// must see every store and every copy the protocol takes away.
 constexpr size_t kFilterLines = 512;
 constexpr unsigned kFilterBits = 9;
 // A slot holds the line's bits above the index (lines below 2^41: user space), so 4 bytes do.
@@ -93,10 +94,19 @@ class FunctionalPass {
       chmu_.observe(Time(), op, (line - pool_first_line_) << kPassLineShift);
   }
   void write_manifest();
-  uint64_t mean_retired() const {
-    uint64_t n = 0;
-    for (uint64_t r : retired_) n += r;
-    return n / n_;
+  uint64_t mean_retired() const { return total_retired_ / n_; }
+  // Whether the pass goes on in the last boundary's phase for its units (`unit`: written so far).
+  bool units_to_come(uint64_t unit) const {
+    if (o_.streams_only) return false;
+    if (o_.unit_every) return furthest_ < (o_.checkpoints + 1) * os_.phase_instructions();
+    return unit < o_.units_per_phase;
+  }
+  // Whether the next unit is due, after boundary `phase` and `unit` units since it.
+  bool unit_due(uint64_t phase, uint64_t unit) const {
+    if (phase == 0 || o_.streams_only) return false;
+    if (o_.unit_every) return mean_retired() >= next_unit_at_;
+    const uint64_t per_phase = os_.phase_instructions(), units = o_.units_per_phase;
+    return unit < units && furthest_ >= phase * per_phase + (unit + 1) * per_phase / (units + 1);
   }
 
   const std::chrono::steady_clock::time_point host_start_ = std::chrono::steady_clock::now();
@@ -134,6 +144,8 @@ class FunctionalPass {
   std::vector<PageMove> boundary_moves_;  // the last boundary's, for its units
   std::vector<size_t> boundary_from_;     // each move's source, kUnknownNode where apply() did not make it
   uint64_t furthest_ = 0;
+  uint64_t total_retired_ = 0;  // over the threads
+  uint64_t next_unit_at_ = 0;   // unit_every: the mean thread's instructions at the next unit
   unsigned live_;
 };
 
@@ -148,6 +160,10 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
       live_(static_cast<unsigned>(n_)) {
   if (threads_.empty()) report_error(msg::kConfig, "checkpoint: the platform has no cores to run the workload");
   if (o.checkpoints == 0) report_error(msg::kUsage, "--checkpoints must be at least 1");
+  if (o.units_per_phase && o.unit_every)
+    report_error(msg::kUsage,
+                 "--units-per-phase and --unit-every: units either evenly inside each phase or over the "
+                 "work, not both");
   workload_ =
       limit_addresses(make_workload(o.workload, static_cast<unsigned>(n_), static_cast<unsigned>(sockets_), o.seed),
                       "workload " + o.workload, virtual_address_limit(fabric_));
@@ -370,13 +386,16 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     }
     ++ops_[t];
     retired_[t] += op->instructions + 1;
+    total_retired_ += op->instructions + 1;
     ++result_.accesses;
     reader.pop();
     if (o_.streams_only) continue;
     const uint64_t vline = op->address >> kPassLineShift;
     uint32_t& slot = lines[filter_slot(vline)];
     const auto tag = static_cast<uint32_t>(vline >> kFilterBits);
-    if (slot == tag && vline >> (kFilterBits + 32) == 0) continue;
+    // Coherent LLCs see every access: a filter hit would hide a store's invalidations and a copy
+    // another socket took (docs/sampling.md, "Functional warming of the LLCs").
+    if (slot == tag && vline >> (kFilterBits + 32) == 0 && !llcs.coherent()) continue;
     slot = tag;
     if (const StreamOp* far = reader.ahead(kPassTranslationAhead); far && far->kind != StreamOp::Kind::Barrier)
       pages.prefetch(far->address);
@@ -420,9 +439,8 @@ FunctionalPassResult FunctionalPass::run() {
   // The pass's own speed is timed from here: building the workload (a graph's generation) is not.
   const auto pass_start = std::chrono::steady_clock::now();
   uint64_t phase = 0, round = 0, unit = 0;  // boundaries passed; units written since the last
-  const uint64_t units = o_.streams_only ? 0 : o_.units_per_phase;
   // With units the pass goes on through the last boundary's phase, for its units (no boundary after it).
-  while (live_ > 0 && (phase < o_.checkpoints || (phase == o_.checkpoints && unit < units))) {
+  while (live_ > 0 && (phase < o_.checkpoints || (phase == o_.checkpoints && units_to_come(unit)))) {
     unsigned waiting = 0;
     const size_t first = round++ % n_;
     for (size_t turn_of = 0; turn_of < n_; ++turn_of) {
@@ -446,8 +464,10 @@ FunctionalPassResult FunctionalPass::run() {
       }
       std::fill(filter_.begin(), filter_.end(), kNoLine);
       unit = 0;
-    } else if (phase >= 1 && unit < units && furthest_ >= phase * per_phase + (unit + 1) * per_phase / (units + 1)) {
-      write_unit(phase, ++unit);  // systematic: evenly inside the phase, transparent to the pass
+      if (phase == 1 && o_.unit_every) next_unit_at_ = (mean_retired() / o_.unit_every + 1) * o_.unit_every;
+    } else if (unit_due(phase, unit)) {
+      write_unit(phase, ++unit);  // systematic: evenly inside the phase or the work, transparent to the pass
+      if (o_.unit_every) next_unit_at_ = (mean_retired() / o_.unit_every + 1) * o_.unit_every;
     }
   }
   if (phase < o_.checkpoints)
@@ -483,10 +503,9 @@ void FunctionalPass::write_manifest() {
   m["accesses_per_second"] =
       result_.pass_seconds > 0 ? static_cast<double>(result_.accesses) / result_.pass_seconds : 0.0;
   m["phases"] = phases_;
-  if (o_.units_per_phase) {
-    m["units_per_phase"] = o_.units_per_phase;
-    m["units"] = units_;
-  }
+  if (o_.units_per_phase) m["units_per_phase"] = o_.units_per_phase;
+  if (o_.unit_every) m["unit_every"] = o_.unit_every;
+  if (o_.units_per_phase || o_.unit_every) m["units"] = units_;
   if (folder_) {
     write_file_atomically(folder_->file("manifest.json"), json_text(m) + "\n");
     folder_->commit();

@@ -30,6 +30,10 @@ struct FunctionalPassOptions {
   // Sampling units: this many unit checkpoints evenly inside the phase after each boundary 1..N
   // (the pass goes on through phase N), each the map and positions there with no decision (0: none).
   unsigned units_per_phase = 0;
+  // Or units evenly over the work: one whenever the mean thread has retired another `unit_every`
+  // instructions (at its multiples), from boundary 1 to the end of the last boundary's phase, each
+  // in the phase of the last boundary before it (0: none; docs/sampling.md, "Units over the work").
+  uint64_t unit_every = 0;
   // Functional warming of the LLCs: the pass keeps its LLCs coherent as the platform's protocol
   // does (when on) and every checkpoint records them and the bounded directories.
   bool warm_llcs = false;

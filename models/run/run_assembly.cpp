@@ -316,7 +316,10 @@ std::string RunAssembly::llcs_mismatch() const {
       return "the checkpoint's LLC of socket " + std::to_string(s) + " (" + std::to_string(k.llcs[s].lines) +
              " lines in " + std::to_string(k.llcs[s].ways) + " ways) is not this platform's";
   }
-  for (const CacheContents::BoundedDirectory& d : k.directories) {
+  if (k.coherent && k.directories.size() != fabric_.homes().size())
+    return "the checkpoint's directories are of " + std::to_string(k.directories.size()) +
+           " homes, this platform's of " + std::to_string(fabric_.homes().size());
+  for (const CacheContents::Directory& d : k.directories) {
     const std::unique_ptr<Directory> ours =
         d.home < fabric_.homes().size() ? coherence_->new_directory(fabric_.homes()[d.home]) : nullptr;
     if (!ours || ours->entries() != d.entries || ours->ways() != d.ways)
@@ -326,8 +329,8 @@ std::string RunAssembly::llcs_mismatch() const {
   return "";
 }
 
-// The bounded directories first, each in its replacement order; then every LLC, each set's least
-// recent line first, its copy recorded in its home's directory (a bounded one must have it).
+// The directories first, a bounded one in its replacement order; then every LLC, each set's least
+// recent line first, each copy checked against its home's directory.
 void RunAssembly::warm_llcs() {
   const CacheContents& k = checkpoint_->caches;
   if (k.llcs.size() != sockets_) report_error(msg::kInput, o_.checkpoint + ": LLCs of another number of sockets");
@@ -338,7 +341,7 @@ void RunAssembly::warm_llcs() {
   const auto corrupt = [this](const std::string& what) {
     report_error(msg::kInput, o_.checkpoint + ": its caches are not a state the protocol can be in (" + what + ")");
   };
-  for (const CacheContents::BoundedDirectory& d : k.directories)
+  for (const CacheContents::Directory& d : k.directories)
     for (const CacheContents::Entry& e : d.records)
       if (!coherence_->warm_entry(d.home, e.block, e.owner, e.sharers)) corrupt("a set of its directory overflows");
   for (size_t s = 0; s < sockets_; ++s) {

@@ -67,9 +67,10 @@ TEST(FunctionalLlcs, FollowTheTimedProtocolTransactionByTransaction) {
   // The pool's directory kept at most its 64 entries of the 150 lines: its victims were
   // back-invalidated, in both.
   const CacheContents c = f.contents();
-  ASSERT_EQ(c.directories.size(), 1u);
-  EXPECT_EQ(c.directories[0].entries, 64u);
-  EXPECT_LE(c.directories[0].records.size(), 64u);
+  ASSERT_EQ(c.directories.size(), m.fabric->homes().size());  // the sockets' and the pool's, last
+  EXPECT_EQ(c.directories.back().entries, 64u);
+  EXPECT_LE(c.directories.back().records.size(), 64u);
+  EXPECT_EQ(c.directories.front().entries, 0u);  // unbounded
   uint64_t pool_copies = 0;
   for (size_t k = 0; k < sockets; ++k)
     for (size_t i = 0; i < 150; ++i) pool_copies += f.state(k, lines[i]) != MesiState::I;
@@ -113,7 +114,11 @@ TEST(FunctionalLlcs, ContentsListEachSetsLeastRecentLineFirstWithItsState) {
                                                       entry(base + 1, MesiState::S)}));
   EXPECT_EQ(c.llcs[2].entries, (std::vector<uint64_t>{entry(base + 1, MesiState::S)}));
   EXPECT_EQ(c.llcs[0].lines, 64u);
-  EXPECT_TRUE(c.directories.size() == 1u && c.directories[0].records.empty());  // nothing of the pool cached
+  // Socket 1's directory lists the three lines, by block; the others none.
+  ASSERT_EQ(c.directories.size(), m.fabric->homes().size());
+  for (size_t h = 0; h < c.directories.size(); ++h) EXPECT_EQ(c.directories[h].records.size(), h == 1 ? 3u : 0u);
+  EXPECT_EQ(c.directories[1].records[1].block, base + 1);
+  EXPECT_EQ(c.directories[1].records[1].sharers, 0b101u);
 }
 
 TEST(FunctionalLlcs, WithoutCoherenceEachLlcCachesOnItsOwn) {

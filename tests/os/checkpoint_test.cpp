@@ -56,7 +56,8 @@ Checkpoint sample_checkpoint(const PageMap& m) {
   c.caches.llcs = {
       {8, 2, {entry(8, MesiState::S), entry(0, MesiState::M), entry(129, MesiState::E), entry(3, MesiState::S)}},
       {8, 2, {}}};
-  c.caches.directories = {{2, 4, 2, {{129, 0, 0}, {3, 0b11, -1}}}};
+  // A socket's unbounded directory (by block; a stale sharer, 0b100), the pool's of 4 entries.
+  c.caches.directories = {{0, 0, 0, {{0, 0, 0}, {3, 0b111, -1}, {8, 0b1, -1}}}, {2, 4, 2, {{129, 0, 0}}}};
   return c;
 }
 
@@ -121,15 +122,20 @@ TEST(Checkpoint, RoundTripsEveryField) {
     EXPECT_EQ(r.caches.llcs[s].lines, 8u);
     EXPECT_EQ(r.caches.llcs[s].ways, 2u);
   }
-  ASSERT_EQ(r.caches.directories.size(), 1u);
-  const CacheContents::BoundedDirectory& d = r.caches.directories[0];
-  EXPECT_EQ(d.home, 2u);
-  EXPECT_EQ(d.entries, 4u);
-  ASSERT_EQ(d.records.size(), 2u);
-  EXPECT_EQ(d.records[0].owner, 0);
-  EXPECT_EQ(d.records[1].block, 3u);
-  EXPECT_EQ(d.records[1].sharers, 0b11u);
-  EXPECT_EQ(d.records[1].owner, -1);
+  ASSERT_EQ(r.caches.directories.size(), 2u);
+  const CacheContents::Directory& socket = r.caches.directories[0];
+  EXPECT_EQ(socket.entries, 0u);
+  ASSERT_EQ(socket.records.size(), 3u);
+  EXPECT_EQ(socket.records[1].block, 3u);
+  EXPECT_EQ(socket.records[1].sharers, 0b111u);
+  EXPECT_EQ(socket.records[1].owner, -1);
+  EXPECT_EQ(socket.records[2].block, 8u);
+  const CacheContents::Directory& pool = r.caches.directories[1];
+  EXPECT_EQ(pool.home, 2u);
+  EXPECT_EQ(pool.entries, 4u);
+  ASSERT_EQ(pool.records.size(), 1u);
+  EXPECT_EQ(pool.records[0].block, 129u);
+  EXPECT_EQ(pool.records[0].owner, 0);
 }
 
 TEST(Checkpoint, CachesInAStateNoLlcCanHoldAreRefused) {

@@ -153,6 +153,53 @@ TEST(FunctionalPass, WritesUnitsEvenlyInsideThePhasesAndNothingElseChanges) {
   fs::remove_all(with);
 }
 
+// Units over the work (checkpoint --unit-every): one each time the mean thread passes a multiple of
+// K, from boundary 1 to the end of the last boundary's phase, each in the phase it falls in.
+TEST(FunctionalPass, WritesUnitsEvenlyOverTheMeanThreadsWork) {
+  auto p = Platform::build(kPlatform, kTracked);
+  const std::string plain = folder("plain-work"), with = folder("units-work");
+  pass(*p, plain);
+  FunctionalPassOptions o;
+  o.workload = "sharing:pages=2048";
+  o.seed = 3;
+  o.checkpoints = 3;
+  o.unit_every = 7000;
+  o.out = with;
+  const nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
+  for (int k = 1; k <= 3; ++k) {  // the boundaries' checkpoints are the same bytes
+    const std::string name = "/checkpoint-" + std::to_string(k) + ".ckpt";
+    EXPECT_EQ(bytes_of(plain + name), bytes_of(with + name)) << name;
+  }
+  EXPECT_EQ(m["unit_every"], 7000u);
+  const auto& phases = m["phases"];
+  const auto& units = m["units"];
+  ASSERT_GT(units.size(), 10u);
+  uint64_t last_multiple = 0, unit_in_phase = 0, phase = 0;
+  for (const auto& u : units) {
+    const uint64_t at = u["mean_instructions"], multiple = at / 7000;
+    EXPECT_LT(at - multiple * 7000, 300u) << "just past a multiple of 7 000";
+    if (last_multiple) {
+      EXPECT_EQ(multiple, last_multiple + 1) << "one unit per multiple, none skipped";
+    }
+    last_multiple = multiple;
+    // In the phase of the last boundary before it, numbered from 1 there.
+    uint64_t in = 0;
+    for (const auto& b : phases) in += b["mean_instructions"].get<uint64_t>() <= at;
+    unit_in_phase = in == phase ? unit_in_phase + 1 : 1;
+    phase = in;
+    EXPECT_EQ(u["phase"], phase);
+    EXPECT_EQ(u["unit"], unit_in_phase);
+    EXPECT_LT(u["furthest_instructions"].get<uint64_t>(), 4u * 40000 + 1000);  // the last phase ends at 160 K
+  }
+  EXPECT_GE(units.front()["mean_instructions"].get<uint64_t>(), phases[0]["mean_instructions"].get<uint64_t>());
+  EXPECT_GE(units.back()["furthest_instructions"].get<uint64_t>(), 4u * 40000 - 7000);
+  fs::remove_all(plain);
+  fs::remove_all(with);
+  o.units_per_phase = 2;
+  const auto r = testing::capture_report([&] { run_functional_pass(*p, o); });
+  EXPECT_NE(r.message.find("--units-per-phase and --unit-every"), std::string::npos) << r.message;
+}
+
 // A unit's window: the map and positions restored, and with every copy of its boundary made
 // (no --copies-done), no migration phase.
 TEST(SampledWindow, AUnitsWindowMovesNothing) {

@@ -204,14 +204,23 @@ class Sampler {
     list_checkpoints(dir_, manifest_, files_, held_);
     if (files_.empty()) report_error(msg::kInput, (dir_ / "manifest.json").string() + ": lists no checkpoints");
     const uint64_t units = manifest_.value("units_per_phase", uint64_t{0});
-    for (const auto& [phase, unit] : held_) places_.push_back(grid_place(phase, unit, units));
-    strides_ = sa.target_error > 0 ? stride_chain(places_, units) : std::vector<uint64_t>{1};
+    const uint64_t every = manifest_.value("unit_every", uint64_t{0});
+    const std::vector<uint64_t> at = every ? unit_positions() : std::vector<uint64_t>(held_.size());
+    for (size_t k = 0; k < held_.size(); ++k) {
+      // Units over the work: the boundaries' windows time the copies, the units alone estimate.
+      estimate_.push_back(!every || held_[k].second != 0);
+      places_.push_back(every ? (at[k] + every / 2) / every : grid_place(held_[k].first, held_[k].second, units));
+      if (estimate_.back()) estimate_places_.push_back(places_.back());
+    }
+    strides_ = sa.target_error > 0 ? stride_chain(estimate_places_, every ? 0 : units) : std::vector<uint64_t>{1};
     window_out_.resize(files_.size());
     copies_done_.resize(files_.size());
   }
   int run();
 
  private:
+  // Each checkpoint's place in the mean thread's instructions (the manifest's), in files_' order.
+  std::vector<uint64_t> unit_positions() const;
   // Runs the windows at `stride` not run yet: their boundaries, then their units.
   void run_stride(uint64_t stride);
   void launch(size_t k);
@@ -230,6 +239,8 @@ class Sampler {
   std::vector<std::string> files_;
   std::vector<std::pair<uint64_t, uint64_t>> held_;  // what the manifest says each file holds: (phase, unit)
   std::vector<uint64_t> places_, strides_;
+  std::vector<bool> estimate_;             // a window in the estimate (not a boundary's, with units over the work)
+  std::vector<uint64_t> estimate_places_;  // those windows' places
   fs::path out_;
   unsigned jobs_ = 1;
   std::vector<std::string> window_out_;   // empty: not run
@@ -277,12 +288,25 @@ void Sampler::reap_one() {
   running_index_.erase(running_index_.begin());
 }
 
+std::vector<uint64_t> Sampler::unit_positions() const {
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> at;
+  try {
+    for (const auto& u : manifest_.at("units")) at[{u.at("phase"), u.at("unit")}] = u.at("mean_instructions");
+  } catch (const nlohmann::json::exception& e) {
+    report_error(msg::kInput, (dir_ / "manifest.json").string() + ": " + e.what());
+  }
+  std::vector<uint64_t> positions;
+  for (const auto& h : held_) positions.push_back(h.second ? at[h] : 0);
+  return positions;
+}
+
 void Sampler::run_stride(uint64_t stride) {
   // Boundaries first: a unit's window needs its boundary's to know which copies are in flight.
   for (const bool units : {false, true}) {
     if (units && !failed_) unit_copies_done(dir_ / "manifest.json", manifest_, held_, window_out_, copies_done_);
     for (size_t k = 0; k < files_.size() && !failed_; ++k)
-      if ((held_[k].second != 0) == units && places_[k] % stride == 0 && window_out_[k].empty()) launch(k);
+      if ((held_[k].second != 0) == units && (!estimate_[k] || places_[k] % stride == 0) && window_out_[k].empty())
+        launch(k);
     while (!running_.empty()) reap_one();
   }
 }
@@ -306,6 +330,7 @@ std::vector<nlohmann::ordered_json> Sampler::results() const {
       report_error(msg::kInput, files_[k] + ": holds " + name(holds) + ", the manifest says " + name(held_[k]) +
                                     " (checkpoint files swapped or replaced since the pass: make them again)");
     }
+    if (!estimate_[k]) j["in_estimate"] = false;
     windows.push_back(std::move(j));
   }
   return windows;
@@ -334,7 +359,7 @@ int Sampler::run() {
   // wider than the target, the coarsest finer stride taking the windows its spread says it needs.
   constexpr size_t kPilotWindows = 8;
   size_t at = 0;
-  while (at + 1 < strides_.size() && windows_at(places_, strides_[at]) < kPilotWindows) ++at;
+  while (at + 1 < strides_.size() && windows_at(estimate_places_, strides_[at]) < kPilotWindows) ++at;
   nlohmann::ordered_json result;
   std::vector<uint64_t> strides_run;
   for (;;) {
@@ -355,7 +380,7 @@ int Sampler::run() {
       needed = units_needed(c["units"].get<size_t>(), got, sa_.target_error);
     }
     ++at;
-    while (at + 1 < strides_.size() && windows_at(places_, strides_[at]) < needed) ++at;
+    while (at + 1 < strides_.size() && windows_at(estimate_places_, strides_[at]) < needed) ++at;
   }
   result["checkpoints"] = sa_.checkpoints;
   result["instructions_per_window"] = sa_.instructions;
@@ -369,7 +394,7 @@ int Sampler::run() {
   size_t unshared = 0;
   for (const auto& w : results()) unshared += !w.value("host_workload_shared", false);
   result["host_workload_builds"] = 1 + unshared;
-  if (strides_run.back() == 1) report_target_error(result, sa_.target_error, files_.size());
+  if (strides_run.back() == 1) report_target_error(result, sa_.target_error, estimate_places_.size());
   if (keep) {
     write_file_atomically((out_ / "sampled.json").string(), json_text(result) + "\n");
     folder->commit();
@@ -391,7 +416,8 @@ void Sampler::print(const nlohmann::ordered_json& result) const {
     std::cout << std::left << std::setw(8) << window_name(w) << std::setw(8) << std::setprecision(3)
               << w["ipc"].get<double>() << std::setw(11) << std::setprecision(1) << w["amat_ns"].get<double>()
               << std::setw(13) << w["pages_moved"].get<uint64_t>() << std::setw(9) << w["to_pool"].get<uint64_t>()
-              << w["copies_in_flight"].get<uint64_t>() << '\n';
+              << w["copies_in_flight"].get<uint64_t>()
+              << (w.value("in_estimate", true) ? "" : "  (times the copies; not in the estimate)") << '\n';
   const auto interval = [&result](const char* key, int digits) {
     std::ostringstream text;
     const auto& c = result["confidence"];
@@ -434,6 +460,13 @@ Command add_checkpoint(CLI::App& app) {
                   "\"Units\")")
       ->check(CLI::Range(0u, 1000u))
       ->capture_default_str();
+  cmd->add_option("--unit-every", o.unit_every,
+                  "Sampling units evenly over the work instead: one whenever the mean thread has retired another N "
+                  "instructions, from the first boundary to the end of the last one's phase; sample leaves the "
+                  "boundaries' windows, which time the copies, out of its estimate (docs/sampling.md, \"Units over "
+                  "the work\")")
+      ->transform(kCount)
+      ->check(CLI::Range(uint64_t{1000}, limits::kMaxInstructions));
   CLI::Option* out = cmd->add_option("--out", o.out, "Folder for manifest.json and the checkpoints (replaced whole)")
                          ->check(kNonEmpty);
   cmd->add_flag("--streams-only", o.streams_only,

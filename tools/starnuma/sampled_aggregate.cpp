@@ -12,6 +12,10 @@ namespace starnuma::cli {
 
 namespace {
 
+// Whether a window's figures are in the estimate: all but the boundaries' with units over the
+// work, which time the phase's copies for the units (docs/sampling.md, "Units over the work").
+bool in_estimate(const nlohmann::ordered_json& w) { return w.value("in_estimate", true); }
+
 // The windows' coherence statistics as one run's: counters summed; a distribution's counts summed,
 // its mean weighted by them, its extremes kept. Rates (per simulated time) are left out: each is a
 // counter over sim_time_ns, both of which the aggregate has.
@@ -48,6 +52,7 @@ nlohmann::ordered_json summed_coherence(const std::vector<nlohmann::ordered_json
 nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& windows, double level) {
   std::vector<double> instructions, cycles, latency_time, unloaded_time, contention_time, accesses;
   for (const auto& w : windows) {
+    if (!in_estimate(w)) continue;
     const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
     double n = 0;
     for (const auto& [k, v] : w["memory_accesses"].items()) n += v.get<double>();
@@ -58,7 +63,7 @@ nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& win
     contention_time.push_back(n * w["amat_contention_ns"].get<double>());
     accesses.push_back(n);
   }
-  nlohmann::ordered_json c = {{"level", level}, {"units", windows.size()}};
+  nlohmann::ordered_json c = {{"level", level}, {"units", instructions.size()}};
   const auto put = [&c](const char* key, const std::optional<Interval>& i) {
     if (i) c[key] = {{"low", i->low}, {"high", i->high}, {"relative_half_width", i->relative_half_width()}};
   };
@@ -92,14 +97,17 @@ std::string window_name(const nlohmann::ordered_json& w) {
 
 // The windows' results as one run, as the paper aggregates its checkpoints: every count summed,
 // IPC as instructions over the summed time (windows back to back), AMAT and its parts weighted by
-// each window's memory accesses, link utilisation by each window's simulated time.
+// each window's memory accesses, link utilisation by each window's simulated time; the windows left
+// out of the estimate count only in the migration's figures and the host's time.
 nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& windows, double level) {
   nlohmann::ordered_json a;
   const nlohmann::ordered_json& first = windows.front();
   a["platform"] = first["platform"];
   a["workload"] = first["workload"];
   a["placement"] = "sampled";
-  a["windows"] = windows.size();
+  const auto estimated = static_cast<size_t>(std::count_if(windows.begin(), windows.end(), in_estimate));
+  a["windows"] = estimated;
+  if (estimated < windows.size()) a["windows_timing_copies"] = windows.size() - estimated;
   a["measured_over"] = first.value("measured_over", "per-thread budgets");
   double instructions = 0, cycles_weight = 0, accesses = 0, amat = 0, unloaded = 0, contention = 0, sim_ns = 0,
          host = 0;
@@ -107,6 +115,18 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
   uint64_t moved = 0, to_pool = 0, from_pool = 0, s2s = 0, dropped = 0, shootdowns = 0, llc_misses = 0;
   double os_busy = 0;
   for (const auto& w : windows) {
+    host += w["host_seconds"].get<double>();
+    if (w.contains("migration")) {
+      const auto& m = w["migration"];
+      moved += m["pages_moved"].get<uint64_t>();
+      to_pool += m["to_pool"].get<uint64_t>();
+      from_pool += m["from_pool"].get<uint64_t>();
+      s2s += m["socket_to_socket"].get<uint64_t>();
+      dropped += m["dropped"].get<uint64_t>();
+      shootdowns += m["shootdowns_sent"].get<uint64_t>();
+      os_busy += m.value("os_core_busy_ns", 0.0);
+    }
+    if (!in_estimate(w)) continue;
     const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
     instructions += instr;
     if (ipc > 0) cycles_weight += instr / ipc;
@@ -121,20 +141,9 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
     contention += n * w["amat_contention_ns"].get<double>();
     const double t = w["sim_time_ns"].get<double>();
     sim_ns += t;
-    host += w["host_seconds"].get<double>();
     for (const auto& [k, v] : w["link_utilization"].items())
       util[k] = (util.contains(k) ? util[k].get<double>() : 0.0) + t * v.get<double>();
     llc_misses += w["llc_misses"].get<uint64_t>();
-    if (w.contains("migration")) {
-      const auto& m = w["migration"];
-      moved += m["pages_moved"].get<uint64_t>();
-      to_pool += m["to_pool"].get<uint64_t>();
-      from_pool += m["from_pool"].get<uint64_t>();
-      s2s += m["socket_to_socket"].get<uint64_t>();
-      dropped += m["dropped"].get<uint64_t>();
-      shootdowns += m["shootdowns_sent"].get<uint64_t>();
-      os_busy += m.value("os_core_busy_ns", 0.0);
-    }
   }
   a["ipc"] = cycles_weight > 0 ? instructions / cycles_weight : 0.0;
   a["amat_ns"] = accesses > 0 ? amat / accesses : 0.0;
@@ -178,6 +187,7 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
                    {"pages_moved", migration("pages_moved")},
                    {"to_pool", migration("to_pool")},
                    {"copies_in_flight", w.value("checkpoint_copies_in_flight", uint64_t{0})}});
+    if (!in_estimate(w)) per.back()["in_estimate"] = false;
   }
   a["per_window"] = per;
   // What any window did short of what it was asked, named by its phase.

@@ -1,0 +1,48 @@
+# Coverage over the work (docs/sampling.md, "Units over the work"): bfs, whose threads progress
+# unevenly, sampled by units every 10 K instructions of the mean thread between boundary 1 and the
+# end of phase 3 (checkpoint --unit-every), each window over a common span with the TLBs, LLCs and
+# directories the pass left; the boundaries' windows time the copies and stay out of the estimate.
+# Its IPC and AMAT intervals must hold those of one continuous run over the same stretch of the
+# mean thread's work. Units placed by the furthest thread put most windows in the serial start and
+# missed it (IPC 0.034 against 0.021).
+#   -DSTARNUMA=exe -DPLATFORM=yaml -DOUT=folder
+set(sets --set os.phase_instructions=200000)
+set(workload bfs:scale=16,trials=100)
+set(every 10000)
+file(REMOVE_RECURSE "${OUT}")
+
+include("${CMAKE_CURRENT_LIST_DIR}/starnuma_call.cmake")
+
+starnuma(0 checkpoint "${PLATFORM}" --workload ${workload} ${sets} --checkpoints 3 --unit-every ${every}
+         --out "${OUT}/ck" --no-progress --warm-llcs)
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 10000 --instructions 20000 --jobs 2
+         --common-span --warm-tlbs --warm-llcs --json)
+set(sampled "${out}")
+
+# The stretch the units cover: from the first unit's multiple of 10 K to one past the last's.
+file(READ "${OUT}/ck/manifest.json" manifest)
+string(JSON units LENGTH "${manifest}" units)
+math(EXPR last "${units} - 1")
+string(JSON first_at GET "${manifest}" units 0 mean_instructions)
+string(JSON last_at GET "${manifest}" units ${last} mean_instructions)
+math(EXPR from "(${first_at} + ${every} / 2) / ${every} * ${every}")
+math(EXPR span "(${last_at} + ${every} / 2) / ${every} * ${every} + ${every} - ${from}")
+starnuma(0 run "${PLATFORM}" --workload ${workload} ${sets} --placement dynamic --warmup ${from} --instructions ${span}
+         --common-span --no-progress --json)
+set(continuous "${out}")
+
+string(JSON windows GET "${sampled}" windows)
+string(JSON timing GET "${sampled}" windows_timing_copies)
+if(NOT windows EQUAL units OR NOT timing EQUAL 3)
+  message(FATAL_ERROR "${windows} windows in the estimate and ${timing} timing copies; expected ${units} and 3")
+endif()
+foreach(figure ipc amat_ns)
+  string(JSON low GET "${sampled}" confidence ${figure} low)
+  string(JSON high GET "${sampled}" confidence ${figure} high)
+  string(JSON value GET "${sampled}" ${figure})
+  string(JSON truth GET "${continuous}" ${figure})
+  message(STATUS "${figure}: ${value} (95 %: ${low}-${high}) over ${windows} units; continuous ${truth}")
+  if(truth LESS low OR truth GREATER high)
+    message(FATAL_ERROR "the continuous run's ${figure} ${truth} is outside the units' 95 % interval ${low}-${high}")
+  endif()
+endforeach()
