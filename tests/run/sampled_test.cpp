@@ -29,12 +29,14 @@ std::string folder(const std::string& name) {
 }
 
 FunctionalPassResult pass(Platform& p, const std::string& out, unsigned checkpoints = 3,
-                          const std::string& workload = "sharing:pages=2048", unsigned units_per_phase = 0) {
+                          const std::string& workload = "sharing:pages=2048", unsigned units_per_phase = 0,
+                          uint64_t unit_every = 0) {
   FunctionalPassOptions o;
   o.workload = workload;
   o.seed = 3;
   o.checkpoints = checkpoints;
   o.units_per_phase = units_per_phase;
+  o.unit_every = unit_every;
   o.out = out;
   return run_functional_pass(p, o);
 }
@@ -159,13 +161,7 @@ TEST(FunctionalPass, WritesUnitsEvenlyOverTheMeanThreadsWork) {
   auto p = Platform::build(kPlatform, kTracked);
   const std::string plain = folder("plain-work"), with = folder("units-work");
   pass(*p, plain);
-  FunctionalPassOptions o;
-  o.workload = "sharing:pages=2048";
-  o.seed = 3;
-  o.checkpoints = 3;
-  o.unit_every = 7000;
-  o.out = with;
-  const nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
+  const nlohmann::ordered_json m = pass(*p, with, 3, "sharing:pages=2048", 0, 7000).manifest;
   for (int k = 1; k <= 3; ++k) {  // the boundaries' checkpoints are the same bytes
     const std::string name = "/checkpoint-" + std::to_string(k) + ".ckpt";
     EXPECT_EQ(bytes_of(plain + name), bytes_of(with + name)) << name;
@@ -195,8 +191,7 @@ TEST(FunctionalPass, WritesUnitsEvenlyOverTheMeanThreadsWork) {
   EXPECT_GE(units.back()["furthest_instructions"].get<uint64_t>(), 4u * 40000 - 7000);
   fs::remove_all(plain);
   fs::remove_all(with);
-  o.units_per_phase = 2;
-  const auto r = testing::capture_report([&] { run_functional_pass(*p, o); });
+  const auto r = testing::capture_report([&] { pass(*p, with, 3, "sharing:pages=2048", 2, 7000); });
   EXPECT_NE(r.message.find("--units-per-phase and --unit-every"), std::string::npos) << r.message;
 }
 
