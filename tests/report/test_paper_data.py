@@ -70,6 +70,14 @@ class PairedSpeedup(unittest.TestCase):
         fast = {"per_window": [{"phase": 1, "ipc": 0.2}, {"phase": 1, "unit": 1, "ipc": 0.4}]}
         self.assertAlmostEqual(intervals.paired_speedup(fast, base), (2.0, 2.0, 2.0))
 
+    def test_windows_timing_copies_are_left_out(self):
+        # Units over the work: a boundary's window times the copies, outside the estimate.
+        base = {"per_window": [{"phase": 1, "ipc": 0.1, "in_estimate": False}, {"phase": 1, "unit": 1, "ipc": 0.2},
+                               {"phase": 1, "unit": 2, "ipc": 0.1}]}
+        fast = {"per_window": [{"phase": 1, "ipc": 0.9, "in_estimate": False}, {"phase": 1, "unit": 1, "ipc": 0.4},
+                               {"phase": 1, "unit": 2, "ipc": 0.2}]}
+        self.assertAlmostEqual(intervals.paired_speedup(fast, base), (2.0, 2.0, 2.0))
+
 
 def toy_spec(folder: str) -> str:
     """experiments/paper.yaml with its workloads and lengths made small, its parts and names kept."""

@@ -65,9 +65,10 @@ def paired_speedup(faster: dict | None, base: dict | None) -> tuple[float, float
     if not faster or not base:
         return None
 
-    # A window is its boundary's phase, or a unit inside the phase after it (docs/sampling.md, "Units").
+    # A window is its boundary's phase, or a unit inside the phase after it (docs/sampling.md, "Units");
+    # with units over the work the boundaries' windows only time the copies, outside the estimate.
     def cpi(r):
-        ws = [w for w in r.get("per_window", []) if w.get("ipc")]
+        ws = [w for w in r.get("per_window", []) if w.get("ipc") and w.get("in_estimate", True)]
         mean_i = sum(w.get("instructions", 1) for w in ws) / len(ws) if ws else 1
         return {(w["phase"], w.get("unit", 0)): w.get("instructions", 1) / mean_i / w["ipc"] for w in ws}
 

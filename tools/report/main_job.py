@@ -18,8 +18,9 @@ def window_lines(result: dict) -> list:
     lines = ["window  IPC     AMAT (ns)  pages moved  to pool  in flight"]
     for w in result["per_window"]:
         name = f"{w['phase']}" + (f".{w['unit']}" if w.get("unit") else "")
+        aside = "" if w.get("in_estimate", True) else "  (times the copies; not in the estimate)"
         lines.append(f"{name:<8}{w['ipc']:<8.3f}{w['amat_ns']:<11.1f}{w['pages_moved']:<13}{w['to_pool']:<9}"
-                     f"{w.get('copies_in_flight', 0)}")
+                     f"{w.get('copies_in_flight', 0)}{aside}")
     return lines
 
 
@@ -51,7 +52,8 @@ def interval_line(base: dict, star: dict) -> list:
     ci = paired_speedup(star, base)
     if not ci:
         return []
-    return [f"speedup's 95 % interval, the {len(star['per_window'])} windows paired by phase: "
+    paired = sum(1 for w in star["per_window"] if w.get("in_estimate", True))
+    return [f"speedup's 95 % interval, the {paired} windows paired by phase: "
             f"{ci[1]:.2f}-{ci[2]:.2f}x"]
 
 
