@@ -146,6 +146,9 @@ class FunctionalPass {
   uint64_t furthest_ = 0;
   uint64_t total_retired_ = 0;  // over the threads
   uint64_t next_unit_at_ = 0;   // unit_every: the mean thread's instructions at the next unit
+  // The mean thread's instructions when the workload's initialisation ended (0: none), where a
+  // timed run's warm-up and budgets start counting.
+  std::optional<uint64_t> initialised_at_;
   unsigned live_;
 };
 
@@ -432,6 +435,8 @@ void FunctionalPass::open_barrier() {
     ++ops_[t];
     at_barrier_[t] = false;
   }
+  if (!initialised_at_ && std::find(measuring_.begin(), measuring_.end(), false) == measuring_.end())
+    initialised_at_ = mean_retired();
 }
 
 FunctionalPassResult FunctionalPass::run() {
@@ -503,6 +508,10 @@ void FunctionalPass::write_manifest() {
   m["accesses_per_second"] =
       result_.pass_seconds > 0 ? static_cast<double>(result_.accesses) / result_.pass_seconds : 0.0;
   m["phases"] = phases_;
+  // Where a timed run's warm-up and budgets start counting (null: the initialisation outlasted the pass).
+  if (!workload_->initialises()) m["initialised_at_mean_instructions"] = 0;
+  else if (initialised_at_) m["initialised_at_mean_instructions"] = *initialised_at_;
+  else m["initialised_at_mean_instructions"] = nullptr;
   if (o_.units_per_phase) m["units_per_phase"] = o_.units_per_phase;
   if (o_.unit_every) m["unit_every"] = o_.unit_every;
   if (o_.units_per_phase || o_.unit_every) m["units"] = units_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_set>
 #include <unistd.h>
 
 #include "common/output_file.hpp"
@@ -330,7 +331,8 @@ std::string RunAssembly::llcs_mismatch() const {
 }
 
 // The directories first, a bounded one in its replacement order; then every LLC, each set's least
-// recent line first, each copy checked against its home's directory.
+// recent line first, each copy checked against its home's directory. The lines of the frames a
+// unit's copies in flight vacated are left out: their pages are back at their sources, uncached.
 void RunAssembly::warm_llcs() {
   const CacheContents& k = checkpoint_->caches;
   if (k.llcs.size() != sockets_) report_error(msg::kInput, o_.checkpoint + ": LLCs of another number of sockets");
@@ -341,15 +343,20 @@ void RunAssembly::warm_llcs() {
   const auto corrupt = [this](const std::string& what) {
     report_error(msg::kInput, o_.checkpoint + ": its caches are not a state the protocol can be in (" + what + ")");
   };
+  std::unordered_set<uint64_t> vacated(in_flight_.vacated.begin(), in_flight_.vacated.end());
+  const uint64_t lines_per_page = pages_->page_size() / 64;
+  const auto left_out = [&](uint64_t line) { return !vacated.empty() && vacated.count(line / lines_per_page) != 0; };
   for (const CacheContents::Directory& d : k.directories)
     for (const CacheContents::Entry& e : d.records)
-      if (!coherence_->warm_entry(d.home, e.block, e.owner, e.sharers)) corrupt("a set of its directory overflows");
+      if (!left_out(e.block) && !coherence_->warm_entry(d.home, e.block, e.owner, e.sharers))
+        corrupt("a set of its directory overflows");
   for (size_t s = 0; s < sockets_; ++s) {
     CacheArray& a = llcs_[s]->array;
     for (uint64_t e : k.llcs[s].entries) {
       const uint64_t line = e >> 2;
       const auto state = static_cast<MesiState>(e & 3);
       if (line >= fabric_.map_end() >> 6) corrupt("a line beyond the physical address map");
+      if (left_out(line)) continue;
       if (a.fill(line, state == MesiState::M, 0, coherence_ ? static_cast<unsigned>(state) : 0).valid)
         corrupt("a set of an LLC overflows");
       if (coherence_ && !coherence_->warm_copy(s, line, state)) corrupt("a copy its home's directory does not list");

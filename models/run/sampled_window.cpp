@@ -111,7 +111,9 @@ InFlight take_back_in_flight(const Checkpoint& c, uint64_t copies_done, PageMap&
       ++f.stayed;
       continue;
     }
-    pages.release(pages.move(m.vpage, from).from);
+    const uint64_t vacated = pages.move(m.vpage, from).from;
+    pages.release(vacated);
+    f.vacated.push_back(vacated);
     f.moves.push_back({m.vpage, to, m.kind});
   }
   std::reverse(f.moves.begin(), f.moves.end());

@@ -34,10 +34,12 @@ MigrationEngine::Setup::Replay replay_of(const Checkpoint& c, const std::vector<
 // continuous run would have started only the first `copies_done` of them by the unit; the others
 // go back to their source node in `pages` (the last first) and are returned, nodes translated, to
 // be copied again in the window. A page that cannot go back (its source has no free frame, or it
-// moved since) stays where it is and is counted in `stayed`.
+// moved since) stays where it is and is counted in `stayed`; `vacated`: the frames the pass had
+// copied them to, free again (what the pass's caches hold of them is not the window's).
 struct InFlight {
   std::vector<PageMove> moves;
   uint64_t stayed = 0;
+  std::vector<uint64_t> vacated;
 };
 InFlight take_back_in_flight(const Checkpoint& c, uint64_t copies_done, PageMap& pages,
                              const std::vector<size_t>& socket_node, size_t pool);

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The coverage study of the sampled evaluation (issue 38; docs/sampling.md, "The coverage study"):
+# for each workload and both scaled 16-socket machines, units every EVERY instructions of the mean
+# thread from boundary 1 to the end of phase 3 (`checkpoint --warm-llcs --unit-every`), timed with
+# the windows over a common span and the TLBs, LLCs and directories warm (`sample --common-span
+# --warm-tlbs --warm-llcs`), against one continuous run over the same stretch of the mean thread's
+# work (`run --placement dynamic --common-span`). Prints a table: each interval and whether it
+# holds the continuous run's value, then the fraction that do. Everything is kept under OUT.
+#
+#   bash experiments/coverage.sh [OUT] [WORKLOAD...]
+#
+# Environment: STARNUMA (default: build/starnuma), PHASE (instructions per thread per phase, default
+# 200000), EVERY (default 20000), WARMUP and WINDOW (per thread and unit: default 10000 and 20000),
+# MACHINES (default "baseline16-scaled starnuma16-scaled"), JOBS (windows at once, default 2), SETS
+# (more KEY=VALUE settings for every command, space-separated).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=${1:-coverage-results}
+shift || true
+workloads=("$@")
+((${#workloads[@]})) || workloads=("bfs:scale=16,trials=100" "cc:scale=16,algorithm=afforest,trials=100"
+  "sssp:scale=16,trials=100" "tc:scale=16" masstree tpcc fmi poa kv sharing)
+starnuma=${STARNUMA:-$root/build/starnuma}
+phase=${PHASE:-200000}
+every=${EVERY:-20000}
+warmup=${WARMUP:-10000}
+window=${WINDOW:-20000}
+read -r -a machines <<<"${MACHINES:-baseline16-scaled starnuma16-scaled}"
+sets=(--set "os.phase_instructions=$phase")
+for extra in ${SETS:-}; do sets+=(--set "$extra"); done
+mkdir -p "$out"
+for workload in "${workloads[@]}"; do
+  for m in "${machines[@]}"; do
+    case="$out/$(echo "$workload" | tr ':,=' '_-_')-$m"
+    [ -f "$case/done" ] && continue  # resumes: a case done is kept
+    rm -rf "$case" && mkdir -p "$case"
+    platform="$root/platforms/$m.yaml"
+    "$starnuma" checkpoint "$platform" --workload "$workload" "${sets[@]}" --checkpoints 3 --unit-every "$every" \
+      --warm-llcs --out "$case/checkpoints" --no-progress >"$case/checkpoint.txt"
+    "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
+      --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --json >"$case/sampled.json"
+    # The stretch the units stand for: from the first unit's multiple of EVERY to one past the last's.
+    # A timed run counts its warm-up from the end of the workload's initialisation.
+    read -r from span < <(python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+units, k = m["units"], int(sys.argv[2])
+first, last = [(u["mean_instructions"] + k // 2) // k * k for u in (units[0], units[-1])]
+init = m["initialised_at_mean_instructions"]
+if init is None or init > first:
+    sys.exit(f"{sys.argv[1]}: the initialisation ends at {init}, after the first unit ({first}): a longer PHASE")
+print(first - init, last + k - first)' "$case/checkpoints/manifest.json" "$every")
+    "$starnuma" run "$platform" --workload "$workload" "${sets[@]}" --placement dynamic --warmup "$from" \
+      --instructions "$span" --common-span --no-progress --json >"$case/continuous.json" 2>"$case/continuous.err"
+    mv "$case/checkpoints/manifest.json" "$case/manifest.json"
+    rm -rf "$case/checkpoints"  # hundreds of MB
+    touch "$case/done"
+  done
+done
+python3 "$root/experiments/coverage_table.py" "$out"
