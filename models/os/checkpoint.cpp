@@ -201,6 +201,7 @@ nlohmann::ordered_json Checkpoint::header() const {
     h["llcs"] = caches.coherent ? "coherent" : "not coherent";
     h["llc_lines"] = caches.lines();
   }
+  if (!page_tables.empty()) h["page_tables"] = page_tables.tables.size() + 1;
   return h;
 }
 
@@ -236,6 +237,16 @@ std::string Checkpoint::serialise() const {
     }
   }
   put_caches(payload, caches);
+  put_varint(payload, page_tables.empty() ? 0 : page_tables.root + 1);
+  if (!page_tables.empty()) {
+    put_varint(payload, page_tables.tables.size());
+    uint64_t last = 0;
+    for (const auto& [key, address] : page_tables.tables) {
+      put_varint(payload, key - last);  // by key
+      put_varint(payload, address);
+      last = key;
+    }
+  }
   std::string out(kMagic, sizeof kMagic);
   put_fixed<uint32_t>(out, kFormatVersion);
   put_fixed<uint32_t>(out, static_cast<uint32_t>(head.size()));
@@ -378,7 +389,16 @@ Checkpoint read_checkpoint(const std::string& path) {
     }
   }
   c.caches = read_caches(in, path);
-  if (!in.done()) trace::fail_at(path, in.offset(), "bytes after the caches in the payload");
+  if (const uint64_t root = in.next("page tables' root"); root != 0) {
+    c.page_tables.root = root - 1;
+    const uint64_t n = in.count("page table count", 2);
+    uint64_t key = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      key += in.next("page table's key");
+      c.page_tables.tables.emplace_back(key, in.next("page table's address"));
+    }
+  }
+  if (!in.done()) trace::fail_at(path, in.offset(), "bytes after the page tables in the payload");
   return c;
 }
 

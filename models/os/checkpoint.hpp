@@ -14,6 +14,7 @@
 
 #include "coherence/functional_llcs.hpp"
 #include "paging/page_map.hpp"
+#include "paging/page_table.hpp"
 #include "os/region_scan.hpp"
 
 namespace starnuma {
@@ -73,6 +74,9 @@ struct Checkpoint {
   // Functional warming of the LLCs (checkpoint --warm-llcs; empty otherwise): every socket's LLC
   // and the bounded coherence directories as the pass left them.
   CacheContents caches;
+  // The page tables the pass walked (with the caches: their lines are in the LLCs), their frames
+  // the OS's in `nodes`; a window's page table is made the same.
+  PageTable::Tables page_tables;
 
   // The header as JSON (everything but the per-thread positions, the frames and the moves).
   nlohmann::ordered_json header() const;

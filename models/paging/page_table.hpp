@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "common/flat_map.hpp"
 #include "paging/page_map.hpp"
@@ -15,6 +17,7 @@ namespace starnuma {
 class PageTable {
  public:
   static constexpr unsigned kLevels = 4;  // 0: PML4 (the root) ... 3: PT (the leaf)
+  static constexpr uint64_t kNone = ~uint64_t{0};
 
   explicit PageTable(PageMap& pages) : pages_(pages) {}
   PageTable(const PageTable&) = delete;
@@ -30,8 +33,18 @@ class PageTable {
   }
   uint64_t tables() const { return tables_.size() + (root_ != kNone); }
 
+  // The tables made so far, for a checkpoint: the root's address (none: kNone) and every other
+  // table as (key, address), by key; restore() makes a run's table the same (its frames must be the
+  // same run's map's, taken by the OS).
+  struct Tables {
+    uint64_t root = kNone;
+    std::vector<std::pair<uint64_t, uint64_t>> tables;
+    bool empty() const { return root == kNone; }
+  };
+  Tables made() const;
+  void restore(const Tables& t);
+
  private:
-  static constexpr uint64_t kNone = ~uint64_t{0};
   PageMap& pages_;
   uint64_t root_ = kNone;
   FlatMap<uint64_t> tables_;  // key: (vaddr >> table_shift(level)) << 2 | level; value: address + 1

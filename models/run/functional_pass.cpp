@@ -14,6 +14,7 @@
 #include "os/checkpoint.hpp"
 #include "os/phase_policy.hpp"
 #include "paging/page_counter.hpp"
+#include "paging/page_table.hpp"
 #include "os/region_scan.hpp"
 #include "platform/platform.hpp"
 #include "pool/pool_monitors.hpp"
@@ -136,6 +137,11 @@ class FunctionalPass {
   std::vector<uint8_t> finished_, at_barrier_, measuring_;
   // The cores' TLBs, with counter annexes folding into the trackers' metadata (tracker knowledge).
   std::optional<FunctionalAnnexes> annexes_;
+  // With warm LLCs: the page tables the walks read, whose lines (and the tracker updates'
+  // metadata lines) go through the LLCs as a timed run's walkers take them.
+  std::optional<PageTable> page_table_;
+  void walk(size_t socket, uint64_t vaddr);
+  void tracker_updates();
   PageCounter page_counts_;
   std::vector<uint32_t> filter_;
   FunctionalPassResult result_;
@@ -241,6 +247,10 @@ void FunctionalPass::set_up_caches() {
         {static_cast<unsigned>(tp.socket), c.dtlb.entries(), c.dtlb.ways(), c.stlb.entries(), c.stlb.ways()});
   }
   annexes_.emplace(tlbs, fabric_.requesters()[0]->tracking().annexes_stlb(), metadata_);
+  if (o_.warm_llcs) {
+    page_table_.emplace(*pages_);
+    annexes_->record_updates(true);
+  }
 }
 
 Checkpoint FunctionalPass::state(uint64_t phase) const {
@@ -275,7 +285,10 @@ Checkpoint FunctionalPass::state(uint64_t phase) const {
                         std::move(tlb.dtlb), std::move(tlb.stlb)});
     }
   }
-  if (o_.warm_llcs) c.caches = llcs_->contents();
+  if (o_.warm_llcs) {
+    c.caches = llcs_->contents();
+    c.page_tables = page_table_->made();
+  }
   return c;
 }
 
@@ -333,6 +346,7 @@ nlohmann::ordered_json FunctionalPass::apply(const Checkpoint& c, const std::str
     boundary_from_[k] = pages.node_of(m.vpage);
     const size_t from = pages.node_of(m.vpage);
     if (annexes_) annexes_->shoot_down(m.vpage);
+    if (page_table_) tracker_updates();
     const PageMap::Moved mv = pages.move(m.vpage, m.to);
     pages.release(mv.from);
     const uint64_t lines = pages.page_size() >> kPassLineShift;
@@ -408,7 +422,13 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     const bool store = op->kind == StreamOp::Kind::Store;
     const uint64_t paddr = pages.translate(op->address, socket);
     const uint64_t vpage = op->address >> kPassPageShift;
-    if (annexes_ && vpage != last_vpage) annexes_->access(t, vpage, paddr >> kPassPageShift);
+    if (annexes_ && vpage != last_vpage) {
+      const bool walked = annexes_->access(t, vpage, paddr >> kPassPageShift);
+      if (page_table_) {
+        if (walked) walk(socket, op->address);
+        tracker_updates();
+      }
+    }
     last_vpage = vpage;
     const uint64_t line = paddr >> kPassLineShift;
     const FunctionalLlcs::Outcome out = llcs.access(socket, line, store);
@@ -425,6 +445,22 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     }
   }
   furthest_ = std::max(furthest_, retired_[t]);
+}
+
+// A walk's tables made as a timed walker makes them, and its leaf entry's line read through the
+// socket's LLC (the upper levels' entries are a walk cache's, rarely read).
+void FunctionalPass::walk(size_t socket, uint64_t vaddr) {
+  uint64_t table = 0;
+  for (unsigned level = 0; level < PageTable::kLevels; ++level) table = page_table_->table(level, vaddr, socket);
+  llcs_->access(socket, PageTable::entry(table, PageTable::kLevels - 1, vaddr) >> kPassLineShift, false);
+}
+
+// The flushes' metadata read-modify-writes through the flushing socket's LLC, exclusive when the
+// entry changed (SocketTracking::access).
+void FunctionalPass::tracker_updates() {
+  for (const FunctionalAnnexes::Update& u : annexes_->updates())
+    llcs_->access(u.socket, u.address >> kPassLineShift, u.changed);
+  annexes_->updates().clear();
 }
 
 void FunctionalPass::open_barrier() {

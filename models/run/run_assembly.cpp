@@ -239,6 +239,8 @@ void RunAssembly::assemble_memory() {
 
 void RunAssembly::assemble_caches() {
   page_table_.emplace(*pages_);
+  // The pass's page tables, when it walked (checkpoint --warm-llcs): their lines are in its LLCs.
+  if (checkpoint_ && !checkpoint_->page_tables.empty()) page_table_->restore(checkpoint_->page_tables);
   for (size_t s = 0; s < sockets_; ++s) {
     Socket& sock = *fabric_.requesters()[s];
     llcs_.push_back(

@@ -23,7 +23,14 @@ void FunctionalAnnexes::fold(unsigned socket, uint64_t ppage, uint32_t count) {
   f.ppage = ppage;
   f.count = count;
   f.socket = socket;
-  metadata_->layout().update(f, *metadata_);
+  const TrackerUpdateModel& layout = metadata_->layout();
+  if (recording_) {
+    const uint64_t address = layout.entry_address(ppage), before = metadata_->read(address);
+    layout.update(f, *metadata_);
+    updates_.push_back({socket, address, metadata_->read(address) != before});
+  } else {
+    layout.update(f, *metadata_);
+  }
   ++flushes_;
 }
 
@@ -36,7 +43,7 @@ void FunctionalAnnexes::flush_evicted(size_t t, uint64_t payload) {
   fold(threads_[t].socket, payload & kPageMask, static_cast<uint32_t>((payload >> kCountShift) & kCountMask));
 }
 
-void FunctionalAnnexes::access(size_t t, uint64_t vpage, uint64_t ppage) {
+bool FunctionalAnnexes::access(size_t t, uint64_t vpage, uint64_t ppage) {
   CacheArray &l1 = dtlb_[t], &l2 = stlb_[t];
   // The first access after a phase mark flushes, whichever level serves it.
   const auto check_mark = [&] {
@@ -50,9 +57,10 @@ void FunctionalAnnexes::access(size_t t, uint64_t vpage, uint64_t ppage) {
       check_mark();
       *p = epoch_;
     }
-    return;
+    return false;
   }
-  if (l2.lookup_payload(vpage)) {
+  const bool walk = !l2.lookup_payload(vpage);
+  if (!walk) {
     check_mark();
   } else {
     const CacheArray::Victim v = l2.fill(vpage, false, annex_stlb_ ? annex_entry(ppage) : ppage);
@@ -63,6 +71,7 @@ void FunctionalAnnexes::access(size_t t, uint64_t vpage, uint64_t ppage) {
   }
   const CacheArray::Victim v = l1.fill(vpage, false, annex_stlb_ ? epoch_ : annex_entry(ppage));
   if (v.valid && !annex_stlb_) flush_evicted(t, v.payload);
+  return walk;
 }
 
 FunctionalAnnexes::Contents FunctionalAnnexes::contents(size_t t) const {

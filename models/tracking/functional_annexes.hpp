@@ -27,8 +27,9 @@ class FunctionalAnnexes {
   // nothing is folded: the checkpoints' TLBs without counts or marks.
   FunctionalAnnexes(const std::vector<Thread>& threads, bool annex_stlb, TrackerMetadata* metadata);
 
-  // Thread t's access to `vpage`, which the page map places at `ppage`.
-  void access(size_t t, uint64_t vpage, uint64_t ppage);
+  // Thread t's access to `vpage`, which the page map places at `ppage`; whether it missed both
+  // TLBs (a page walk).
+  bool access(size_t t, uint64_t vpage, uint64_t ppage);
   // Thread t's load of `vpage` missed the LLC.
   void llc_load(size_t t, uint64_t vpage);
   // A migration phase began: every entry is marked.
@@ -36,6 +37,16 @@ class FunctionalAnnexes {
   // `vpage` migrates: every thread's translation of it flushes and is dropped.
   void shoot_down(uint64_t vpage);
   uint64_t flushes() const { return flushes_; }
+  // The tracker updates' metadata accesses, kept while `record_updates(true)` until taken: each
+  // the flushing thread's socket, the entry's byte address, and whether the update changed it (a
+  // timed update then takes the line exclusive). For the pass's coherent LLCs.
+  struct Update {
+    unsigned socket;
+    uint64_t address;
+    bool changed;
+  };
+  void record_updates(bool on) { recording_ = on; }
+  std::vector<Update>& updates() { return updates_; }
   // Thread t's TLBs for a checkpoint (functional warming): each level's pages, each set's least
   // recent first, as (vpage << 1) | marked, where marked is the annexed level's entry not having
   // met the current phase mark yet (always 0 at the other level).
@@ -66,6 +77,8 @@ class FunctionalAnnexes {
   std::vector<CacheArray> dtlb_, stlb_;
   uint64_t epoch_ = 0;
   uint64_t flushes_ = 0;
+  bool recording_ = false;
+  std::vector<Update> updates_;
 };
 
 }  // namespace starnuma

@@ -58,6 +58,8 @@ Checkpoint sample_checkpoint(const PageMap& m) {
       {8, 2, {}}};
   // A socket's unbounded directory (by block; a stale sharer, 0b100), the pool's of 4 entries.
   c.caches.directories = {{0, 0, 0, {{0, 0, 0}, {3, 0b111, -1}, {8, 0b1, -1}}}, {2, 4, 2, {{129, 0, 0}}}};
+  c.page_tables.root = 5 * kPage;
+  c.page_tables.tables = {{1, 6 * kPage}, {9, 7 * kPage}};
   return c;
 }
 
@@ -136,6 +138,8 @@ TEST(Checkpoint, RoundTripsEveryField) {
   ASSERT_EQ(pool.records.size(), 1u);
   EXPECT_EQ(pool.records[0].block, 129u);
   EXPECT_EQ(pool.records[0].owner, 0);
+  EXPECT_EQ(r.page_tables.root, 5 * kPage);
+  EXPECT_EQ(r.page_tables.tables, c.page_tables.tables);
 }
 
 TEST(Checkpoint, CachesInAStateNoLlcCanHoldAreRefused) {

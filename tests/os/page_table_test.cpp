@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "harness/expect_report.hpp"
 
 namespace starnuma {
@@ -41,6 +43,24 @@ TEST(PageTable, ATableIsAFrameOnTheFirstWalkersNodeAndIsShared) {
   EXPECT_EQ(t.tables(), 3u);
   EXPECT_EQ(m.frames_allocated(), 3u);
   EXPECT_EQ(m.pages_on(0) + m.pages_on(1), 3u);  // frames take node memory like pages
+}
+
+// A checkpoint's page tables (made by the functional pass) made again in a window's table: the same
+// addresses, no frame taken.
+TEST(PageTable, TablesMadeAreRestoredAtTheSameAddresses) {
+  PageMap m = two_sockets();
+  PageTable t(m);
+  const uint64_t a = 5ull << 21;
+  for (unsigned level = 0; level < PageTable::kLevels; ++level) t.table(level, a, 1);
+  const PageTable::Tables made = t.made();
+  EXPECT_EQ(made.tables.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(made.tables.begin(), made.tables.end()));
+  PageTable again(m);
+  EXPECT_TRUE(again.made().empty());
+  again.restore(made);
+  const uint64_t frames = m.frames_allocated();
+  for (unsigned level = 0; level < PageTable::kLevels; ++level) EXPECT_EQ(again.table(level, a, 0), t.table(level, a, 0));
+  EXPECT_EQ(m.frames_allocated(), frames);
 }
 
 TEST(PageTable, AFullMachineSaysSoForATable) {
