@@ -59,7 +59,8 @@ TEST(PageTable, TablesMadeAreRestoredAtTheSameAddresses) {
   EXPECT_TRUE(again.made().empty());
   again.restore(made);
   const uint64_t frames = m.frames_allocated();
-  for (unsigned level = 0; level < PageTable::kLevels; ++level) EXPECT_EQ(again.table(level, a, 0), t.table(level, a, 0));
+  for (unsigned level = 0; level < PageTable::kLevels; ++level)
+    EXPECT_EQ(again.table(level, a, 0), t.table(level, a, 0));
   EXPECT_EQ(m.frames_allocated(), frames);
 }
 
