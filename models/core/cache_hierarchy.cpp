@@ -226,24 +226,26 @@ void CacheHierarchy::take_shootdowns(int64_t& t) {
 }
 
 uint64_t CacheHierarchy::warm_tlbs(const std::vector<uint64_t>& dtlb, const std::vector<uint64_t>& stlb,
-                                   TlbLevel annexed) {
+                                   TlbLevel annexed, const std::vector<uint32_t>& counts) {
   uint64_t installed = 0;
-  TlbObserver::Translations marked, unmarked;
+  TlbObserver::Translations marked, unmarked, counted;
   const auto warm = [&](CacheArray& level, const std::vector<uint64_t>& pages, bool annexes) {
-    for (uint64_t e : pages) {
-      const uint64_t vpage = e >> 1, paddr = env_.pages->peek(vpage << kPageShift);
+    for (size_t i = 0; i < pages.size(); ++i) {
+      const uint64_t e = pages[i], vpage = e >> 1, paddr = env_.pages->peek(vpage << kPageShift);
       if (paddr == PageMap::kUnplaced || level.contains(vpage)) continue;
       const uint64_t ppage = paddr >> kPageShift;
       const CacheArray::Victim v = level.fill(vpage, false, ppage);
       if (v.valid) report_internal("warm_tlbs: more translations than the TLB holds");
       ++installed;
-      if (annexes) ((e & 1) ? marked : unmarked).emplace_back(vpage, ppage);
+      if (!annexes) continue;
+      ((e & 1) ? marked : unmarked).emplace_back(vpage, ppage);
+      if (i < counts.size() && counts[i]) counted.emplace_back(vpage, counts[i]);
     }
   };
   // The STLB first: an L1 DTLB in front of an inclusive STLB holds only what the STLB does.
   warm(stlb_, stlb, annexed == TlbLevel::L2);
   warm(dtlb_, dtlb, annexed == TlbLevel::L1);
-  if (env_.observer) env_.observer->tlb_warm(env_.core, annexed, marked, unmarked);
+  if (env_.observer) env_.observer->tlb_warm(env_.core, annexed, marked, unmarked, counted);
   return installed;
 }
 

@@ -168,7 +168,8 @@ class CacheHierarchy {
   // first, (vpage << 1) | marked, as os/checkpoint.hpp keeps them), translated by the page map as
   // it is now, and the observer's annexes with the annexed level's (`annexed`). Returns how many
   // translations it installed (pages not placed are left out).
-  uint64_t warm_tlbs(const std::vector<uint64_t>& dtlb, const std::vector<uint64_t>& stlb, TlbLevel annexed);
+  uint64_t warm_tlbs(const std::vector<uint64_t>& dtlb, const std::vector<uint64_t>& stlb, TlbLevel annexed,
+                     const std::vector<uint32_t>& counts);
   size_t pending_shootdowns() const { return shootdowns_.size(); }
 
   // Serves a load or store issued at `now` (fs); returns its latency (fs).

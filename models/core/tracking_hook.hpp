@@ -35,10 +35,11 @@ class TlbObserver {
   // only counts, which never needs the tracker, so it never waits.
   virtual void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) = 0;
   // Before the run (a sampled window's functional warming): `level` of the core starts holding
-  // these translations (vpage, ppage), `marked` ones not yet past the phase's mark, counts 0.
+  // these translations (vpage, ppage), `marked` ones not yet past the phase's mark, with the
+  // annex counts `counts` (vpage, count; the others 0).
   using Translations = std::vector<std::pair<uint64_t, uint64_t>>;
   virtual void tlb_warm(unsigned /*core*/, TlbLevel /*level*/, const Translations& /*marked*/,
-                        const Translations& /*unmarked*/) {}
+                        const Translations& /*unmarked*/, const Translations& /*counts*/) {}
 };
 
 }  // namespace starnuma

@@ -235,6 +235,8 @@ std::string Checkpoint::serialise() const {
       put_varint(payload, level->size());
       for (uint64_t e : *level) put_varint(payload, e);
     }
+    put_varint(payload, t.counts.size());
+    for (uint32_t n : t.counts) put_varint(payload, n);
   }
   put_caches(payload, caches);
   put_varint(payload, page_tables.empty() ? 0 : page_tables.root + 1);
@@ -246,6 +248,13 @@ std::string Checkpoint::serialise() const {
       put_varint(payload, address);
       last = key;
     }
+  }
+  put_varint(payload, metadata.size());
+  uint64_t last_region = 0;
+  for (const auto& [region, entry] : metadata) {
+    put_varint(payload, region - last_region);  // by region
+    put_varint(payload, entry);
+    last_region = region;
   }
   std::string out(kMagic, sizeof kMagic);
   put_fixed<uint32_t>(out, kFormatVersion);
@@ -387,6 +396,17 @@ Checkpoint read_checkpoint(const std::string& path) {
       level->reserve(n);
       for (uint64_t i = 0; i < n; ++i) level->push_back(in.next("TLB entry"));
     }
+    const uint64_t counts_at = in.offset();
+    const uint64_t n = in.count("annex count count", 1);
+    if (n != 0 && n != (c.annex_stlb ? t.stlb : t.dtlb).size())
+      trace::fail_at(path, counts_at,
+                     std::to_string(n) + " annex counts for " +
+                         std::to_string((c.annex_stlb ? t.stlb : t.dtlb).size()) + " annexed entries");
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t count = in.next("annex count");
+      if (count > 0xffff) trace::fail_at(path, in.offset(), "an annex count above 16 bits");
+      t.counts.push_back(static_cast<uint32_t>(count));
+    }
   }
   c.caches = read_caches(in, path);
   if (const uint64_t root = in.next("page tables' root"); root != 0) {
@@ -398,7 +418,13 @@ Checkpoint read_checkpoint(const std::string& path) {
       c.page_tables.tables.emplace_back(key, in.next("page table's address"));
     }
   }
-  if (!in.done()) trace::fail_at(path, in.offset(), "bytes after the page tables in the payload");
+  const uint64_t entries = in.count("metadata entry count", 2);
+  uint64_t region = 0;
+  for (uint64_t i = 0; i < entries; ++i) {
+    region += in.next("metadata entry's region");
+    c.metadata.emplace_back(region, in.next("metadata entry"));
+  }
+  if (!in.done()) trace::fail_at(path, in.offset(), "bytes after the tracker metadata in the payload");
   return c;
 }
 

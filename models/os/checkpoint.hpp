@@ -68,6 +68,7 @@ struct Checkpoint {
   struct ThreadTlbs {
     unsigned dtlb_entries = 0, dtlb_ways = 0, stlb_entries = 0, stlb_ways = 0;
     std::vector<uint64_t> dtlb, stlb;
+    std::vector<uint32_t> counts;  // the annexed level's annex counts, in its order (empty: all 0)
   };
   std::vector<ThreadTlbs> tlbs;
   bool annex_stlb = false;
@@ -77,6 +78,9 @@ struct Checkpoint {
   // The page tables the pass walked (with the caches: their lines are in the LLCs), their frames
   // the OS's in `nodes`; a window's page table is made the same.
   PageTable::Tables page_tables;
+  // A unit's tracker metadata, accumulated since its boundary's scan cleared it: (region, entry),
+  // by region (tracker knowledge; a boundary's window starts its phase with it cleared).
+  std::vector<std::pair<uint64_t, uint64_t>> metadata;
 
   // The header as JSON (everything but the per-thread positions, the frames and the moves).
   nlohmann::ordered_json header() const;

@@ -282,7 +282,7 @@ Checkpoint FunctionalPass::state(uint64_t phase) const {
       const FunctionalAnnexes::Thread& geometry = annexes_->thread(t);
       FunctionalAnnexes::Contents tlb = annexes_->contents(t);
       c.tlbs.push_back({geometry.dtlb_entries, geometry.dtlb_ways, geometry.stlb_entries, geometry.stlb_ways,
-                        std::move(tlb.dtlb), std::move(tlb.stlb)});
+                        std::move(tlb.dtlb), std::move(tlb.stlb), std::move(tlb.counts)});
     }
   }
   if (o_.warm_llcs) {
@@ -295,6 +295,7 @@ Checkpoint FunctionalPass::state(uint64_t phase) const {
 void FunctionalPass::write_unit(uint64_t phase, uint64_t unit) {
   Checkpoint c = state(phase);
   c.unit = unit;
+  if (metadata_) c.metadata = metadata_->nonzero();
   c.moves = boundary_moves_;  // made; a window takes back those still in flight at its start
   c.from = boundary_from_;
   const std::string name = "unit-" + std::to_string(phase) + "-" + std::to_string(unit) + ".ckpt";

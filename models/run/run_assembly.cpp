@@ -383,7 +383,11 @@ void RunAssembly::warm_tlbs() {
   }
   const TlbLevel annexed = checkpoint_->annex_stlb ? TlbLevel::L2 : TlbLevel::L1;
   for (size_t t = 0; t < tlbs.size(); ++t)
-    tlbs_warmed_ += stimulus_.threads[t].core->caches().warm_tlbs(tlbs[t].dtlb, tlbs[t].stlb, annexed);
+    tlbs_warmed_ += stimulus_.threads[t].core->caches().warm_tlbs(tlbs[t].dtlb, tlbs[t].stlb, annexed, tlbs[t].counts);
+  // A unit's trackers hold what the annexes flushed since its boundary's scan (the annexes'
+  // counts are what they have gathered since).
+  if (tracking_ && tracking_->metadata() && !checkpoint_->metadata.empty())
+    tracking_->metadata()->restore(checkpoint_->metadata);
 }
 
 KernelContext RunAssembly::kernel_context() {

@@ -76,10 +76,11 @@ bool FunctionalAnnexes::access(size_t t, uint64_t vpage, uint64_t ppage) {
 
 FunctionalAnnexes::Contents FunctionalAnnexes::contents(size_t t) const {
   Contents c;
-  const auto list = [this](const CacheArray& level, bool annexed, std::vector<uint64_t>& out) {
+  const auto list = [&](const CacheArray& level, bool annexed, std::vector<uint64_t>& out) {
     level.for_each_oldest_first([&](const CacheArray::Victim& e) {
       const bool marked = annexed && ((e.payload >> kEpochShift) & kEpochMask) != epoch_;
       out.push_back(e.line << 1 | (marked ? 1 : 0));
+      if (annexed && metadata_) c.counts.push_back(static_cast<uint32_t>((e.payload >> kCountShift) & kCountMask));
     });
   };
   list(dtlb_[t], !annex_stlb_, c.dtlb);

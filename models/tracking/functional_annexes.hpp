@@ -49,9 +49,11 @@ class FunctionalAnnexes {
   std::vector<Update>& updates() { return updates_; }
   // Thread t's TLBs for a checkpoint (functional warming): each level's pages, each set's least
   // recent first, as (vpage << 1) | marked, where marked is the annexed level's entry not having
-  // met the current phase mark yet (always 0 at the other level).
+  // met the current phase mark yet (always 0 at the other level); `counts`: the annexed level's
+  // entries' counts, in the same order (empty without metadata).
   struct Contents {
     std::vector<uint64_t> dtlb, stlb;
+    std::vector<uint32_t> counts;
   };
   Contents contents(size_t t) const;
   bool annex_stlb() const { return annex_stlb_; }

@@ -318,7 +318,10 @@ Time SocketTracking::tlb_fill(unsigned core, TlbLevel level, uint64_t vpage, uin
   return stall(at, t);
 }
 
-void SocketTracking::tlb_warm(unsigned core, TlbLevel level, const Translations& marked, const Translations& unmarked) {
+// The counts go in as the annex's own load beats (each adds one; they take no simulated time and
+// flush nothing), so the model and the RTL take them alike.
+void SocketTracking::tlb_warm(unsigned core, TlbLevel level, const Translations& marked, const Translations& unmarked,
+                              const Translations& counts) {
   if (level != annexed_tlb()) return;
   for (const auto& [vpage, ppage] : marked) tlb_fill(core, level, vpage, ppage, Time());
   if (!marked.empty()) {
@@ -330,6 +333,14 @@ void SocketTracking::tlb_warm(unsigned core, TlbLevel level, const Translations&
     mark_all(cores_[c]);
   }
   for (const auto& [vpage, ppage] : unmarked) tlb_fill(core, level, vpage, ppage, Time());
+  const unsigned c = local(core);
+  int64_t t = sim_now_fs();
+  for (const auto& [vpage, count] : counts) {
+    AnnexBeat b;
+    b.load = cores_[c].map.find(vpage);
+    if (*b.load == PageIndexMap::kNone) report_internal(path() + ": a warm count for a page not warmed");
+    for (uint64_t k = 0; k < count; ++k) deliver(c, b, 0, t);
+  }
 }
 
 Time SocketTracking::tlb_hit(unsigned core, TlbLevel level, uint64_t vpage, Time at) {

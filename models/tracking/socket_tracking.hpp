@@ -88,7 +88,8 @@ class SocketTracking : public Component, public TlbObserver {
   void llc_miss_load(unsigned core, uint64_t vpage, uint64_t ppage, Time done) override;
   // The marked entries fill first, then this core's annex alone takes a phase mark, then the others
   // fill: the annex's entries and marks as the pass left them, without a flush (no entry leaves).
-  void tlb_warm(unsigned core, TlbLevel level, const Translations& marked, const Translations& unmarked) override;
+  void tlb_warm(unsigned core, TlbLevel level, const Translations& marked, const Translations& unmarked,
+                const Translations& counts) override;
   void reset_stats() override;
   // Each tracker's queue of updates (PATH.trackerK.queue), and with impl rtl the Verilated
   // annexes' and trackers' ports under PATH.rtl.

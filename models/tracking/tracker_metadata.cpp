@@ -33,6 +33,23 @@ uint64_t TrackerMetadata::entry(uint64_t region) const {
 
 void TrackerMetadata::clear() { std::memset(entries_.get(), 0, regions_ * sizeof(uint64_t)); }
 
+std::vector<std::pair<uint64_t, uint64_t>> TrackerMetadata::nonzero() const {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (uint64_t r = 0; r < regions_; ++r)
+    if (const uint64_t e = entries_.get()[r]) out.emplace_back(r, e);
+  return out;
+}
+
+void TrackerMetadata::restore(const std::vector<std::pair<uint64_t, uint64_t>>& entries) {
+  clear();
+  for (const auto& [region, e] : entries) {
+    if (region >= regions_)
+      report_error(msg::kInput, "tracking: a checkpoint's metadata names region " + std::to_string(region) + " of " +
+                                    std::to_string(regions_));
+    entries_.get()[region] = e & layout_.entry_mask();
+  }
+}
+
 namespace {
 // Lower-case hexadecimal, zero-padded to `width` digits.
 std::string padded_hex(uint64_t v, unsigned width) {

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tracking/tracker_update_model.hpp"
 
@@ -34,6 +36,10 @@ class TrackerMetadata : public MetadataMemory {
   uint32_t count(uint64_t region) const { return layout_.count(entry(region)); }
   // The scan's reset at the start of a migration phase.
   void clear();
+  // Every non-zero entry as (region, entry), by region (a sampled unit's checkpoint), and the
+  // metadata made those entries again (all others zero).
+  std::vector<std::pair<uint64_t, uint64_t>> nonzero() const;
+  void restore(const std::vector<std::pair<uint64_t, uint64_t>>& entries);
   // CSV, one line per region with a non-zero entry: region,address,sharers,sharer_count,count.
   std::string csv() const;
 

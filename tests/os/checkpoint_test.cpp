@@ -46,10 +46,12 @@ Checkpoint sample_checkpoint(const PageMap& m) {
   c.decision.pages = 2;
   c.decision.limit_reached = true;
   c.annex_stlb = true;
-  for (uint64_t t = 0; t < 4; ++t)  // the last thread's TLBs empty
+  for (uint64_t t = 0; t < 4; ++t)  // the last thread's TLBs empty; the annexed STLB's counts
     c.tlbs.push_back({64, 4, 1536, 12, t < 3 ? std::vector<uint64_t>{(100 + t) << 1} : std::vector<uint64_t>{},
                       t < 3 ? std::vector<uint64_t>{(7 << 1) | 1, (100 + t) << 1, (uint64_t{1} << 40) << 1}
-                            : std::vector<uint64_t>{}});
+                            : std::vector<uint64_t>{},
+                      t < 3 ? std::vector<uint32_t>{0, 3, 65535} : std::vector<uint32_t>{}});
+  c.metadata = {{2, 0x10003}, {70000, 1}};
   // Two LLCs of 8 lines in 2 ways (4 sets), the second empty; a pool directory of 4 entries.
   c.caches.coherent = true;
   const auto entry = [](uint64_t line, MesiState s) { return line << 2 | static_cast<uint64_t>(s); };
@@ -116,7 +118,9 @@ TEST(Checkpoint, RoundTripsEveryField) {
     EXPECT_EQ(r.tlbs[t].stlb, c.tlbs[t].stlb);
     EXPECT_EQ(r.tlbs[t].stlb_entries, 1536u);
     EXPECT_EQ(r.tlbs[t].dtlb_ways, 4u);
+    EXPECT_EQ(r.tlbs[t].counts, c.tlbs[t].counts);
   }
+  EXPECT_EQ(r.metadata, c.metadata);
   EXPECT_TRUE(r.caches.coherent);
   ASSERT_EQ(r.caches.llcs.size(), 2u);
   for (size_t s = 0; s < 2; ++s) {

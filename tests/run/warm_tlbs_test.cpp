@@ -67,8 +67,10 @@ TEST(WarmTlbs, AUnitsWindowStartsWithThePassesTlbsAndTheirMarks) {
   const Checkpoint c = read_checkpoint(unit);
   ASSERT_EQ(c.tlbs.size(), 64u);
   EXPECT_TRUE(c.annex_stlb);  // tracking.tlb: l2 on this platform
-  uint64_t entries = 0, marked = 0;
+  uint64_t entries = 0, marked = 0, counted = 0;
   for (const Checkpoint::ThreadTlbs& t : c.tlbs) {
+    EXPECT_EQ(t.counts.size(), t.stlb.size());  // the annexed STLB's counts, entry by entry
+    for (uint32_t n : t.counts) counted += n > 0;
     EXPECT_EQ(t.stlb_entries, 1536u);
     EXPECT_LE(t.stlb.size(), t.stlb_entries);
     EXPECT_LE(t.dtlb.size(), t.dtlb_entries);
@@ -79,6 +81,9 @@ TEST(WarmTlbs, AUnitsWindowStartsWithThePassesTlbsAndTheirMarks) {
   // A phase in, most translations have met the boundary's mark, not all.
   EXPECT_GT(marked, 0u);
   EXPECT_LT(marked, entries / 2);
+  // Entries gather counts between flushes, and the trackers what was flushed since the boundary.
+  EXPECT_GT(counted, 0u);
+  EXPECT_FALSE(c.metadata.empty());
 
   std::istringstream cold(testing::in_child([&] { return summary(window("model", unit, false)); }));
   std::istringstream model(testing::in_child([&] { return summary(window("model", unit, true)); }));
