@@ -27,7 +27,7 @@ FunctionalLlcs::FunctionalLlcs(const Fabric& fabric, const std::vector<Geometry>
 }
 
 Directory& FunctionalLlcs::directory_of(uint64_t line) const {
-  const uint64_t address = line << kLineShift;
+  const uint64_t address = line * kLineBytes;
   const Fabric::Range* range = fabric_.home_of(address);
   if (!range) report_internal("line " + hex(line) + " is outside the physical address map");
   uint64_t offset;

@@ -15,6 +15,7 @@
 #include "cache/cache_array.hpp"
 #include "coherence/coherence.hpp"
 #include "coherence/directory.hpp"
+#include "common/geometry.hpp"
 #include "fabric/fabric.hpp"
 
 namespace starnuma {
@@ -99,7 +100,6 @@ class FunctionalLlcs {
   bool coherent() const { return coherent_; }
 
  private:
-  static constexpr unsigned kLineShift = 6;
   Outcome coherent_access(size_t s, uint64_t line, bool store);
   Directory& directory_of(uint64_t line) const;
   // Socket `s`'s copy, in state `held`, leaves its LLC (its own eviction: PutM, PutE; S silently).

@@ -73,7 +73,7 @@ struct Checkpoint {
   std::vector<ThreadTlbs> tlbs;
   bool annex_stlb = false;
   // Functional warming of the LLCs (checkpoint --warm-llcs; empty otherwise): every socket's LLC
-  // and the bounded coherence directories as the pass left them.
+  // and every home's coherence directory as the pass left them.
   CacheContents caches;
   // The page tables the pass walked (with the caches: their lines are in the LLCs), their frames
   // the OS's in `nodes`; a window's page table is made the same.

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "common/diagnostics.hpp"
+#include "common/geometry.hpp"
 #include "core/core.hpp"
 #include "socket/socket.hpp"
 
@@ -50,7 +51,7 @@ void RunAssembly::warm_llcs() {
     report_error(msg::kInput, o_.checkpoint + ": its caches are not a state the protocol can be in (" + what + ")");
   };
   std::unordered_set<uint64_t> vacated(in_flight_.vacated.begin(), in_flight_.vacated.end());
-  const uint64_t lines_per_page = pages_->page_size() / 64;
+  const uint64_t lines_per_page = pages_->page_size() / kLineBytes;
   const auto left_out = [&](uint64_t line) { return !vacated.empty() && vacated.count(line / lines_per_page) != 0; };
   for (const CacheContents::Directory& d : k.directories)
     for (const CacheContents::Entry& e : d.records)
@@ -61,7 +62,7 @@ void RunAssembly::warm_llcs() {
     for (uint64_t e : k.llcs[s].entries) {
       const uint64_t line = e >> 2;
       const auto state = static_cast<MesiState>(e & 3);
-      if (line >= fabric_.map_end() >> 6) corrupt("a line beyond the physical address map");
+      if (line >= fabric_.map_end() / kLineBytes) corrupt("a line beyond the physical address map");
       if (left_out(line)) continue;
       if (a.fill(line, state == MesiState::M, 0, coherence_ ? static_cast<unsigned>(state) : 0).valid)
         corrupt("a set of an LLC overflows");
