@@ -4,6 +4,8 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(SystemC REQUIRED IMPORTED_TARGET systemc>=2.3.4)
 # ChampSim traces come xz-compressed (liblzma-dev).
 pkg_check_modules(liblzma REQUIRED IMPORTED_TARGET liblzma)
+# CRC-32 of traces, checkpoints and cached graphs: zlib's, the fastest the packages offer (zlib1g-dev).
+find_package(ZLIB REQUIRED)
 
 find_package(yaml-cpp REQUIRED)
 find_package(Boost 1.74 REQUIRED)

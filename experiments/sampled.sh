@@ -14,7 +14,9 @@
 # 2000000), WARMUP and WINDOW (per thread and window: default 100000 and 400000), LIMIT (migration
 # limit, pages per phase, default 1024), JOBS (windows at once, default 2), CHECKPOINT_OPTIONS and
 # SAMPLE_OPTIONS (more options for both machines' `starnuma checkpoint` and `starnuma sample`, e.g.
-# "--warm-llcs" and "--common-span --warm-tlbs --warm-llcs": docs/sampling.md).
+# "--warm-llcs" and "--common-span --warm-tlbs --warm-llcs": docs/sampling.md), RECORD=1 (record the
+# workload's streams once, `trace record` into OUT/streams.snt, and let both passes and every window
+# read the recording: docs/sampling.md, "Recorded streams").
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-sampled-results}
@@ -28,6 +30,18 @@ common=(--set "os.phase_instructions=$phase" --set "os.migration_limit=${LIMIT:-
 declare -A knows=([baseline16-scaled]="perfect per-page knowledge" [starnuma16-scaled]="T16 trackers, Algorithm 1")
 echo "$workload: $checkpoints checkpoints, phases of $phase instructions per thread, windows of $window after" \
   "$warmup of warm-up, at most ${LIMIT:-1024} pages moved per phase"
+source=(--workload "$workload")
+if [ "${RECORD:-0}" = 1 ]; then
+  # Through the last boundary's phase (its units), and the windows beyond it: over a common span a
+  # fast thread may run several times its share, hence 4 x (warm-up + window).
+  record_instructions=$(((checkpoints + 1) * phase + 4 * (warmup + window)))
+  mkdir -p "$out"
+  start=$(date +%s)
+  "$starnuma" trace record "$root/platforms/starnuma16-scaled.yaml" --workload "$workload" \
+    --instructions "$record_instructions" --out "$out/streams.snt" >"$out/record.txt"
+  echo "streams recorded once in $(($(date +%s) - start)) s: $(cat "$out/record.txt")"
+  source=(--trace-in "$out/streams.snt")
+fi
 # The two functional passes run side by side (one host core each), then each machine's windows.
 machines=(baseline16-scaled starnuma16-scaled)
 declare -A pass_pid
@@ -35,7 +49,7 @@ for m in "${machines[@]}"; do
   mkdir -p "$out/$m"
   (
     start=$(date +%s)
-    "$starnuma" checkpoint "$root/platforms/$m.yaml" --workload "$workload" --checkpoints "$checkpoints" \
+    "$starnuma" checkpoint "$root/platforms/$m.yaml" "${source[@]}" --checkpoints "$checkpoints" \
       "${common[@]}" --out "$out/$m/checkpoints" --no-progress ${CHECKPOINT_OPTIONS:-} >"$out/$m/checkpoint.txt"
     echo $(($(date +%s) - start)) >"$out/$m/checkpoint.seconds"
   ) &

@@ -5,6 +5,7 @@
 // memory.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -30,6 +31,19 @@ class ThreadStream {
   virtual ~ThreadStream() = default;
   // Writes up to `max` next operations into `out` and returns how many; 0: the thread is done.
   virtual size_t fill(StreamOp* out, size_t max) = 0;
+  // Passes over the next `n` operations without delivering them; returns how many it passed
+  // (fewer only when the stream ended). A sampled window resumes a stream this way. A stream that
+  // can seek (a recorded trace) passes whole blocks unread; others produce and drop them.
+  virtual uint64_t skip(uint64_t n) {
+    StreamOp dropped[256];
+    uint64_t passed = 0;
+    while (passed < n) {
+      const size_t got = fill(dropped, static_cast<size_t>(std::min<uint64_t>(n - passed, 256)));
+      if (got == 0) break;
+      passed += got;
+    }
+    return passed;
+  }
 };
 
 // A workload: one stream per hardware thread over one shared virtual address space.

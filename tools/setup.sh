@@ -24,7 +24,7 @@ jobs=${JOBS:-2}
 # tested), a single-node Slurm cluster (slurmctld, slurmd, munge: a sweep through sbatch), GTKWave's
 # tools (waveforms read back) and clang-format (CI checks the sources' layout).
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev verilator libyaml-cpp-dev libboost-dev
-          nlohmann-json3-dev libcli11-dev liblzma-dev libsqlite3-dev python3)
+          nlohmann-json3-dev libcli11-dev liblzma-dev zlib1g-dev libsqlite3-dev python3)
 if [ "$mode" = test ]; then
   packages+=(libgtest-dev python3-matplotlib python3-pandas python3-numpy slurmctld slurmd slurm-client munge
              clang-format gtkwave)

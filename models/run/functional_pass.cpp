@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -20,6 +21,9 @@
 #include "pool/pool_monitors.hpp"
 #include "run/run_setup.hpp"
 #include "socket/socket.hpp"
+#include "stimulus/trace/artifact.hpp"
+#include "stimulus/trace/trace_input.hpp"
+#include "stimulus/trace/trace_reader.hpp"
 #include "stimulus/workload_registry.hpp"
 #include "tracking/functional_annexes.hpp"
 #include "tracking/platform_tracking.hpp"
@@ -35,7 +39,7 @@ constexpr size_t kOpsPerTurn = 8;
 constexpr unsigned kPassLineShift = 6, kPassPageShift = 12;
 // How far ahead the host prefetches: the page-map entry, then (translated) the LLC set. The LLCs'
 // tags are larger than the host's caches: without the hints each access waits for host memory.
-constexpr size_t kPassTranslationAhead = 8, kPassSetAhead = 4;
+constexpr size_t kPassTranslationAhead = 16, kPassSetAhead = 8;
 // Each thread's private caches, as a direct-mapped filter of this many virtual lines (32 KiB): a hit
 // there never reaches the LLC or the TLBs, as an L1 hit does not. Emptied at every boundary, so
 // each page's first access after a phase mark reaches its annex. Not with coherent LLCs, which
@@ -45,6 +49,26 @@ constexpr unsigned kFilterBits = 9;
 // A slot holds the line's bits above the index (lines below 2^41: user space), so 4 bytes do.
 constexpr uint32_t kNoLine = ~uint32_t{0};
 inline size_t filter_slot(uint64_t vline) { return (vline ^ (vline >> kFilterBits)) & (kFilterLines - 1); }
+
+// A recorded trace (starnuma's own format) as the pass's streams: the pass, its checkpoints and
+// their windows name the workload and seed it records, so its checkpoints are the live workload's.
+std::unique_ptr<Workload> recorded_workload(FunctionalPassOptions& o, unsigned threads) {
+  if (trace::is_trace_directory(o.trace_in) || trace::detect_trace_kind(o.trace_in) != trace::TraceKind::Starnuma)
+    report_error(msg::kUsage, "--trace-in " + o.trace_in +
+                                  ": the pass reads starnuma's own traces (starnuma trace record), not ChampSim's "
+                                  "or an artifact set");
+  std::shared_ptr<const trace::TraceFile> file = trace::TraceFile::open(o.trace_in);
+  const trace::TraceHeader& h = file->header();
+  if (h.threads != threads)
+    report_error(msg::kInput, o.trace_in + ": recorded for " + std::to_string(h.threads) +
+                                  " threads; this platform has " + std::to_string(threads) + " cores");
+  if (o.seed_given && o.seed != h.seed)
+    report_error(msg::kUsage, "--seed " + std::to_string(o.seed) + ": " + o.trace_in + " was recorded with seed " +
+                                  std::to_string(h.seed) + " (leave --seed out)");
+  o.workload = h.workload;
+  o.seed = h.seed;
+  return std::make_unique<trace::TraceWorkload>(std::move(file));
+}
 
 // One thread's stream, read a batch at a time, able to stop in front of a barrier.
 class Reader {
@@ -112,7 +136,7 @@ class FunctionalPass {
 
   const std::chrono::steady_clock::time_point host_start_ = std::chrono::steady_clock::now();
   Platform& platform_;
-  const FunctionalPassOptions& o_;
+  FunctionalPassOptions o_;  // a copy: a recorded trace sets its workload and seed
   Fabric& fabric_;
   const std::vector<ThreadPlace> threads_;
   const size_t sockets_, n_;
@@ -173,9 +197,12 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
     report_error(msg::kUsage,
                  "--units-per-phase and --unit-every: units either evenly inside each phase or over the "
                  "work, not both");
+  std::unique_ptr<Workload> workload = o_.trace_in.empty() ? make_workload(o.workload, static_cast<unsigned>(n_),
+                                                                           static_cast<unsigned>(sockets_), o.seed)
+                                                           : recorded_workload(o_, static_cast<unsigned>(n_));
   workload_ =
-      limit_addresses(make_workload(o.workload, static_cast<unsigned>(n_), static_cast<unsigned>(sockets_), o.seed),
-                      "workload " + o.workload, virtual_address_limit(fabric_));
+      limit_addresses(std::move(workload), o_.trace_in.empty() ? "workload " + o.workload : "trace " + o_.trace_in,
+                      virtual_address_limit(fabric_));
   tracking_ = PlatformTracking::region_only(fabric_, tracked_sockets(fabric_));
   const PhasePolicyType* policy_type = find_phase_policy(os_.migration());
   if (!policy_type || !policy_type->reads_regions)
@@ -202,7 +229,8 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
     pool_first_line_ = r.base >> kPassLineShift;
     pool_end_line_ = (r.base + r.size) >> kPassLineShift;
   }
-  policy_ = policy_type->create({&os_, knowledge, metadata_, socket_node_, pool_, o.seed, chmu_on_ ? &chmu_ : nullptr});
+  policy_ =
+      policy_type->create({&os_, knowledge, metadata_, socket_node_, pool_, o_.seed, chmu_on_ ? &chmu_ : nullptr});
   if (!o.streams_only) {
     if (o.out.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
     folder_.emplace(o.out, "manifest.json");
@@ -532,6 +560,7 @@ void FunctionalPass::write_manifest() {
   m["platform"] = platform_.source();
   m["workload"] = o_.workload;
   m["seed"] = o_.seed;
+  if (!o_.trace_in.empty()) m["trace"] = std::filesystem::absolute(o_.trace_in).lexically_normal().string();
   m["knowledge"] = metadata_ ? "tracker" : "perfect";
   if (o_.warm_llcs) m["llcs"] = llcs_->coherent() ? "coherent" : "not coherent";
   m["phase_instructions"] = os_.phase_instructions();

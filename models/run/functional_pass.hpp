@@ -26,6 +26,11 @@ class Platform;
 struct FunctionalPassOptions {
   std::string workload = "uniform";
   uint64_t seed = 1;
+  bool seed_given = false;
+  // Streams from a recorded trace (starnuma trace record) instead of generating them: the pass
+  // takes the trace's workload and seed, the manifest names the trace, and sample's windows seek
+  // in it instead of producing each stream again up to their checkpoint (docs/sampling.md).
+  std::string trace_in;
   unsigned checkpoints = 5;  // phase boundaries 1..N
   // Sampling units: this many unit checkpoints evenly inside the phase after each boundary 1..N
   // (the pass goes on through phase N), each the map and positions there with no decision (0: none).

@@ -1,7 +1,6 @@
 #include "run/sampled_window.hpp"
 
 #include <algorithm>
-#include <array>
 
 #include "common/diagnostics.hpp"
 #include "fabric/fabric.hpp"
@@ -16,13 +15,12 @@ class ResumedStream : public ThreadStream {
   ResumedStream(std::unique_ptr<ThreadStream> inner, uint64_t skip, std::string path)
       : inner_(std::move(inner)), skip_(skip), path_(std::move(path)) {}
   size_t fill(StreamOp* out, size_t max) override {
-    std::array<StreamOp, 256> discard;
-    while (skip_ > 0) {
-      const size_t got = inner_->fill(discard.data(), static_cast<size_t>(std::min<uint64_t>(skip_, discard.size())));
-      if (got == 0)
-        report_error(msg::kInput, path_ + ": the stream ends " + std::to_string(skip_) +
+    if (skip_ > 0) {
+      const uint64_t passed = inner_->skip(skip_);
+      if (passed < skip_)
+        report_error(msg::kInput, path_ + ": the stream ends " + std::to_string(skip_ - passed) +
                                       " operations before the checkpoint's position (another workload's checkpoint?)");
-      skip_ -= got;
+      skip_ = 0;
     }
     const size_t n = inner_->fill(out, max);
     for (size_t i = 0; i < n; ++i) out[i].starts_measurement = false;

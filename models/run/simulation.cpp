@@ -71,6 +71,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
   j["sim_time_ns"] = sim_time_ns;
   j["host_seconds"] = host_seconds;
   if (checkpoint_phase) j["host_workload_shared"] = host_workload_shared;
+  if (threads_generated_past_recording) j["threads_generated_past_recording"] = *threads_generated_past_recording;
   return j;
 }
 

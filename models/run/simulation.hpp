@@ -133,6 +133,9 @@ struct RunResult {
   uint64_t page_walks = 0, walk_llc_misses = 0;
   double walk_ns = 0;
   double sim_time_ns = 0, host_seconds = 0;
+  // A window over recorded streams: threads that ran past the recording and went on from the
+  // generator (null: not such a window).
+  std::optional<unsigned> threads_generated_past_recording;
   bool host_workload_shared = false;  // a window given the workload its `sample` built (not built again)
   // Dynamic placement: the knowledge it used and the migration figures (MigrationEngine::report).
   std::string migration_policy;

@@ -4,34 +4,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <cstring>
+
+#include <zlib.h>
 
 #include "common/diagnostics.hpp"
 
 namespace starnuma::trace {
 
-namespace {
-
-std::array<uint32_t, 256> make_crc_table() {
-  std::array<uint32_t, 256> table{};
-  for (uint32_t i = 0; i < 256; ++i) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-    table[i] = c;
-  }
-  return table;
-}
-
-}  // namespace
-
+// zlib's CRC-32 (braided, about 7 GB/s on the developers' host against liblzma's 2.5 and 0.5 a
+// byte at a time): traces, checkpoints and cached graphs are checked whole as they are read.
 uint32_t crc32(const void* data, size_t size, uint32_t crc) {
-  static const std::array<uint32_t, 256> table = make_crc_table();
-  const auto* p = static_cast<const uint8_t*>(data);
-  crc = ~crc;
-  for (size_t i = 0; i < size; ++i) crc = table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
-  return ~crc;
+  return static_cast<uint32_t>(crc32_z(crc, static_cast<const Bytef*>(data), size));
 }
 
 void fail_at(const std::string& path, uint64_t offset, const std::string& message) {

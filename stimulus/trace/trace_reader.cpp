@@ -55,6 +55,7 @@ void TraceFile::read_header() {
 void TraceFile::scan_blocks() {
   const unsigned threads = header_.threads;
   blocks_.assign(threads, {});
+  block_ops_.assign(threads, {});
   ops_.assign(threads, 0);
   uint64_t offset = data_offset_;
   for (;;) {
@@ -82,6 +83,7 @@ void TraceFile::scan_blocks() {
                                    std::to_string(kBlockHeaderBytes + payload) + " bytes, the file ends after " +
                                    std::to_string(file_.size() - offset));
     blocks_[thread].push_back(offset);
+    block_ops_[thread].push_back(ops);
     ops_[thread] += ops;
     offset += kBlockHeaderBytes + payload;
   }
@@ -113,8 +115,8 @@ void TraceFile::read_end_record(uint64_t offset) {
     file_.fail(after, std::to_string(file_.size() - after) + " bytes of unexpected data after the end record");
 }
 
-TraceStream::TraceStream(std::shared_ptr<const TraceFile> file, unsigned thread)
-    : file_(std::move(file)), thread_(thread) {
+TraceStream::TraceStream(std::shared_ptr<const TraceFile> file, unsigned thread, PastEnd past_end)
+    : file_(std::move(file)), thread_(thread), past_end_(past_end) {
   if (thread >= file_->header().threads) report_internal("trace thread " + std::to_string(thread) + " out of range");
 }
 
@@ -153,7 +155,7 @@ size_t TraceStream::fill(StreamOp* out, size_t max) {
     if (ops_left_ == 0) {
       if (next_block_ == file_->blocks(thread_).size()) {
         // Only a request for one more op (n == 0) means the run needs what was not recorded.
-        if (n == 0 && !file_->stream_ended(thread_))
+        if (n == 0 && !file_->stream_ended(thread_) && past_end_ == PastEnd::Raise)
           report_error(msg::kInput, file_->path() + ": thread " + std::to_string(thread_) +
                                         ": the run reads past the " + std::to_string(file_->ops(thread_)) +
                                         " ops recorded (the trace was recorded for " +
@@ -163,31 +165,68 @@ size_t TraceStream::fill(StreamOp* out, size_t max) {
       }
       load_block();
     }
-    const uint8_t* at = cursor_;
-    if (cursor_ == end_) corrupt(at, "the block's payload ends before its last op");
-    const uint8_t tag = *cursor_++;
-    StreamOp& op = out[n];
-    const unsigned kind = tag & kTagKindMask;
-    if (kind > 2 || (tag & kTagReserved)) corrupt(at, "bad op tag " + hex(tag));
-    op.kind = static_cast<StreamOp::Kind>(kind);
-    op.dependent = tag & kTagDependent;
-    op.starts_measurement = tag & kTagStartsMeasurement;
-    uint64_t v = previous_instructions_;
-    if (!(tag & kTagSameInstructions) && (!get_varint(cursor_, end_, v) || v > UINT32_MAX))
-      corrupt(at, "bad instruction count");
-    op.instructions = previous_instructions_ = static_cast<uint32_t>(v);
-    if (!get_varint(cursor_, end_, v)) corrupt(at, "bad address");
-    if (op.kind == StreamOp::Kind::Barrier) {
-      op.address = v;
-    } else {
-      op.address = previous_address_ + static_cast<uint64_t>(unzigzag(v));
-      previous_address_ = op.address;
-    }
-    if (--ops_left_ == 0 && cursor_ != end_) corrupt(cursor_, "bytes left over after the block's last op");
-    ++n;
+    n += decode(out + n, static_cast<uint32_t>(std::min<size_t>(max - n, ops_left_)));
   }
   delivered_ += n;
   return n;
+}
+
+// The next `count` ops of the current block (it holds at least that many). The decoder's state is
+// kept in locals: `out` may alias nothing of ours, but the compiler cannot know.
+uint32_t TraceStream::decode(StreamOp* out, uint32_t count) {
+  const uint8_t* p = cursor_;
+  const uint8_t* const end = end_;
+  uint64_t address = previous_address_;
+  uint32_t instructions = previous_instructions_;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint8_t* at = p;
+    if (p == end) corrupt(at, "the block's payload ends before its last op");
+    const uint8_t tag = *p++;
+    const unsigned kind = tag & kTagKindMask;
+    if (kind > 2 || (tag & kTagReserved)) corrupt(at, "bad op tag " + hex(tag));
+    uint64_t v = instructions;
+    if (!(tag & kTagSameInstructions)) {
+      if (p < end && *p < 0x80) v = *p++;  // most counts are one byte
+      else if (!get_varint(p, end, v) || v > UINT32_MAX) corrupt(at, "bad instruction count");
+    }
+    instructions = static_cast<uint32_t>(v);
+    if (!get_varint(p, end, v)) corrupt(at, "bad address");
+    StreamOp& op = out[i];
+    op.kind = static_cast<StreamOp::Kind>(kind);
+    op.dependent = tag & kTagDependent;
+    op.starts_measurement = tag & kTagStartsMeasurement;
+    op.instructions = instructions;
+    if (op.kind == StreamOp::Kind::Barrier) {
+      op.address = v;
+    } else {
+      address += static_cast<uint64_t>(unzigzag(v));
+      op.address = address;
+    }
+  }
+  cursor_ = p;
+  previous_address_ = address;
+  previous_instructions_ = instructions;
+  ops_left_ -= count;
+  if (ops_left_ == 0 && cursor_ != end_) corrupt(cursor_, "bytes left over after the block's last op");
+  return count;
+}
+
+uint64_t TraceStream::skip(uint64_t n) {
+  uint64_t passed = 0, unread = 0;
+  const std::vector<uint32_t>& counts = file_->block_ops(thread_);
+  StreamOp dropped[256];
+  while (passed < n) {
+    if (ops_left_ == 0 && next_block_ < counts.size() && counts[next_block_] <= n - passed) {
+      unread += counts[next_block_];
+      passed += counts[next_block_++];
+      continue;
+    }
+    const size_t got = fill(dropped, static_cast<size_t>(std::min<uint64_t>(n - passed, std::size(dropped))));
+    if (got == 0) break;
+    passed += got;  // fill counts these as delivered
+  }
+  delivered_ += unread;
+  return passed;
 }
 
 std::vector<ThreadSummary> verify_trace(const std::shared_ptr<const TraceFile>& file) {

@@ -24,6 +24,8 @@ class TraceFile {
   const TraceHeader& header() const { return header_; }
   const InputFile& file() const { return file_; }
   const std::vector<uint64_t>& blocks(unsigned thread) const { return blocks_[thread]; }
+  // Ops in each of those blocks (from their headers), so a stream can pass blocks unread.
+  const std::vector<uint32_t>& block_ops(unsigned thread) const { return block_ops_[thread]; }
   uint64_t ops(unsigned thread) const { return ops_[thread]; }
   // The thread's stream ended where its recording ends (rather than at the recording's budget).
   bool stream_ended(unsigned thread) const { return stream_ended_[thread]; }
@@ -40,6 +42,7 @@ class TraceFile {
   TraceHeader header_;
   uint64_t data_offset_ = 0;  // the first block
   std::vector<std::vector<uint64_t>> blocks_;
+  std::vector<std::vector<uint32_t>> block_ops_;
   std::vector<uint64_t> ops_;
   std::vector<bool> stream_ended_;
   uint64_t scanned_bytes_ = 0;
@@ -48,20 +51,32 @@ class TraceFile {
 // One thread's recorded stream.
 class TraceStream : public ThreadStream {
  public:
-  TraceStream(std::shared_ptr<const TraceFile> file, unsigned thread);
-  // Raises a starnuma/input error if asked for an op beyond a recording that stopped at its budget.
+  // Asked for an op beyond a recording that stopped at its budget: Raise a starnuma/input error
+  // naming the file and thread, or Stop (fill returns 0, past_recording() says why).
+  enum class PastEnd { Raise, Stop };
+  TraceStream(std::shared_ptr<const TraceFile> file, unsigned thread, PastEnd past_end = PastEnd::Raise);
   size_t fill(StreamOp* out, size_t max) override;
-  // Ops delivered so far, and payload bytes read from the file so far.
+  // Every op recorded was read, and the recording stopped at its budget rather than where the
+  // stream itself ended.
+  bool past_recording() const {
+    return ops_left_ == 0 && next_block_ == file_->blocks(thread_).size() && !file_->stream_ended(thread_);
+  }
+  // Passes whole blocks by their op counts, unread (their checksums unchecked: nothing of them is
+  // delivered), and decodes only the block it stops in.
+  uint64_t skip(uint64_t n) override;
+  // Ops delivered or passed over so far, and payload bytes read from the file so far.
   uint64_t delivered() const { return delivered_; }
   uint64_t bytes_read() const { return bytes_read_; }
   size_t buffer_capacity() const { return payload_.capacity(); }
 
  private:
   void load_block();
+  uint32_t decode(StreamOp* out, uint32_t count);
   [[noreturn]] void corrupt(const uint8_t* at, const std::string& what) const;
 
   std::shared_ptr<const TraceFile> file_;
   unsigned thread_;
+  PastEnd past_end_;
   size_t next_block_ = 0;
   std::vector<uint8_t> payload_;
   uint64_t payload_offset_ = 0;  // file offset of payload_[0]

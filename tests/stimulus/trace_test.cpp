@@ -145,6 +145,49 @@ TEST(Trace, ReadingPastTheRecordedBudgetIsAnError) {
   EXPECT_NE(r.message.find(file.string() + ": thread 1: the run reads past the"), std::string::npos) << r.message;
 }
 
+// A window resumes a stream by skipping to its checkpoint's position: a trace passes whole blocks
+// unread, and what follows is what a reader that decoded them all would get, wherever it stops
+// (a block's first op, inside a block, its last, the end of a recording).
+TEST(Trace, SkippingPassesBlocksUnreadAndResumesAtTheSameOp) {
+  const fs::path dir = scratch();
+  const fs::path file = record(dir, "uniform:footprint=64MiB", 2, 400000);
+  auto f = TraceFile::open(file.string());
+  ASSERT_GT(f->blocks(0).size(), 3u) << "the case needs several blocks";
+  const std::vector<StreamOp> all = take(*TraceWorkload(f).stream(0), f->ops(0), kOddBatch);
+  const uint64_t first_block = f->block_ops(0)[0], two_blocks = first_block + f->block_ops(0)[1];
+  for (const uint64_t at : {uint64_t{0}, uint64_t{1}, first_block - 1, first_block, first_block + 17, two_blocks,
+                            f->ops(0) - 5, f->ops(0)}) {
+    SCOPED_TRACE(at);
+    TraceStream s(f, 0);
+    ASSERT_EQ(s.skip(at), at);
+    EXPECT_EQ(s.delivered(), at);
+    const std::vector<StreamOp> rest = take(s, f->ops(0) - at, kOddBatch);
+    expect_same(rest, std::vector<StreamOp>(all.begin() + static_cast<std::ptrdiff_t>(at), all.end()));
+    if (at >= two_blocks) EXPECT_LT(s.bytes_read(), f->file().size() / 2) << "whole blocks were read";
+  }
+  // A skip that starts inside a block, after ops were read.
+  TraceStream s(f, 0);
+  take(s, 5, kOddBatch);
+  ASSERT_EQ(s.skip(two_blocks), two_blocks);
+  expect_same(take(s, 10, kOddBatch),
+              std::vector<StreamOp>(all.begin() + 5 + static_cast<std::ptrdiff_t>(two_blocks),
+                                    all.begin() + 15 + static_cast<std::ptrdiff_t>(two_blocks)));
+}
+
+TEST(Trace, SkippingPastTheRecordingIsTheSameErrorAsReadingPastIt) {
+  const fs::path dir = scratch();
+  const fs::path file = record(dir, "uniform", 2, 1000);
+  auto f = TraceFile::open(file.string());
+  TraceStream s(f, 1);
+  auto r = capture_report([&] { s.skip(f->ops(1) + 1); });
+  EXPECT_EQ(r.type, "starnuma/input");
+  EXPECT_NE(r.message.find(file.string() + ": thread 1: the run reads past the"), std::string::npos) << r.message;
+  // A stream that ended: a skip past it passes what there was.
+  const fs::path ended = record(dir, "uniform:operations=300", 2, 1000000);
+  TraceStream e(TraceFile::open(ended.string()), 0);
+  EXPECT_EQ(e.skip(1000), 300u);
+}
+
 // A trace from a machine with wider virtual addresses than the cores translate (2^48 bytes:
 // x86-64's four-level paging, with TLBs of enough sets to name them all) is refused at the op that
 // goes beyond, naming the file and thread.

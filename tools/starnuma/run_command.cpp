@@ -139,10 +139,10 @@ void add_run_outputs(CLI::App& cmd, RunRequest& r) {
   cmd.add_option("--checkpoint", o.checkpoint,
                  "Run one timing window of a sampled evaluation from this checkpoint (`starnuma checkpoint` "
                  "wrote it): its workload, seed, page map and migrations; --warmup, then --instructions "
-                 "measured while the phase's migrations run (docs/sampling.md)")
+                 "measured while the phase's migrations run (docs/sampling.md); with --trace-in (a starnuma "
+                 "trace of its workload) the streams are read from the recording, which the window seeks in")
       ->type_name("FILE")
-      ->check(CLI::ExistingFile)
-      ->excludes(cmd.get_option("--trace-in"));
+      ->check(CLI::ExistingFile);
   cmd.add_flag("--common-span", o.common_span,
                "Measure over a common span of time: the warm-up ends when the threads together have retired "
                "--warmup x threads, the run when they have retired --instructions x threads more (each thread's "

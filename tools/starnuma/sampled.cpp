@@ -245,6 +245,7 @@ class Sampler {
   unsigned jobs_ = 1;
   std::vector<std::string> window_out_;   // empty: not run
   std::vector<std::string> copies_done_;  // a unit's --copies-done, from its boundary's window
+  std::string trace_;                     // the recorded streams the pass read (manifest "trace"), if any
   std::vector<pid_t> running_;
   std::vector<size_t> running_index_;
   int failed_ = 0;
@@ -272,6 +273,7 @@ void Sampler::launch(size_t k) {
   if (sa_.warm_tlbs) a.push_back("--warm-tlbs");
   if (sa_.warm_llcs) a.push_back("--warm-llcs");
   if (!copies_done_[k].empty()) a.insert(a.end(), {"--copies-done", copies_done_[k]});
+  if (!trace_.empty()) a.insert(a.end(), {"--trace-in", trace_});
   for (const auto& set : sa_.platform.sets) a.insert(a.end(), {"--set", set});
   while (running_.size() >= jobs_) reap_one();
   running_.push_back(fork_self(a));
@@ -353,7 +355,9 @@ int Sampler::run() {
   out_ =
       keep ? fs::path(folder->file("")) : fs::temp_directory_path() / ("starnuma-sample-" + std::to_string(getpid()));
   jobs_ = sa_.jobs ? sa_.jobs : std::max(1u, std::thread::hardware_concurrency());
-  const double build_seconds = build_workload_once(files_.front());
+  // Recorded streams: each window opens the trace and seeks in it; there is no workload to build.
+  trace_ = manifest_.value("trace", std::string());
+  const double build_seconds = trace_.empty() ? build_workload_once(files_.front()) : 0.0;
 
   // The pilot: the coarsest stride taking at least kPilotWindows; then, while the interval is
   // wider than the target, the coarsest finer stride taking the windows its spread says it needs.
@@ -391,9 +395,21 @@ int Sampler::run() {
   // take it built its own: host_workload_shared false in its stats.json).
   result["host_seconds"] = result["host_seconds"].get<double>() + build_seconds;
   result["host_build_seconds"] = build_seconds;
-  size_t unshared = 0;
-  for (const auto& w : results()) unshared += !w.value("host_workload_shared", false);
-  result["host_workload_builds"] = 1 + unshared;
+  if (trace_.empty()) {
+    size_t unshared = 0;
+    for (const auto& w : results()) unshared += !w.value("host_workload_shared", false);
+    result["host_workload_builds"] = 1 + unshared;
+  } else {  // the windows read the recording: nothing built, unless a thread ran past it
+    uint64_t past = 0, built = 0;
+    for (const auto& w : results()) {
+      const uint64_t threads = w.value("threads_generated_past_recording", uint64_t{0});
+      past += threads;
+      built += threads > 0;
+    }
+    result["host_workload_builds"] = built;
+    result["trace"] = trace_;
+    result["threads_generated_past_recording"] = past;
+  }
   if (strides_run.back() == 1) report_target_error(result, sa_.target_error, estimate_places_.size());
   if (keep) {
     write_file_atomically((out_ / "sampled.json").string(), json_text(result) + "\n");
@@ -447,10 +463,16 @@ Command add_checkpoint(CLI::App& app) {
                          "Sampled evaluation, step 1: a functional pass deciding every migration phase; one checkpoint "
                          "per phase boundary (docs/sampling.md)");
   add_platform_args(*cmd, a->platform);
-  cmd->add_option("--workload", o.workload, "Workload and parameters")->capture_default_str();
+  CLI::Option* workload = cmd->add_option("--workload", o.workload, "Workload and parameters")->capture_default_str();
   cmd->add_option("--seed", o.seed, "Seed of the workload and of the policy's random choices")
       ->check(kSeed)
       ->capture_default_str();
+  cmd->add_option("--trace-in", o.trace_in,
+                  "Read the streams from a recorded trace (starnuma trace record; its workload and seed) instead of "
+                  "generating them: faster, and sample's windows then seek in it (docs/sampling.md, \"Recorded "
+                  "streams\")")
+      ->check(CLI::ExistingFile)
+      ->excludes(workload);
   cmd->add_option("--checkpoints", o.checkpoints, "Phase boundaries to checkpoint (1 to N)")
       ->check(CLI::Range(1, limits::kMaxCheckpoints))
       ->capture_default_str();
@@ -479,7 +501,10 @@ Command add_checkpoint(CLI::App& app) {
                 "checkpoints, a slower pass; docs/sampling.md)");
   cmd->add_flag("!--no-progress", o.progress, "No line per phase on stderr");
   cmd->add_flag("--json", a->json, "Print the manifest as JSON");
-  return {cmd, [a] { return checkpoint(*a); }};
+  return {cmd, [a, cmd] {
+            a->pass.seed_given = cmd->count("--seed") > 0;
+            return checkpoint(*a);
+          }};
 }
 
 Command add_sample(CLI::App& app) {
