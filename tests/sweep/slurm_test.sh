@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Slurm executor for real: starts a single-node Slurm cluster (tools/slurm/local_cluster.sh:
 # munged, slurmctld, slurmd), runs a small sweep through sbatch, checks every run's statistics equal
-# the local executor's bit for bit apart from host fields, and tears the cluster down.
+# the local executor's bit for bit apart from host fields, runs a sampled evaluation's windows as
+# job arrays against the same windows run here, and tears the cluster down.
 #   bash slurm_test.sh STARNUMA
 set -euo pipefail
 starnuma=$1
@@ -51,6 +52,37 @@ for name in rows[slurm]:
         sys.exit(f"{name}: not run by a Slurm task")
 print("4 runs, statistics equal")
 PY
+# A sampled evaluation's windows as job arrays (sample --executor slurm): the boundaries' array, then
+# the units' (which need the boundaries' copies), the same figures as the local windows.
+platform="$root/platforms/starnuma16-scaled.yaml"
+sets=(--set os.phase_instructions=40000 --set topology.socket.tracking.impl=model)
+"$starnuma" checkpoint "$platform" --workload sharing:pages=2048 "${sets[@]}" --checkpoints 2 --units-per-phase 2 \
+  --out "$work/ck" --no-progress > /dev/null || fail "checkpoint"
+"$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$work/ck" --warmup 2000 --instructions 5000 \
+  --executor slurm --poll 0.5 --time 10 --out "$work/sample-slurm" --json > "$work/sample-slurm.json" 2> "$work/sample-slurm.err" \
+  || fail "sample on slurm: $(cat "$work/sample-slurm.err")"
+[ "$(grep -c "sample: Slurm job [0-9]*, [0-9]* windows" "$work/sample-slurm.err")" = 2 ] \
+  || fail "not two arrays (boundaries, then units): $(cat "$work/sample-slurm.err")"
+"$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$work/ck" --warmup 2000 --instructions 5000 --jobs 2 \
+  --json > "$work/sample-local.json" 2> /dev/null || fail "sample locally"
+python3 - "$work/sample-slurm.json" "$work/sample-local.json" <<'PY' || fail "the windows on Slurm and here disagree"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert len(a["per_window"]) == len(b["per_window"]) == 6, (len(a["per_window"]), len(b["per_window"]))
+for x, y in zip(a["per_window"], b["per_window"]):
+    for k in ("phase", "unit", "ipc", "amat_ns", "copies_in_flight"):
+        if x[k] != y[k]:
+            sys.exit(f"window {x['phase']}.{x['unit']}: {k} {x[k]} on Slurm, {y[k]} here")
+assert a["confidence"] == b["confidence"]
+print("6 windows, the same figures")
+PY
+# A window that fails on a node fails the sample, naming its log.
+"$starnuma" sample "$platform" --set os.phase_instructions=40000 --set topology.socket.tracking.impl=none \
+  --checkpoints "$work/ck" --warmup 2000 --instructions 5000 --executor slurm --poll 0.5 --time 10 \
+  --out "$work/sample-bad" > /dev/null 2> "$work/sample-bad.err" && fail "a sample whose windows fail succeeded"
+grep -q "ended without results; its log: .*\.out" "$work/sample-bad.err" || fail "$(cat "$work/sample-bad.err")"
+[ ! -e "$work/sample-bad" ] || fail "a failed sample left its folder"
+
 bash "$root/tools/slurm/local_cluster.sh" stop "$work/cluster" > /dev/null
 # Nothing of the cluster is left running (defunct entries are the container's init reaping late).
 sleep 1

@@ -33,6 +33,7 @@
 #include "stimulus/program_mix.hpp"
 #include "stimulus/workload_registry.hpp"
 #include "sampled_aggregate.hpp"
+#include "sweep/slurm_array.hpp"
 #include "subprocess.hpp"
 
 namespace starnuma::cli {
@@ -108,8 +109,10 @@ struct SampleArgs {
   bool warm_llcs = false;    // and its LLCs and directories (run --warm-llcs)
   std::string out;
   bool json = false;
-  double target_error = 0;   // the IPC interval's relative half-width asked for; 0: none
-  double confidence = 0.95;  // the intervals' level
+  double target_error = 0;         // the IPC interval's relative half-width asked for; 0: none
+  double confidence = 0.95;        // the intervals' level
+  std::string executor = "local";  // or slurm: each stage's windows one job array
+  SlurmOptions slurm;
 };
 
 int checkpoint(const CheckpointArgs& ca) {
@@ -225,6 +228,8 @@ class Sampler {
   void run_stride(uint64_t stride);
   void launch(size_t k);
   void reap_one();
+  // The stage's windows queued for Slurm, as one job array, followed until each has its results.
+  void run_on_slurm();
   // The windows run so far, each its stats.json checked against what the manifest says it holds.
   std::vector<nlohmann::ordered_json> results() const;
   void clean_up() const {
@@ -248,6 +253,8 @@ class Sampler {
   std::string trace_;                     // the recorded streams the pass read (manifest "trace"), if any
   std::vector<pid_t> running_;
   std::vector<size_t> running_index_;
+  std::vector<std::vector<std::string>> slurm_args_;  // --executor slurm: the stage's windows, and which
+  std::vector<size_t> slurm_index_;
   int failed_ = 0;
   size_t failed_index_ = 0;
 };
@@ -275,9 +282,59 @@ void Sampler::launch(size_t k) {
   if (!copies_done_[k].empty()) a.insert(a.end(), {"--copies-done", copies_done_[k]});
   if (!trace_.empty()) a.insert(a.end(), {"--trace-in", trace_});
   for (const auto& set : sa_.platform.sets) a.insert(a.end(), {"--set", set});
+  if (sa_.executor == "slurm") {
+    slurm_args_.push_back(std::move(a));
+    slurm_index_.push_back(k);
+    return;
+  }
   while (running_.size() >= jobs_) reap_one();
   running_.push_back(fork_self(a));
   running_index_.push_back(k);
+}
+
+void Sampler::run_on_slurm() {
+  if (slurm_args_.empty()) return;
+  // Compute nodes run this binary and read these paths: a shared file system, absolute paths.
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  std::vector<std::string> lines;
+  for (std::vector<std::string>& a : slurm_args_) {
+    a[0] = self;
+    std::string line;
+    for (const std::string& arg : a) line += (line.empty() ? "" : " ") + shell_quote(arg);
+    lines.push_back(line);
+  }
+  const SlurmArray array((out_ / "slurm").string(), "starnuma-sample", "sample", lines, "eval \"exec $task\"",
+                         sa_.slurm);
+  std::cerr << "sample: Slurm job " << array.job() << ", " << lines.size() << " windows (script " << array.script()
+            << ")\n";
+  std::vector<int> absent(lines.size(), 0);  // polls a window has been out of the queue without results
+  for (size_t left = lines.size(); left > 0;) {
+    const std::set<size_t> queued = array.queued();
+    const bool known = !queued.count(~size_t{0});
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (absent[i] < 0) continue;
+      const size_t k = slurm_index_[i];
+      if (fs::exists(fs::path(window_out_[k]) / "stats.json")) {
+        absent[i] = -1;
+        --left;
+        continue;
+      }
+      // Out of the queue two polls in a row and no results: the window failed (its error in the log).
+      if (known && !queued.count(i) && ++absent[i] >= 2) {
+        std::cerr << "sample: the window of " << files_[k] << " (Slurm task " << array.job() << "_" << i
+                  << ") ended without results" << array.state(i) << "; its log: " << array.log(i) << "\n";
+        if (!failed_) {
+          failed_ = 1;
+          failed_index_ = k;
+        }
+        absent[i] = -1;
+        --left;
+      }
+    }
+    if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(sa_.slurm.poll_seconds));
+  }
+  slurm_args_.clear();
+  slurm_index_.clear();
 }
 
 void Sampler::reap_one() {
@@ -310,6 +367,7 @@ void Sampler::run_stride(uint64_t stride) {
       if ((held_[k].second != 0) == units && (!estimate_[k] || places_[k] % stride == 0) && window_out_[k].empty())
         launch(k);
     while (!running_.empty()) reap_one();
+    run_on_slurm();
   }
 }
 
@@ -357,7 +415,8 @@ int Sampler::run() {
   jobs_ = sa_.jobs ? sa_.jobs : std::max(1u, std::thread::hardware_concurrency());
   // Recorded streams: each window opens the trace and seeks in it; there is no workload to build.
   trace_ = manifest_.value("trace", std::string());
-  const double build_seconds = trace_.empty() ? build_workload_once(files_.front()) : 0.0;
+  // On Slurm each window builds its own: the windows are not this process's children.
+  const double build_seconds = trace_.empty() && sa_.executor == "local" ? build_workload_once(files_.front()) : 0.0;
 
   // The pilot: the coarsest stride taking at least kPilotWindows; then, while the interval is
   // wider than the target, the coarsest finer stride taking the windows its spread says it needs.
@@ -450,7 +509,13 @@ void Sampler::print(const nlohmann::ordered_json& result) const {
   for (const auto& s : result["shortfalls"]) std::cout << "WARNING: " << s.get<std::string>() << '\n';
 }
 
-int sample(const SampleArgs& sa) { return Sampler(sa).run(); }
+int sample(const SampleArgs& sa) {
+  if (sa.executor == "slurm" && sa.out.empty())
+    report_error(msg::kUsage,
+                 "--executor slurm: give --out FOLDER, on a file system the compute nodes share (the windows write "
+                 "their results there)");
+  return Sampler(sa).run();
+}
 
 }  // namespace
 
@@ -523,9 +588,14 @@ Command add_sample(CLI::App& app) {
       ->transform(kCount)
       ->check(CLI::Range(uint64_t{0}, limits::kMaxInstructions))
       ->capture_default_str();
-  cmd->add_option("--jobs", a->jobs, "Windows run at once (0: one per host core)")
+  cmd->add_option("--jobs", a->jobs, "local: windows run at once (0: one per host core)")
       ->check(CLI::Range(0, limits::kMaxJobs))
       ->capture_default_str();
+  cmd->add_option("--executor", a->executor,
+                  "local (child processes) or slurm (each stage's windows one sbatch job array; docs/cluster.md)")
+      ->check(CLI::IsMember({"local", "slurm"}))
+      ->capture_default_str();
+  add_slurm_options(*cmd, a->slurm, "window");
   cmd->add_option("--detailed-sockets", a->detailed_sockets, "Mixed modality, as for run")
       ->check(CLI::Range(0u, limits::kMaxDetailedSockets))
       ->capture_default_str();

@@ -27,16 +27,7 @@ Command add_sweep(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--dry-run", sw.dry_run, "Check every run and list them with their status; run nothing");
   cmd->add_flag("!--no-progress", sw.progress, "No progress display on stderr");
-  cmd->add_option("--partition", sw.slurm.partition, "slurm: partition (sbatch --partition)");
-  cmd->add_option("--time", sw.slurm.time, "slurm: time limit per run (sbatch --time)");
-  cmd->add_option("--mem", sw.slurm.memory, "slurm: memory per run (sbatch --mem)");
-  cmd->add_option("--account", sw.slurm.account, "slurm: account (sbatch --account)");
-  cmd->add_option("--cpus-per-task", sw.slurm.cpus_per_task, "slurm: CPUs per run")->check(CLI::Range(1u, 1024u));
-  cmd->add_option("--sbatch-option", sw.slurm.extra, "slurm: another sbatch option, passed through (repeatable)")
-      ->allow_extra_args(false);
-  cmd->add_option("--poll", sw.slurm.poll_seconds, "slurm: seconds between looks at the queue")
-      ->check(CLI::Range(0.1, 3600.0))
-      ->capture_default_str();
+  add_slurm_options(*cmd, sw.slurm, "run");
   return {cmd, [a] { return sweep(*a); }};
 }
 

@@ -101,86 +101,26 @@ ExecutorOutcome run_local(ResultsDb& db, const std::vector<PendingRun>& runs, un
   return shown.outcome();
 }
 
-namespace {
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// The array's task ids still known to squeue (pending or running).
-std::set<size_t> queued_tasks(const std::string& job) {
-  std::string out, err;
-  std::set<size_t> ids;
-  if (run_program({"squeue", "-h", "-r", "-j", job, "-o", "%K"}, out, err) != 0)
-    return {~size_t{0}};  // unknown: assume all
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);)
-    if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos) ids.insert(std::stoul(line));
-  return ids;
-}
-
-// Slurm's word on a task that left the queue without a result (sacct needs accounting; without it, nothing).
-std::string slurm_state(const std::string& job, size_t task) {
-  std::string out, err;
-  if (run_program({"sacct", "-n", "-P", "-X", "-j", job + "_" + std::to_string(task), "-o", "State,ExitCode"}, out,
-                  err) != 0)
-    return "";
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out.empty() ? "" : " (sacct: " + out + ")";
-}
-
-}  // namespace
-
 ExecutorOutcome run_slurm(ResultsDb& db, const std::vector<PendingRun>& runs, const std::string& sweep_dir,
                           const std::string& sweep_name, const SlurmOptions& slurm, bool progress) {
   if (runs.empty()) return {};
-  const std::string slurm_dir = sweep_dir + "/slurm";
-  fs::create_directories(slurm_dir);
-  const std::string stamp = std::to_string(
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
   // The binary must be reachable from the compute nodes at this path (a shared file system).
   const std::string self = fs::read_symlink("/proc/self/exe").string();
-  std::string tasks;
-  for (const PendingRun& r : runs) tasks += r.dir + "\n";
-  write_file_atomically(slurm_dir + "/" + stamp + ".tasks", tasks);
-  std::string script = "#!/bin/bash\n# starnuma sweep " + sweep_name + ": one array task per run (docs/cluster.md)\n";
-  script += "#SBATCH --job-name=starnuma-" + sweep_name + "\n";
-  script += "#SBATCH --array=0-" + std::to_string(runs.size() - 1) + "\n";
-  script += "#SBATCH --output=" + slurm_dir + "/%A_%a.out\n";
-  script += "#SBATCH --cpus-per-task=" + std::to_string(slurm.cpus_per_task) + "\n";
-  if (!slurm.partition.empty()) script += "#SBATCH --partition=" + slurm.partition + "\n";
-  if (!slurm.time.empty()) script += "#SBATCH --time=" + slurm.time + "\n";
-  if (!slurm.memory.empty()) script += "#SBATCH --mem=" + slurm.memory + "\n";
-  if (!slurm.account.empty()) script += "#SBATCH --account=" + slurm.account + "\n";
-  script += "set -eu\nrun=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " +
-            shell_quote(slurm_dir + "/" + stamp + ".tasks") + ")\n";
-  script += "exec " + shell_quote(self) + " sweep-task \"$run\"\n";
-  const std::string script_path = slurm_dir + "/" + stamp + ".sh";
-  write_file_atomically(script_path, script);
-
-  std::vector<std::string> sbatch{"sbatch", "--parsable"};
-  sbatch.insert(sbatch.end(), slurm.extra.begin(), slurm.extra.end());
-  sbatch.push_back(script_path);
-  std::string out, err;
-  const int rc = run_program(sbatch, out, err);
-  if (rc != 0)
-    report_error(msg::kInput, "sweep: sbatch " +
-                                  std::string(rc == 127 ? "could not be started (is Slurm installed and on PATH?)"
-                                                        : "failed (exit code " + std::to_string(rc) + ")") +
-                                  (err.empty() ? "" : ": " + err));
-  const std::string job = out.substr(0, out.find_first_of(";\n"));
+  std::vector<std::string> dirs;
+  for (const PendingRun& r : runs) dirs.push_back(r.dir);
+  const SlurmArray array(sweep_dir + "/slurm", "starnuma-" + sweep_name, "sweep", dirs,
+                         "exec " + shell_quote(self) + " sweep-task \"$task\"", slurm);
+  const std::string& job = array.job();
   if (progress)
     std::fprintf(stderr, "sweep: Slurm job %s, %zu array tasks (script %s)\n", job.c_str(), runs.size(),
-                 script_path.c_str());
+                 array.script().c_str());
   for (const PendingRun& r : runs) db.mark_running(r.name, "slurm:" + job);
 
   Progress shown(runs.size(), progress);
   std::vector<bool> open(runs.size(), true);
   std::vector<int> absent(runs.size(), 0);  // polls a task has been out of the queue without a result
   for (size_t left = runs.size(); left > 0;) {
-    const std::set<size_t> queued = queued_tasks(job);
+    const std::set<size_t> queued = array.queued();
     const bool known = !queued.count(~size_t{0});
     for (size_t i = 0; i < runs.size(); ++i) {
       if (!open[i]) continue;
@@ -191,8 +131,7 @@ ExecutorOutcome run_slurm(ResultsDb& db, const std::vector<PendingRun>& runs, co
       if (!in.finished && known && !queued.count(i) && ++absent[i] >= 2)
         in = ingest_run(db, r.dir, r.name, r.key, r.stats_path,
                         "Slurm task " + job + "_" + std::to_string(i) + " left the queue without a result" +
-                            slurm_state(job, i) + "; its log: " + slurm_dir + "/" + job + "_" + std::to_string(i) +
-                            ".out");
+                            array.state(i) + "; its log: " + array.log(i));
       if (!in.finished) continue;
       open[i] = false;
       --left;

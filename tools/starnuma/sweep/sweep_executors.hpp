@@ -6,19 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "sweep/slurm_array.hpp"
 #include "sweep/results_db.hpp"
 
 namespace starnuma::cli {
 
 struct PendingRun {
   std::string name, key, dir, stats_path;  // dir: absolute; stats_path: relative to the sweep folder
-};
-
-struct SlurmOptions {
-  std::string partition, time, memory, account;
-  std::vector<std::string> extra;  // further sbatch options, passed through
-  unsigned cpus_per_task = 1;
-  double poll_seconds = 2;
 };
 
 struct ExecutorOutcome {
