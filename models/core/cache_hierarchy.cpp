@@ -206,6 +206,12 @@ bool CacheHierarchy::invalidate_private(uint64_t line) {
 
 void CacheHierarchy::observe_stall(Time stall, int64_t& t) {
   if (stall == Time()) return;
+  // The observer may have held this thread in SystemC (a full tracker queue) while SystemC time
+  // went on past the core's own: no later access may then be sent before the thread resumed, or the
+  // fabric and the memories, which book their resources at or after SystemC time, would meet it in
+  // their past and place it microseconds late (docs/tracking.md, "Backpressure"). A stall the
+  // observer computed without holding the thread leaves SystemC time behind the core's: no fence.
+  if (const int64_t resumed = sim_now_fs(); resumed > t) fault_end_ = std::max(fault_end_, resumed);
   t += stall.ps() * 1000;
   if (env_.sync_fs > 0) wait_if_ahead(t, env_.sync_fs);
 }

@@ -34,6 +34,20 @@ class TheSweepAndTheDataAgree(unittest.TestCase):
         runs = {line.split()[0] for line in listing.splitlines()[1:] if line.strip()}
         self.assertEqual(set(validation_data.run_names()), runs)
 
+    def test_the_sampled_part_alone_is_every_run_its_values_read(self):
+        # `sweep --only 'sampled-*'` runs the part again alone; validation_doc.py --sampled reads it.
+        with tempfile.TemporaryDirectory() as out:
+            listing = subprocess.run([STARNUMA, "sweep", str(ROOT / "experiments" / "validation.yaml"), "--out",
+                                      out + "/s", "--dry-run", "--only", "sampled-*"], capture_output=True, text=True,
+                                     check=True).stdout
+            runs = {line.split()[0] for line in listing.splitlines()[1:] if line.strip()}
+            self.assertEqual({n for n in validation_data.run_names() if n.startswith("sampled-")}, runs)
+            self.assertEqual(len(runs), 6)
+            none = subprocess.run([STARNUMA, "sweep", str(ROOT / "experiments" / "validation.yaml"), "--out",
+                                   out + "/n", "--dry-run", "--only", "nothing-*"], capture_output=True, text=True)
+            self.assertNotEqual(none.returncode, 0)
+            self.assertIn("--only nothing-*: no run of", none.stderr)
+
     def test_every_lacx_case_the_page_reads_is_a_run_of_its_sweep(self):
         import lacx_tables
         with tempfile.TemporaryDirectory() as out:

@@ -71,8 +71,14 @@ TEST(Backpressure, AFullQueueDelaysTheTranslationByExactlyTheWait) {
     ASSERT_EQ(lost.size(), kDepth + 1);
     const int64_t hit = s0.core_config().stlb.latency() * cycle + h.l1_latency();
     const int64_t wait = (kIssueCycles * cycle + 999) / 1000 * 1000;  // the stall is in whole ps
-    for (unsigned k = 0; k < lost.size(); ++k)
+    for (unsigned k = 0; k < lost.size(); ++k) {
       EXPECT_EQ(h.access(vaddr(lost[k]), false, at(1000 * kUs)), hit + (k < kDepth ? 0 : wait)) << "access " << k;
+      // The third held the core's process in SystemC until its flush was taken: the core's window
+      // must send nothing after it before then (a fence at the resumption), or the memories would
+      // meet those accesses in their past.
+      EXPECT_EQ(h.take_fault_end(), k < kDepth ? 0 : sim_now_fs()) << "access " << k;
+    }
+    EXPECT_GT(sim_now_fs(), 1000 * kUs);
     const uint64_t kept = entries + kDepth;  // the last page warmed up: still in the DTLB
     ASSERT_TRUE(h.certain_l1_hit(vaddr(kept)));
     // A hit when the flushes happened (after the STLB's latency; the observer sees whole ps).

@@ -198,6 +198,9 @@ def main_study(R: Results, v: dict) -> None:
 
 
 def sampled_study(R: Results, v: dict) -> None:
+    # Its own version: the part can be run again alone (`sweep --only 'sampled-*'`, validation_doc.py --sampled).
+    meta = R.df.attrs["meta"]
+    v["sampled.version"] = f"{meta.get('starnuma_version', '?')} (sources {str(meta.get('starnuma_sources', '?'))[:12]})"
     rows, speedups = [], []
     for w in SAMPLED:
         b, s = R(f"sampled-{folder(w)}-{BASE}"), R(f"sampled-{folder(w)}-{STAR}")
@@ -441,6 +444,14 @@ def companion_values(dir: str | Path) -> dict:
 
 STUDIES = [main_study, sampled_study, convergence_study, migration_study, table3_study,
            profile_study, unloaded_study, shortfall_study]
+
+
+def sampled_values(dir: str | Path) -> dict:
+    """The sampled part's values (README's main job among them) from a sweep of
+    experiments/validation.yaml that ran it, perhaps alone (`sweep --only 'sampled-*'`)."""
+    v: dict = {}
+    sampled_study(Results(dir), v)
+    return v
 
 
 def values(dir: str | Path) -> dict:

@@ -9,6 +9,8 @@
     validation_doc.py --qos DIR    # the same for QoS telemetry (experiments/qos.yaml, results/qos)
     validation_doc.py --dcd DIR    # and dynamic capacity (experiments/dcd.yaml, results/dcd); several
                                    # of these three together: --qos DIR --dcd DIR
+    validation_doc.py --sampled DIR  # only the sampled part (README's main job) from DIR, a sweep of
+                                     # experiments/validation.yaml that ran it (`--only 'sampled-*'`)
     validation_doc.py --check  # the page and README are what docs/validation-data.json gives
 
 The page's text is docs/validation.md.in: Markdown in which {{name}} is a value of the database
@@ -128,6 +130,11 @@ def main(argv: list) -> int:
                 return 1
             values = {k: x for k, x in json.loads(DATA.read_text()).items() if not k.startswith("paper.")}
             write({**values, **paper})
+            return 0
+        if len(argv) == 2 and argv[0] == "--sampled":  # the sampled part again alone, the rest as it was
+            values = {k: x for k, x in json.loads(DATA.read_text()).items()
+                      if not k.startswith(("sampled.", "readme."))}
+            write({**values, **data_module("validation_data").sampled_values(argv[1])})
             return 0
         studies = argv[0::2]
         if argv and len(argv) % 2 == 0 and all(a in ("--chmu", "--qos", "--dcd") for a in studies):

@@ -26,6 +26,9 @@ Command add_sweep(CLI::App& app) {
       ->check(CLI::Range(1u, 100u))
       ->capture_default_str();
   cmd->add_flag("--dry-run", sw.dry_run, "Check every run and list them with their status; run nothing");
+  cmd->add_option("--only", sw.only,
+                  "Only the runs whose names match this glob (e.g. 'sampled-*': one part again after a model "
+                  "change; the others are left as they are)");
   cmd->add_flag("!--no-progress", sw.progress, "No progress display on stderr");
   add_slurm_options(*cmd, sw.slurm, "run");
   return {cmd, [a] { return sweep(*a); }};

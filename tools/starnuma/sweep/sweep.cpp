@@ -14,6 +14,8 @@
 #include <set>
 
 #include "sweep/sweep.hpp"
+
+#include <fnmatch.h>
 #include "common/diagnostics.hpp"
 #include "common/output_file.hpp"
 #include "stimulus/program_mix.hpp"
@@ -256,7 +258,13 @@ void check_same_sweep(ResultsDb& db, const SweepSpec& spec, const std::string& d
 }  // namespace
 
 int sweep(const SweepArgs& args) {
-  const SweepSpec spec = load_sweep_spec(args.spec);
+  SweepSpec spec = load_sweep_spec(args.spec);
+  if (!args.only.empty()) {
+    const auto unnamed = [&](const SweepRun& r) { return fnmatch(args.only.c_str(), r.name.c_str(), 0) != 0; };
+    spec.runs.erase(std::remove_if(spec.runs.begin(), spec.runs.end(), unnamed), spec.runs.end());
+    if (spec.runs.empty())
+      report_error(msg::kUsage, "--only " + args.only + ": no run of " + spec.path + " has a name it matches");
+  }
   if (args.out.empty()) report_error(msg::kUsage, "sweep: --out DIR is required");
   const std::string dir = fs::absolute(args.out).lexically_normal().string();
   prepare_folder(dir);

@@ -13,6 +13,7 @@ struct SweepArgs {
   unsigned jobs = 1;      // local: runs at once
   unsigned attempts = 3;  // a failed run is retried until it has failed this often
   bool dry_run = false, progress = true;
+  std::string only;  // a glob: only the runs it names (one part again after a model change)
   SlurmOptions slurm;
 };
 // Checks every run of the sweep file, then runs what is not done on the chosen executor.
