@@ -21,9 +21,7 @@
 #include "pool/pool_monitors.hpp"
 #include "run/run_setup.hpp"
 #include "socket/socket.hpp"
-#include "stimulus/trace/artifact.hpp"
-#include "stimulus/trace/trace_input.hpp"
-#include "stimulus/trace/trace_reader.hpp"
+#include "stimulus/trace/recorded_then_generated.hpp"
 #include "stimulus/workload_registry.hpp"
 #include "tracking/functional_annexes.hpp"
 #include "tracking/platform_tracking.hpp"
@@ -53,15 +51,8 @@ inline size_t filter_slot(uint64_t vline) { return (vline ^ (vline >> kFilterBit
 // A recorded trace (starnuma's own format) as the pass's streams: the pass, its checkpoints and
 // their windows name the workload and seed it records, so its checkpoints are the live workload's.
 std::unique_ptr<Workload> recorded_workload(FunctionalPassOptions& o, unsigned threads) {
-  if (trace::is_trace_directory(o.trace_in) || trace::detect_trace_kind(o.trace_in) != trace::TraceKind::Starnuma)
-    report_error(msg::kUsage, "--trace-in " + o.trace_in +
-                                  ": the pass reads starnuma's own traces (starnuma trace record), not ChampSim's "
-                                  "or an artifact set");
-  std::shared_ptr<const trace::TraceFile> file = trace::TraceFile::open(o.trace_in);
+  std::shared_ptr<const trace::TraceFile> file = trace::open_recording(o.trace_in, threads, "--trace-in");
   const trace::TraceHeader& h = file->header();
-  if (h.threads != threads)
-    report_error(msg::kInput, o.trace_in + ": recorded for " + std::to_string(h.threads) +
-                                  " threads; this platform has " + std::to_string(threads) + " cores");
   if (o.seed_given && o.seed != h.seed)
     report_error(msg::kUsage, "--seed " + std::to_string(o.seed) + ": " + o.trace_in + " was recorded with seed " +
                                   std::to_string(h.seed) + " (leave --seed out)");

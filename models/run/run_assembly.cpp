@@ -11,10 +11,8 @@
 #include "run/sampled_window.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/program_mix.hpp"
-#include "stimulus/trace/artifact.hpp"
 #include "stimulus/trace/recorded_then_generated.hpp"
 #include "stimulus/trace/trace_input.hpp"
-#include "stimulus/trace/trace_reader.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma {
@@ -105,12 +103,11 @@ void RunAssembly::plan_stimulus() {
   if (!o.checkpoint.empty()) {
     checkpoint_ = read_checkpoint(o.checkpoint);
     if (!o.trace_in.empty()) {  // the checkpoint's workload, recorded: the window seeks to its position
-      if (o.trace_in.size() != 1 || trace::is_trace_directory(o.trace_in.front()) ||
-          trace::detect_trace_kind(o.trace_in.front()) != trace::TraceKind::Starnuma)
-        report_error(msg::kUsage,
-                     "--checkpoint with --trace-in: one starnuma trace (trace record) of the "
-                     "checkpoint's workload, not ChampSim's or an artifact set");
-      const trace::TraceHeader h = trace::TraceFile::open(o.trace_in.front())->header();
+      if (o.trace_in.size() != 1)
+        report_error(msg::kUsage, "--checkpoint with --trace-in: one recording of the checkpoint's workload");
+      recording_ = trace::open_recording(o.trace_in.front(), static_cast<unsigned>(place_threads(fabric_).size()),
+                                         "--checkpoint with --trace-in");
+      const trace::TraceHeader& h = recording_->header();
       o.workload = h.workload;  // compared with the checkpoint's below, as a --workload is
       o.workload_given = true;
       if (!o.seed_given) o.seed = h.seed;
@@ -146,9 +143,8 @@ void RunAssembly::plan_stimulus() {
     bool windowed = false;
     if (o.trace_in.empty()) {
       w = make_workload(o.workload, static_cast<unsigned>(all.size()), static_cast<unsigned>(sockets_), o.seed);
-    } else if (checkpoint_) {  // a window over its workload's recording: seeks to its position
-      w = trace::recorded_then_generated(trace::TraceFile::open(o.trace_in.front()), static_cast<unsigned>(all.size()),
-                                         static_cast<unsigned>(sockets_));
+    } else if (recording_) {  // a window over its workload's recording: seeks to its position
+      w = trace::recorded_then_generated(recording_, static_cast<unsigned>(sockets_));
     } else {
       trace::TraceInputOptions to{o.trace_space, o.trace_phase, {}};
       for (const ThreadPlace& t : all) to.detailed.push_back(!o.detailed_sockets || t.socket < o.detailed_sockets);
@@ -492,8 +488,7 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
   collect_migration(r);
   r.host_seconds = host_seconds;
   r.host_workload_shared = kept_workload_used();
-  if (checkpoint_ && !o_.trace_in.empty())
-    r.threads_generated_past_recording = trace::threads_generated_past_recording();
+  if (recording_) r.threads_generated_past_recording = trace::threads_generated_past_recording();
   // Initiators may go on after the cores are done (with the idle workload, they are all there is):
   // the measurement lasts until the last of them is.
   const sc_core::sc_time end =

@@ -32,6 +32,10 @@
 
 namespace starnuma {
 
+namespace trace {
+class TraceFile;
+}
+
 class RunAssembly {
  public:
   // Plans the run: resolves and checks the options (usage and configuration errors come here).
@@ -68,7 +72,8 @@ class RunAssembly {
   const size_t sockets_;
   RunOptions o_;
   std::optional<Checkpoint> checkpoint_;
-  InFlight in_flight_;  // a unit's copies still in flight
+  std::shared_ptr<const trace::TraceFile> recording_;  // a window's recorded streams (--checkpoint --trace-in)
+  InFlight in_flight_;                                 // a unit's copies still in flight
   // Functional warming: the translations the cores' TLBs started with, or why they started empty.
   uint64_t tlbs_warmed_ = 0;
   std::string tlbs_not_warmed_;

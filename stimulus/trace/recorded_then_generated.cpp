@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "common/diagnostics.hpp"
+#include "stimulus/trace/artifact.hpp"
+#include "stimulus/trace/trace_input.hpp"
 #include "stimulus/workload_registry.hpp"
 
 namespace starnuma::trace {
@@ -86,11 +88,19 @@ class RecordedThenGeneratedWorkload : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> recorded_then_generated(std::shared_ptr<const TraceFile> file, unsigned threads,
-                                                  unsigned sockets) {
+std::shared_ptr<const TraceFile> open_recording(const std::string& path, unsigned threads, const std::string& option) {
+  if (is_trace_directory(path) || detect_trace_kind(path) != TraceKind::Starnuma)
+    report_error(msg::kUsage, option + " " + path +
+                                  ": a sampled evaluation reads starnuma's own traces (starnuma trace record), not "
+                                  "ChampSim's or an artifact set");
+  std::shared_ptr<const TraceFile> file = TraceFile::open(path);
   if (file->header().threads != threads)
-    report_error(msg::kInput, file->path() + ": recorded for " + std::to_string(file->header().threads) +
+    report_error(msg::kInput, path + ": recorded for " + std::to_string(file->header().threads) +
                                   " threads; this platform has " + std::to_string(threads) + " cores");
+  return file;
+}
+
+std::unique_ptr<Workload> recorded_then_generated(std::shared_ptr<const TraceFile> file, unsigned sockets) {
   auto generator = std::make_shared<Generator>();
   generator->file = std::move(file);
   generator->sockets = sockets;

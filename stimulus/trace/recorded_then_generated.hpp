@@ -13,10 +13,12 @@
 
 namespace starnuma::trace {
 
-// The recording's threads must be `threads`; `sockets` is what its generator is built for.
-// Raises starnuma/input naming the file when the thread counts differ.
-std::unique_ptr<Workload> recorded_then_generated(std::shared_ptr<const TraceFile> file, unsigned threads,
-                                                  unsigned sockets);
+// A sampled evaluation's recording (the pass's and its windows' `--trace-in`): starnuma's own
+// format (a usage error naming `option` otherwise) of `threads` threads (an input error naming the
+// file otherwise).
+std::shared_ptr<const TraceFile> open_recording(const std::string& path, unsigned threads, const std::string& option);
+// `sockets` is what the recording's generator is built for, should a thread run past it.
+std::unique_ptr<Workload> recorded_then_generated(std::shared_ptr<const TraceFile> file, unsigned sockets);
 // Threads of this process that went on from the generator past their recording.
 unsigned threads_generated_past_recording();
 
