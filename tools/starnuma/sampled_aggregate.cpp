@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 
 #include "common/confidence.hpp"
 #include "common/diagnostics.hpp"
+#include "run/sampled_window.hpp"
 
 namespace starnuma::cli {
 
@@ -197,6 +199,33 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
       shortfalls.push_back("window " + window_name(w) + ": " + s.get<std::string>());
   a["shortfalls"] = shortfalls;
   return a;
+}
+
+nlohmann::ordered_json copies_by_next_boundary(const std::vector<nlohmann::ordered_json>& windows,
+                                               const nlohmann::ordered_json& manifest) {
+  std::map<uint64_t, uint64_t> boundary_at;  // phase: the mean thread's instructions at its boundary
+  for (const auto& p : manifest.value("phases", nlohmann::ordered_json::array()))
+    boundary_at[p.at("phase").get<uint64_t>()] = p.at("mean_instructions").get<uint64_t>();
+  nlohmann::ordered_json phases = nlohmann::ordered_json::array();
+  for (const auto& w : windows) {
+    if (w.value("checkpoint_unit", uint64_t{0}) != 0 || !w.contains("migration") ||
+        w["migration"].value("per_phase", nlohmann::ordered_json::array()).empty())
+      continue;
+    const nlohmann::ordered_json& r = w["migration"]["per_phase"][0];
+    const auto started = r.value("copies_started_at_instructions", std::vector<uint64_t>{});
+    const uint64_t moves = r.value("pages_to_copy", uint64_t{0});
+    if (started.empty() || moves == 0) continue;  // nothing to copy, or no rate to go by
+    const uint64_t phase = w.value("checkpoint_phase", uint64_t{0});
+    const auto at = boundary_at.find(phase), next = boundary_at.find(phase + 1);
+    const uint64_t length = at != boundary_at.end() && next != boundary_at.end() && next->second > at->second
+                                ? next->second - at->second
+                                : manifest.value("phase_instructions", uint64_t{0});
+    phases.push_back({{"phase", phase},
+                      {"pages_to_copy", moves},
+                      {"started_by_next_boundary",
+                       copies_started_by(started, r.value("instructions_observed", uint64_t{0}), moves, length)}});
+  }
+  return phases;
 }
 
 }  // namespace starnuma::cli

@@ -20,4 +20,14 @@ std::string window_name(const nlohmann::ordered_json& w);
 // with the pooled IPC's and AMAT's intervals at `level` over the windows as units.
 nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& windows, double level);
 
+// Whether each phase's copies would finish before the next boundary in a continuous run: for each
+// boundary's window that saw copies start, the copies started by the next boundary at the rate it
+// measured (copies_started_by; the boundaries' distances from the manifest, the last phase taken
+// as long as os.phase_instructions). One entry per such phase: phase, pages_to_copy,
+// started_by_next_boundary. The functional pass makes every decided copy at its boundary, so a
+// phase that would not finish its copies starts the next ones from a placement a continuous run
+// does not reach.
+nlohmann::ordered_json copies_by_next_boundary(const std::vector<nlohmann::ordered_json>& windows,
+                                               const nlohmann::ordered_json& manifest);
+
 }  // namespace starnuma::cli
