@@ -12,7 +12,8 @@
 # Environment: STARNUMA (default: build/starnuma), PHASE (instructions per thread per phase, default
 # 200000), EVERY (default 20000), WARMUP and WINDOW (per thread and unit: default 10000 and 20000),
 # MACHINES (default "baseline16-scaled starnuma16-scaled"), JOBS (windows at once, default 2), SETS
-# (more KEY=VALUE settings for every command, space-separated).
+# (more KEY=VALUE settings for every command, space-separated), CHECKPOINT_OPTIONS (more options of
+# the functional pass, e.g. "--timed-start 50000").
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-coverage-results}
@@ -36,7 +37,7 @@ for workload in "${workloads[@]}"; do
     rm -rf "$case" && mkdir -p "$case"
     platform="$root/platforms/$m.yaml"
     "$starnuma" checkpoint "$platform" --workload "$workload" "${sets[@]}" --checkpoints 3 --unit-every "$every" \
-      --warm-llcs --out "$case/checkpoints" --no-progress >"$case/checkpoint.txt"
+      --warm-llcs ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress >"$case/checkpoint.txt"
     "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
       --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --json >"$case/sampled.json"
     # The stretch the units stand for: from the first unit's multiple of EVERY to one past the last's.

@@ -242,7 +242,12 @@ uint64_t PageMap::translate_slow(uint64_t vaddr, size_t socket) {
   const uint64_t vpage = vaddr >> page_shift_;
   uint64_t e = slot(vpage);
   if (e == 0) {
-    const size_t node = allocation_ ? allocation_->node(*this, socket) : first_touch_node(socket);
+    size_t node = allocation_ ? allocation_->node(*this, socket) : first_touch_node(socket);
+    const auto listed =
+        std::lower_bound(first_touch_nodes_.begin(), first_touch_nodes_.end(), std::pair<uint64_t, uint32_t>{vpage, 0});
+    if (listed != first_touch_nodes_.end() && listed->first == vpage && listed->second < nodes_.size() &&
+        may_take(socket, listed->second))
+      node = listed->second;
     if (node == static_cast<size_t>(-1))
       report_error(msg::kInput, "out of memory: no node can hold virtual page " + hex(vpage << page_shift_) +
                                     " touched by socket " + std::to_string(socket) + " (" + occupancy() +
@@ -266,6 +271,15 @@ uint64_t PageMap::allocate_frame(size_t socket) {
                                   "; memory with dynamic capacity holds no page tables, as Linux's ZONE_MOVABLE)");
   ++frames_;
   return take_frame_for(socket, node) << page_shift_;
+}
+
+PageMap::Placement PageMap::placement() const {
+  Placement p;
+  for (size_t node = 0; node < nodes_.size(); ++node)
+    for (uint64_t i = 0; i < frames_used(node); ++i)
+      if (const uint64_t vpage = owner(node, i); vpage != kNoPage) p.emplace_back(vpage, static_cast<uint32_t>(node));
+  std::sort(p.begin(), p.end());
+  return p;
 }
 
 bool PageMap::place(uint64_t vpage, size_t node) {

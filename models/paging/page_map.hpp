@@ -42,6 +42,14 @@ class PageMap {
   // Where new pages go (paging/allocation_policy.hpp; null: first touch). Page-table frames always
   // take the toucher's nearest node with room, as Linux allocates them.
   void set_allocation(std::unique_ptr<AllocationPolicy> policy) { allocation_ = std::move(policy); }
+  // Where a timed run's first touches put pages: (virtual page, node), ascending by page. A page
+  // listed here goes to its node on its first touch, when the toucher may take it there, instead
+  // of where the allocation policy would put it (the functional pass, whose threads take turns, as
+  // a timed run's start decided; docs/sampling.md, "A timed start").
+  using Placement = std::vector<std::pair<uint64_t, uint32_t>>;
+  void set_first_touch_nodes(Placement placement) { first_touch_nodes_ = std::move(placement); }
+  // Every placed page and its node, ascending by page.
+  Placement placement() const;
   // Physical address of `vaddr`; places the page by first touch from `socket` if it is new.
   uint64_t translate(uint64_t vaddr, size_t socket) {
     const uint64_t vpage = vaddr >> page_shift_, key = vpage >> kChunkBits;
@@ -199,16 +207,17 @@ class PageMap {
   std::vector<Node> nodes_;
   std::vector<std::vector<size_t>> fallback_;
   std::unique_ptr<AllocationPolicy> allocation_;  // null: first touch
-  std::vector<uint64_t> used_;                    // pages placed per node (data pages and frames)
-  std::vector<size_t> owner_;                     // per node: the socket whose own node it is (npos: none)
-  std::vector<uint64_t> foreign_;                 // per node: pages first touch gave other sockets
-  std::vector<uint64_t> next_;                    // frames handed out per node (the next never-used frame)
-  std::vector<uint64_t> online_;                  // per node: frames online (dynamic capacity)
-  std::vector<uint64_t> bound_;                   // per node: frames below it may be handed out
-  std::vector<bool> releasing_;                   // per node: a release under way, to `bound_`
-  std::vector<uint64_t> draining_;                // per node: frames at or above bound_ still in use
-  std::vector<std::vector<uint64_t>> free_;       // per node: freed frames, the last freed first
-  std::vector<std::vector<uint64_t>> owners_;     // per node, per frame: vpage + 1, or 0
+  Placement first_touch_nodes_;
+  std::vector<uint64_t> used_;                 // pages placed per node (data pages and frames)
+  std::vector<size_t> owner_;                  // per node: the socket whose own node it is (npos: none)
+  std::vector<uint64_t> foreign_;              // per node: pages first touch gave other sockets
+  std::vector<uint64_t> next_;                 // frames handed out per node (the next never-used frame)
+  std::vector<uint64_t> online_;               // per node: frames online (dynamic capacity)
+  std::vector<uint64_t> bound_;                // per node: frames below it may be handed out
+  std::vector<bool> releasing_;                // per node: a release under way, to `bound_`
+  std::vector<uint64_t> draining_;             // per node: frames at or above bound_ still in use
+  std::vector<std::vector<uint64_t>> free_;    // per node: freed frames, the last freed first
+  std::vector<std::vector<uint64_t>> owners_;  // per node, per frame: vpage + 1, or 0
   FlatMap<uint32_t> moves_;
   uint64_t pages_moved_ = 0;
   FlatMap<int64_t> in_flight_;

@@ -165,8 +165,9 @@ class FunctionalPass {
   std::vector<PageMove> boundary_moves_;  // the last boundary's, for its units
   std::vector<size_t> boundary_from_;     // each move's source, kUnknownNode where apply() did not make it
   uint64_t furthest_ = 0;
-  uint64_t total_retired_ = 0;  // over the threads
-  uint64_t next_unit_at_ = 0;   // unit_every: the mean thread's instructions at the next unit
+  uint64_t timed_start_pages_ = 0;  // the pages a timed start placed (FunctionalPassOptions)
+  uint64_t total_retired_ = 0;      // over the threads
+  uint64_t next_unit_at_ = 0;       // unit_every: the mean thread's instructions at the next unit
   // The mean thread's instructions when the workload's initialisation ended (0: none), where a
   // timed run's warm-up and budgets start counting.
   std::optional<uint64_t> initialised_at_;
@@ -210,6 +211,8 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
   pages_.emplace(
       make_page_map(fabric_, pool_limit_bytes(os_.pool_fraction(), workload_->footprint()), tracking_.get()));
   set_allocation(*pages_, os_, fabric_);
+  timed_start_pages_ = o_.first_touch_nodes.size();
+  pages_->set_first_touch_nodes(std::move(o_.first_touch_nodes));
   pool_ = pool_node(*pages_);
   socket_node_ = socket_nodes(fabric_);
   check_nodes();
@@ -552,6 +555,10 @@ void FunctionalPass::write_manifest() {
   m["workload"] = o_.workload;
   m["seed"] = o_.seed;
   if (!o_.trace_in.empty()) m["trace"] = std::filesystem::absolute(o_.trace_in).lexically_normal().string();
+  if (o_.timed_start) {
+    m["timed_start"] = o_.timed_start;
+    m["timed_start_pages"] = timed_start_pages_;
+  }
   m["knowledge"] = metadata_ ? "tracker" : "perfect";
   if (o_.warm_llcs) m["llcs"] = llcs_->coherent() ? "coherent" : "not coherent";
   m["phase_instructions"] = os_.phase_instructions();

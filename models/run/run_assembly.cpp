@@ -473,6 +473,7 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
   }
   r.platform = platform_.source();
   r.workload = o_.workload;
+  if (o_.keep_placement) r.page_nodes = pages_->placement();
   r.placement = name_of(placement_);
   if (checkpoint_) {
     r.placement = "sampled window";

@@ -19,6 +19,7 @@
 #include "debug/waves.hpp"
 #include "core/cache_hierarchy.hpp"
 #include "os/os_settings.hpp"
+#include "paging/page_map.hpp"
 #include "platform/platform.hpp"
 #include "stimulus/trace/champsim.hpp"
 #include "tracking/tracker_metadata.hpp"
@@ -70,6 +71,8 @@ struct RunOptions {
   // A unit checkpoint's window: how many of its boundary's copies had started by the unit (the
   // rest are copied in the window, as still in flight); unset: all of them (docs/sampling.md).
   std::optional<uint64_t> copies_done;
+  // Keep every page's node at the run's end in RunResult::page_nodes (checkpoint --timed-start).
+  bool keep_placement = false;
   // Write the tracking metadata here after the run (CSV, atomically); needs tracking.impl != none.
   std::string dump_trackers;
   // Every this much simulated time, each memory node's bandwidth and pages (run/timeline.hpp);
@@ -108,6 +111,7 @@ struct RunResult {
   std::string tracking;
   std::vector<std::string> sockets;
   std::vector<double> socket_ipc;       // mean over each socket's cores
+  PageMap::Placement page_nodes;        // every page's node at the end, with RunOptions::keep_placement
   std::vector<ProgramResult> programs;  // a mix's programs (empty for a single workload)
   double amat_ns = 0, amat_unloaded_ns = 0, amat_contention_ns = 0;
   // Percentiles of the same misses' latencies (all classes, every core; within about 2 %).

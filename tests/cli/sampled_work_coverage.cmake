@@ -12,6 +12,7 @@ set(every 10000)
 file(REMOVE_RECURSE "${OUT}")
 
 include("${CMAKE_CURRENT_LIST_DIR}/starnuma_call.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/units_stretch.cmake")
 
 starnuma(0 checkpoint "${PLATFORM}" --workload ${workload} ${sets} --checkpoints 3 --unit-every ${every}
          --out "${OUT}/ck" --no-progress --warm-llcs)
@@ -21,12 +22,8 @@ set(sampled "${out}")
 
 # The stretch the units cover: from the first unit's multiple of 10 K to one past the last's.
 file(READ "${OUT}/ck/manifest.json" manifest)
+units_stretch("${manifest}" ${every} from span)
 string(JSON units LENGTH "${manifest}" units)
-math(EXPR last "${units} - 1")
-string(JSON first_at GET "${manifest}" units 0 mean_instructions)
-string(JSON last_at GET "${manifest}" units ${last} mean_instructions)
-math(EXPR from "(${first_at} + ${every} / 2) / ${every} * ${every}")
-math(EXPR span "(${last_at} + ${every} / 2) / ${every} * ${every} + ${every} - ${from}")
 starnuma(0 run "${PLATFORM}" --workload ${workload} ${sets} --placement dynamic --warmup ${from} --instructions ${span}
          --common-span --no-progress --json)
 set(continuous "${out}")

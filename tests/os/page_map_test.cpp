@@ -31,6 +31,27 @@ TEST(PageMap, FirstTouchPlacesOnTheTouchingSocketAndKeepsTheOffset) {
   EXPECT_EQ(m.pages_on(1), 1u);
 }
 
+TEST(PageMap, ATimedStartsFirstTouchesPlaceTheirPagesWhereThatRunDid) {
+  PageMap m = small_map();
+  m.set_first_touch_nodes({{10, 1}, {11, 2}, {12, 0}, {13, 1}, {14, 1}, {15, 1}, {16, 1}});
+  EXPECT_EQ(m.translate(10 * kPage, 0), 4 * kPage);  // listed on s1: there, though s0 touches it
+  m.translate(11 * kPage, 0);                        // listed on the pool, which first touch may not use
+  EXPECT_EQ(m.node_of(11), 0u);
+  m.translate(12 * kPage, 1);
+  EXPECT_EQ(m.node_of(12), 0u);
+  m.translate(20 * kPage, 0);  // not listed: first touch
+  EXPECT_EQ(m.node_of(20), 0u);
+  for (uint64_t p = 13; p < 17; ++p) m.translate(p * kPage, 0);  // s1 fills after three: the fourth falls back
+  EXPECT_EQ(m.node_of(13), 1u);
+  EXPECT_EQ(m.node_of(15), 1u);
+  EXPECT_EQ(m.node_of(16), 0u);
+  const PageMap::Placement p = m.placement();
+  ASSERT_EQ(p.size(), 8u);
+  EXPECT_TRUE(std::is_sorted(p.begin(), p.end()));
+  EXPECT_EQ(p.front(), (std::pair<uint64_t, uint32_t>{10, 1}));
+  EXPECT_EQ(p.back(), (std::pair<uint64_t, uint32_t>{20, 0}));
+}
+
 TEST(PageMap, AFullNodeFallsBackInOrderButNeverToThePool) {
   PageMap m = small_map();
   for (uint64_t p = 0; p < 4; ++p) m.translate(p * kPage, 0);
