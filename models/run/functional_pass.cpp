@@ -20,6 +20,7 @@
 #include "platform/platform.hpp"
 #include "pool/pool_monitors.hpp"
 #include "run/run_setup.hpp"
+#include "run/simulation.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/trace/recorded_then_generated.hpp"
 #include "stimulus/workload_registry.hpp"
@@ -110,6 +111,7 @@ class FunctionalPass {
       chmu_.observe(Time(), op, (line - pool_first_line_) << kPassLineShift);
   }
   void write_manifest();
+  void timed_start();
   uint64_t mean_retired() const { return total_retired_ / n_; }
   // Whether the pass goes on in the last boundary's phase for its units (`unit`: written so far).
   bool units_to_come(uint64_t unit) const {
@@ -211,8 +213,6 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
   pages_.emplace(
       make_page_map(fabric_, pool_limit_bytes(os_.pool_fraction(), workload_->footprint()), tracking_.get()));
   set_allocation(*pages_, os_, fabric_);
-  timed_start_pages_ = o_.first_touch_nodes.size();
-  pages_->set_first_touch_nodes(std::move(o_.first_touch_nodes));
   pool_ = pool_node(*pages_);
   socket_node_ = socket_nodes(fabric_);
   check_nodes();
@@ -229,6 +229,7 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
     if (o.out.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
     folder_.emplace(o.out, "manifest.json");
   }
+  if (o_.timed_start) timed_start();  // once everything above has been checked
   set_up_caches();
   for (unsigned t = 0; t < n_; ++t) readers_.emplace_back(workload_->stream(t));
   ops_.assign(n_, 0);
@@ -237,6 +238,34 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
   at_barrier_.assign(n_, false);
   measuring_.assign(n_, !workload_->initialises());
   filter_.assign(n_ * kFilterLines, kNoLine);
+}
+
+// The workload timed from its start for o_.timed_start instructions per thread after its
+// initialisation (first touch, nothing migrates), and every page it placed where it placed it: the
+// pass's first touches then follow the timed run's races, which its turns cannot reproduce
+// (docs/sampling.md, "A timed start"). The timed run builds the workload again (graphs come from
+// their cache).
+void FunctionalPass::timed_start() {
+  RunOptions ro;
+  ro.workload = o_.workload;
+  ro.seed = o_.seed;
+  if (!o_.trace_in.empty()) ro.trace_in = {o_.trace_in};  // the recording's workload and seed (o_ holds them)
+  ro.instructions = o_.timed_start;
+  ro.placement = Placement::FirstTouch;
+  ro.keep_placement = true;
+  const auto start = std::chrono::steady_clock::now();
+  RunResult r = run_workload(platform_, ro);
+  const std::string what = "checkpoint --timed-start " + std::to_string(o_.timed_start);
+  if (r.threads_ended_early)
+    report_error(msg::kUsage, what + ": the workload ends first (" + std::to_string(r.threads_ended_early) +
+                                  " threads ended early): a shorter timed start or a longer workload");
+  for (const std::string& s : r.shortfalls) report_error(msg::kUsage, what + ": " + s);
+  if (o_.progress)
+    std::fprintf(stderr, "timed start: %zu pages placed in %llu instructions per thread (%.1f s)\n",
+                 r.page_nodes.size(), static_cast<unsigned long long>(o_.timed_start),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  timed_start_pages_ = r.page_nodes.size();
+  pages_->set_first_touch_nodes(std::move(r.page_nodes));
 }
 
 // A checkpoint names a node by its socket or as StarNUMA's pool (which only migration fills); a

@@ -19,8 +19,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "paging/page_map.hpp"
-
 namespace starnuma {
 
 class Platform;
@@ -44,10 +42,9 @@ struct FunctionalPassOptions {
   // Functional warming of the LLCs: the pass keeps its LLCs coherent as the platform's protocol
   // does (when on) and every checkpoint records them and the bounded directories.
   bool warm_llcs = false;
-  // A timed start: the first touches of a timed run of the workload's first `timed_start`
-  // instructions per thread (after its initialisation), whose pages the pass places where that
-  // run did (docs/sampling.md, "A timed start"); empty and 0: the pass's own first touches.
-  PageMap::Placement first_touch_nodes;
+  // A timed start: the pass first runs the workload timed for this many instructions per thread
+  // (after its initialisation) and places the pages that run placed where it did (docs/sampling.md,
+  // "A timed start"); 0: the pass's own first touches.
   uint64_t timed_start = 0;
   std::string out;        // folder: manifest.json and checkpoint-K.ckpt, replaced whole
   bool progress = false;  // a line per phase on stderr

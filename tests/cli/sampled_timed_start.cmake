@@ -81,3 +81,9 @@ starnuma(1 checkpoint "${PLATFORM}" --workload ${small} --timed-start 10000 --st
 if(NOT err MATCHES "--streams-only excludes --timed-start")
   message(FATAL_ERROR "--timed-start with --streams-only: ${err}")
 endif()
+starnuma(1 checkpoint "${PLATFORM}" --workload sharing:pages=2048,operations=1000 --timed-start 100000
+         --checkpoints 1 --out "${OUT}/too-long")
+if(NOT err MATCHES "checkpoint --timed-start 100000: the workload ends first \\(64 threads ended early\\)"
+   OR EXISTS "${OUT}/too-long")
+  message(FATAL_ERROR "a timed start longer than the workload: ${err}")
+endif()

@@ -29,7 +29,6 @@
 #include "os/checkpoint.hpp"
 #include "run/functional_pass.hpp"
 #include "run/sampled_window.hpp"
-#include "run/simulation.hpp"
 #include "run/unit_selection.hpp"
 #include "stimulus/program_mix.hpp"
 #include "stimulus/workload_registry.hpp"
@@ -116,38 +115,12 @@ struct SampleArgs {
   SlurmOptions slurm;
 };
 
-// The pages a timed run of the workload's first `timed_start` instructions per thread (after its
-// initialisation; first touch, nothing migrates) placed, and where: the pass's first touches then
-// follow the timed run's races, which its turns cannot reproduce (docs/sampling.md, "A timed start").
-PageMap::Placement timed_start_placement(Platform& platform, const FunctionalPassOptions& pass) {
-  RunOptions ro;
-  ro.workload = pass.workload;
-  ro.seed = pass.seed;
-  if (!pass.trace_in.empty()) {
-    ro.trace_in = {pass.trace_in};
-    ro.seed_given = pass.seed_given;
-  }
-  ro.instructions = pass.timed_start;
-  ro.placement = Placement::FirstTouch;
-  ro.keep_placement = true;
-  const auto start = std::chrono::steady_clock::now();
-  RunResult r = run_workload(platform, ro);
-  if (pass.progress)
-    std::fprintf(stderr, "timed start: %zu pages placed in %llu instructions per thread (%.1f s)\n",
-                 r.page_nodes.size(), static_cast<unsigned long long>(pass.timed_start),
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  for (const std::string& s : r.shortfalls)
-    report_error(msg::kUsage, "checkpoint --timed-start " + std::to_string(pass.timed_start) + ": " + s);
-  return std::move(r.page_nodes);
-}
-
 int checkpoint(const CheckpointArgs& ca) {
   if (ca.pass.out.empty() && !ca.pass.streams_only) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
   auto platform = Platform::build(ca.platform.platform, ca.platform.sets);
   FunctionalPassOptions o = ca.pass;
   const bool json = ca.json;
   o.progress = o.progress && !json;
-  if (o.timed_start) o.first_touch_nodes = timed_start_placement(*platform, o);
   const FunctionalPassResult r = run_functional_pass(*platform, o);
   if (o.streams_only && !json) {
     std::cout << std::fixed << std::setprecision(2) << r.accesses << " operations read in " << r.pass_seconds
