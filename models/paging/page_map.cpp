@@ -242,12 +242,11 @@ uint64_t PageMap::translate_slow(uint64_t vaddr, size_t socket) {
   const uint64_t vpage = vaddr >> page_shift_;
   uint64_t e = slot(vpage);
   if (e == 0) {
-    size_t node = allocation_ ? allocation_->node(*this, socket) : first_touch_node(socket);
-    const auto listed =
-        std::lower_bound(first_touch_nodes_.begin(), first_touch_nodes_.end(), std::pair<uint64_t, uint32_t>{vpage, 0});
-    if (listed != first_touch_nodes_.end() && listed->first == vpage && listed->second < nodes_.size() &&
-        may_take(socket, listed->second))
-      node = listed->second;
+    // A listed page's node first: a policy asked and then overruled would still count the page
+    // (interleave's turn would pass).
+    size_t node = listed_node(vpage, socket);
+    if (node == static_cast<size_t>(-1))
+      node = allocation_ ? allocation_->node(*this, socket) : first_touch_node(socket);
     if (node == static_cast<size_t>(-1))
       report_error(msg::kInput, "out of memory: no node can hold virtual page " + hex(vpage << page_shift_) +
                                     " touched by socket " + std::to_string(socket) + " (" + occupancy() +
@@ -271,6 +270,15 @@ uint64_t PageMap::allocate_frame(size_t socket) {
                                   "; memory with dynamic capacity holds no page tables, as Linux's ZONE_MOVABLE)");
   ++frames_;
   return take_frame_for(socket, node) << page_shift_;
+}
+
+size_t PageMap::listed_node(uint64_t vpage, size_t socket) const {
+  const auto listed =
+      std::lower_bound(first_touch_nodes_.begin(), first_touch_nodes_.end(), std::pair<uint64_t, uint32_t>{vpage, 0});
+  if (listed == first_touch_nodes_.end() || listed->first != vpage || listed->second >= nodes_.size() ||
+      !may_take(socket, listed->second))
+    return static_cast<size_t>(-1);
+  return listed->second;
 }
 
 PageMap::Placement PageMap::placement() const {

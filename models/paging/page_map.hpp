@@ -188,6 +188,8 @@ class PageMap {
   using Chunk = std::vector<uint64_t>;
   uint64_t entry(uint64_t vpage) const;
   uint64_t translate_slow(uint64_t vaddr, size_t socket);
+  // The node set_first_touch_nodes lists for `vpage`, when `socket` may place it there; else npos.
+  size_t listed_node(uint64_t vpage, size_t socket) const;
   uint64_t address(uint64_t entry, uint64_t vaddr) const {
     return ((entry >> 8) << page_shift_) | (vaddr & (page_size_ - 1));
   }

@@ -108,6 +108,13 @@ TEST(Allocation, InterleaveGoesRoundRobinSkippingFullNodesAndNeverThePool) {
   EXPECT_EQ(r.type, "starnuma/input") << "every socket node is full: " << r.message;
 }
 
+TEST(Allocation, ATimedStartsListedPageTakesNoTurnOfThePolicy) {
+  PageMap m = three_sockets("interleave");
+  m.set_first_touch_nodes({{1, 2}});
+  // Page 1 goes where the timed start put it; interleave's turns go on as if it had not been asked.
+  EXPECT_EQ(touch_new(m, 0, 0, 4), (std::vector<size_t>{0, 2, 1, 2}));
+}
+
 TEST(Allocation, HybridKeepsToTheTouchersNodeThenInterleavesOverTheOthers) {
   PageMap m = three_sockets("hybrid");
   EXPECT_EQ(touch_new(m, 0, 0, 8), (std::vector<size_t>{0, 0, 0, 0, 1, 2, 1, 2}));

@@ -64,15 +64,13 @@ void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_jso
                       const std::vector<std::pair<uint64_t, uint64_t>>& held,
                       const std::vector<std::string>& window_out, std::vector<std::string>& copies_done) try {
   std::map<uint64_t, nlohmann::ordered_json> boundary;  // phase: its window's migration record
-  std::map<uint64_t, uint64_t> boundary_at;             // phase: the mean thread's instructions there
+  std::map<uint64_t, uint64_t> boundary_at = boundary_positions(manifest);
   for (size_t k = 0; k < held.size(); ++k) {
     if (held[k].second != 0) continue;
     const nlohmann::ordered_json w = read_json(fs::path(window_out[k]) / "stats.json", "a window's results");
     if (w.contains("migration") && !w["migration"]["per_phase"].empty())
       boundary[held[k].first] = w["migration"]["per_phase"][0];
   }
-  for (const auto& p : manifest.value("phases", nlohmann::ordered_json::array()))
-    boundary_at[p.at("phase").get<uint64_t>()] = p.at("mean_instructions");
   std::map<std::pair<uint64_t, uint64_t>, uint64_t> unit_at;
   for (const auto& u : manifest.value("units", nlohmann::ordered_json::array()))
     unit_at[{u.at("phase").get<uint64_t>(), u.at("unit").get<uint64_t>()}] = u.at("mean_instructions");

@@ -201,11 +201,16 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
   return a;
 }
 
+std::map<uint64_t, uint64_t> boundary_positions(const nlohmann::ordered_json& manifest) {
+  std::map<uint64_t, uint64_t> at;
+  for (const auto& p : manifest.value("phases", nlohmann::ordered_json::array()))
+    at[p.at("phase").get<uint64_t>()] = p.at("mean_instructions").get<uint64_t>();
+  return at;
+}
+
 nlohmann::ordered_json copies_by_next_boundary(const std::vector<nlohmann::ordered_json>& windows,
                                                const nlohmann::ordered_json& manifest) {
-  std::map<uint64_t, uint64_t> boundary_at;  // phase: the mean thread's instructions at its boundary
-  for (const auto& p : manifest.value("phases", nlohmann::ordered_json::array()))
-    boundary_at[p.at("phase").get<uint64_t>()] = p.at("mean_instructions").get<uint64_t>();
+  const std::map<uint64_t, uint64_t> boundary_at = boundary_positions(manifest);
   nlohmann::ordered_json phases = nlohmann::ordered_json::array();
   for (const auto& w : windows) {
     if (w.value("checkpoint_unit", uint64_t{0}) != 0 || !w.contains("migration") ||

@@ -1,7 +1,9 @@
 // The sampled evaluation's aggregate (`starnuma sample`): the windows' results as one run.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,10 @@ std::string window_name(const nlohmann::ordered_json& w);
 // The windows' results (each its stats.json) as one run, as the paper aggregates its checkpoints,
 // with the pooled IPC's and AMAT's intervals at `level` over the windows as units.
 nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& windows, double level);
+
+// Each phase boundary's position in a checkpoint folder's manifest: phase, the mean thread's
+// instructions there.
+std::map<uint64_t, uint64_t> boundary_positions(const nlohmann::ordered_json& manifest);
 
 // Whether each phase's copies would finish before the next boundary in a continuous run: for each
 // boundary's window that saw copies start, the copies started by the next boundary at the rate it
