@@ -5,16 +5,16 @@
 // overlap.
 //
 // The stretches are a ring, sorted by start. The oldest is forgotten only once it ended before
-// the floor, SystemC's current time, which no later request precedes (an initiator runs at or ahead
-// of SystemC time); while it has not, the ring grows instead. Eight fit before any growth: a
-// bank's backlog is rarely longer.
+// the floor (request_floor_fs: SystemC time, or earlier while an initiator that fell behind it
+// still sends), which no later request precedes; while it has not, the ring grows instead. Eight
+// fit before any growth: a bank's backlog is rarely longer.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <vector>
 
-#include "common/local_time.hpp"
+#include "common/request_floor.hpp"
 
 namespace starnuma {
 
@@ -43,7 +43,7 @@ class IntervalCalendar {
   // Marks [start, end) busy for a request ready at `ready`; it must be idle (as fit() found it).
   void insert(int64_t start, int64_t end, int64_t ready) {
     if (count_ == busy_.size()) {
-      if (at(0).end <= sim_now_fs() / 1000) {  // forget the oldest: it ended before any later request
+      if (at(0).end <= request_floor_fs() / 1000) {  // forget the oldest: it ended before any later request
         if (at(0).end > forgotten_end_) forgotten_end_ = at(0).end;
         head_ = (head_ + 1) & mask();
         --count_;

@@ -213,7 +213,7 @@ void CacheHierarchy::observe_stall(Time stall, int64_t& t) {
   // observer computed without holding the thread leaves SystemC time behind the core's: no fence.
   if (const int64_t resumed = sim_now_fs(); resumed > t) fault_end_ = std::max(fault_end_, resumed);
   t += stall.ps() * 1000;
-  if (env_.sync_fs > 0) wait_if_ahead(t, env_.sync_fs);
+  if (env_.sync_fs > 0 && t - sim_now_fs() >= env_.sync_fs) wait_in_access(t);
 }
 
 void CacheHierarchy::take_shootdowns(int64_t& t) {
@@ -308,7 +308,7 @@ uint64_t CacheHierarchy::translate(uint64_t vaddr, int64_t& t) {
     }
     // A page's first touch places it (first-touch policies): the touches of the sockets race in
     // time order, so a core ahead of SystemC time waits for it before it claims a new page.
-    if (env_.sync_fs > 0 && env_.pages->peek(vaddr) == PageMap::kUnplaced) wait_until_fs(t);
+    if (env_.sync_fs > 0 && env_.pages->peek(vaddr) == PageMap::kUnplaced) wait_in_access(t);
     ppage = env_.pages->translate(vaddr, env_.requester) >> kPageShift;
     CacheArray::Victim v = stlb_.fill(vpage, false, ppage);
     if (v.valid && obs) wait(obs->tlb_evict(env_.core, TlbLevel::L2, v.line, v.payload, at()));
@@ -349,7 +349,7 @@ void CacheHierarchy::write_back_from_l1(uint64_t line, int64_t t) {
 bool CacheHierarchy::take_turn(uint64_t paddr, int64_t issue) {
   // The cheap test first: most transactions are not ahead of SystemC time.
   if (issue <= sim_now_fs() || !env_.coherence->held_elsewhere(env_.requester, paddr)) return false;
-  wait_until_fs(issue);
+  wait_in_access(issue);
   return true;
 }
 
@@ -478,7 +478,7 @@ int64_t CacheHierarchy::walk(uint64_t vaddr, int64_t t) {
     // and read by every core, so their banks and links are the hottest, where requests arriving
     // out of time order are served least exactly (without this, sharing moved 3 % between a
     // 500 ns and a 1 ns quantum). Reads that hit the L1 or L2 need no wait.
-    if (env_.sync_fs > 0 && !l1_.contains(entry >> kLineShift) && !l2_.contains(entry >> kLineShift)) wait_until_fs(t);
+    if (env_.sync_fs > 0 && !l1_.contains(entry >> kLineShift) && !l2_.contains(entry >> kLineShift)) wait_in_access(t);
     t = through_caches(vaddr, entry, false, t, Who::Walker);
     if (level == PageTable::kLevels - 1) break;
     table = tables.table(level + 1, vaddr, env_.requester);
@@ -514,6 +514,7 @@ int64_t CacheHierarchy::through_caches(uint64_t vaddr, uint64_t paddr, bool writ
 }
 
 int64_t CacheHierarchy::access(uint64_t vaddr, bool write, int64_t now) {
+  floor_hold_.serve(now);
   int64_t t = now;
   if (!shootdowns_.empty()) take_shootdowns(t);
   const uint64_t ppage = translate(vaddr, t);

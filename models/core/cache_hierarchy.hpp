@@ -11,6 +11,7 @@
 
 #include "cache/cache_array.hpp"
 #include "coherence/coherence.hpp"
+#include "common/request_floor.hpp"
 #include "common/stats.hpp"
 #include "core/core_config.hpp"
 #include "core/hinting_faults.hpp"
@@ -181,6 +182,8 @@ class CacheHierarchy {
     fault_end_ = 0;
     return end;
   }
+  // The core sends nothing before SystemC time from now on (it passed a barrier, its stream ended).
+  void caught_up() { floor_hold_.release(); }
   // True when the access would certainly hit the DTLB and L1 (no side effects).
   bool certain_l1_hit(uint64_t vaddr) const;
   // A light core's window: its hit is an LLC hit (latency llc_latency()). True when the access
@@ -233,6 +236,14 @@ class CacheHierarchy {
   uint64_t translate(uint64_t vaddr, int64_t& t);
   // Drops the translations shot down since the last access, at `t` (their annex counts flush).
   void take_shootdowns(int64_t& t);
+  // Waits in SystemC until `fs` inside an access. SystemC time then passes the core's own, from
+  // which its younger accesses are timed: the memories' floor holds at the access's time until they
+  // catch up (request_floor_fs).
+  void wait_in_access(int64_t fs) {
+    if (fs <= sim_now_fs()) return;
+    floor_hold_.hold_served();
+    wait_until_fs(fs);
+  }
   // The tracking hardware's backpressure on a TLB event: the access waits (and, far ahead of
   // SystemC time, lets it catch up).
   void observe_stall(Time stall, int64_t& t);
@@ -283,6 +294,7 @@ class CacheHierarchy {
   std::array<std::optional<CacheArray>, 3> walk_caches_;
   std::vector<uint64_t> shootdowns_;  // pages to drop from the TLBs before the next access
   int64_t fault_end_ = 0;             // take_fault_end
+  FloorHold floor_hold_;              // held while the core sends behind SystemC time
   std::vector<int64_t> unloaded_ps_;  // per address range
   std::vector<AccessClass> class_;    // per address range
 };

@@ -63,6 +63,7 @@ int64_t Core::pass_barrier(const StreamOp& op, int64_t now) {
   // In a mix, a program's measurement starts at its own barrier: its cores restart their own statistics.
   if (job_->control->barrier(op.address, op.starts_measurement, job_->group)) reset_stats();
   ++barriers_;
+  caches_->caught_up();  // it resumes at SystemC time
   return std::max(now, sim_now_fs());
 }
 
@@ -208,6 +209,7 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
   instructions_ += retired;
   cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
   if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
+  caches_->caught_up();
   wait_until_fs(now);
   job.control->finished(job.group);
 }

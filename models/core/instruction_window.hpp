@@ -8,9 +8,12 @@
 // An access that may miss the LLC while all of the socket's LLC miss slots are busy waits here
 // too, until one frees. A hinting fault is taken when its access retires: what follows it in
 // program order is squashed and dispatched again after the handler, so nothing younger issues
-// before the fault ends (a fence). Every access thus leaves the core in time order and within the quantum of
-// SystemC time, as the caches, links and memories past the core expect. (Sending it at dispatch, timed up to a chain of
-// miss latencies ahead, made results depend on the quantum; docs/decisions.md.)
+// before the fault ends (a fence). Every access thus leaves the core in time order and at most a
+// quantum ahead of SystemC time, as the caches, links and memories past the core expect; behind
+// it only after the core waited in SystemC inside an access (a page walk's read in time order),
+// and then the memories keep what it may still need (common/request_floor.hpp). (Sending it at
+// dispatch, timed up to a chain of miss latencies ahead, made results depend on the quantum;
+// docs/decisions.md.)
 #pragma once
 
 #include <cstdint>

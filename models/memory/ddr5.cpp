@@ -269,6 +269,7 @@ int64_t Ddr5Controller::refresh_end(const RankState& rank, unsigned bank, int64_
 }
 
 Time Ddr5Controller::access(Time arrival, MemOp op, uint64_t offset, PathTrace* trace) {
+  if (arrival.ps() < request_floor_fs() / kFsPerPs) ++before_floor_;
   const Location loc = locate(offset);
   const size_t sc_index = static_cast<size_t>(loc.channel) * radix_[kSubchannel].value() + loc.subchannel;
   const size_t rank_index = sc_index * radix_[kRank].value() + loc.rank;

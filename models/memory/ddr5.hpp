@@ -173,6 +173,10 @@ class Ddr5Controller : public Component {
   Counter row_conflicts_{*this, "row_conflicts", "accesses", "Accesses that found another row open (precharge first)"};
   Counter refresh_waits_{*this, "refresh_waits", "accesses", "Accesses whose activate waited for a refresh to end"};
   Counter turnarounds_{*this, "turnarounds", "batches", "Write batches, each turning the bus around twice"};
+  // A model check: no initiator sends before the floor (request_floor_fs), so this stays 0.
+  Counter before_floor_{*this, "arrivals_before_floor", "accesses",
+                        "Accesses that arrived before the floor, where the banks may have forgotten their bookings "
+                        "(a model error)"};
   Counter queue_full_{*this, "queue_full_stalls", "accesses", "Writes that waited for a write queue slot"};
   Average read_latency_{*this, "read_latency", "ns", "Read latency inside the controller"};
 };

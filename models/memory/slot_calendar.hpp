@@ -5,8 +5,8 @@
 //
 // The slots live in a ring, 64 to a word; each word is tagged with the stretch of time it holds,
 // so a word holding an older stretch is free without anything ever being swept. A word is reused
-// only once its stretch lies wholly before the floor, SystemC's current time: no request can
-// arrive before it (an initiator runs at or ahead of SystemC time). When a booking would reuse a
+// only once its stretch lies wholly before the floor (request_floor_fs: SystemC time, or earlier
+// while an initiator that fell behind it still sends): no request can arrive before it. When a booking would reuse a
 // word still at or after the floor, the ring doubles instead, so nothing a later request may need
 // is ever forgotten, however far ahead of the floor bookings reach (a request delayed for
 // microseconds in a congested fabric). A limit of zero length is no limit: such a calendar is off.
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/divisor.hpp"
-#include "common/local_time.hpp"
+#include "common/request_floor.hpp"
 
 namespace starnuma {
 
@@ -87,7 +87,7 @@ class SlotCalendar {
   static int64_t stretch_of(int64_t s) { return static_cast<int64_t>(static_cast<uint64_t>(s) / 64); }
   Word& word(int64_t s) { return words_[static_cast<uint64_t>(stretch_of(s)) & (words_.size() - 1)]; }
   const Word& word(int64_t s) const { return words_[static_cast<uint64_t>(stretch_of(s)) & (words_.size() - 1)]; }
-  int64_t floor_stretch() const { return stretch_of(slot_of(sim_now_fs() / 1000)); }
+  int64_t floor_stretch() const { return stretch_of(slot_of(request_floor_fs() / 1000)); }
   // Doubles the ring until `stretch` has a word of its own beside every stretch at or after the floor.
   void grow(int64_t stretch) {
     const int64_t floor = floor_stretch();

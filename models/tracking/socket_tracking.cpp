@@ -252,6 +252,7 @@ void SocketTracking::make_room(Tracker& k, unsigned flushes, int64_t& t) {
   if (sc_core::sc_get_current_process_handle().proc_kind() != sc_core::SC_THREAD_PROC_)
     report_error(msg::kModel, path() + ": a flush met a full tracker queue outside a core's process");
   stalled_ += flushes;
+  FloorHold::hold_running_process();  // the core's other accesses still go out at their times
   while (!k.queue.has_room(flushes)) sc_core::wait(k.started);
   const int64_t now = sim_now_fs();
   if (now > t) {
@@ -290,6 +291,8 @@ void SocketTracking::serve(Tracker& k) {
       k.free_fs = access(MemOp::Write, u.write_addr, u.write_data, issue);
     }
     ++served_;
+    if (k.queue.empty()) k.floor.release();
+    else k.floor.serve(k.queue.start_time(k.free_fs));  // the next update's time, while behind
     wait_until(k.free_fs);
   }
 }
@@ -494,6 +497,9 @@ int64_t SocketTracking::access(MemOp op, uint64_t addr, uint64_t data, int64_t i
 uint64_t SocketTracking::QueuedMemory::read(uint64_t addr) {
   SocketTracking& o = owner_;
   o.current_->queue.push(o.beat_fs_, addr);
+  // A core behind SystemC time flushed: the update goes out at that time (the core holds the floor
+  // at or before it now, but may catch up before the tracker serves it).
+  if (o.beat_fs_ < sim_now_fs()) o.current_->floor.hold(o.beat_fs_);
   if (o.waves_) o.waves_->add(o.current_->queue_signal, o.beat_fs_ / 1000, 1);
   ++o.reads_;
   ++o.total_reads_;

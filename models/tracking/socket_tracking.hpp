@@ -16,6 +16,7 @@
 #include "core/cache_hierarchy.hpp"
 #include "common/component.hpp"
 #include "common/enum_names.hpp"
+#include "common/request_floor.hpp"
 #include "debug/waves.hpp"
 #include "core/core_config.hpp"
 #include "core/tracking_hook.hpp"
@@ -122,6 +123,7 @@ class SocketTracking : public Component, public TlbObserver {
     TrackerQueue queue;
     sc_core::sc_event queued, started;         // an update was queued; one started (its slot is free)
     int64_t free_fs = 0;                       // the last update's last response is back
+    FloorHold floor;                           // held while an update waits behind SystemC time
     Waves::Signal queue_signal = Waves::kOff;  // updates waiting (waves)
   };
 

@@ -37,4 +37,14 @@ inline RunOptions window_options(const std::string& checkpoint, const std::strin
   return o;
 }
 
+// The memories' accesses that arrived before the floor (request_floor_fs), over a run's
+// statistics tree: a model error, so 0.
+inline uint64_t arrivals_before_floor(const nlohmann::json& stats) {
+  uint64_t n = 0;
+  if (!stats.is_object()) return 0;
+  for (const auto& [key, value] : stats.items())
+    n += key == "arrivals_before_floor" && value.is_number() ? value.get<uint64_t>() : arrivals_before_floor(value);
+  return n;
+}
+
 }  // namespace starnuma::testing

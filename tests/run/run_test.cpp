@@ -371,7 +371,8 @@ TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
       o.detailed_sockets = c.detailed_sockets;
       const RunResult r = run_workload(*p, o);
       return std::to_string(r.ipc) + " " + std::to_string(r.amat_ns) + " " + std::to_string(r.amat_contention_ns) +
-             " " + std::to_string(r.threads_ended_early);
+             " " + std::to_string(r.threads_ended_early) + " " +
+             std::to_string(testing::arrivals_before_floor(r.stats));
     });
   };
   std::vector<double> ipc[2], amat[2], contention[2];
@@ -381,9 +382,11 @@ TEST_P(Convergence, TheDefaultQuantumGivesTheResultsOfAOneNanosecondQuantum) {
       std::istringstream in(got);
       double i = 0, a = 0, q = 0;
       unsigned ended_early = 0;
-      ASSERT_TRUE(in >> i >> a >> q >> ended_early) << got;
+      uint64_t before_floor = 0;
+      ASSERT_TRUE(in >> i >> a >> q >> ended_early >> before_floor) << got;
       // A case whose workload ends before its budget is not the case it names.
       EXPECT_EQ(ended_early, 0u) << c.name << ": threads ended before their budget";
+      EXPECT_EQ(before_floor, 0u) << c.name << ": accesses reached a memory before the floor (request_floor_fs)";
       ipc[fine].push_back(i);
       amat[fine].push_back(a);
       contention[fine].push_back(q);
