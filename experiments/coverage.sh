@@ -40,17 +40,7 @@ for workload in "${workloads[@]}"; do
       --warm-llcs ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress >"$case/checkpoint.txt"
     "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
       --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --json >"$case/sampled.json"
-    # The stretch the units stand for: from the first unit's multiple of EVERY to one past the last's.
-    # A timed run counts its warm-up from the end of the workload's initialisation.
-    read -r from span < <(python3 -c '
-import json, sys
-m = json.load(open(sys.argv[1]))
-units, k = m["units"], int(sys.argv[2])
-first, last = [(u["mean_instructions"] + k // 2) // k * k for u in (units[0], units[-1])]
-init = m["initialised_at_mean_instructions"]
-if init is None or init > first:
-    sys.exit(f"{sys.argv[1]}: the initialisation ends at {init}, after the first unit ({first}): a longer PHASE")
-print(first - init, last + k - first)' "$case/checkpoints/manifest.json" "$every")
+    read -r from span < <(python3 "$root/experiments/coverage_stretch.py" "$case/checkpoints/manifest.json" "$every")
     "$starnuma" run "$platform" --workload "$workload" "${sets[@]}" --placement dynamic --warmup "$from" \
       --instructions "$span" --common-span --no-progress --json >"$case/continuous.json" 2>"$case/continuous.err"
     mv "$case/checkpoints/manifest.json" "$case/manifest.json"

@@ -16,11 +16,7 @@ platform=$root/platforms/$machine.yaml
 sets=(--set os.phase_instructions=200000)
 rm -rf "$out" && mkdir -p "$out"
 continuous() {  # continuous MANIFEST OUTDIR: the run over the stretch the manifest's units stand for
-  read -r from span < <(python3 -c '
-import json, sys
-m = json.load(open(sys.argv[1]))
-first, last = [(u["mean_instructions"] + 10000) // 20000 * 20000 for u in (m["units"][0], m["units"][-1])]
-print(first - m["initialised_at_mean_instructions"], last + 20000 - first)' "$1")
+  read -r from span < <(python3 "$root/experiments/coverage_stretch.py" "$1" 20000)
   "$starnuma" run "$platform" --workload "$workload" "${sets[@]}" --placement dynamic --warmup "$from" \
     --instructions "$span" --common-span --no-progress --out "$2" > /dev/null 2>&1
 }
