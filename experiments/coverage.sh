@@ -3,9 +3,11 @@
 # for each workload and both scaled 16-socket machines, units every EVERY instructions of the mean
 # thread from boundary 1 to the end of phase 3 (`checkpoint --warm-llcs --unit-every`), timed with
 # the windows over a common span and the TLBs, LLCs and directories warm (`sample --common-span
-# --warm-tlbs --warm-llcs`), against one continuous run over the same stretch of the mean thread's
-# work (`run --placement dynamic --common-span`). Prints a table: each interval and whether it
-# holds the continuous run's value, then the fraction that do. Everything is kept under OUT.
+# --warm-tlbs --warm-llcs`), against continuous runs over the same stretch of the mean thread's work
+# (`run --placement dynamic --common-span`), one at each of QUANTA: dynamic placement is chaotic, so
+# the reference is their mean. Prints a table: each interval, whether it holds the reference, the
+# threads' drift the sampled run reports; then the fraction that hold. Everything is kept under OUT
+# (the windows' stats.json in CASE/windows).
 #
 #   bash experiments/coverage.sh [OUT] [WORKLOAD...]
 #
@@ -13,7 +15,8 @@
 # 200000), EVERY (default 20000), WARMUP and WINDOW (per thread and unit: default 10000 and 20000),
 # MACHINES (default "baseline16-scaled starnuma16-scaled"), JOBS (windows at once, default 2), SETS
 # (more KEY=VALUE settings for every command, space-separated), CHECKPOINT_OPTIONS (more options of
-# the functional pass, e.g. "--timed-start 50000").
+# the functional pass, e.g. "--timed-start 50000"), QUANTA (the continuous runs' platform.quantum,
+# default "100ns 90ns 80ns 70ns 60ns": the platforms' 100 ns and finer).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-coverage-results}
@@ -39,10 +42,20 @@ for workload in "${workloads[@]}"; do
     "$starnuma" checkpoint "$platform" --workload "$workload" "${sets[@]}" --checkpoints 3 --unit-every "$every" \
       --warm-llcs ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress >"$case/checkpoint.txt"
     "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
-      --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --json >"$case/sampled.json"
+      --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --out "$case/windows" --json >"$case/sampled.json"
     read -r from span < <(python3 "$root/experiments/coverage_stretch.py" "$case/checkpoints/manifest.json" "$every")
-    "$starnuma" run "$platform" --workload "$workload" "${sets[@]}" --placement dynamic --warmup "$from" \
-      --instructions "$span" --common-span --no-progress --json >"$case/continuous.json" 2>"$case/continuous.err"
+    running=()  # JOBS at once; each waited for by its pid, so that a failed run stops the study
+    for q in ${QUANTA:-100ns 90ns 80ns 70ns 60ns}; do
+      "$starnuma" run "$platform" --workload "$workload" "${sets[@]}" --set "platform.quantum=$q" --placement dynamic \
+        --warmup "$from" --instructions "$span" --common-span --no-progress --json >"$case/continuous-$q.json" \
+        2>"$case/continuous-$q.err" &
+      running+=($!)
+      if ((${#running[@]} >= ${JOBS:-2})); then
+        wait "${running[0]}"
+        running=("${running[@]:1}")
+      fi
+    done
+    for pid in "${running[@]}"; do wait "$pid"; done
     mv "$case/checkpoints/manifest.json" "$case/manifest.json"
     rm -rf "$case/checkpoints"  # hundreds of MB
     touch "$case/done"

@@ -197,6 +197,31 @@ void report_unfinished_copies(nlohmann::ordered_json& result, const nlohmann::or
   std::cerr << "warning: " << why << '\n';
 }
 
+// Threads whose rates in the windows would carry them apart in a continuous run, where the pass's
+// equal turns keep them together: a shortfall, on stderr and in the results (docs/sampling.md,
+// "Threads that drift apart").
+void report_thread_drift(nlohmann::ordered_json& result, const nlohmann::ordered_json& drift) {
+  result["thread_drift"] = drift;
+  if (drift.empty() || drift["relative_drift"].get<double>() <= kDriftWarning) return;
+  std::ostringstream why;
+  why << std::fixed << std::setprecision(2) << "the threads ran at different rates in the windows (coefficient of "
+      << "variation " << drift["rate_cv"].get<double>() << ", the fastest " << drift["fastest_over_mean"].get<double>()
+      << "x the mean, the slowest " << drift["slowest_over_mean"].get<double>() << "x) and ";
+  if (drift["instructions_per_barrier"].is_null()) why << "passed no barrier";
+  else
+    why << "met at a barrier every " << std::setprecision(0) << drift["instructions_per_barrier"].get<double>()
+        << " instructions";
+  why << std::setprecision(0) << ": by the " << drift["instructions_at_end"].get<double>()
+      << " instructions of the mean thread where the windows end, a continuous run's threads would have their "
+         "positions spread by about "
+      << 100 * drift["relative_drift"].get<double>()
+      << " % of that work (coefficient of variation), where the functional pass keeps them together, so the "
+         "windows time other work of each thread than a continuous run does (docs/sampling.md, \"Threads that "
+         "drift apart\")";
+  result["shortfalls"].push_back(why.str());
+  std::cerr << "warning: " << why.str() << '\n';
+}
+
 // The checkpoints a manifest lists, in the execution's order: a boundary (unit 0), then the units
 // inside the phase after it; each file's path and what it holds, (phase, unit).
 void list_checkpoints(const fs::path& dir, const nlohmann::ordered_json& manifest, std::vector<std::string>& files,
@@ -397,9 +422,11 @@ std::vector<nlohmann::ordered_json> Sampler::results() const {
   for (size_t k = 0; k < files_.size(); ++k) {
     if (window_out_[k].empty()) continue;
     nlohmann::ordered_json j = read_json(fs::path(window_out_[k]) / "stats.json", "a window's results");
-    // Of a window's statistics tree the aggregate keeps the coherence counters (summed_coherence).
+    // Of a window's statistics tree the aggregate keeps the coherence counters (summed_coherence)
+    // and each core's instructions, cycles and barriers (thread_drift).
     nlohmann::ordered_json coherence = j["stats"].value("coherence", nlohmann::ordered_json::object());
-    j["stats"] = {{"coherence", std::move(coherence)}};
+    nlohmann::ordered_json cores = core_counts(j["stats"]);
+    j["stats"] = {{"coherence", std::move(coherence)}, {"cores", std::move(cores)}};
     // A file replaced or swapped since the pass would time another phase under this one's name.
     const std::pair<uint64_t, uint64_t> holds{j.value("checkpoint_phase", uint64_t{0}),
                                               j.value("checkpoint_unit", uint64_t{0})};
@@ -492,6 +519,7 @@ int Sampler::run() {
   }
   if (strides_run.back() == 1) report_target_error(result, sa_.target_error, estimate_places_.size());
   report_unfinished_copies(result, copies_by_next_boundary(results(), manifest_));
+  report_thread_drift(result, thread_drift(results(), manifest_));
   if (keep) {
     write_file_atomically((out_ / "sampled.json").string(), json_text(result) + "\n");
     folder->commit();

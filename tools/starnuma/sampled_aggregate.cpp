@@ -3,6 +3,7 @@
 #include "sampled_aggregate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 
@@ -231,6 +232,81 @@ nlohmann::ordered_json copies_by_next_boundary(const std::vector<nlohmann::order
                        copies_started_by(started, r.value("instructions_observed", uint64_t{0}), moves, length)}});
   }
   return phases;
+}
+
+nlohmann::ordered_json core_counts(const nlohmann::ordered_json& stats) {
+  nlohmann::ordered_json cores = nlohmann::ordered_json::array();
+  if (!stats.contains("nodes")) return cores;
+  for (const auto& [name, node] : stats["nodes"].items()) {
+    if (name.rfind("socket", 0) != 0) continue;
+    for (const auto& [core, c] : node.items())
+      if (core.rfind("core", 0) == 0 && c.is_object() && c.contains("instructions") && c.contains("cycles"))
+        cores.push_back({c["instructions"], c["cycles"], c.value("barriers", uint64_t{0})});
+  }
+  return cores;
+}
+
+nlohmann::ordered_json thread_drift(const std::vector<nlohmann::ordered_json>& windows,
+                                    const nlohmann::ordered_json& manifest) {
+  // Each thread's instructions and cycles over the windows, in the statistics' order (socket, core).
+  std::vector<double> instructions, cycles;
+  double barriers = 0;
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> position;  // (phase, unit): the mean thread's instructions
+  for (const auto& p : manifest.value("phases", nlohmann::ordered_json::array()))
+    position[{p.at("phase").get<uint64_t>(), 0}] = p.at("mean_instructions").get<uint64_t>();
+  for (const auto& u : manifest.value("units", nlohmann::ordered_json::array()))
+    position[{u.at("phase").get<uint64_t>(), u.at("unit").get<uint64_t>()}] = u.at("mean_instructions").get<uint64_t>();
+  std::vector<uint64_t> at;
+  for (const auto& w : windows) {
+    if (!in_estimate(w) || !w.contains("stats") || !w["stats"].contains("cores")) continue;
+    const auto& cores = w["stats"]["cores"];
+    if (instructions.empty()) {
+      instructions.assign(cores.size(), 0);
+      cycles.assign(cores.size(), 0);
+    }
+    if (cores.size() != instructions.size()) report_internal("thread_drift: windows with different cores");
+    for (size_t t = 0; t < cores.size(); ++t) {
+      instructions[t] += cores[t][0].get<double>();
+      cycles[t] += cores[t][1].get<double>();
+      barriers += cores[t][2].get<double>();
+    }
+    const auto p = position.find({w.value("checkpoint_phase", uint64_t{0}), w.value("checkpoint_unit", uint64_t{0})});
+    if (p != position.end()) at.push_back(p->second);
+  }
+  std::vector<double> rates;
+  double work = 0;
+  for (size_t t = 0; t < instructions.size(); ++t)
+    if (cycles[t] > 0) {
+      rates.push_back(instructions[t] / cycles[t]);
+      work += instructions[t];
+    }
+  if (rates.size() < 2) return nlohmann::ordered_json::object();
+  double mean = 0;
+  for (double r : rates) mean += r;
+  mean /= static_cast<double>(rates.size());
+  if (mean <= 0) return nlohmann::ordered_json::object();
+  double ss = 0;
+  for (double r : rates) ss += (r - mean) * (r - mean);
+  const double cv = std::sqrt(ss / static_cast<double>(rates.size())) / mean;
+  // Where the windows end: one spacing (the units' K, or the boundaries' mean distance, or a phase
+  // with one boundary) past the last one's place, in the mean thread's instructions from the start.
+  std::sort(at.begin(), at.end());
+  const uint64_t every = manifest.value("unit_every", uint64_t{0});
+  double spacing = static_cast<double>(manifest.value("phase_instructions", uint64_t{0}));
+  if (every > 0) spacing = static_cast<double>(every);
+  else if (at.size() > 1) spacing = static_cast<double>(at.back() - at.front()) / static_cast<double>(at.size() - 1);
+  const double end = at.empty() ? 0 : static_cast<double>(at.back()) + spacing;
+  nlohmann::ordered_json d = {{"threads", rates.size()},
+                              {"rate_cv", cv},
+                              {"fastest_over_mean", *std::max_element(rates.begin(), rates.end()) / mean},
+                              {"slowest_over_mean", *std::min_element(rates.begin(), rates.end()) / mean}};
+  // A barrier brings the threads back together: they drift only between two.
+  const double per_barrier = barriers > 0 ? work / barriers : INFINITY;
+  d["instructions_per_barrier"] =
+      std::isinf(per_barrier) ? nlohmann::ordered_json() : nlohmann::ordered_json(per_barrier);
+  d["instructions_at_end"] = end;
+  d["relative_drift"] = end > 0 ? cv * std::min(1.0, per_barrier / end) : cv;
+  return d;
 }
 
 }  // namespace starnuma::cli

@@ -36,4 +36,23 @@ std::map<uint64_t, uint64_t> boundary_positions(const nlohmann::ordered_json& ma
 nlohmann::ordered_json copies_by_next_boundary(const std::vector<nlohmann::ordered_json>& windows,
                                                const nlohmann::ordered_json& manifest);
 
+// Each core's [instructions, cycles, barriers] in a window's statistics tree (its `nodes`), socket
+// by socket, in the tree's order: what thread_drift reads from each window's `stats.cores`.
+nlohmann::ordered_json core_counts(const nlohmann::ordered_json& stats);
+
+// How far apart a timed run's threads would drift where the functional pass keeps them together
+// (docs/sampling.md, "Threads that drift apart"): each thread's rate over the windows in the
+// estimate (its instructions over its cycles, summed, from each window's `stats.cores`), their
+// coefficient of variation, the fastest and slowest against the mean, the instructions a thread
+// retires between barriers, the mean thread's instructions from the start to where the windows end
+// (from the manifest), and `relative_drift`, the spread of the threads' positions there as a share
+// of that work: the rates' CV, times the share of it a thread runs without meeting the others at a
+// barrier. An empty object when the windows carry no per-core statistics or fewer than two threads
+// ran.
+nlohmann::ordered_json thread_drift(const std::vector<nlohmann::ordered_json>& windows,
+                                    const nlohmann::ordered_json& manifest);
+
+// Above this relative drift, `sample` warns that its units sample other work than a continuous run.
+inline constexpr double kDriftWarning = 0.1;
+
 }  // namespace starnuma::cli

@@ -1,0 +1,69 @@
+"""Tests of experiments/coverage_table.py, the coverage study's table, on made-up studies whose
+verdicts are known by hand: the reference is the mean of a case's continuous runs, a sampled
+interval holds it or not, and the cases whose threads drift are counted apart.
+
+    python3 tests/report/test_coverage_table.py
+"""
+import contextlib
+import io
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "experiments")]
+import coverage_table  # noqa: E402
+
+
+def case(study: Path, name: str, ipc, amat, references, drift):
+    """A finished case: the sampled run's (estimate, low, high) for IPC and AMAT, and its continuous
+    runs' (ipc, amat), one file per quantum."""
+    d = study / name
+    d.mkdir()
+    conf = {"level": 0.95, "units": 10,
+            "ipc": {"low": ipc[1], "high": ipc[2]}, "amat_ns": {"low": amat[1], "high": amat[2]}}
+    (d / "sampled.json").write_text(json.dumps({"windows": 10, "ipc": ipc[0], "amat_ns": amat[0], "confidence": conf,
+                                                "thread_drift": {"relative_drift": drift}}))
+    for q, (i, a) in zip(("100ns", "90ns", "80ns"), references):
+        (d / f"continuous-{q}.json").write_text(json.dumps({"ipc": i, "amat_ns": a}))
+    (d / "done").touch()
+
+
+class CoverageTable(unittest.TestCase):
+    def table(self, study: Path) -> str:
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):
+            self.assertEqual(coverage_table.main(str(study)), 0)
+        return text.getvalue()
+
+    def test_the_reference_is_the_runs_mean_and_drifting_cases_count_apart(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            study = Path(tmp)
+            # Each single run lies outside IPC's interval (0.98-1.02), their mean 1.0 inside it.
+            case(study, "a-calm", (1.0, 0.98, 1.02), (100, 95, 105), [(0.95, 100), (1.05, 101), (1.0, 99)], 0.02)
+            # A drifting case: IPC held, AMAT 30 % off its mean of 130.
+            case(study, "b-drift", (0.5, 0.4, 0.6), (100, 90, 110), [(0.5, 130), (0.52, 130), (0.48, 130)], 0.8)
+            out = self.table(study)
+        self.assertIn("| a-calm | 10 | 1.0000 (0.9800-1.0200) | 1.0000 (+-12.4 %) | yes |", out)
+        self.assertIn("| b-drift | 10 | 0.5000 (0.4000-0.6000) | 0.5000 (+-9.9 %) | yes | 100 (90-110) | 130 (+-0.0 %) "
+                      "| no (-23 %) | 0.80 |", out)
+        self.assertIn("3 of 4 intervals (75 %) hold the continuous runs' mean", out)
+        self.assertIn("2 of 2 (100 %) where the threads' drift is at most 0.1 (no warning)", out)
+
+    def test_a_study_from_before_the_quanta_has_its_one_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = Path(tmp) / "old"
+            d.mkdir()
+            conf = {"level": 0.95, "units": 5, "ipc": {"low": 0.9, "high": 1.1}, "amat_ns": {"low": 90, "high": 110}}
+            (d / "sampled.json").write_text(json.dumps({"windows": 5, "ipc": 1.0, "amat_ns": 100, "confidence": conf}))
+            (d / "continuous.json").write_text(json.dumps({"ipc": 1.2, "amat_ns": 100}))
+            (d / "done").touch()
+            out = self.table(Path(tmp))
+        self.assertIn("| old | 5 | 1.0000 (0.9000-1.1000) | 1.2000 | no (-17 %) |", out)
+        self.assertIn("1 of 2 intervals (50 %)", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
