@@ -202,7 +202,7 @@ void report_unfinished_copies(nlohmann::ordered_json& result, const nlohmann::or
 // "Threads that drift apart").
 void report_thread_drift(nlohmann::ordered_json& result, const nlohmann::ordered_json& drift) {
   result["thread_drift"] = drift;
-  if (drift.empty() || drift["relative_drift"].get<double>() <= kDriftWarning) return;
+  if (drift.empty() || drift["relative_drift"].get<double>() <= drift["warning_above"].get<double>()) return;
   std::ostringstream why;
   why << std::fixed << std::setprecision(2) << "the threads ran at different rates in the windows (coefficient of "
       << "variation " << drift["rate_cv"].get<double>() << ", the fastest " << drift["fastest_over_mean"].get<double>()

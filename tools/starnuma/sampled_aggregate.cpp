@@ -306,6 +306,7 @@ nlohmann::ordered_json thread_drift(const std::vector<nlohmann::ordered_json>& w
       std::isinf(per_barrier) ? nlohmann::ordered_json() : nlohmann::ordered_json(per_barrier);
   d["instructions_at_end"] = end;
   d["relative_drift"] = end > 0 ? cv * std::min(1.0, per_barrier / end) : cv;
+  d["warning_above"] = kDriftWarning;
   return d;
 }
 

@@ -47,8 +47,8 @@ nlohmann::ordered_json core_counts(const nlohmann::ordered_json& stats);
 // retires between barriers, the mean thread's instructions from the start to where the windows end
 // (from the manifest), and `relative_drift`, the spread of the threads' positions there as a share
 // of that work: the rates' CV, times the share of it a thread runs without meeting the others at a
-// barrier. An empty object when the windows carry no per-core statistics or fewer than two threads
-// ran.
+// barrier, and `warning_above`, kDriftWarning. An empty object when the windows carry no per-core
+// statistics or fewer than two threads ran.
 nlohmann::ordered_json thread_drift(const std::vector<nlohmann::ordered_json>& windows,
                                     const nlohmann::ordered_json& manifest);
 
