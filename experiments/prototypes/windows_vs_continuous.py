@@ -48,7 +48,7 @@ def main(sampled: str, run: str, keep: str = "") -> int:
             continue
         x, y = 1e3 * a[name] / a[per], 1e3 * b[name] / b[per]
         if x or y:
-            print(f"{name:70s} {x:12.4f} {y:12.4f} {x / y if y else float("inf"):7.2f}")
+            print(f"{name:70s} {x:12.4f} {y:12.4f} {x / y if y else float('inf'):7.2f}")
     sockets = continuous["ipc_per_socket"]
     print("\nsocket IPC: units' mean, continuous")
     for s in sockets:
