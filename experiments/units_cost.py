@@ -3,6 +3,7 @@ coverage study (experiments/coverage.sh, SHORT) and its passes again at a longer
 (experiments/units_cost.sh, LONG); docs/cluster.md, "Units at the paper's lengths".
 
     python3 experiments/units_cost.py SHORT LONG [--instructions N] [--target-error E] [--nodes K]
+                                      [--generators FILE]
 
 Per workload, both machines: the functional pass's host seconds as a fixed part plus a cost per
 instruction (the two lengths' passes, `pass_seconds` and `instructions`, every thread's, in their
@@ -10,6 +11,11 @@ manifests), so its time at N instructions per thread; the units a comparison nee
 interval of +-E on the speedup (the study's paired units' half-width scaled by the square root of
 their count); each unit's window time (the study's windows' host seconds over their count). The
 passes are serial, one per machine; the windows spread over the cores or nodes.
+
+With --generators (`starnuma benchmark --generators SPEC... --json` of the study's workloads), the
+floor under any pass that reads every operation: producing the streams once at that length (the
+study's operations per instruction, at the generator's rate alone), whatever the pass does with
+them.
 """
 from __future__ import annotations
 
@@ -60,6 +66,18 @@ def price(runs: dict, instructions: float, target: float, cores: int, nodes: int
             "nodes": max(passes) + math.ceil(2 * needed / nodes) * max(unit_seconds)}
 
 
+def case_name(spec: str) -> str:
+    """A workload's folder name in a study (experiments/coverage.sh: ':', ',' and '=' as '_')."""
+    return spec.translate(str.maketrans(":,=", "___"))
+
+
+def streams_seconds(manifest: dict, instructions: float, generator: dict) -> float:
+    """Seconds of one core producing the streams of `instructions` per thread, at the rate
+    `generator` measured, the operations per instruction the pass `manifest` read."""
+    operations = instructions * manifest["threads"] * manifest["accesses"] / manifest["instructions"]
+    return operations / generator["operations_per_second"]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("short")
@@ -69,7 +87,10 @@ def main() -> int:
     ap.add_argument("--target-error", type=float, default=0.03)
     ap.add_argument("--nodes", type=int, default=64)
     ap.add_argument("--cores", type=int, default=2)
+    ap.add_argument("--generators", help="starnuma benchmark --generators ... --json: the streams' floor")
     a = ap.parse_args()
+    generators = {case_name(g["workload"]): g for g in json.loads(pathlib.Path(a.generators).read_text())} \
+        if a.generators else {}
     short, long = pathlib.Path(a.short), pathlib.Path(a.long)
     workloads: dict[str, dict[str, pathlib.Path]] = {}
     for case in sorted(p for p in short.iterdir() if (p / "done").exists()):
@@ -77,9 +98,10 @@ def main() -> int:
             if case.name.endswith("-" + m):
                 workloads.setdefault(case.name[: -len(m) - 1], {})[m] = case
     print("| workload | the slower pass, M instructions/s | at the paper's length | units for +-"
-          f"{100 * a.target_error:.0f} % on the speedup | a unit's window | {a.cores} cores | {a.nodes} nodes |")
-    print("|---|---|---|---|---|---|---|")
-    one_core, longest = 0.0, 0.0
+          f"{100 * a.target_error:.0f} % on the speedup | a unit's window | {a.cores} cores | {a.nodes} nodes |"
+          + (" its streams alone |" if generators else ""))
+    print("|---|---|---|---|---|---|---|" + ("---|" if generators else ""))
+    one_core, longest, streams = 0.0, 0.0, 0.0
     for name, cases in workloads.items():
         if set(cases) != set(MACHINES) or not all((long / c.name / "manifest.json").exists() for c in cases.values()):
             print(f"{name}: needs both machines in SHORT and LONG", file=sys.stderr)
@@ -92,11 +114,23 @@ def main() -> int:
             continue
         one_core += p["one_core"]
         longest = max(longest, p["nodes"])
+        floor = ""
+        if generators:
+            if name not in generators:
+                print(f"{name}: not in {a.generators}", file=sys.stderr)
+                return 1
+            seconds = streams_seconds(runs[MACHINES[0]][0], a.instructions, generators[name])
+            streams += seconds
+            floor = f" {hours(seconds)} |"
         print(f"| {name} | {p['rate'] / 1e6:.1f} | {hours(p['pass'])} | {p['units']} (+-{100 * p['half']:.1f} % "
-              f"with {p['paired']}) | {p['unit_seconds']:.2f} s | {hours(p['cores'])} | {hours(p['nodes'])} |")
+              f"with {p['paired']}) | {p['unit_seconds']:.2f} s | {hours(p['cores'])} | {hours(p['nodes'])} |"
+              + floor)
     print(f"\nAll of them: {hours(one_core)} of one core, {hours(one_core / a.cores)} on {a.cores} cores (at best), "
           f"{hours(max(longest, one_core / a.nodes))} on {a.nodes} nodes (at best: no study is shorter than its "
           "longest pass, which is serial).")
+    if generators:
+        print(f"Their streams alone, each produced once: {hours(streams)} of one core, {hours(streams / a.cores)} "
+              f"on {a.cores} cores: the least any pass reading every operation costs.")
     return 0
 
 

@@ -89,6 +89,16 @@ class CacheArray {
     victim = line_of_tag(set, last);
     return true;
   }
+  // The line a fill into `line`'s set would now displace, with its tag state: false with random
+  // replacement (not known ahead) or while the set has an empty way. For host prefetch hints.
+  bool lru_victim(uint64_t line, uint64_t& victim, unsigned& state) const {
+    const uint64_t set = sets_.mod(line);
+    const uint32_t last = tags_[set * stride_ + ways_ - 1];
+    if (policy_ != Replacement::Lru || last == kEmpty) return false;
+    victim = line_of_tag(set, last);
+    state = state_of(last);
+    return true;
+  }
   // The tag state of a line present (0 if absent), without touching recency; and its change.
   unsigned state(uint64_t line) const {
     const Key k = key_of(line);

@@ -1,6 +1,7 @@
 #include "coherence/functional_llcs.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "common/diagnostics.hpp"
 #include "common/text.hpp"
@@ -15,6 +16,26 @@ constexpr auto kS = static_cast<unsigned>(MesiState::S), kE = static_cast<unsign
 
 uint64_t socket_bit(size_t s) { return uint64_t{1} << s; }
 
+// A directory's records by block: a radix sort, 11 bits a pass from the lowest, as many passes as
+// the largest block needs (a checkpoint's millions of records, where a comparison sort was a tenth
+// of a pass with units).
+void sort_by_block(std::vector<CacheContents::Entry>& records) {
+  constexpr unsigned kBits = 11;
+  constexpr size_t kBuckets = size_t{1} << kBits;
+  uint64_t largest = 0;
+  for (const CacheContents::Entry& e : records) largest = std::max(largest, e.block);
+  std::vector<CacheContents::Entry> other(records.size());
+  std::vector<size_t> start(kBuckets);
+  for (unsigned shift = 0; shift < 64 && (largest >> shift) != 0; shift += kBits) {
+    std::fill(start.begin(), start.end(), 0);
+    for (const CacheContents::Entry& e : records) ++start[(e.block >> shift) & (kBuckets - 1)];
+    size_t at = 0;
+    for (size_t& n : start) at += std::exchange(n, at);
+    for (const CacheContents::Entry& e : records) other[start[(e.block >> shift) & (kBuckets - 1)]++] = e;
+    records.swap(other);
+  }
+}
+
 }  // namespace
 
 FunctionalLlcs::FunctionalLlcs(const Fabric& fabric, const std::vector<Geometry>& llcs, const Coherence& coherence,
@@ -22,16 +43,53 @@ FunctionalLlcs::FunctionalLlcs(const Fabric& fabric, const std::vector<Geometry>
     : fabric_(fabric), coherent_(coherent) {
   for (size_t s = 0; s < llcs.size(); ++s)
     llcs_.emplace_back(llcs[s].lines, llcs[s].ways, llcs[s].replacement, seed + s, false, coherent ? kStateBits : 0);
-  if (coherent)
+  if (coherent) {
     for (const Fabric::Home& home : fabric.homes()) directories_.push_back(coherence.new_directory(home));
+    index_granules();
+  }
+}
+
+void FunctionalLlcs::index_granules() {
+  constexpr size_t kMaxGranules = size_t{1} << 20;
+  const std::vector<Fabric::Range>& ranges = fabric_.address_map();
+  if (ranges.empty() || fabric_.homes().size() >= kNoGranule) return;
+  unsigned shift = 63;
+  uint64_t end = 0;
+  for (const Fabric::Range& r : ranges) {
+    shift = std::min({shift, static_cast<unsigned>(__builtin_ctzll(r.base | (uint64_t{1} << 63))),
+                      static_cast<unsigned>(__builtin_ctzll(r.size | (uint64_t{1} << 63)))});
+    end = std::max(end, r.base + r.size);
+  }
+  if (((end - 1) >> shift) >= kMaxGranules) return;  // too fine a map: the search it is
+  granule_shift_ = shift;
+  granule_home_.assign(((end - 1) >> shift) + 1, kNoGranule);
+  for (const Fabric::Range& r : ranges)
+    if (r.ways == 1)
+      std::fill_n(granule_home_.begin() + static_cast<std::ptrdiff_t>(r.base >> shift), r.size >> shift,
+                  static_cast<uint16_t>(r.first_home));
 }
 
 Directory& FunctionalLlcs::directory_of(uint64_t line) const {
   const uint64_t address = line * kLineBytes;
+  if (const uint64_t g = address >> granule_shift_; g < granule_home_.size() && granule_home_[g] != kNoGranule)
+    return *directories_[granule_home_[g]];
   const Fabric::Range* range = fabric_.home_of(address);
   if (!range) report_internal("line " + hex(line) + " is outside the physical address map");
   uint64_t offset;
   return *directories_[fabric_.serving_home(*range, address, offset)];
+}
+
+void FunctionalLlcs::prefetch_dependents(size_t s, uint64_t line, bool store) const {
+  if (!coherent_) return;
+  const unsigned held = llcs_[s].state(line);
+  if (held == kE || held == kM || (held == kS && !store)) return;  // a hit that asks nothing beyond the LLC
+  uint64_t victim;
+  unsigned state;
+  if (!held && llcs_[s].lru_victim(line, victim, state) && (state == kE || state == kM))
+    directory_of(victim).prefetch(victim);
+  if (const DirEntry* e = directory_of(line).peek(line))
+    for (uint64_t others = e->holders() & ~socket_bit(s); others != 0; others &= others - 1)
+      llcs_[static_cast<size_t>(__builtin_ctzll(others))].prefetch(line);
 }
 
 void FunctionalLlcs::take(uint64_t sockets, uint64_t line) {
@@ -125,6 +183,7 @@ CacheContents FunctionalLlcs::contents() const {
     CacheContents::Llc& l = c.llcs.emplace_back();
     l.lines = llc.sets() * llc.ways();
     l.ways = llc.ways();
+    l.entries.reserve(l.lines);
     llc.for_each_oldest_first([&](const CacheArray::Victim& e) {
       l.entries.push_back(e.line << 2 | (coherent_ ? e.state : e.dirty ? kM : kE));
     });
@@ -135,12 +194,11 @@ CacheContents FunctionalLlcs::contents() const {
     b.home = h;
     b.entries = d.entries();
     b.ways = d.ways();
+    b.records.reserve(d.entries_in_use());
     d.for_each_oldest_first([&](uint64_t block, const DirEntry& e) {
       b.records.push_back({block, e.sharers, e.owner});
     });
-    if (!d.bounded())
-      std::sort(b.records.begin(), b.records.end(),
-                [](const CacheContents::Entry& x, const CacheContents::Entry& y) { return x.block < y.block; });
+    if (!d.bounded()) sort_by_block(b.records);
   }
   return c;
 }

@@ -87,8 +87,17 @@ class FunctionalLlcs {
     if (v.valid && v.dirty) o.written[o.writes++] = v.line;
     return o;
   }
-  // Brings `line`'s set of socket `s`'s LLC into the host's caches (a hint, no effect).
-  void prefetch(size_t s, uint64_t line) const { llcs_[s].prefetch(line); }
+  // Host prefetch hints for an access of `line` by socket `s` (no effect on the model), in two
+  // steps a few accesses apart: first its LLC set and, coherent, its directory slot; then, those
+  // in the host's caches, what a miss or a store's upgrade will look up: the slot of the line the
+  // fill would evict (an E or M copy leaving updates its home's directory) and the sets of the
+  // other sockets holding the line (a store takes their copies, a load may share the owner's).
+  // Coherent misses are otherwise a chain of dependent host memory accesses.
+  void prefetch(size_t s, uint64_t line) const {
+    llcs_[s].prefetch(line);
+    if (coherent_) directory_of(line).prefetch(line);
+  }
+  void prefetch_dependents(size_t s, uint64_t line, bool store) const;
   // `lines` lines from `first` leave every LLC (a moved page's old frame), a dirty one put home.
   void evict_lines(uint64_t first, uint64_t lines);
   // The state of socket `s`'s copy of `line` (I: none; not coherent: E for any copy).
@@ -108,8 +117,14 @@ class FunctionalLlcs {
   void take(uint64_t sockets, uint64_t line);
   static void wrote(Outcome& o, uint64_t line) { o.written[o.writes++] = line; }
 
+  // The home of each 2^granule_shift_ bytes of the address map when a whole granule is one
+  // home's (not interleaved), kNoGranule otherwise: directory_of without the map's search.
+  static constexpr uint16_t kNoGranule = 0xffff;
+  void index_granules();
   const Fabric& fabric_;
   bool coherent_;
+  unsigned granule_shift_ = 0;
+  std::vector<uint16_t> granule_home_;
   std::vector<CacheArray> llcs_;
   std::vector<std::unique_ptr<Directory>> directories_;  // per fabric home, when coherent
 };

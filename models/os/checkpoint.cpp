@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/diagnostics.hpp"
+#include "common/divisor.hpp"
 #include "stimulus/trace/binary_io.hpp"
 
 namespace starnuma {
@@ -67,17 +68,17 @@ void put_caches(std::string& out, const CacheContents& c) {
   if (c.empty()) return;
   out.push_back(c.coherent ? 1 : 0);
   for (const CacheContents::Llc& l : c.llcs) {
-    const uint64_t sets = l.lines / l.ways;
+    const Divisor sets(l.lines / l.ways);
     put_varint(out, l.lines);
     put_varint(out, l.ways);
     put_varint(out, l.entries.size());
     uint64_t set = 0;
     for (uint64_t e : l.entries) {
-      const uint64_t line = e >> 2;
-      if (line % sets < set) report_internal("checkpoint: an LLC's entries out of their sets' order");
-      put_varint(out, line % sets - set);
-      set = line % sets;
-      put_varint(out, (line / sets) << 2 | (e & 3));
+      const uint64_t line = e >> 2, its_set = sets.mod(line);
+      if (its_set < set) report_internal("checkpoint: an LLC's entries out of their sets' order");
+      put_varint(out, its_set - set);
+      set = its_set;
+      put_varint(out, sets.div(line) << 2 | (e & 3));
     }
   }
   put_varint(out, c.directories.size());
@@ -205,63 +206,76 @@ nlohmann::ordered_json Checkpoint::header() const {
   return h;
 }
 
+size_t Checkpoint::payload_estimate() const {
+  size_t entries = 2 * ops.size() + 3 * moves.size() + 2 * metadata.size() + 2 * page_tables.tables.size();
+  for (const NodeRecord& r : nodes) entries += r.frames.owners.size() + r.frames.free.size();
+  for (const ThreadTlbs& t : tlbs) entries += t.dtlb.size() + t.stlb.size() + t.counts.size();
+  entries += 2 * caches.lines();
+  for (const CacheContents::Directory& d : caches.directories) entries += 3 * d.records.size();
+  return 4 * entries + 64;
+}
+
 std::string Checkpoint::serialise() const {
   if (retired.size() != ops.size()) report_internal("checkpoint: positions of unequal lengths");
   if (from.size() != moves.size()) report_internal("checkpoint: moves and their sources of unequal lengths");
   const std::string head = header().dump();
-  std::string payload;
-  for (size_t t = 0; t < ops.size(); ++t) {
-    put_varint(payload, ops[t]);
-    put_varint(payload, retired[t]);
-  }
-  for (const NodeRecord& r : nodes) {
-    put_varint(payload, r.frames.owners.size());
-    for (uint64_t v : r.frames.owners) put_varint(payload, v == PageMap::kNoPage ? 0 : v + 1);
-    put_varint(payload, r.frames.free.size());
-    for (uint64_t f : r.frames.free) put_varint(payload, f);
-  }
-  put_varint(payload, moves.size());
-  for (size_t k = 0; k < moves.size(); ++k) {
-    put_varint(payload, moves[k].vpage);
-    put_varint(payload, moves[k].to);
-    put_varint(payload, from[k] == kUnknownNode ? 0 : from[k] + 1);
-    payload.push_back(moves[k].kind == MoveKind::Victim ? 1 : 0);
-  }
-  if (!tlbs.empty() && tlbs.size() != ops.size()) report_internal("checkpoint: TLBs of some threads only");
-  put_varint(payload, tlbs.size());
-  for (const ThreadTlbs& t : tlbs) {
-    for (unsigned v : {t.dtlb_entries, t.dtlb_ways, t.stlb_entries, t.stlb_ways}) put_varint(payload, v);
-    for (const std::vector<uint64_t>* level : {&t.dtlb, &t.stlb}) {
-      put_varint(payload, level->size());
-      for (uint64_t e : *level) put_varint(payload, e);
-    }
-    put_varint(payload, t.counts.size());
-    for (uint32_t n : t.counts) put_varint(payload, n);
-  }
-  put_caches(payload, caches);
-  put_varint(payload, page_tables.empty() ? 0 : page_tables.root + 1);
-  if (!page_tables.empty()) {
-    put_varint(payload, page_tables.tables.size());
-    uint64_t last = 0;
-    for (const auto& [key, address] : page_tables.tables) {
-      put_varint(payload, key - last);  // by key
-      put_varint(payload, address);
-      last = key;
-    }
-  }
-  put_varint(payload, metadata.size());
-  uint64_t last_region = 0;
-  for (const auto& [region, entry] : metadata) {
-    put_varint(payload, region - last_region);  // by region
-    put_varint(payload, entry);
-    last_region = region;
-  }
+  // The payload is written in place after the fixed part and the header (megabytes with the
+  // caches: not copied again), its length filled in once known.
   std::string out(kMagic, sizeof kMagic);
+  out.reserve(kFixedBytes + head.size() + 8 + payload_estimate() + 4);
   put_fixed<uint32_t>(out, kFormatVersion);
   put_fixed<uint32_t>(out, static_cast<uint32_t>(head.size()));
   out += head;
-  put_fixed<uint64_t>(out, payload.size());
-  out += payload;
+  const size_t length_at = out.size();
+  put_fixed<uint64_t>(out, 0);
+  for (size_t t = 0; t < ops.size(); ++t) {
+    put_varint(out, ops[t]);
+    put_varint(out, retired[t]);
+  }
+  for (const NodeRecord& r : nodes) {
+    put_varint(out, r.frames.owners.size());
+    for (uint64_t v : r.frames.owners) put_varint(out, v == PageMap::kNoPage ? 0 : v + 1);
+    put_varint(out, r.frames.free.size());
+    for (uint64_t f : r.frames.free) put_varint(out, f);
+  }
+  put_varint(out, moves.size());
+  for (size_t k = 0; k < moves.size(); ++k) {
+    put_varint(out, moves[k].vpage);
+    put_varint(out, moves[k].to);
+    put_varint(out, from[k] == kUnknownNode ? 0 : from[k] + 1);
+    out.push_back(moves[k].kind == MoveKind::Victim ? 1 : 0);
+  }
+  if (!tlbs.empty() && tlbs.size() != ops.size()) report_internal("checkpoint: TLBs of some threads only");
+  put_varint(out, tlbs.size());
+  for (const ThreadTlbs& t : tlbs) {
+    for (unsigned v : {t.dtlb_entries, t.dtlb_ways, t.stlb_entries, t.stlb_ways}) put_varint(out, v);
+    for (const std::vector<uint64_t>* level : {&t.dtlb, &t.stlb}) {
+      put_varint(out, level->size());
+      for (uint64_t e : *level) put_varint(out, e);
+    }
+    put_varint(out, t.counts.size());
+    for (uint32_t n : t.counts) put_varint(out, n);
+  }
+  put_caches(out, caches);
+  put_varint(out, page_tables.empty() ? 0 : page_tables.root + 1);
+  if (!page_tables.empty()) {
+    put_varint(out, page_tables.tables.size());
+    uint64_t last = 0;
+    for (const auto& [key, address] : page_tables.tables) {
+      put_varint(out, key - last);  // by key
+      put_varint(out, address);
+      last = key;
+    }
+  }
+  put_varint(out, metadata.size());
+  uint64_t last_region = 0;
+  for (const auto& [region, entry] : metadata) {
+    put_varint(out, region - last_region);  // by region
+    put_varint(out, entry);
+    last_region = region;
+  }
+  const uint64_t length = out.size() - length_at - 8;
+  for (size_t i = 0; i < 8; ++i) out[length_at + i] = static_cast<char>(length >> (8 * i));
   put_fixed<uint32_t>(out, trace::crc32(out.data(), out.size()));
   return out;
 }

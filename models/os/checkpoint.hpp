@@ -86,6 +86,10 @@ struct Checkpoint {
   nlohmann::ordered_json header() const;
   // The file's bytes.
   std::string serialise() const;
+
+ private:
+  // About the payload's bytes (a few per entry), to reserve them at once.
+  size_t payload_estimate() const;
 };
 
 // Reads and checks a checkpoint; raises a starnuma/input error "PATH: offset N: ..." for a file

@@ -36,9 +36,11 @@ namespace {
 // timed run, where threads progress together, does not.
 constexpr size_t kOpsPerTurn = 8;
 constexpr unsigned kPassLineShift = 6, kPassPageShift = 12;
-// How far ahead the host prefetches: the page-map entry, then (translated) the LLC set. The LLCs'
-// tags are larger than the host's caches: without the hints each access waits for host memory.
-constexpr size_t kPassTranslationAhead = 16, kPassSetAhead = 8;
+// How far ahead the host prefetches: the page-map entry, then (translated) the LLC set and the
+// directory slot, then what those point to (FunctionalLlcs::prefetch_dependents). The LLCs' tags
+// and the directories are larger than the host's caches: without the hints each access waits for
+// host memory, a coherent miss several times in a row.
+constexpr size_t kPassTranslationAhead = 16, kPassSetAhead = 8, kPassDependentsAhead = 4;
 // Each thread's private caches, as a direct-mapped filter of this many virtual lines (32 KiB): a hit
 // there never reaches the LLC or the TLBs, as an L1 hit does not. Emptied at every boundary, so
 // each page's first access after a phase mark reaches its annex. Not with coherent LLCs, which
@@ -471,6 +473,10 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     if (const StreamOp* near = reader.ahead(kPassSetAhead); near && near->kind != StreamOp::Kind::Barrier)
       if (const uint64_t pa = pages.peek(near->address); pa != PageMap::kUnplaced)
         llcs.prefetch(socket, pa >> kPassLineShift);
+    if (const StreamOp* nearer = reader.ahead(kPassDependentsAhead);
+        nearer && nearer->kind != StreamOp::Kind::Barrier && llcs.coherent())
+      if (const uint64_t pa = pages.peek(nearer->address); pa != PageMap::kUnplaced)
+        llcs.prefetch_dependents(socket, pa >> kPassLineShift, nearer->kind == StreamOp::Kind::Store);
     const bool store = op->kind == StreamOp::Kind::Store;
     const uint64_t paddr = pages.translate(op->address, socket);
     const uint64_t vpage = op->address >> kPassPageShift;

@@ -67,6 +67,27 @@ TEST(CacheArray, DirtyVictimForeseesTheWriteBackOfTheNextFill) {
   EXPECT_FALSE(r.dirty_victim(8, v));  // a random victim is not known ahead
 }
 
+TEST(CacheArray, LruVictimForeseesTheNextFillsVictimAndItsState) {
+  CacheArray c(8, 4, Replacement::Lru, 1, false, 2);  // 2 sets, a 2-bit state in each tag
+  uint64_t v = 99;
+  unsigned state = 9;
+  EXPECT_FALSE(c.lru_victim(8, v, state));  // an empty way takes the fill
+  for (uint64_t l : {0, 2, 4, 6}) c.fill(l, false, 0, static_cast<unsigned>(l / 2));
+  ASSERT_TRUE(c.lru_victim(8, v, state));
+  EXPECT_EQ(v, 0u);
+  EXPECT_EQ(state, 0u);
+  c.access(0, false);  // 2, in state 1, is now the least recent
+  ASSERT_TRUE(c.lru_victim(8, v, state));
+  EXPECT_EQ(v, 2u);
+  EXPECT_EQ(state, 1u);
+  const CacheArray::Victim displaced = c.fill(8, false);
+  EXPECT_EQ(displaced.line, 2u);
+  EXPECT_EQ(displaced.state, 1u);
+  CacheArray r(8, 4, Replacement::Random);
+  for (uint64_t l : {0, 2, 4, 6}) r.fill(l, false);
+  EXPECT_FALSE(r.lru_victim(8, v, state));  // a random victim is not known ahead
+}
+
 TEST(CacheArray, InvalidateRemovesAndReportsTheLine) {
   CacheArray c(4, 2, Replacement::Lru);
   c.fill(5, true);

@@ -27,6 +27,20 @@ def sampled(cpis, seconds_per_window=2.0):
             "host_seconds": seconds_per_window * (len(cpis) + 1)}
 
 
+def studies(tmp: Path, workload: str) -> tuple[Path, Path]:
+    """A coverage study of one workload on both machines (SHORT) and its longer passes (LONG)."""
+    short, long = tmp / "short", tmp / "long"
+    for m, cpis in (("baseline16-scaled", [1.0, 2.0, 1.0]), ("starnuma16-scaled", [0.5, 1.0, 0.5])):
+        case = short / f"{workload}-{m}"
+        case.mkdir(parents=True)
+        (case / "done").touch()
+        (case / "manifest.json").write_text(json.dumps(SHORT))
+        (case / "sampled.json").write_text(json.dumps(sampled(cpis)))
+        (long / case.name).mkdir(parents=True)
+        (long / case.name / "manifest.json").write_text(json.dumps(LONG))
+    return short, long
+
+
 class UnitsCost(unittest.TestCase):
     def test_the_pass_is_its_fixed_part_and_its_instructions(self):
         fixed, per_instruction = units_cost.pass_model(SHORT, LONG)
@@ -59,19 +73,31 @@ class UnitsCost(unittest.TestCase):
 
     def test_the_table_from_study_folders(self):
         with tempfile.TemporaryDirectory() as tmp:
-            short, long = Path(tmp) / "short", Path(tmp) / "long"
-            for m, cpis in (("baseline16-scaled", [1.0, 2.0, 1.0]), ("starnuma16-scaled", [0.5, 1.0, 0.5])):
-                case = short / f"kv-{m}"
-                case.mkdir(parents=True)
-                (case / "done").touch()
-                (case / "manifest.json").write_text(json.dumps(SHORT))
-                (case / "sampled.json").write_text(json.dumps(sampled(cpis)))
-                (long / case.name).mkdir(parents=True)
-                (long / case.name / "manifest.json").write_text(json.dumps(LONG))
+            short, long = studies(Path(tmp), "kv")
             out = subprocess.run([sys.executable, str(ROOT / "experiments" / "units_cost.py"), str(short), str(long)],
                                  capture_output=True, text=True, check=True).stdout
         self.assertIn("| kv | 8.0 | 22.2 h | 2 (+-0.0 % with 3) | 2.00 s | 22.2 h | 22.2 h |", out)
         self.assertIn("44.4 h of one core", out)
+
+    def test_the_streams_floor(self):
+        # 1e6 accesses of 4e6 instructions: 1e10 instructions per thread on 64 threads are 1.6e11
+        # operations, at 4e7 operations/s 4 000 s.
+        generator = {"workload": "bfs:scale=16,trials=100", "operations_per_second": 4e7}
+        self.assertEqual(units_cost.case_name(generator["workload"]), "bfs_scale_16_trials_100")
+        self.assertAlmostEqual(units_cost.streams_seconds(SHORT, 1e10, generator), 4000)
+        with tempfile.TemporaryDirectory() as tmp:
+            short, long = studies(Path(tmp), "bfs_scale_16_trials_100")
+            generators = Path(tmp) / "generators.json"
+            generators.write_text(json.dumps([generator]))
+            script = [sys.executable, str(ROOT / "experiments" / "units_cost.py"), str(short), str(long)]
+            out = subprocess.run(script + ["--generators", str(generators)], capture_output=True, text=True,
+                                 check=True).stdout
+            self.assertIn("| 22.2 h | 22.2 h | 1.1 h |", out)
+            self.assertIn("Their streams alone, each produced once: 1.1 h of one core, 33 min on 2 cores", out)
+            generators.write_text(json.dumps([{"workload": "kv", "operations_per_second": 1e7}]))
+            missing = subprocess.run(script + ["--generators", str(generators)], capture_output=True, text=True)
+            self.assertEqual(missing.returncode, 1)
+            self.assertIn("bfs_scale_16_trials_100: not in", missing.stderr)
 
 
 if __name__ == "__main__":
