@@ -88,14 +88,15 @@ class FunctionalLlcs {
     return o;
   }
   // Host prefetch hints for an access of `line` by socket `s` (no effect on the model), in two
-  // steps a few accesses apart: first its LLC set and, coherent, its directory slot; then, those
+  // steps a few accesses apart: first its LLC set and, coherent and asked to `chain` (worth it when
+  // most accesses miss; on hits it costs more than it saves), its directory slot; then, those
   // in the host's caches, what a miss or a store's upgrade will look up: the slot of the line the
   // fill would evict (an E or M copy leaving updates its home's directory) and the sets of the
   // other sockets holding the line (a store takes their copies, a load may share the owner's).
   // Coherent misses are otherwise a chain of dependent host memory accesses.
-  void prefetch(size_t s, uint64_t line) const {
+  void prefetch(size_t s, uint64_t line, bool chain) const {
     llcs_[s].prefetch(line);
-    if (coherent_) directory_of(line).prefetch(line);
+    if (chain && coherent_) directory_of(line).prefetch(line);
   }
   void prefetch_dependents(size_t s, uint64_t line, bool store) const;
   // `lines` lines from `first` leave every LLC (a moved page's old frame), a dirty one put home.

@@ -161,6 +161,11 @@ class FunctionalPass {
   std::optional<PageTable> page_table_;
   void walk(size_t socket, uint64_t vaddr);
   void tracker_updates();
+  // Whether the coherent misses' chain is prefetched (FunctionalLlcs::prefetch): when more than a
+  // quarter of the last kChainWindow LLC accesses missed. A host hint only.
+  static constexpr unsigned kChainWindow = 4096;
+  bool prefetch_chain_ = false;
+  unsigned chain_accesses_ = 0, chain_misses_ = 0;
   PageCounter page_counts_;
   std::vector<uint32_t> filter_;
   FunctionalPassResult result_;
@@ -472,9 +477,9 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
       pages.prefetch(far->address);
     if (const StreamOp* near = reader.ahead(kPassSetAhead); near && near->kind != StreamOp::Kind::Barrier)
       if (const uint64_t pa = pages.peek(near->address); pa != PageMap::kUnplaced)
-        llcs.prefetch(socket, pa >> kPassLineShift);
+        llcs.prefetch(socket, pa >> kPassLineShift, prefetch_chain_);
     if (const StreamOp* nearer = reader.ahead(kPassDependentsAhead);
-        nearer && nearer->kind != StreamOp::Kind::Barrier && llcs.coherent())
+        nearer && nearer->kind != StreamOp::Kind::Barrier && prefetch_chain_)
       if (const uint64_t pa = pages.peek(nearer->address); pa != PageMap::kUnplaced)
         llcs.prefetch_dependents(socket, pa >> kPassLineShift, nearer->kind == StreamOp::Kind::Store);
     const bool store = op->kind == StreamOp::Kind::Store;
@@ -490,7 +495,12 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     last_vpage = vpage;
     const uint64_t line = paddr >> kPassLineShift;
     const FunctionalLlcs::Outcome out = llcs.access(socket, line, store);
+    if (++chain_accesses_ == kChainWindow) {
+      prefetch_chain_ = llcs.coherent() && chain_misses_ * 4 > kChainWindow;
+      chain_accesses_ = chain_misses_ = 0;
+    }
     if (out.hit) continue;
+    ++chain_misses_;
     ++result_.llc_misses;
     if (chmu_on_) {  // a miss reads the line (a store's too: for ownership); dirty copies leaving are written home
       if (out.memory_read) to_pool_device(line, MemOp::Read);
