@@ -43,36 +43,12 @@ FunctionalLlcs::FunctionalLlcs(const Fabric& fabric, const std::vector<Geometry>
     : fabric_(fabric), coherent_(coherent) {
   for (size_t s = 0; s < llcs.size(); ++s)
     llcs_.emplace_back(llcs[s].lines, llcs[s].ways, llcs[s].replacement, seed + s, false, coherent ? kStateBits : 0);
-  if (coherent) {
+  if (coherent)
     for (const Fabric::Home& home : fabric.homes()) directories_.push_back(coherence.new_directory(home));
-    index_granules();
-  }
-}
-
-void FunctionalLlcs::index_granules() {
-  constexpr size_t kMaxGranules = size_t{1} << 20;
-  const std::vector<Fabric::Range>& ranges = fabric_.address_map();
-  if (ranges.empty() || fabric_.homes().size() >= kNoGranule) return;
-  unsigned shift = 63;
-  uint64_t end = 0;
-  for (const Fabric::Range& r : ranges) {
-    shift = std::min({shift, static_cast<unsigned>(__builtin_ctzll(r.base | (uint64_t{1} << 63))),
-                      static_cast<unsigned>(__builtin_ctzll(r.size | (uint64_t{1} << 63)))});
-    end = std::max(end, r.base + r.size);
-  }
-  if (((end - 1) >> shift) >= kMaxGranules) return;  // too fine a map: the search it is
-  granule_shift_ = shift;
-  granule_home_.assign(((end - 1) >> shift) + 1, kNoGranule);
-  for (const Fabric::Range& r : ranges)
-    if (r.ways == 1)
-      std::fill_n(granule_home_.begin() + static_cast<std::ptrdiff_t>(r.base >> shift), r.size >> shift,
-                  static_cast<uint16_t>(r.first_home));
 }
 
 Directory& FunctionalLlcs::directory_of(uint64_t line) const {
   const uint64_t address = line * kLineBytes;
-  if (const uint64_t g = address >> granule_shift_; g < granule_home_.size() && granule_home_[g] != kNoGranule)
-    return *directories_[granule_home_[g]];
   const Fabric::Range* range = fabric_.home_of(address);
   if (!range) report_internal("line " + hex(line) + " is outside the physical address map");
   uint64_t offset;

@@ -118,14 +118,8 @@ class FunctionalLlcs {
   void take(uint64_t sockets, uint64_t line);
   static void wrote(Outcome& o, uint64_t line) { o.written[o.writes++] = line; }
 
-  // The home of each 2^granule_shift_ bytes of the address map when a whole granule is one
-  // home's (not interleaved), kNoGranule otherwise: directory_of without the map's search.
-  static constexpr uint16_t kNoGranule = 0xffff;
-  void index_granules();
   const Fabric& fabric_;
   bool coherent_;
-  unsigned granule_shift_ = 0;
-  std::vector<uint16_t> granule_home_;
   std::vector<CacheArray> llcs_;
   std::vector<std::unique_ptr<Directory>> directories_;  // per fabric home, when coherent
 };

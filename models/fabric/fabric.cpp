@@ -1,6 +1,7 @@
 #include "fabric/fabric.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "common/bits.hpp"
@@ -174,7 +175,7 @@ void Fabric::throttle_by(Throttle& th, DevLoad load) {
   }
 }
 
-const Fabric::Range* Fabric::home_of(uint64_t address) const {
+const Fabric::Range* Fabric::search_home(uint64_t address) const {
   const auto it = std::upper_bound(range_bases_.begin(), range_bases_.end(), address);
   if (it == range_bases_.begin()) return nullptr;
   const Range& r = ranges_[static_cast<size_t>(it - range_bases_.begin()) - 1];
@@ -250,6 +251,23 @@ void Fabric::map_memory(const std::vector<FabricNode*>& nodes) {
     range_bases_.push_back(base);
     base += r.size;
   }
+  index_granules();
+}
+
+void Fabric::index_granules() {
+  constexpr size_t kMaxGranules = size_t{1} << 20;  // 2 MiB of table; a finer map is searched
+  granule_range_.clear();
+  if (ranges_.empty() || ranges_.size() > std::numeric_limits<uint16_t>::max()) return;
+  unsigned shift = 63;
+  for (const Range& r : ranges_)
+    shift = std::min({shift, static_cast<unsigned>(__builtin_ctzll(r.base | (uint64_t{1} << 63))),
+                      static_cast<unsigned>(__builtin_ctzll(r.size | (uint64_t{1} << 63)))});
+  if (((map_end() - 1) >> shift) >= kMaxGranules) return;
+  granule_shift_ = shift;
+  granule_range_.resize(((map_end() - 1) >> shift) + 1);
+  for (size_t i = 0; i < ranges_.size(); ++i)  // the map is contiguous from 0: every granule is a range's
+    std::fill_n(granule_range_.begin() + static_cast<std::ptrdiff_t>(ranges_[i].base >> shift),
+                ranges_[i].size >> shift, static_cast<uint16_t>(i));
 }
 
 uint64_t Fabric::requests_to(size_t range) const {

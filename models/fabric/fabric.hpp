@@ -86,7 +86,14 @@ class Fabric : public Component {
   // Physical address map: each node with memory owns one contiguous range, in declaration order,
   // except that the devices of an HDM interleave set share one, where the set's first one is.
   const std::vector<Range>& address_map() const { return ranges_; }
-  const Range* home_of(uint64_t address) const;
+  // The range holding `address`, or null past the map's end. Ranges start and end on granules of
+  // 2^granule_shift_ bytes, so a table from granule to range answers in one load (every request
+  // asks); a map too fine for the table is searched.
+  const Range* home_of(uint64_t address) const {
+    if (granule_range_.empty()) return search_home(address);
+    const uint64_t g = address >> granule_shift_;
+    return g < granule_range_.size() ? &ranges_[granule_range_[g]] : nullptr;
+  }
   // The memories that serve requests, a window's targets consecutive in their positions' order.
   const std::vector<Home>& homes() const { return homes_; }
   // The home that serves `address` of `range` (index into homes()), and its device address there.
@@ -214,6 +221,8 @@ class Fabric : public Component {
   [[noreturn]] void unreachable_access(size_t requester, size_t range) const;
   // The nodes' ranges and homes, the devices of an interleave set in one window (its checks first).
   void map_memory(const std::vector<FabricNode*>& nodes);
+  void index_granules();
+  const Range* search_home(uint64_t address) const;
   void compile_messages(const std::vector<FabricNode*>& nodes);  // message_legs_
   // `count`: the steps count their message in the link's requests or responses.
   Leg compile(const Route& route, bool forward, uint32_t (Link::*size)() const, bool count = true);
@@ -259,7 +268,9 @@ class Fabric : public Component {
   bool separate_hosts_ = false;
   std::unique_ptr<FunctionalMemory> memory_;  // null: timing only
   std::vector<Range> ranges_;
-  std::vector<uint64_t> range_bases_;  // ranges_[i].base, dense for home_of's search
+  std::vector<uint64_t> range_bases_;  // ranges_[i].base, dense for search_home
+  unsigned granule_shift_ = 0;
+  std::vector<uint16_t> granule_range_;  // each granule's index in ranges_; empty: search instead
   std::vector<Home> homes_;
   std::vector<Socket*> requesters_;
   std::vector<FabricNode*> requester_nodes_;  // the same, as topology nodes

@@ -70,5 +70,38 @@ TEST(AddressMap, EachHomeOwnsOneRangeInDeclarationOrder) {
   EXPECT_EQ(p->fabric().home_of(16 * socket_bytes + map[16].size), nullptr);
 }
 
+// home_of answers from a table of the map's granules, or by a search when the map is too fine for
+// one: either way it is the range a scan of the map finds, interleaved windows included.
+void expect_home_of_matches_a_scan(const Fabric& f) {
+  const std::vector<Fabric::Range>& map = f.address_map();
+  const auto scan = [&](uint64_t a) -> const Fabric::Range* {
+    for (const Fabric::Range& r : map)
+      if (a >= r.base && a - r.base < r.size) return &r;
+    return nullptr;
+  };
+  std::vector<uint64_t> probes{f.map_end(), f.map_end() + 4096};
+  for (const Fabric::Range& r : map)
+    for (uint64_t a : {r.base, r.base + 64, r.base + r.size / 2, r.base + r.size - 1}) probes.push_back(a);
+  uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 10000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    probes.push_back(x % (f.map_end() + (f.map_end() >> 4)));
+  }
+  for (uint64_t a : probes) ASSERT_EQ(f.home_of(a), scan(a)) << std::hex << a;
+}
+
+TEST(AddressMap, HomeOfIsTheRangeAScanFinds) {
+  expect_home_of_matches_a_scan(Platform::build(kPlatforms + "starnuma16.yaml")->fabric());
+  // 32 769 MiB sockets: 1 MiB granules, millions of them, too many for the table.
+  expect_home_of_matches_a_scan(
+      Platform::build(kPlatforms + "starnuma16.yaml", {"topology.socket.memory.channel_capacity=32769MiB"})->fabric());
+  std::vector<std::string> pools;  // cxl-hpc-links-scaled's three pools interleaved 256 B at a time
+  for (unsigned k = 0; k < 3; ++k)
+    for (const std::string& kv : {std::string("set=pools"), std::string("ways=3"), "position=" + std::to_string(k),
+                                  std::string("granularity=256B")})
+      pools.push_back("nodes.pool" + std::to_string(k) + ".hdm." + kv);
+  expect_home_of_matches_a_scan(Platform::build(kPlatforms + "cxl-hpc-links-scaled.yaml", pools)->fabric());
+}
+
 }  // namespace
 }  // namespace starnuma
