@@ -97,6 +97,8 @@ class FunctionalPass {
   void set_up_caches();
   // Thread t runs up to kOpsPerTurn operations; `waiting` counts the threads at a barrier.
   void turn(size_t t, unsigned& waiting);
+  void prefetch_turn(size_t next, size_t after);
+  bool reaches_llc(const StreamOp* op, const uint32_t* lines) const;
   // A barrier opens when every running thread has reached it.
   void open_barrier();
   // The state at a boundary, the phase's decision and its checkpoint written.
@@ -439,6 +441,34 @@ nlohmann::ordered_json FunctionalPass::apply(const Checkpoint& c, const std::str
   return p;
 }
 
+// Whether an operation ahead will reach the LLC, as far as its thread's filter now tells.
+bool FunctionalPass::reaches_llc(const StreamOp* op, const uint32_t* lines) const {
+  if (!op || op->kind == StreamOp::Kind::Barrier) return false;
+  if (llcs_->coherent()) return true;
+  const uint64_t vline = op->address >> kPassLineShift;
+  return lines[filter_slot(vline)] != static_cast<uint32_t>(vline >> kFilterBits);
+}
+
+// Host prefetch hints for the turns to come: the LLC sets of thread `next`'s next operations, the
+// page-map entries of thread `after`'s. A thread's own operations a few places ahead come a whole
+// round later, by when the hints are gone from the host's nearer caches; two and four turns (a few
+// hundred nanoseconds) ahead, they arrive as they are needed: the pass from a recording x1.057 on
+// bfs (docs/performance.md).
+void FunctionalPass::prefetch_turn(size_t next, size_t after) {
+  if (o_.streams_only) return;
+  if (!finished_[after] && !at_barrier_[after])
+    for (size_t k = 0; k < kOpsPerTurn; ++k)
+      if (const StreamOp* op = readers_[after].ahead(k); op && op->kind != StreamOp::Kind::Barrier)
+        pages_->prefetch(op->address);
+  if (finished_[next] || at_barrier_[next]) return;
+  const size_t socket = threads_[next].socket;
+  const uint32_t* lines = &filter_[next * kFilterLines];
+  for (size_t k = 0; k < kOpsPerTurn; ++k)
+    if (const StreamOp* op = readers_[next].ahead(k); reaches_llc(op, lines))
+      if (const uint64_t pa = pages_->peek(op->address); pa != PageMap::kUnplaced)
+        llcs_->prefetch(socket, pa >> kPassLineShift, false);
+}
+
 void FunctionalPass::turn(size_t t, unsigned& waiting) {
   PageMap& pages = *pages_;
   const size_t socket = threads_[t].socket;
@@ -558,6 +588,7 @@ FunctionalPassResult FunctionalPass::run() {
         waiting += at_barrier_[t];
         continue;
       }
+      prefetch_turn((t + 2) % n_, (t + 4) % n_);
       turn(t, waiting);
     }
     if (live_ > 0 && waiting == live_) open_barrier();
