@@ -16,7 +16,9 @@
 # SAMPLE_OPTIONS (more options for both machines' `starnuma checkpoint` and `starnuma sample`, e.g.
 # "--warm-llcs" and "--common-span --warm-tlbs --warm-llcs": docs/sampling.md), RECORD=1 (record the
 # workload's streams once, `trace record` into OUT/streams.snt, and let both passes and every window
-# read the recording: docs/sampling.md, "Recorded streams").
+# read the recording: docs/sampling.md, "Recorded streams"), CONTINUOUS=1 (then also run the same
+# work continuously on both machines, every phase timed, and print it beside: what the sampled
+# answer estimates).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-sampled-results}
@@ -72,3 +74,24 @@ for m in "${machines[@]}"; do
 done
 echo
 python3 "$root/tools/report/main_job.py" "$out"
+if [ "${CONTINUOUS:-0}" = 1 ]; then
+  # The same work by continuous runs, every phase timed: what the sampled answer estimates, from
+  # boundary 1 to the end of the last boundary's phase of the mean thread (docs/sampling.md, "The
+  # main job against continuous runs"). A timed run counts its warm-up from the end of the
+  # workload's initialisation, the pass from its start.
+  init=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["initialised_at_mean_instructions"] or 0)' \
+    "$out/${machines[0]}/checkpoints/manifest.json")
+  declare -A run_pid
+  for m in "${machines[@]}"; do
+    "$starnuma" run "$root/platforms/$m.yaml" --workload "$workload" "${common[@]}" --placement dynamic \
+      --warmup $((phase - init)) --instructions $((checkpoints * phase)) --common-span --no-progress --json \
+      >"$out/$m/continuous.json" &
+    run_pid[$m]=$!
+  done
+  for m in "${machines[@]}"; do
+    wait "${run_pid[$m]}" || { echo "error: the continuous run of $m failed (its error above)" >&2; failed=1; }
+  done
+  ((failed == 0)) || exit 1
+  echo
+  python3 "$root/tools/report/main_job.py" --continuous "$out"
+fi

@@ -3,6 +3,7 @@ speedup. One formatter for experiments/sampled.sh, which prints it, and for vali
 writes README's copy from the validation sweep's database, so the two cannot differ.
 
     python3 tools/report/main_job.py OUT    # OUT/{baseline16-scaled,starnuma16-scaled}/sampled/sampled.json
+    python3 tools/report/main_job.py --continuous OUT    # OUT/{...}/continuous.json, the same work run continuously
 """
 import json
 import sys
@@ -57,7 +58,23 @@ def interval_line(base: dict, star: dict) -> list:
             f"{ci[1]:.2f}-{ci[2]:.2f}x"]
 
 
+def continuous_lines(base: dict, star: dict) -> list:
+    """The same work by continuous runs (`run --json`, every phase timed), against which the sampled
+    answer is an estimate (experiments/sampled.sh with CONTINUOUS=1)."""
+    def machine(name, x):
+        return (f"  {name:<20} IPC {x['ipc']:.4f}, AMAT {x['amat_ns']:.1f} ns ({x['amat_unloaded_ns']:.0f} + "
+                f"{x['amat_contention_ns']:.0f}), {x['migration']['pages_moved']} pages moved in "
+                f"{x['migration']['phases']} phases")
+    return ["continuous runs of the same work, every phase timed:", machine(MACHINES[0], base),
+            machine(MACHINES[1], star),
+            f"speedup {star['ipc'] / base['ipc']:.2f}x, AMAT reduction {100 * (1 - star['amat_ns'] / base['amat_ns']):.1f} %"]
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--continuous":
+        results = [json.load(open(f"{sys.argv[2]}/{m}/continuous.json")) for m in MACHINES]
+        print("\n".join(continuous_lines(*results)))
+        sys.exit(0)
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     results = [json.load(open(f"{sys.argv[1]}/{m}/sampled/sampled.json")) for m in MACHINES]
