@@ -61,6 +61,24 @@ EOF
     grep -q "^plain-run .*--set topology.socket.tracking.counter_bits=16 " "$work/labels.txt" || fail "$(cat "$work/labels.txt")"
     grep -q "^t0-run .*counter_bits=0 " "$work/labels.txt" || fail "$(cat "$work/labels.txt")"
     ! grep -q -- "--set label\\|variant=" "$work/labels.txt" || fail "a label became an option: $(cat "$work/labels.txt")"
+    # The units' method's options: the pass's and the windows' flags (docs/sweeps.md).
+    cat > "$work/units.yaml" <<EOF
+sweep: units
+fixed: {kind: sampled, checkpoints: 2, warmup: 2000, instructions: 4000, unit_every: 10000, timed_start: 5000,
+        warm_llcs: true, common_span: true, warm_tlbs: false, workload: "bfs:scale=14,trials=100",
+        set: {os.phase_instructions: 20000}}
+axes: {platform: [$here/../../platforms/starnuma16-scaled.yaml]}
+name: "units"
+EOF
+    "$starnuma" sweep "$work/units.yaml" --out "$work/u" --dry-run > "$work/units.txt" || fail "$(cat "$work/units.txt")"
+    grep -q "starnuma checkpoint .*--unit-every 10000 --timed-start 5000 .*--warm-llcs && starnuma sample .*--warm-llcs --common-span" \
+      "$work/units.txt" || fail "units: $(cat "$work/units.txt")"
+    ! grep -q -- "--warm-tlbs" "$work/units.txt" || fail "warm_tlbs: false became a flag: $(cat "$work/units.txt")"
+    sed 's/warm_tlbs: false/warm_tlbs: yes please/' "$work/units.yaml" > "$work/units-bad.yaml"
+    ! "$starnuma" sweep "$work/units-bad.yaml" --out "$work/ub" --dry-run > /dev/null 2> "$work/units-bad.err" \
+      || fail "a switch that is not true or false was taken"
+    grep -q "units-bad.yaml:3:[0-9]*: error: fixed.warm_tlbs: 'yes please' is not true or false" "$work/units-bad.err" \
+      || fail "units-bad: $(cat "$work/units-bad.err")"
     # The same command without --dry-run takes the folder the dry run left.
     "$starnuma" sweep "$here/tiny.yaml" --out "$work/s" --jobs 2 > "$work/real.txt" 2> "$work/real.err" \
       || fail "after a dry run: $(cat "$work/real.err")"

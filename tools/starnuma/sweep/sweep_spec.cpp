@@ -28,7 +28,7 @@ const char* kind_name(RunKind k) {
 
 namespace {
 
-enum class ValueType { Text, Count, Fraction, Path, Placement, Kind };
+enum class ValueType { Text, Count, Fraction, Path, Placement, Kind, Switch };
 constexpr unsigned kRun = 1, kSampled = 2, kProfile = 4, kAll = 7;
 
 // Every option a run may take (docs/sweeps.md): its value's type, the kinds it applies to, and the
@@ -55,6 +55,12 @@ constexpr OptionInfo kOptions[] = {
     {"timeline", ValueType::Text, kRun, "--timeline"},
     {"checkpoints", ValueType::Count, kSampled, ""},
     {"jobs", ValueType::Count, kSampled, ""},
+    // The units' method (docs/sampling.md): the pass's options, then the windows'.
+    {"unit_every", ValueType::Count, kSampled, ""},
+    {"timed_start", ValueType::Count, kSampled, ""},
+    {"warm_llcs", ValueType::Switch, kSampled, ""},
+    {"common_span", ValueType::Switch, kSampled, ""},
+    {"warm_tlbs", ValueType::Switch, kSampled, ""},
     {"sockets", ValueType::Count, kProfile, "--sockets"},
     {"cores_per_socket", ValueType::Count, kProfile, "--cores-per-socket"},
 };
@@ -312,6 +318,9 @@ class SpecReader {
       case ValueType::Kind:
         if (v != "run" && v != "sampled" && v != "profile") problem = "'" + v + "' is not run, sampled or profile";
         break;
+      case ValueType::Switch:
+        if (v != "true" && v != "false") problem = "'" + v + "' is not true or false";
+        break;
       case ValueType::Path:
         if (!fs::is_regular_file(resolve(v)))
           problem = "no file '" + resolve(v) + "' (paths are relative to the sweep file)";
@@ -339,6 +348,7 @@ class SpecReader {
     if (key == "instructions") return count_in(1, max_instructions);
     if (key == "warmup") return count_in(0, max_instructions);
     if (key == "checkpoints") return count_in(1, limits::kMaxCheckpoints);
+    if (key == "unit_every" || key == "timed_start") return count_in(1, max_instructions);
     if (key == "jobs") return count_in(0, limits::kMaxJobs);
     if (key == "detailed_sockets") return count_in(0, limits::kMaxDetailedSockets);
     if (key == "sockets") return count_in(1, limits::kMaxProfileSockets);
@@ -583,12 +593,20 @@ std::vector<std::vector<std::string>> SweepRun::commands(const std::string& dir)
                                     dir + "/checkpoints",
                                     "--no-progress"};
       if (options.count("seed")) pass.insert(pass.end(), {"--seed", option("seed")});
+      if (options.count("unit_every")) pass.insert(pass.end(), {"--unit-every", option("unit_every")});
+      if (options.count("timed_start")) pass.insert(pass.end(), {"--timed-start", option("timed_start")});
       add_sets(pass);
       std::vector<std::string> windows{
           "starnuma",          "sample", platform,         "--checkpoints", dir + "/checkpoints", "--jobs",
           option("jobs", "1"), "--out",  dir + "/sampled", "--json"};
       for (const char* key : {"instructions", "warmup", "detailed_sockets"})
         if (options.count(key)) windows.insert(windows.end(), {find_option(key)->flag, option(key)});
+      if (option("warm_llcs", "false") == "true") {
+        pass.push_back("--warm-llcs");
+        windows.push_back("--warm-llcs");
+      }
+      if (option("common_span", "false") == "true") windows.push_back("--common-span");
+      if (option("warm_tlbs", "false") == "true") windows.push_back("--warm-tlbs");
       add_sets(windows);
       return {pass, windows};
     }
