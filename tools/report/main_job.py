@@ -43,9 +43,13 @@ def summary_lines(base: dict, star: dict) -> list:
         row("accesses", accesses),
         row("pages moved", moved),
         "",
-        f"speedup {star['ipc'] / base['ipc']:.2f}x, AMAT reduction {100 * (1 - star['amat_ns'] / base['amat_ns']):.1f} %",
+        headline(base, star),
         *interval_line(base, star),
     ]
+
+
+def headline(base: dict, star: dict) -> str:
+    return f"speedup {star['ipc'] / base['ipc']:.2f}x, AMAT reduction {100 * (1 - star['amat_ns'] / base['amat_ns']):.1f} %"
 
 
 def interval_line(base: dict, star: dict) -> list:
@@ -66,8 +70,7 @@ def continuous_lines(base: dict, star: dict) -> list:
                 f"{x['amat_contention_ns']:.0f}), {x['migration']['pages_moved']} pages moved in "
                 f"{x['migration']['phases']} phases")
     return ["continuous runs of the same work, every phase timed:", machine(MACHINES[0], base),
-            machine(MACHINES[1], star),
-            f"speedup {star['ipc'] / base['ipc']:.2f}x, AMAT reduction {100 * (1 - star['amat_ns'] / base['amat_ns']):.1f} %"]
+            machine(MACHINES[1], star), headline(base, star)]
 
 
 if __name__ == "__main__":
