@@ -15,7 +15,8 @@
 # 200000), EVERY (default 20000), WARMUP and WINDOW (per thread and unit: default 10000 and 20000),
 # MACHINES (default "baseline16-scaled starnuma16-scaled"), JOBS (windows at once, default 2), SETS
 # (more KEY=VALUE settings for every command, space-separated), CHECKPOINT_OPTIONS (more options of
-# the functional pass, e.g. "--timed-start 50000"), QUANTA (the continuous runs' platform.quantum,
+# the functional pass, e.g. "--timed-start 0": the pass's own first touches instead of the default
+# timed start of 50 K instructions), QUANTA (the continuous runs' platform.quantum,
 # default "100ns 90ns 80ns 70ns 60ns": the platforms' 100 ns and finer).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

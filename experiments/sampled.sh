@@ -3,12 +3,13 @@
 # docs/sampling.md), for one workload on both scaled 16-socket machines: the baseline migrating with
 # perfect per-page knowledge, StarNUMA with T16 trackers (their metadata through the LLCs) and Algorithm 1:
 # the platforms' own defaults, no --set.
-# For each machine: `starnuma checkpoint` (the functional pass, N phase boundaries and a unit every
-# tenth of a phase, its LLCs and directories warm, the pages first placed by a timed start; the two
-# machines' at once), then `starnuma sample` (one timing window per unit and boundary, two at a
-# time, over a common span with warm TLBs, LLCs and directories: the units' method, which holds a
-# continuous run's answer where the boundaries' windows alone do not, docs/sampling.md, "The main
-# job against continuous runs"); then the aggregates side by side.
+# For each machine: `starnuma checkpoint` (the functional pass, N phase boundaries and, by the
+# command's defaults, a unit every tenth of a phase, its LLCs and directories warm, the pages first
+# placed by a timed start; the two machines' at once), then `starnuma sample` (one timing window per
+# unit and boundary, two at a time, by default over a common span with warm TLBs, LLCs and
+# directories: the units' method, which holds a continuous run's answer where the boundaries'
+# windows alone do not, docs/sampling.md, "The main job against continuous runs"); then the
+# aggregates side by side.
 # README's main job. Everything is kept under OUT (checkpoints, windows, sampled.json).
 #
 #   bash experiments/sampled.sh [OUT] [WORKLOAD] [CHECKPOINTS]
@@ -16,10 +17,10 @@
 # Environment: STARNUMA (default: build/starnuma), PHASE (instructions per thread per phase, default
 # 2000000), WARMUP and WINDOW (per thread and window: default 50000 and 100000), LIMIT (migration
 # limit, pages per phase, default 1024), JOBS (windows at once, default 2), CHECKPOINT_OPTIONS and
-# SAMPLE_OPTIONS (the options of both machines' `starnuma checkpoint` and `starnuma sample`: by
-# default "--warm-llcs --unit-every PHASE/10 --timed-start 50000" and "--common-span --warm-tlbs
-# --warm-llcs"; set empty, the boundaries' windows alone, as the paper's method places them, with
-# their biases: docs/sampling.md), RECORD=1 (record the
+# SAMPLE_OPTIONS (more options of both machines' `starnuma checkpoint` and `starnuma sample`, after
+# their defaults, the units' method; "--boundaries-only --no-warm-llcs --timed-start 0" and
+# "--per-thread-budgets --no-warm-tlbs --no-warm-llcs" give the boundaries' windows alone, as the
+# paper's method places them, with their biases: docs/sampling.md, "The defaults"), RECORD=1 (record the
 # workload's streams once, `trace record` into OUT/streams.snt, and let both passes and every window
 # read the recording: docs/sampling.md, "Recorded streams"), CONTINUOUS=1 (then also run the same
 # work continuously on both machines, every phase timed, and print it beside: what the sampled
@@ -33,8 +34,8 @@ starnuma=${STARNUMA:-$root/build/starnuma}
 phase=${PHASE:-2000000}
 warmup=${WARMUP:-50000}
 window=${WINDOW:-100000}
-checkpoint_options=${CHECKPOINT_OPTIONS---warm-llcs --unit-every $((phase / 10)) --timed-start 50000}
-sample_options=${SAMPLE_OPTIONS---common-span --warm-tlbs --warm-llcs}
+checkpoint_options=${CHECKPOINT_OPTIONS:-}
+sample_options=${SAMPLE_OPTIONS:-}
 common=(--set "os.phase_instructions=$phase" --set "os.migration_limit=${LIMIT:-1024}")
 declare -A knows=([baseline16-scaled]="perfect per-page knowledge" [starnuma16-scaled]="T16 trackers, Algorithm 1")
 echo "$workload: $checkpoints checkpoints, phases of $phase instructions per thread, windows of $window after" \

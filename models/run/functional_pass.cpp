@@ -267,7 +267,8 @@ void FunctionalPass::timed_start() {
   const std::string what = "checkpoint --timed-start " + std::to_string(o_.timed_start);
   if (r.threads_ended_early)
     report_error(msg::kUsage, what + ": the workload ends first (" + std::to_string(r.threads_ended_early) +
-                                  " threads ended early): a shorter timed start or a longer workload");
+                                  " threads ended early): a shorter timed start (--timed-start 0: none) or a "
+                                  "longer workload");
   for (const std::string& s : r.shortfalls) report_error(msg::kUsage, what + ": " + s);
   if (o_.progress)
     std::fprintf(stderr, "timed start: %zu pages placed in %llu instructions per thread (%.1f s)\n",

@@ -116,6 +116,7 @@ void RunAssembly::plan_stimulus() {
     if (!o.workload_given) o.workload = checkpoint_->workload;
     if (!o.seed_given) o.seed = checkpoint_->seed;
     check_checkpoint(*checkpoint_, o.checkpoint, fabric_, o.workload, o.seed);
+    if (o.warm_llcs_if_carried && !checkpoint_->caches.empty()) o.warm_llcs = true;
     if (o.warm_tlbs && checkpoint_->tlbs.empty())
       report_error(msg::kUsage, "--warm-tlbs: " + o.checkpoint + " carries no TLBs");
     if (o.warm_llcs && checkpoint_->caches.empty())

@@ -68,6 +68,8 @@ struct RunOptions {
   bool warm_tlbs = false;
   // The same for the sockets' LLCs and the coherence directories (checkpoint --warm-llcs).
   bool warm_llcs = false;
+  // Or warm them when the checkpoint carries them, cold when it does not (run's default).
+  bool warm_llcs_if_carried = false;
   // A unit checkpoint's window: how many of its boundary's copies had started by the unit (the
   // rest are copied in the window, as still in flight); unset: all of them (docs/sampling.md).
   std::optional<uint64_t> copies_done;

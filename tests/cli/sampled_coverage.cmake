@@ -12,7 +12,7 @@ file(REMOVE_RECURSE "${OUT}")
 include("${CMAKE_CURRENT_LIST_DIR}/starnuma_call.cmake")
 
 starnuma(0 checkpoint "${PLATFORM}" --workload ${workload} ${sets} --checkpoints 3 --units-per-phase 7 --out "${OUT}/ck"
-         --no-progress --warm-llcs)
+         --no-progress --warm-llcs --timed-start 0)
 starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 2000 --instructions 5000 --jobs 2
          --common-span --warm-tlbs --warm-llcs --json)
 set(sampled "${out}")

@@ -9,8 +9,12 @@ include("${CMAKE_CURRENT_LIST_DIR}/starnuma_call.cmake")
 
 foreach(phase 10000 100000)
   set(sets --set os.phase_instructions=${phase})
+  # The boundaries' windows alone: they time the copies this projects (units would only add windows).
+  # The pass's own first touches and its LLCs not coherent: with either of the defaults' (a timed
+  # start homing tc's pages as a timed run does, coherent LLCs counting the invalidations' misses)
+  # phase 1 decides about 750 moves, too many for phases of 100 K as well.
   starnuma(0 checkpoint "${PLATFORM}" --workload tc:scale=16 ${sets} --checkpoints 3 --out "${OUT}/ck-${phase}"
-           --no-progress)
+           --boundaries-only --timed-start 0 --no-warm-llcs --no-progress)
   starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck-${phase}" --warmup 2000 --instructions 4000
            --jobs 2 --json)
   string(JSON phases LENGTH "${out}" copies_by_next_boundary)

@@ -73,7 +73,19 @@ EOF
     "$starnuma" sweep "$work/units.yaml" --out "$work/u" --dry-run > "$work/units.txt" || fail "$(cat "$work/units.txt")"
     grep -q "starnuma checkpoint .*--unit-every 10000 --timed-start 5000 .*--warm-llcs && starnuma sample .*--warm-llcs --common-span" \
       "$work/units.txt" || fail "units: $(cat "$work/units.txt")"
-    ! grep -q -- "--warm-tlbs" "$work/units.txt" || fail "warm_tlbs: false became a flag: $(cat "$work/units.txt")"
+    grep -q -- "--common-span --no-warm-tlbs" "$work/units.txt" || fail "warm_tlbs: false: $(cat "$work/units.txt")"
+    # Absent, the commands' defaults (the units' method): no flag either way.
+    sed 's/unit_every: 10000, timed_start: 5000,//; s/warm_llcs: true, common_span: true, warm_tlbs: false,//' \
+      "$work/units.yaml" > "$work/units-default.yaml"
+    "$starnuma" sweep "$work/units-default.yaml" --out "$work/ud" --dry-run > "$work/units-default.txt" \
+      || fail "$(cat "$work/units-default.txt")"
+    ! grep -q -- "--unit-every\|--timed-start\|warm-\|--common-span\|--per-thread" "$work/units-default.txt" \
+      || fail "defaults became flags: $(cat "$work/units-default.txt")"
+    sed 's/timed_start: 5000,/timed_start: 5000, boundaries_only: true,/' "$work/units.yaml" > "$work/units-both.yaml"
+    ! "$starnuma" sweep "$work/units-both.yaml" --out "$work/ub" --dry-run > /dev/null 2> "$work/units-both.err" \
+      || fail "boundaries_only with unit_every was taken"
+    grep -q "units-both.yaml:2:[0-9]*: error: .*boundaries_only: a run with 'boundaries_only' has no units: drop 'unit_every'" \
+      "$work/units-both.err" || fail "units-both: $(cat "$work/units-both.err")"
     sed 's/warm_tlbs: false/warm_tlbs: yes please/' "$work/units.yaml" > "$work/units-bad.yaml"
     ! "$starnuma" sweep "$work/units-bad.yaml" --out "$work/ub" --dry-run > /dev/null 2> "$work/units-bad.err" \
       || fail "a switch that is not true or false was taken"

@@ -143,17 +143,21 @@ void add_run_outputs(CLI::App& cmd, RunRequest& r) {
                  "trace of its workload) the streams are read from the recording, which the window seeks in")
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
-  cmd.add_flag("--common-span", o.common_span,
+  // A window from a checkpoint is a sampling unit: by default measured over a common span, its TLBs,
+  // LLCs and directories warm from the checkpoint (the units' method, which holds a continuous run's
+  // answer where cold per-thread windows do not; docs/sampling.md, "The defaults").
+  cmd.add_flag("--common-span,!--per-thread-budgets", o.common_span,
                "Measure over a common span of time: the warm-up ends when the threads together have retired "
                "--warmup x threads, the run when they have retired --instructions x threads more (each thread's "
-               "IPC over the same span), instead of each thread at its own counts; sample's windows use it "
-               "(docs/sampling.md)");
-  cmd.add_flag("--warm-tlbs", o.warm_tlbs,
+               "IPC over the same span), instead of each thread at its own counts (--per-thread-budgets); the "
+               "default with --checkpoint, as sample's windows (docs/sampling.md)");
+  cmd.add_flag("--warm-tlbs,!--no-warm-tlbs", o.warm_tlbs,
                "A sampled window (--checkpoint) starts with the TLBs and their counter annexes its checkpoint "
-               "carries (functional warming), not empty (docs/sampling.md)");
-  cmd.add_flag("--warm-llcs", o.warm_llcs,
+               "carries (functional warming), not empty; the default with --checkpoint (docs/sampling.md)");
+  cmd.add_flag("--warm-llcs,!--no-warm-llcs", o.warm_llcs,
                "A sampled window (--checkpoint) starts with the LLCs and coherence directories its checkpoint "
-               "carries (checkpoint --warm-llcs), not empty (docs/sampling.md)");
+               "carries (checkpoint --warm-llcs), not empty; the default with --checkpoint when it carries them "
+               "(docs/sampling.md)");
   cmd.add_option("--copies-done", o.copies_done,
                  "A unit checkpoint's window: how many of its boundary's copies had started by the unit; the "
                  "others are copied in the window, as still in flight (default: all made; sample sets it from "
@@ -167,6 +171,14 @@ void finish_run_options(const CLI::App& cmd, RunRequest& r) {
   o.seed_given = cmd.count("--seed") > 0;  // else a starnuma trace supplies them
   o.instructions_given = cmd.count("--instructions") > 0;
   o.workload_given = cmd.count("--workload") > 0 || o.checkpoint.empty();
+  if (!o.checkpoint.empty()) {  // a unit's defaults, for whatever was not given either way
+    if (cmd.count("--common-span") == 0) o.common_span = true;
+    if (cmd.count("--warm-tlbs") == 0) o.warm_tlbs = true;
+    if (cmd.count("--warm-llcs") == 0) o.warm_llcs_if_carried = true;
+  } else if (cmd.get_option_no_throw("--warm-tlbs")) {  // run's (compare has no windows)
+    if (cmd.count("--warm-tlbs") && !o.warm_tlbs) report_error(msg::kUsage, "--no-warm-tlbs needs --checkpoint");
+    if (cmd.count("--warm-llcs") && !o.warm_llcs) report_error(msg::kUsage, "--no-warm-llcs needs --checkpoint");
+  }
   if (!r.timeline.empty()) {
     const Parsed<Time> interval = parse_time(r.timeline);
     if (!interval || interval.value->ps() <= 0)

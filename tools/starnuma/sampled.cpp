@@ -89,9 +89,17 @@ void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_jso
                                 " (written by an older starnuma? make the checkpoints again)");
 }
 
+// checkpoint's defaults are the units' method (docs/sampling.md, "The defaults"): units over the
+// work, a tenth of a phase apart, the LLCs warm, and a timed start long enough to decide the first
+// touches' races (the races are decided in the first tens of microseconds; 20 K and 100 K give
+// the same units).
+constexpr uint64_t kDefaultTimedStart = 50000;
+constexpr uint64_t kDefaultUnitsPerPhase = 10;
+
 struct CheckpointArgs {
   PlatformArgs platform;
   FunctionalPassOptions pass;
+  bool boundaries_only = false;  // no units: the paper's method as published (biased; docs/sampling.md)
   bool json = false;
 };
 
@@ -102,9 +110,12 @@ struct SampleArgs {
   uint64_t warmup = 20000;
   unsigned jobs = 0;  // windows at once; 0: the host's cores
   unsigned detailed_sockets = 0;
-  bool common_span = false;  // each window over a common span (run --common-span)
-  bool warm_tlbs = false;    // each window's TLBs warmed from its checkpoint (run --warm-tlbs)
-  bool warm_llcs = false;    // and its LLCs and directories (run --warm-llcs)
+  // The units' method by default (docs/sampling.md, "The defaults"): each window over a common span
+  // (run --common-span), its TLBs warmed from its checkpoint (run --warm-tlbs), and its LLCs and
+  // directories when the checkpoints carry them (run --warm-llcs; warm_llcs_given: asked either way).
+  bool common_span = true;
+  bool warm_tlbs = true;
+  bool warm_llcs = false, warm_llcs_given = false;
   std::string out;
   bool json = false;
   double target_error = 0;         // the IPC interval's relative half-width asked for; 0: none
@@ -117,6 +128,8 @@ int checkpoint(const CheckpointArgs& ca) {
   if (ca.pass.out.empty() && !ca.pass.streams_only) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
   auto platform = Platform::build(ca.platform.platform, ca.platform.sets);
   FunctionalPassOptions o = ca.pass;
+  if (!ca.boundaries_only && !o.units_per_phase && !o.unit_every && !o.streams_only)
+    o.unit_every = std::max<uint64_t>(1, platform->os().phase_instructions() / kDefaultUnitsPerPhase);
   const bool json = ca.json;
   o.progress = o.progress && !json;
   const FunctionalPassResult r = run_functional_pass(*platform, o);
@@ -169,7 +182,7 @@ void report_target_error(nlohmann::ordered_json& result, double target, size_t a
       << " windows the checkpoints hold";
   if (!std::isinf(got))
     why << ": about " << units_needed(c["units"].get<size_t>(), got, target)
-        << " are needed (checkpoint --units-per-phase, or more --checkpoints)";
+        << " are needed (a finer checkpoint --unit-every, or more --checkpoints)";
   result["shortfalls"].push_back(why.str());
   std::cerr << "warning: " << why.str() << '\n';
 }
@@ -264,6 +277,12 @@ class Sampler {
     strides_ = sa.target_error > 0 ? stride_chain(estimate_places_, every ? 0 : units) : std::vector<uint64_t>{1};
     window_out_.resize(files_.size());
     copies_done_.resize(files_.size());
+    // The checkpoints carry LLCs when the pass warmed them (manifest "llcs").
+    const bool carried = manifest_.contains("llcs");
+    if (sa.warm_llcs_given && sa.warm_llcs && !carried)
+      report_error(msg::kUsage, "--warm-llcs: the checkpoints in " + sa.checkpoints +
+                                    " carry no LLCs (made with checkpoint --no-warm-llcs; make them again without it)");
+    warm_llcs_ = sa.warm_llcs_given ? sa.warm_llcs : carried;
   }
   int run();
 
@@ -283,6 +302,8 @@ class Sampler {
     if (sa_.out.empty()) fs::remove_all(out_, ec);
   }
   void print(const nlohmann::ordered_json& result) const;
+  // How the windows were placed and warmed (sampled.json "method").
+  nlohmann::ordered_json method() const;
 
   const SampleArgs& sa_;
   const fs::path dir_;
@@ -297,6 +318,7 @@ class Sampler {
   std::vector<std::string> window_out_;   // empty: not run
   std::vector<std::string> copies_done_;  // a unit's --copies-done, from its boundary's window
   std::string trace_;                     // the recorded streams the pass read (manifest "trace"), if any
+  bool warm_llcs_ = false;                // the windows start with the checkpoints' LLCs
   std::vector<pid_t> running_;
   std::vector<size_t> running_index_;
   std::vector<std::vector<std::string>> slurm_args_;  // --executor slurm: the stage's windows, and which
@@ -322,9 +344,10 @@ void Sampler::launch(size_t k) {
                              "--json",
                              "--detailed-sockets",
                              std::to_string(sa_.detailed_sockets)};
-  if (sa_.common_span) a.push_back("--common-span");
-  if (sa_.warm_tlbs) a.push_back("--warm-tlbs");
-  if (sa_.warm_llcs) a.push_back("--warm-llcs");
+  // Every choice explicit, so a window means the same whatever run's defaults.
+  a.push_back(sa_.common_span ? "--common-span" : "--per-thread-budgets");
+  a.push_back(sa_.warm_tlbs ? "--warm-tlbs" : "--no-warm-tlbs");
+  a.push_back(warm_llcs_ ? "--warm-llcs" : "--no-warm-llcs");
   if (!copies_done_[k].empty()) a.insert(a.end(), {"--copies-done", copies_done_[k]});
   if (!trace_.empty()) a.insert(a.end(), {"--trace-in", trace_});
   for (const auto& set : sa_.platform.sets) a.insert(a.end(), {"--set", set});
@@ -497,6 +520,7 @@ int Sampler::run() {
   result["instructions_per_window"] = sa_.instructions;
   result["warmup_per_window"] = sa_.warmup;
   result["windows_available"] = files_.size();
+  result["method"] = method();
   result["strides"] = strides_run;
   // The host's cost: the windows' own, and the one build they shared (a window that could not
   // take it built its own: host_workload_shared false in its stats.json).
@@ -529,6 +553,17 @@ int Sampler::run() {
   if (sa_.json) std::cout << json_text(result) << '\n';
   else print(result);
   return 0;
+}
+
+nlohmann::ordered_json Sampler::method() const {
+  const char* units = manifest_.contains("unit_every")        ? "over the work"
+                      : manifest_.value("units_per_phase", 0) ? "inside each phase"
+                                                              : "none (the boundaries' windows alone)";
+  return {{"units", units},
+          {"timed_start", manifest_.value("timed_start", uint64_t{0})},
+          {"measured_over", sa_.common_span ? "common span" : "per-thread budgets"},
+          {"warm_tlbs", sa_.warm_tlbs},
+          {"warm_llcs", warm_llcs_}};
 }
 
 void Sampler::print(const nlohmann::ordered_json& result) const {
@@ -573,6 +608,8 @@ Command add_checkpoint(CLI::App& app) {
   auto a = std::make_shared<CheckpointArgs>();
   FunctionalPassOptions& o = a->pass;
   o.progress = true;
+  o.warm_llcs = true;
+  o.timed_start = kDefaultTimedStart;
   CLI::App* cmd =
       app.add_subcommand("checkpoint",
                          "Sampled evaluation, step 1: a functional pass deciding every migration phase; one checkpoint "
@@ -591,40 +628,52 @@ Command add_checkpoint(CLI::App& app) {
   cmd->add_option("--checkpoints", o.checkpoints, "Phase boundaries to checkpoint (1 to N)")
       ->check(CLI::Range(1, limits::kMaxCheckpoints))
       ->capture_default_str();
-  cmd->add_option("--units-per-phase", o.units_per_phase,
-                  "Sampling units: this many unit checkpoints evenly inside the phase after each boundary, the last "
-                  "included (no decision of their own); sample times them beside the boundaries (docs/sampling.md, "
-                  "\"Units\")")
-      ->check(CLI::Range(0u, 1000u))
-      ->capture_default_str();
-  cmd->add_option("--unit-every", o.unit_every,
-                  "Sampling units evenly over the work instead: one whenever the mean thread has retired another N "
-                  "instructions, from the first boundary to the end of the last one's phase; sample leaves the "
-                  "boundaries' windows, which time the copies, out of its estimate (docs/sampling.md, \"Units over "
-                  "the work\")")
-      ->transform(kCount)
-      ->check(CLI::Range(uint64_t{1000}, limits::kMaxInstructions));
+  CLI::Option* per_phase =
+      cmd->add_option("--units-per-phase", o.units_per_phase,
+                      "Sampling units placed by the furthest thread instead: this many unit checkpoints evenly inside "
+                      "the phase after each boundary, the last included (no decision of their own); sample times "
+                      "them beside the boundaries (docs/sampling.md, \"Units\")")
+          ->check(CLI::Range(1u, 1000u));
+  CLI::Option* every =
+      cmd->add_option("--unit-every", o.unit_every,
+                      "Sampling units evenly over the work: one whenever the mean thread has retired another N "
+                      "instructions, from the first boundary to the end of the last one's phase; sample leaves the "
+                      "boundaries' windows, which time the copies, out of its estimate (docs/sampling.md, \"Units "
+                      "over the work\"); default: a tenth of os.phase_instructions")
+          ->transform(kCount)
+          ->check(CLI::Range(uint64_t{1000}, limits::kMaxInstructions));
+  cmd->add_flag("--boundaries-only", a->boundaries_only,
+                "No units: only the phase boundaries' checkpoints, the paper's method as published, whose windows "
+                "over-weight each phase's start (docs/sampling.md, \"The defaults\")")
+      ->excludes(per_phase)
+      ->excludes(every);
   CLI::Option* out = cmd->add_option("--out", o.out, "Folder for manifest.json and the checkpoints (replaced whole)")
                          ->check(kNonEmpty);
   cmd->add_flag("--streams-only", o.streams_only,
                 "Benchmark: only read the workload's streams in the pass's turns, writing nothing (times "
                 "their production as the pass meets it; starnuma benchmark uses it)")
       ->excludes(out);
-  cmd->add_flag("--warm-llcs", o.warm_llcs,
-                "Functional warming of the LLCs: keep them coherent as the platform's protocol does and record "
-                "them, with the pool's coherence directory, in every checkpoint, for sample --warm-llcs (larger "
-                "checkpoints, a slower pass; docs/sampling.md)");
+  cmd->add_flag("--warm-llcs,!--no-warm-llcs", o.warm_llcs,
+                "Functional warming of the LLCs (the default): keep them coherent as the platform's protocol does "
+                "and record them, with the pool's coherence directory, in every checkpoint, for sample's windows "
+                "(larger checkpoints, a slower pass; docs/sampling.md)");
   cmd->add_option("--timed-start", o.timed_start,
                   "Place the pages a timed run of the workload's first N instructions per thread (after its "
                   "initialisation) first-touches where that run did, not by the pass's turns: the races of first "
-                  "touch are timing's (docs/sampling.md, \"A timed start\")")
+                  "touch are timing's (docs/sampling.md, \"A timed start\"); 0: the pass's own first touches")
       ->transform(kCount)
-      ->check(CLI::Range(uint64_t{1}, limits::kMaxInstructions))
-      ->excludes("--streams-only");
+      ->check(CLI::Range(uint64_t{0}, limits::kMaxInstructions))
+      ->capture_default_str();
   cmd->add_flag("!--no-progress", o.progress, "No line per phase on stderr");
   cmd->add_flag("--json", a->json, "Print the manifest as JSON");
   return {cmd, [a, cmd] {
             a->pass.seed_given = cmd->count("--seed") > 0;
+            if (a->pass.streams_only) {  // reads the streams alone: no timed start, no state to record
+              if (cmd->count("--timed-start") && a->pass.timed_start)
+                report_error(msg::kUsage, "--timed-start and --streams-only: the benchmark times the streams alone");
+              a->pass.timed_start = 0;
+              a->pass.warm_llcs = false;
+            }
             return checkpoint(*a);
           }};
 }
@@ -656,15 +705,16 @@ Command add_sample(CLI::App& app) {
   cmd->add_option("--detailed-sockets", a->detailed_sockets, "Mixed modality, as for run")
       ->check(CLI::Range(0u, limits::kMaxDetailedSockets))
       ->capture_default_str();
-  cmd->add_flag("--common-span", a->common_span,
-                "Each window over a common span of time, as run --common-span, instead of per-thread budgets (not "
-                "yet the default: docs/sampling.md, \"Per-thread budgets or a common span\")");
-  cmd->add_flag("--warm-tlbs", a->warm_tlbs,
-                "Each window starts with the TLBs and counter annexes its checkpoint carries, as run --warm-tlbs (not "
-                "yet the default: docs/sampling.md)");
-  cmd->add_flag("--warm-llcs", a->warm_llcs,
-                "Each window starts with the LLCs and coherence directories its checkpoint carries (checkpoint "
-                "--warm-llcs), as run --warm-llcs (not yet the default: docs/sampling.md)");
+  cmd->add_flag("--common-span,!--per-thread-budgets", a->common_span,
+                "Each window over a common span of time, as run --common-span (the default), or each thread at "
+                "its own budget (docs/sampling.md, \"Per-thread budgets or a common span\")");
+  cmd->add_flag("--warm-tlbs,!--no-warm-tlbs", a->warm_tlbs,
+                "Each window starts with the TLBs and counter annexes its checkpoint carries, as run --warm-tlbs "
+                "(the default), or empty (docs/sampling.md)");
+  cmd->add_flag("--warm-llcs,!--no-warm-llcs", a->warm_llcs,
+                "Each window starts with the LLCs and coherence directories its checkpoint carries, as run "
+                "--warm-llcs (the default when the checkpoints carry them: checkpoint's default), or empty "
+                "(docs/sampling.md)");
   cmd->add_option("--target-error", a->target_error,
                   "The IPC's interval asked for, as a relative half-width (0.03: +-3 %): the windows are run "
                   "systematically, a coarse stride over the checkpoints first, finer ones until it is met; not met "
@@ -677,7 +727,10 @@ Command add_sample(CLI::App& app) {
   cmd->add_option("--out", a->out, "Folder for window-K/stats.json and sampled.json (written atomically)")
       ->check(kNonEmpty);
   cmd->add_flag("--json", a->json, "Print the aggregate as JSON");
-  return {cmd, [a] { return sample(*a); }};
+  return {cmd, [a, cmd] {
+            a->warm_llcs_given = cmd->count("--warm-llcs") > 0;
+            return sample(*a);
+          }};
 }
 
 }  // namespace starnuma::cli

@@ -55,8 +55,10 @@ constexpr OptionInfo kOptions[] = {
     {"timeline", ValueType::Text, kRun, "--timeline"},
     {"checkpoints", ValueType::Count, kSampled, ""},
     {"jobs", ValueType::Count, kSampled, ""},
-    // The units' method (docs/sampling.md): the pass's options, then the windows'.
+    // The units' method is the commands' default (docs/sampling.md, "The defaults"): these set its
+    // choices, the pass's options, then the windows'.
     {"unit_every", ValueType::Count, kSampled, ""},
+    {"boundaries_only", ValueType::Switch, kSampled, ""},
     {"timed_start", ValueType::Count, kSampled, ""},
     {"warm_llcs", ValueType::Switch, kSampled, ""},
     {"common_span", ValueType::Switch, kSampled, ""},
@@ -348,7 +350,8 @@ class SpecReader {
     if (key == "instructions") return count_in(1, max_instructions);
     if (key == "warmup") return count_in(0, max_instructions);
     if (key == "checkpoints") return count_in(1, limits::kMaxCheckpoints);
-    if (key == "unit_every" || key == "timed_start") return count_in(1, max_instructions);
+    if (key == "unit_every") return count_in(1000, max_instructions);
+    if (key == "timed_start") return count_in(0, max_instructions);
     if (key == "jobs") return count_in(0, limits::kMaxJobs);
     if (key == "detailed_sockets") return count_in(0, limits::kMaxDetailedSockets);
     if (key == "sockets") return count_in(1, limits::kMaxProfileSockets);
@@ -507,6 +510,10 @@ class SpecReader {
       issue(where, "workload", "this run has no 'workload' (or 'trace')");
     if (run.options.count("workload") && run.options.count("trace"))
       issue(where, "trace", "a run reads its 'trace' or runs its 'workload', not both");
+    if (run.options.count("unit_every") && chosen.count("boundaries_only") &&
+        chosen.at("boundaries_only").text == "true")
+      issue(chosen.at("boundaries_only").where, "boundaries_only",
+            "a run with 'boundaries_only' has no units: drop 'unit_every'");
     return run;
   }
 
@@ -595,18 +602,21 @@ std::vector<std::vector<std::string>> SweepRun::commands(const std::string& dir)
       if (options.count("seed")) pass.insert(pass.end(), {"--seed", option("seed")});
       if (options.count("unit_every")) pass.insert(pass.end(), {"--unit-every", option("unit_every")});
       if (options.count("timed_start")) pass.insert(pass.end(), {"--timed-start", option("timed_start")});
+      if (option("boundaries_only", "false") == "true") pass.push_back("--boundaries-only");
       add_sets(pass);
       std::vector<std::string> windows{
           "starnuma",          "sample", platform,         "--checkpoints", dir + "/checkpoints", "--jobs",
           option("jobs", "1"), "--out",  dir + "/sampled", "--json"};
       for (const char* key : {"instructions", "warmup", "detailed_sockets"})
         if (options.count(key)) windows.insert(windows.end(), {find_option(key)->flag, option(key)});
-      if (option("warm_llcs", "false") == "true") {
-        pass.push_back("--warm-llcs");
-        windows.push_back("--warm-llcs");
-      }
-      if (option("common_span", "false") == "true") windows.push_back("--common-span");
-      if (option("warm_tlbs", "false") == "true") windows.push_back("--warm-tlbs");
+      // A switch given either way is passed on; absent, the commands' defaults.
+      const auto choice = [&](const char* key, const char* on, const char* off, std::vector<std::string>& argv) {
+        if (options.count(key)) argv.push_back(option(key) == "true" ? on : off);
+      };
+      choice("warm_llcs", "--warm-llcs", "--no-warm-llcs", pass);
+      choice("warm_llcs", "--warm-llcs", "--no-warm-llcs", windows);
+      choice("common_span", "--common-span", "--per-thread-budgets", windows);
+      choice("warm_tlbs", "--warm-tlbs", "--no-warm-tlbs", windows);
       add_sets(windows);
       return {pass, windows};
     }
