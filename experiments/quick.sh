@@ -9,6 +9,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-quick-results}
 starnuma=${STARNUMA:-$root/build/starnuma}
-"$starnuma" sweep "$root/experiments/quick.yaml" --out "$out" --jobs "${JOBS:-$(nproc)}"
-"$starnuma" report "$out" --format md --out "$root/docs/quick-report"
+out=$(realpath -m "$out")
+cd "$root"  # the report names its spec as given: relative, not this host's path
+"$starnuma" sweep experiments/quick.yaml --out "$out" --jobs "${JOBS:-$(nproc)}"
+"$starnuma" report "$out" --format md --out docs/quick-report
 echo "report: $root/docs/quick-report/report.md"

@@ -352,6 +352,20 @@ class Command(Case):
         self.assertIn(error.strip().splitlines()[-1], text)
         self.assertNoTempFiles(out)
 
+    def test_a_report_made_again_replaces_the_earlier_figures(self):
+        out = self.tmp / "again"
+        self.assertEqual(run_report(SWEEPS["main"], "--format", "md", "--out", out).returncode, 0)
+        stale = [out / "latency-0123456789abcdef.png", out / "latency-0123456789abcdef.svg",
+                 out / "data" / "latency-0123456789abcdef.json"]
+        for f in stale:
+            f.write_text("an earlier report's figure")
+        figures = sorted(p.name for p in out.glob("*.png"))
+        p = run_report(SWEEPS["main"], "--format", "md", "--out", out)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertEqual([f for f in stale if f.exists()], [])
+        self.assertEqual(sorted(p.name for p in out.glob("*.png")), [n for n in figures if "0123456789" not in n])
+        self.assertTrue((out / "report.md").is_file())
+
     def test_png_only_and_default_folder(self):
         work = self.tmp / "parts-copy"
         shutil.copytree(SWEEPS["parts"], work)

@@ -285,12 +285,21 @@ def data_json(data: dict) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
+def remove_stale_figures(out: Path, drawn: set) -> None:
+    """A figure an earlier report drew here and this one does not (another platform's latency
+    matrix, a part gone from the sweep) would stay beside the new report as if it were part of it."""
+    for f in [*out.glob("*.png"), *out.glob("*.svg"), *(out / "data").glob("*.json")]:
+        if f.stem not in drawn:
+            f.unlink()
+
+
 def make_report(dir: Path, fmt: str, out: Path) -> Path:
     sw = F.Sweep(dir)
     if not sw.done:
         counts = sw.runs["status"].value_counts().to_dict()
         detail = ", ".join(f"{n} {s}" for s, n in counts.items()) or "no runs recorded"
         raise sr.SweepError(f"{dir}: no done runs yet ({detail})")
+    earlier = (out / "data").is_dir()  # a report made here before: its figures are replaced
     try:
         (out / "data").mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -312,6 +321,8 @@ def make_report(dir: Path, fmt: str, out: Path) -> Path:
         write_atomic(out / f"{item.id}.svg", figure_bytes(fig, "svg"))
         write_atomic(out / "data" / f"{item.id}.json", data_json(data).encode())
         shown.append((item, png))
+    if earlier:
+        remove_stale_figures(out, {item.id for item, _ in shown})
     generic = (migration_table(sw), runs_table(sw)) if F.is_paper_sweep(sw) else \
         (speedup_table(sw), migration_table(sw), runs_table(sw))
     tables = [*(paper_tables(sw) if F.is_paper_sweep(sw) else []), *(t for t in generic if t is not None)]

@@ -315,7 +315,11 @@ void bench_functional_pass(Bench& b) {
     if (knowledge == "tracker") a.insert(a.end(), {"--set", "topology.socket.tracking.impl=model"});
     if (streams_only) a.push_back("--streams-only");
     else a.insert(a.end(), {"--out", out});
+    // Every choice explicit, as the figures before the units' defaults measured them: the plain pass
+    // (boundaries, LLCs not coherent) or the warming one (coherent LLCs and units); neither times a start.
+    if (!streams_only) a.insert(a.end(), {"--timed-start", "0"});
     if (warming) a.insert(a.end(), {"--warm-llcs", "--unit-every", std::to_string(kPhaseInstructions / 5)});
+    else if (!streams_only) a.insert(a.end(), {"--no-warm-llcs", "--boundaries-only"});
     return a;
   };
   const auto least_pass_seconds = [&](const std::vector<std::string>& args, double& accesses) {
