@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs experiments/quick.yaml (about 4 minutes on 2 cores) and regenerates the report shown in
+# Runs experiments/quick.yaml (about 6 minutes on 2 cores) and regenerates the report shown in
 # docs/quick-report/ (Markdown and PNG figures; docs/reports.md). Results are kept in OUT.
 #
 #   bash experiments/quick.sh [OUT]

@@ -227,3 +227,8 @@ starnuma(1 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/swapped" --instruc
 if(NOT err MATCHES "checkpoint-1.ckpt: holds phase 2, the manifest says phase 1")
   message(FATAL_ERROR "swapped checkpoints: ${err}")
 endif()
+# A window's choices mean nothing without a window.
+starnuma(1 run "${PLATFORM}" --workload ${workload} --instructions 1000 --no-warm-tlbs --no-progress)
+if(NOT err MATCHES "--no-warm-tlbs needs --checkpoint")
+  message(FATAL_ERROR "--no-warm-tlbs without --checkpoint: ${err}")
+endif()
