@@ -4,8 +4,9 @@
 # thread from boundary 1 to the end of phase 3 (`checkpoint --warm-llcs --unit-every`), timed with
 # the windows over a common span and the TLBs, LLCs and directories warm (`sample --common-span
 # --warm-tlbs --warm-llcs`), against continuous runs over the same stretch of the mean thread's work
-# (`run --placement dynamic --common-span`), one at each of QUANTA: dynamic placement is chaotic, so
-# the reference is their mean. Prints a table: each interval, whether it holds the reference, the
+# (`run --placement dynamic --common-span`), one for each of DRAWS of the start's races
+# (`platform.start_skew_draw`: the same workload and seed, its races decided anew): dynamic placement
+# is chaotic, so the reference is their mean. Prints a table: each interval, whether it holds the reference, the
 # threads' drift the sampled run reports; then the fraction that hold. Everything is kept under OUT
 # (the windows' stats.json in CASE/windows).
 #
@@ -16,8 +17,9 @@
 # MACHINES (default "baseline16-scaled starnuma16-scaled"), JOBS (windows at once, default 2), SETS
 # (more KEY=VALUE settings for every command, space-separated), CHECKPOINT_OPTIONS (more options of
 # the functional pass, e.g. "--timed-start 0": the pass's own first touches instead of the default
-# timed start of 50 K instructions), QUANTA (the continuous runs' platform.quantum,
-# default "100ns 90ns 80ns 70ns 60ns": the platforms' 100 ns and finer).
+# timed start of 50 K instructions), DRAWS (the continuous runs' platform.start_skew_draw, default
+# "0 1 2 3 4"), QUANTA (their platform.quantum, default the platform's own; with several, one run
+# for each draw and quantum, e.g. "100ns 60ns" to see that the reference has converged).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-coverage-results}
@@ -46,15 +48,20 @@ for workload in "${workloads[@]}"; do
       --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --out "$case/windows" --json >"$case/sampled.json"
     read -r from span < <(python3 "$root/experiments/coverage_stretch.py" "$case/checkpoints/manifest.json" "$every")
     running=()  # JOBS at once; each waited for by its pid, so that a failed run stops the study
-    for q in ${QUANTA:-100ns 90ns 80ns 70ns 60ns}; do
-      "$starnuma" run "$platform" --workload "$workload" "${sets[@]}" --set "platform.quantum=$q" --placement dynamic \
-        --warmup "$from" --instructions "$span" --common-span --no-progress --json >"$case/continuous-$q.json" \
-        2>"$case/continuous-$q.err" &
-      running+=($!)
-      if ((${#running[@]} >= ${JOBS:-2})); then
-        wait "${running[0]}"
-        running=("${running[@]:1}")
-      fi
+    for draw in ${DRAWS:-0 1 2 3 4}; do
+      for q in ${QUANTA:-own}; do
+        quantum=()
+        [ "$q" = own ] || quantum=(--set "platform.quantum=$q")
+        name="continuous-d$draw-$q"
+        "$starnuma" run "$platform" --workload "$workload" "${sets[@]}" --set "platform.start_skew_draw=$draw" \
+          "${quantum[@]}" --placement dynamic --warmup "$from" --instructions "$span" --common-span --no-progress \
+          --json >"$case/$name.json" 2>"$case/$name.err" &
+        running+=($!)
+        if ((${#running[@]} >= ${JOBS:-2})); then
+          wait "${running[0]}"
+          running=("${running[@]:1}")
+        fi
+      done
     done
     for pid in "${running[@]}"; do wait "$pid"; done
     mv "$case/checkpoints/manifest.json" "$case/manifest.json"

@@ -1,6 +1,6 @@
 """The coverage study's table (experiments/coverage.sh): per case, the units' IPC and AMAT with their
-95 % intervals, the reference (the mean of the continuous runs at the study's quanta, with its own
-95 % interval), whether each sampled interval holds the reference, and the threads' drift the
+95 % intervals, the reference (the mean of the continuous runs, one per draw of the start's races
+and quantum, with its own 95 % interval), whether each sampled interval holds the reference, and the threads' drift the
 sampled run reported (`thread_drift.relative_drift`); then the fraction held, over all cases and
 over those whose drift stays within what `sample` accepts without a warning (its
 `thread_drift.warning_above`).
@@ -21,7 +21,7 @@ def t95(dof: int) -> float:
 
 
 def reference(case: pathlib.Path) -> list[dict]:
-    runs = sorted(case.glob("continuous-*.json")) or [case / "continuous.json"]  # studies before the quanta
+    runs = sorted(case.glob("continuous-*.json")) or [case / "continuous.json"]  # studies before several references
     return [json.loads(p.read_text()) for p in runs]
 
 

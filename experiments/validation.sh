@@ -26,7 +26,7 @@ done
 # results, and says which sources produced them.
 paper=$root/experiments/results/paper
 theirs=$(python3 -c 'import sqlite3, sys; print(dict(sqlite3.connect(sys.argv[1]).execute("select key, value from meta"))["starnuma_sources"][:12])' "$paper/sweep.db" 2>/dev/null || true)
-ours=$("$starnuma" --version | sed -n 's/.*sources \([0-9a-f]*\)).*//p')
+ours=$("$starnuma" --version | sed -n 's/.*sources \([0-9a-f]*\)).*/\1/p')
 if [ -z "$theirs" ] || [ "$theirs" = "$ours" ] || [ "${PAPER_RERUN:-0}" = 1 ]; then
   "$starnuma" sweep "$root/experiments/paper.yaml" --out "$paper" "$@"
 else

@@ -115,7 +115,7 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
   const typename InstructionWindow<Caches>::Shape shape{
       config_.rob, mshrs,     config_.store_buffer, config_.dependent_loads.get() == "overlap", dispatch_fs_,
       hit_fs,      quantum_fs};
-  int64_t start = sim_now_fs();
+  int64_t start = sim_now_fs() + job.start_offset_fs;
   InstructionWindow<Caches> window(shape, caches, {rob_stalls_, mshr_stalls_, store_buffer_stalls_}, start);
   window.attach_waves(waves_, outstanding_signal_);
   StreamReader reader(*job.stream);

@@ -41,6 +41,8 @@ class Core : public Component {
     uint64_t warmup = 0;
     // The thread's program in a mix: its barriers are its program's (RunControl's groups).
     size_t group = 0;
+    // Its first instruction this long after the run's start (platform.start_skew), in fs.
+    int64_t start_offset_fs = 0;
   };
   // Elaboration: where the core's hierarchy leads beyond the socket (Socket::bind_fabric), and the
   // coherence it takes part in (the platform, when coherence is enabled).

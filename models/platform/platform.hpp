@@ -32,6 +32,8 @@ class PlatformSettings : public Component {
  public:
   PlatformSettings(sc_core::sc_module_name name, const ScopeContext& ctx) : Component(name, ctx) {}
   Time quantum() const { return quantum_; }
+  Time start_skew() const { return start_skew_; }
+  unsigned start_skew_draw() const { return start_skew_draw_; }
   bool separate_hosts() const { return separate_hosts_; }
   bool functional_memory() const { return functional_memory_; }
   Time initiator_time_limit() const { return initiator_time_limit_; }
@@ -42,6 +44,21 @@ class PlatformSettings : public Component {
   Param<Time> quantum_{*this, "quantum", Time::from_ns(100),
                        "Global quantum of temporal decoupling: how far an initiator may run ahead",
                        between(Time::from_ps(1000), Time::from_ns(1000000))};
+  // A tie-breaker, not a model of thread creation: cores that start at the same femtosecond, in
+  // step, send their first accesses in exact ties that SystemC's process order decides (which
+  // socket's first touches win, whose walks the memories serve first), and any process added to
+  // the simulation reorders them (sharing at 2 048 pages: IPC 0.0096 or 0.0134 by whether the OS
+  // thread exists). Each thread starts at a seeded offset below this (docs/decisions.md).
+  Param<Time> start_skew_{*this, "start_skew", Time::from_ps(1000),
+                          "Each core's thread starts at an offset drawn from the seed below this: breaks the exact "
+                          "ties of a start in step, which SystemC's process order would decide (0: all at once)",
+                          between(Time::from_ps(0), Time::from_ns(1000))};
+  // The same workload and seed with its start races decided by another draw: how much a result
+  // owes to them (the coverage study's references, docs/sampling.md).
+  Param<unsigned> start_skew_draw_{*this, "start_skew_draw", 0u,
+                                   "Which draw of the start offsets (0: the seed's own); another draw runs the same "
+                                   "workload with its start's races decided differently",
+                                   between(0u, 1000000u)};
   Param<bool> separate_hosts_{*this, "separate_hosts", false,
                               "Each socket is a host of its own (servers on a CXL fabric, not one NUMA machine): a "
                               "host needs no route to another's memory and never places pages there unless that "

@@ -298,6 +298,8 @@ void RunAssembly::assemble_control() {
 void RunAssembly::start_cores() {
   Workload& workload = *stimulus_.workload;
   const Time quantum = platform_.settings().quantum();
+  const uint64_t skew_fs = static_cast<uint64_t>(platform_.settings().start_skew().ps()) * 1000;
+  const uint64_t skew_seed = ~o_.seed + 0x9e3779b97f4a7c15ull * platform_.settings().start_skew_draw();
   std::vector<size_t> program_of;  // each thread's, in the stimulus' order
   for (size_t p = 0; p < stimulus_.programs.size(); ++p)
     program_of.insert(program_of.end(), stimulus_.programs[p].threads, p);
@@ -314,7 +316,8 @@ void RunAssembly::start_cores() {
                                              &*page_table_, perfect_ ? &page_counts_ : nullptr, autonuma_.get(),
                                              transactions_ ? &*transactions_ : nullptr, s >= detailed_},
                   workload.executes() ? prog.instructions : 0, quantum, &*control_, o_.seed * 1000003 + t,
-                  workload.thread_initialises(t) && !checkpoint_, o_.warmup, program});
+                  workload.thread_initialises(t) && !checkpoint_, o_.warmup, program,
+                  skew_fs ? static_cast<int64_t>(thread_seed(skew_seed, t) % skew_fs) : 0});
   }
   if (checkpoint_ && o_.warm_tlbs) warm_tlbs();
   if (checkpoint_ && o_.warm_llcs) warm_llcs();

@@ -50,9 +50,9 @@ if(NOT windows EQUAL units)
   message(FATAL_ERROR "sampled over ${windows} windows, expected the ${units} units")
 endif()
 string(JSON moved GET "${sampled}" migration pages_moved)
-# The stated tolerances (docs/sampling.md, "The defaults"): IPC within 15 % (measured: -8 %), AMAT
-# within 40 % (measured: +32 %, the warm LLCs' share of it +22 %; a known miss of this small case).
-foreach(check "ipc;850;1150" "amat_ns;600;1400")
+# The stated tolerances (docs/sampling.md, "The defaults"): IPC and AMAT within 15 % and 25 %
+# (measured with the start skew: +11 % and +10 %; -8 % and +32 % before it, the tie order's).
+foreach(check "ipc;850;1150" "amat_ns;750;1250")
   list(GET check 0 key)
   list(GET check 1 low)
   list(GET check 2 high)

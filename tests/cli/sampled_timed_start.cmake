@@ -1,7 +1,8 @@
 # A timed start (docs/sampling.md, "A timed start"): the functional pass's threads take turns, so
 # they share out sharing's first touches evenly, where a timed run's chassis-0 sockets win most of
 # the races and home the widely shared pages; the units then run on another machine's placement,
-# and their IPC is more than 25 % above a continuous run's. With `checkpoint --timed-start` the
+# and their IPC is more than 15 % above a continuous run's (20 % measured; 38 % while the cores
+# started in step and SystemC's process order decided the races). With `checkpoint --timed-start` the
 # pass places the pages a timed run's start placed where it did, and the units' IPC is within 8 %
 # of the continuous run's. Nothing migrates (os.migration_limit=0): the placement is first touch's.
 #   -DSTARNUMA=exe -DPLATFORM=yaml -DOUT=folder
@@ -54,7 +55,7 @@ math(EXPR lockstep_permille "1000 * ${lockstep} / ${truth}")
 math(EXPR timed_permille "1000 * ${timed} / ${truth}")
 message(STATUS "units' IPC ${sampled_none} without a timed start (${lockstep_permille} permille of the continuous "
                "run's), ${sampled_20000} with (${timed_permille}); continuous ${continuous}")
-if(NOT lockstep_permille GREATER 1250)
+if(NOT lockstep_permille GREATER 1150)
   message(FATAL_ERROR "without a timed start the units ran ${lockstep_permille} permille of the continuous run's "
                       "IPC: the artefact this test shows is gone (update the test and docs/sampling.md)")
 endif()
