@@ -19,7 +19,10 @@
 # the functional pass, e.g. "--timed-start 0": the pass's own first touches instead of the default
 # timed start of 50 K instructions), DRAWS (the continuous runs' platform.start_skew_draw, default
 # "0 1 2 3 4"), QUANTA (their platform.quantum, default the platform's own; with several, one run
-# for each draw and quantum, e.g. "100ns 60ns" to see that the reference has converged).
+# for each draw and quantum, e.g. "100ns 60ns" to see that the reference has converged),
+# REFERENCES_ONLY (when set: keep each case's sampled part in OUT and run only its continuous runs
+# again, e.g. with other DRAWS; a case whose references were made with the same DRAWS and QUANTA is
+# kept).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-coverage-results}
@@ -32,6 +35,9 @@ phase=${PHASE:-200000}
 every=${EVERY:-20000}
 warmup=${WARMUP:-10000}
 window=${WINDOW:-20000}
+draws=${DRAWS:-0 1 2 3 4}
+quanta=${QUANTA:-own}
+references="draws $draws, quanta $quanta"
 read -r -a machines <<<"${MACHINES:-baseline16-scaled starnuma16-scaled}"
 sets=(--set "os.phase_instructions=$phase")
 for extra in ${SETS:-}; do sets+=(--set "$extra"); done
@@ -39,17 +45,29 @@ mkdir -p "$out"
 for workload in "${workloads[@]}"; do
   for m in "${machines[@]}"; do
     case="$out/$(echo "$workload" | tr ':,=' '_-_')-$m"
-    [ -f "$case/done" ] && continue  # resumes: a case done is kept
-    rm -rf "$case" && mkdir -p "$case"
     platform="$root/platforms/$m.yaml"
-    "$starnuma" checkpoint "$platform" --workload "$workload" "${sets[@]}" --checkpoints 3 --unit-every "$every" \
-      --warm-llcs ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress >"$case/checkpoint.txt"
-    "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
-      --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --out "$case/windows" --json >"$case/sampled.json"
-    read -r from span < <(python3 "$root/experiments/coverage_stretch.py" "$case/checkpoints/manifest.json" "$every")
+    if [ -n "${REFERENCES_ONLY:-}" ]; then
+      if [ ! -f "$case/done" ]; then
+        echo "coverage.sh: $case has no sampled part to keep (run the study without REFERENCES_ONLY)" >&2
+        exit 1
+      fi
+      [ "$(cat "$case/references" 2>/dev/null)" = "$references" ] && continue
+      rm -f "$case"/continuous-* "$case/references" "$case/done"
+    else
+      [ -f "$case/done" ] && continue  # resumes: a case done is kept
+      rm -rf "$case" && mkdir -p "$case"
+      "$starnuma" checkpoint "$platform" --workload "$workload" "${sets[@]}" --checkpoints 3 --unit-every "$every" \
+        --warm-llcs ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress >"$case/checkpoint.txt"
+      "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
+        --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --out "$case/windows" \
+        --json >"$case/sampled.json"
+      mv "$case/checkpoints/manifest.json" "$case/manifest.json"
+      rm -rf "$case/checkpoints"  # hundreds of MB
+    fi
+    read -r from span < <(python3 "$root/experiments/coverage_stretch.py" "$case/manifest.json" "$every")
     running=()  # JOBS at once; each waited for by its pid, so that a failed run stops the study
-    for draw in ${DRAWS:-0 1 2 3 4}; do
-      for q in ${QUANTA:-own}; do
+    for draw in $draws; do
+      for q in $quanta; do
         quantum=()
         [ "$q" = own ] || quantum=(--set "platform.quantum=$q")
         name="continuous-d$draw-$q"
@@ -64,8 +82,7 @@ for workload in "${workloads[@]}"; do
       done
     done
     for pid in "${running[@]}"; do wait "$pid"; done
-    mv "$case/checkpoints/manifest.json" "$case/manifest.json"
-    rm -rf "$case/checkpoints"  # hundreds of MB
+    echo "$references" >"$case/references"
     touch "$case/done"
   done
 done

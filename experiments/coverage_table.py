@@ -3,7 +3,10 @@
 and quantum, with its own 95 % interval), whether each sampled interval holds the reference, and the threads' drift the
 sampled run reported (`thread_drift.relative_drift`); then the fraction held, over all cases and
 over those whose drift stays within what `sample` accepts without a warning (its
-`thread_drift.warning_above`).
+`thread_drift.warning_above`). A miss is also marked "within the spread" when the estimate's
+distance from the reference is within the sampled interval's half-width and the references' 95 %
+prediction interval for one more run combined (root of the sum of squares): the sampled run is one
+execution of a chaotic system, which the units' interval alone does not describe.
 
     python3 experiments/coverage_table.py OUT
 """
@@ -25,13 +28,22 @@ def reference(case: pathlib.Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in runs]
 
 
-def row(case: pathlib.Path) -> tuple[str, list[bool], bool]:
+def within_spread(estimate: float, low: float, high: float, values: list[float]) -> bool:
+    """Whether a missed estimate is within its own interval and the runs' spread combined."""
+    if len(values) < 2:
+        return False
+    n = len(values)
+    chaos = t95(n - 1) * statistics.stdev(values) * math.sqrt(1 + 1 / n)
+    return abs(estimate - statistics.mean(values)) <= math.hypot((high - low) / 2, chaos)
+
+
+def row(case: pathlib.Path) -> tuple[str, list[bool], bool, int]:
     sampled = json.loads((case / "sampled.json").read_text())
     runs = reference(case)
     d = sampled.get("thread_drift", {})
     drift = d.get("relative_drift", math.nan)
     warned = drift > d.get("warning_above", math.inf)
-    cells, held = [case.name, str(sampled["windows"])], []
+    cells, held, near_spread = [case.name, str(sampled["windows"])], [], 0
     for key, digits in (("ipc", 4), ("amat_ns", 0)):
         values = [r[key] for r in runs]
         mean = statistics.mean(values)
@@ -43,10 +55,14 @@ def row(case: pathlib.Path) -> tuple[str, list[bool], bool]:
             continue
         ok = c["low"] <= mean <= c["high"]
         held.append(ok)
-        cells += [f"{sampled[key]:.{digits}f} ({c['low']:.{digits}f}-{c['high']:.{digits}f})", ref,
-                  "yes" if ok else f"no ({100 * (sampled[key] / mean - 1):+.0f} %)"]
+        verdict = "yes"
+        if not ok:
+            near = within_spread(sampled[key], c["low"], c["high"], values)
+            near_spread += near
+            verdict = f"no ({100 * (sampled[key] / mean - 1):+.0f} %{'; within the spread' if near else ''})"
+        cells += [f"{sampled[key]:.{digits}f} ({c['low']:.{digits}f}-{c['high']:.{digits}f})", ref, verdict]
     cells.append(f"{drift:.2f}")
-    return "| " + " | ".join(cells) + " |", held, warned
+    return "| " + " | ".join(cells) + " |", held, warned, near_spread
 
 
 def main(out: str) -> int:
@@ -57,14 +73,18 @@ def main(out: str) -> int:
     print(f"| case | units | sampled IPC (95 %) | continuous IPC (mean of {runs}) | held | sampled AMAT ns (95 %) "
           f"| continuous AMAT | held | drift |")
     print("|---|---|---|---|---|---|---|---|---|")
-    held, calm = [], []
+    held, calm, spread = [], [], 0
     for case in cases:
-        line, ok, warned = row(case)
+        line, ok, warned, near = row(case)
         print(line)
         held += ok
+        spread += near
         if not warned:
             calm += ok
     print(f"\n{sum(held)} of {len(held)} intervals ({100 * sum(held) / len(held):.0f} %) hold the continuous runs' mean")
+    if spread:
+        print(f"{spread} of the {len(held) - sum(held)} misses are within the spread (the interval and the runs' "
+              "spread combined)")
     if calm:
         print(f"{sum(calm)} of {len(calm)} ({100 * sum(calm) / len(calm):.0f} %) where the threads' drift is "
               "within what `sample` accepts (no warning)")
