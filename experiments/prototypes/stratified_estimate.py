@@ -2,8 +2,9 @@
 exact pace leaves"): each boundary's window as the census of its phase's first stretch of work (the
 mean thread's instructions it measured, from the boundary on), the units standing only for the rest
 of their spacing, all clipped to the stretch the continuous runs cover; IPC pooled with those
-weights and its 95 % interval as the ratio estimator's. Prints, per case of a coverage study, the
-units' estimate and the stratified one against the continuous runs' mean, then the intervals held.
+weights and its 95 % interval as the ratio estimator's, AMAT the same way (latency-time over LLC
+misses). Prints, per case of a coverage study, the units' estimate and the stratified one against
+the continuous runs' mean, then the intervals held.
 
     python3 experiments/prototypes/stratified_estimate.py STUDY     (experiments/coverage.sh's OUT)
 """
@@ -42,35 +43,39 @@ def case(path: pathlib.Path):
         threads = sum(1 for n in w["stats"]["nodes"].values() for k, c in n.items()
                       if k.startswith("core") and isinstance(c, dict) and "instructions" in c)
         windows.append((w["checkpoint_phase"], w.get("checkpoint_unit") or 0, w["instructions"],
-                        w["instructions"] / w["ipc"], w["instructions"] / threads))
-    census = {ph: (boundary[ph], boundary[ph] + work) for ph, u, _, _, work in windows if u == 0}
-    units, strata = ([], []), ([], [])
-    for ph, u, instructions, cycles, work in windows:
+                        w["instructions"] / w["ipc"], w["instructions"] / threads, w["amat_ns"] * w["llc_misses"],
+                        w["llc_misses"]))
+    census = {ph: (boundary[ph], boundary[ph] + work) for ph, u, _, _, work, _, _ in windows if u == 0}
+    units, strata = ([], [], [], []), ([], [], [], [])
+    for ph, u, instructions, cycles, work, latency, misses in windows:
         if u == 0:
             stands_for = overlap(*census[ph], *stretch)
         else:
             span = (unit[(ph, u)], unit[(ph, u)] + every)
             stands_for = overlap(*span, *stretch) - sum(overlap(*span, *c) for c in census.values())
-            units[0].append(instructions)
-            units[1].append(cycles)
+            for k, v in enumerate((instructions, cycles, latency, misses)):
+                units[k].append(v)
         if stands_for > 0:
-            strata[0].append(instructions * stands_for / work)
-            strata[1].append(cycles * stands_for / work)
-    return interval(*units), interval(*strata), statistics.mean(r["ipc"] for r in reference(path))
+            for k, v in enumerate((instructions, cycles, latency, misses)):
+                strata[k].append(v * stands_for / work)
+    runs = reference(path)
+    return ((interval(*units[:2]), interval(*strata[:2]), statistics.mean(r["ipc"] for r in runs)),
+            (interval(*units[2:]), interval(*strata[2:]), statistics.mean(r["amat_ns"] for r in runs)))
 
 
 def main(study: str) -> int:
-    held = [0, 0]
+    held = {"IPC": [0, 0], "AMAT": [0, 0]}
     cases = sorted(p for p in pathlib.Path(study).iterdir() if (p / "done").exists())
     for path in cases:
-        plain, strat, truth = case(path)
-        cells = []
-        for k, (r, low, high) in enumerate((plain, strat)):
-            ok = low <= truth <= high
-            held[k] += ok
-            cells.append(f"{r:.4f} ({100 * (r / truth - 1):+.0f} %, {'held' if ok else 'missed'})")
-        print(f"{path.name}: units {cells[0]}, stratified {cells[1]}, continuous {truth:.4f}")
-    print(f"IPC intervals held: units {held[0]} of {len(cases)}, stratified {held[1]} of {len(cases)}")
+        for name, (plain, strat, truth) in zip(held, case(path)):
+            cells = []
+            for k, (r, low, high) in enumerate((plain, strat)):
+                ok = low <= truth <= high
+                held[name][k] += ok
+                cells.append(f"{r:.4g} ({100 * (r / truth - 1):+.0f} %, {'held' if ok else 'missed'})")
+            print(f"{path.name} {name}: units {cells[0]}, stratified {cells[1]}, continuous {truth:.4g}")
+    for name, (plain, strat) in held.items():
+        print(f"{name} intervals held: units {plain} of {len(cases)}, stratified {strat} of {len(cases)}")
     return 0
 
 
