@@ -47,7 +47,7 @@ for workload in "${workloads[@]}"; do
     case="$out/$(echo "$workload" | tr ':,=' '_-_')-$m"
     platform="$root/platforms/$m.yaml"
     if [ -n "${REFERENCES_ONLY:-}" ]; then
-      if [ ! -f "$case/done" ]; then
+      if [ ! -f "$case/sampled.json" ] || [ ! -f "$case/manifest.json" ]; then
         echo "coverage.sh: $case has no sampled part to keep (run the study without REFERENCES_ONLY)" >&2
         exit 1
       fi

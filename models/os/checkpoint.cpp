@@ -159,6 +159,7 @@ nlohmann::ordered_json decision_json(const PhaseDecision& d) {
   return {{"hi", d.hi},
           {"lo", d.lo},
           {"candidates", d.candidates},
+          {"pages_over_hi", d.candidate_pages},
           {"already_home", d.home},
           {"ping_pong", d.ping_pong},
           {"no_victim", d.no_victim},
@@ -346,6 +347,7 @@ Checkpoint read_checkpoint(const std::string& path) {
     c.decision.hi = d.at("hi").get<uint64_t>();
     c.decision.lo = d.at("lo").get<uint64_t>();
     c.decision.candidates = d.at("candidates").get<uint64_t>();
+    c.decision.candidate_pages = d.value("pages_over_hi", uint64_t{0});  // absent before 2026-11-28
     c.decision.home = d.at("already_home").get<uint64_t>();
     c.decision.ping_pong = d.at("ping_pong").get<uint64_t>();
     c.decision.no_victim = d.at("no_victim").get<uint64_t>();

@@ -71,6 +71,7 @@ void MigrationEngine::run() {
       rec.start_ns = static_cast<double>(now) / 1e6;
       pending = s_.replay ? replay(rec) : decide(rec.phase, rec);
       rec.start_retired = s_.mean_retired();
+      rec.start_furthest = s_.furthest_retired();
       rec.pages_to_copy = pending.size();
       queues.fill(pending);
       free_fs = std::max(free_fs, now) + scan_fs_;
@@ -240,10 +241,13 @@ nlohmann::ordered_json MigrationEngine::report() const {
     phases.push_back({{"phase", r.phase},
                       {"start_ns", r.start_ns},
                       {"decided_ns", r.decided_ns},
+                      {"mean_instructions", r.start_retired},
+                      {"furthest_instructions", r.start_furthest},
                       {"hi", d.hi},
                       {"lo", d.lo},
                       {"regions_scanned", r.regions_scanned},
                       {"candidates", d.candidates},
+                      {"pages_over_hi", d.candidate_pages},
                       {"already_home", d.home},
                       {"ping_pong", d.ping_pong},
                       {"no_victim", d.no_victim},

@@ -128,6 +128,7 @@ class MigrationEngine {
     // phase reads them to know which copies are still in flight (copies_started_by).
     uint64_t start_retired = 0, observed_instructions = 0, pages_to_copy = 0;
     std::vector<uint64_t> copy_offsets;
+    uint64_t start_furthest = 0;  // the furthest thread's instructions at the phase's start
   };
 
   void run();

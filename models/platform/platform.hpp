@@ -47,8 +47,9 @@ class PlatformSettings : public Component {
   // A tie-breaker, not a model of thread creation: cores that start at the same femtosecond, in
   // step, send their first accesses in exact ties that SystemC's process order decides (which
   // socket's first touches win, whose walks the memories serve first), and any process added to
-  // the simulation reorders them (sharing at 2 048 pages: IPC 0.0096 or 0.0134 by whether the OS
-  // thread exists). Each thread starts at a seeded offset below this (docs/decisions.md).
+  // the simulation reorders them (sharing at 2 048 pages, 20 K instructions: IPC 0.0100 or 0.0137
+  // by whether the OS thread exists; Run.TheStartsRacesGoToTheSkewNotToTheProcesses). Each thread
+  // starts at a seeded offset below this (docs/decisions.md).
   Param<Time> start_skew_{*this, "start_skew", Time::from_ps(1000),
                           "Each core's thread starts at an offset drawn from the seed below this: breaks the exact "
                           "ties of a start in step, which SystemC's process order would decide (0: all at once)",

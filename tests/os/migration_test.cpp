@@ -121,6 +121,16 @@ TEST(Migration, TrackerKnowledgeRunsAlgorithm1OnTheMetadata) {
   EXPECT_EQ(r.migration_policy, "Algorithm 1 on T16 trackers");
   EXPECT_GT(r.migration["to_pool"].get<uint64_t>(), 0u);
   EXPECT_GT(r.migration["per_phase"][0]["regions_scanned"].get<uint64_t>(), 0u);
+  // Each phase says where the threads were when it began (the furthest thread starts it) and how
+  // many pages were over HI, which HI adapts to: every candidate region's pages at least.
+  uint64_t k = 0;
+  for (const auto& p : r.migration["per_phase"]) {
+    ++k;
+    EXPECT_GE(p["furthest_instructions"].get<uint64_t>(), k * 10000) << "phase " << k;
+    EXPECT_LE(p["mean_instructions"].get<uint64_t>(), p["furthest_instructions"].get<uint64_t>()) << "phase " << k;
+    EXPECT_GE(p["pages_over_hi"].get<uint64_t>(), p["candidates"].get<uint64_t>()) << "phase " << k;
+  }
+  EXPECT_GT(k, 1u);
 }
 
 TEST(Migration, T0MovesOnlyRegionsEverySocketShares) {
