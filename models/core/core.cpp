@@ -20,6 +20,7 @@ Core::Core(sc_core::sc_module_name name, const ScopeContext& ctx, const CoreConf
 
 void Core::start(Job job) {
   job_ = std::move(job);
+  finished_ = false;
   if (!uplink_.fabric) report_internal(path() + " was not bound to a fabric");
   caches_ = std::make_unique<CacheHierarchy>(config_, uplink_, job_->context, cycle_fs_, memory_stats_, job_->seed);
   if (job_->context.transactions) caches_->set_owner(path());
@@ -211,6 +212,7 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
   if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
   caches_->caught_up();
   wait_until_fs(now);
+  finished_ = true;
   job.control->finished(job.group);
 }
 

@@ -62,6 +62,8 @@ class Core : public Component {
   uint64_t retired_so_far() const { return retired_so_far_; }
   // Instructions retired since the start, initialisation and warm-up included (migration phases).
   uint64_t retired_total() const { return retired_total_; }
+  // Whether the job's thread has finished (its stream or budget ended): it no longer holds phases back (PhaseClock).
+  bool finished() const { return finished_; }
   // outstanding_misses (loads that missed the L1, in flight) and retired (instructions, set once
   // a quantum of local time).
   void attach_waves(Waves& waves) override;
@@ -83,6 +85,7 @@ class Core : public Component {
   void end_warmup(int64_t now);
   bool warming_ = false;
   bool ended_early_ = false;
+  bool finished_ = false;
 
   const CoreConfig& config_;
   int64_t cycle_fs_;

@@ -29,7 +29,7 @@ int64_t DcdAgent::due_fs(const DcdEvent& e) const {
   return e.at_phase ? std::numeric_limits<int64_t>::max() : e.at.ps() * 1000;
 }
 
-bool DcdAgent::due(const DcdEvent& e, int64_t now) const {
+bool DcdAgent::due(const DcdEvent& e, int64_t now) {
   return e.at_phase ? s_.phase_reached(e.phase, now) : now >= due_fs(e);
 }
 

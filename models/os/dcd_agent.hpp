@@ -51,8 +51,8 @@ class DcdAgent {
     uint64_t pages_in_extent = 0, pages_moved = 0, moved_within = 0, moved_by_others = 0, online_after = 0;
   };
   void run();
-  bool due(const DcdEvent& e, int64_t now) const;
-  int64_t due_fs(const DcdEvent& e) const;  // when a time event is due (INT64_MAX for a phase event)
+  bool due(const DcdEvent& e, int64_t now);  // advances the phases' clock
+  int64_t due_fs(const DcdEvent& e) const;   // when a time event is due (INT64_MAX for a phase event)
   void add(const DcdEvent& e, Record& r);
   // Starts a release; false when refused.
   bool begin_release(const DcdEvent& e, Record& r);

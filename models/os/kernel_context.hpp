@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/cache_hierarchy.hpp"
 #include "core/core.hpp"
 #include "core/run_control.hpp"
 #include "os/os_settings.hpp"
+#include "os/phase_clock.hpp"
 #include "paging/page_map.hpp"
 
 namespace starnuma {
@@ -41,13 +43,28 @@ struct KernelContext {
     for (const Core* c : cores) n += c->retired_total();
     return cores.empty() ? 0 : n / cores.size();
   }
-  // Whether phase `phase` (from 1) has begun at `now`: the furthest thread has retired its
-  // os.phase_instructions that many times, or os.phase_period has passed that many times.
-  bool phase_reached(uint64_t phase, int64_t now_fs) const {
+  // The phases' clock at `now_fs` (PhaseClock: the mean thread's instructions over the threads that
+  // have not finished), read at most once per instant.
+  uint64_t phase_clock(int64_t now_fs) {
+    if (!clock_) clock_.emplace(cores.size());
+    if (now_fs != clock_read_fs_) {
+      clock_->advance([this](size_t t) { return cores[t]->retired_total(); },
+                      [this](size_t t) { return cores[t]->finished(); });
+      clock_read_fs_ = now_fs;
+    }
+    return clock_->instructions();
+  }
+  // Whether phase `phase` (from 1) has begun at `now`: the phases' clock has run os.phase_instructions
+  // that many times, or os.phase_period has passed that many times.
+  bool phase_reached(uint64_t phase, int64_t now_fs) {
     const int64_t period_fs = os->phase_period().ps() * 1000;
     return period_fs ? now_fs >= static_cast<int64_t>(phase) * period_fs
-                     : furthest_retired() >= phase * os->phase_instructions();
+                     : phase_clock(now_fs) >= phase * os->phase_instructions();
   }
+
+ private:
+  std::optional<PhaseClock> clock_;  // each kernel thread's own, read at its polls
+  int64_t clock_read_fs_ = -1;
 };
 
 }  // namespace starnuma

@@ -60,9 +60,10 @@ void MigrationEngine::run() {
     const int64_t now = sim_now_fs();
     mover_.land(now);
     // A sampled run's window replays its one phase when measurement starts; a continuous run
-    // starts a phase whenever the furthest thread crosses a boundary.
+    // starts a phase whenever the phases' clock (the mean thread's work) crosses a boundary.
     const bool phase_starts =
         s_.replay ? records_.empty() && s_.control->measuring() : s_.phase_reached(records_.size() + 1, now);
+    if (!s_.replay) clock_at_last_poll_ = s_.phase_clock(now);
     if (phase_starts) {
       if (!records_.empty()) records_.back().dropped_pages += queues.left();
       records_.emplace_back();
@@ -72,6 +73,7 @@ void MigrationEngine::run() {
       pending = s_.replay ? replay(rec) : decide(rec.phase, rec);
       rec.start_retired = s_.mean_retired();
       rec.start_furthest = s_.furthest_retired();
+      rec.start_clock = s_.phase_clock(now);
       rec.pages_to_copy = pending.size();
       queues.fill(pending);
       free_fs = std::max(free_fs, now) + scan_fs_;
@@ -243,6 +245,7 @@ nlohmann::ordered_json MigrationEngine::report() const {
                       {"decided_ns", r.decided_ns},
                       {"mean_instructions", r.start_retired},
                       {"furthest_instructions", r.start_furthest},
+                      {"clock_instructions", r.start_clock},
                       {"hi", d.hi},
                       {"lo", d.lo},
                       {"regions_scanned", r.regions_scanned},
@@ -268,6 +271,7 @@ nlohmann::ordered_json MigrationEngine::report() const {
     }
   }
   j["phases"] = records_.size();
+  if (!s_.replay) j["clock_instructions"] = clock_at_last_poll_;  // how far the phases' clock got
   j["pages_moved"] = moved;
   j["bytes_moved"] = moved * s_.pages->page_size();
   j["socket_to_socket"] = s2s;

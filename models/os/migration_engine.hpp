@@ -1,6 +1,6 @@
 // The OS's migration thread for `placement: dynamic` (StarNUMA section III-D, IV-C): a SystemC
-// process on a dedicated core of `os.os_socket`. At each phase boundary (the furthest thread retired
-// another `os.phase_instructions`; threads that idle do not hold phases back) it scans what the run knows of each
+// process on a dedicated core of `os.os_socket`. At each phase boundary (the mean thread retired
+// another `os.phase_instructions`, os/phase_clock.hpp) it scans what the run knows of each
 // region's accesses (the tracking metadata, or the perfect per-page counts), resets it, marks the annexes, decides with
 // os.migration's phase policy (os/phase_policy.hpp; StarNUMA's Algorithm 1 by default), then moves the chosen pages one
 // after another, each in time:
@@ -129,6 +129,7 @@ class MigrationEngine {
     uint64_t start_retired = 0, observed_instructions = 0, pages_to_copy = 0;
     std::vector<uint64_t> copy_offsets;
     uint64_t start_furthest = 0;  // the furthest thread's instructions at the phase's start
+    uint64_t start_clock = 0;     // the phases' clock at it (PhaseClock)
   };
 
   void run();
@@ -143,6 +144,7 @@ class MigrationEngine {
   int64_t migrate(const PageMove& m, int64_t start_fs, PhaseRecord& record, CopyQueues& queues);
 
   Setup s_;
+  uint64_t clock_at_last_poll_ = 0;  // the phases' clock
   PageMover mover_;
   const PhasePolicyType* policy_type_;
   std::unique_ptr<PhasePolicy> policy_;

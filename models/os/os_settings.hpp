@@ -118,8 +118,8 @@ class OsSettings : public Component {
                              "migration: balance, which reads per-page counts)",
                              std::vector<std::string>{"auto", "tracker", "perfect"}};
   Param<uint64_t> phase_instructions_{*this, "phase_instructions", 500000,
-                                      "Instructions per thread in one migration phase (the paper's 1 B, scaled to "
-                                      "the scaled runs; docs/os.md)",
+                                      "Instructions of the mean thread in one migration phase (the paper's 1 B per "
+                                      "thread, scaled to the scaled runs; docs/os.md, \"A phase\")",
                                       between(uint64_t{1000}, uint64_t{1} << 40)};
   Param<Time> phase_period_{*this, "phase_period", Time(),
                             "Nonzero: a phase every this much simulated time instead of every phase_instructions "

@@ -87,7 +87,7 @@ PoolDcd::PoolDcd(const ScopeContext& c, Size device_capacity)
                "until the fabric manager adds some)"),
       schedule_(*this, "schedule", "",
                 "Events in order, separated by ';': 'add SIZE at TIME', 'release SIZE at TIME', or '... at "
-                "phase N' (when the furthest thread has run N phases' instructions, os.phase_instructions). "
+                "phase N' (when the mean thread has run N phases' instructions, os.phase_instructions). "
                 "A release takes the top of what is online") {
   if (!is_power_of_two(block())) error_at("block", "must be a power of two, not " + block_.value_text());
   const DcdSchedule parsed = parse_dcd_schedule(schedule_.get());

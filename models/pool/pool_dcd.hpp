@@ -19,7 +19,7 @@ struct DcdEvent {
   enum class Kind { Add, Release };
   Kind kind = Kind::Add;
   uint64_t bytes = 0;
-  bool at_phase = false;  // when the furthest thread reaches phase `phase`, else at time `at`
+  bool at_phase = false;  // when the phases' clock reaches phase `phase`, else at time `at`
   Time at;
   uint64_t phase = 0;
   std::string text;  // as written, for reports

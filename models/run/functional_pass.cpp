@@ -13,6 +13,7 @@
 #include "common/json_text.hpp"
 #include "common/output_file.hpp"
 #include "os/checkpoint.hpp"
+#include "os/phase_clock.hpp"
 #include "os/phase_policy.hpp"
 #include "paging/page_counter.hpp"
 #include "paging/page_table.hpp"
@@ -120,7 +121,7 @@ class FunctionalPass {
   // Whether the pass goes on in the last boundary's phase for its units (`unit`: written so far).
   bool units_to_come(uint64_t unit) const {
     if (o_.streams_only) return false;
-    if (o_.unit_every) return furthest_ < (o_.checkpoints + 1) * os_.phase_instructions();
+    if (o_.unit_every) return clock_.instructions() < (o_.checkpoints + 1) * os_.phase_instructions();
     return unit < o_.units_per_phase;
   }
   // Whether the next unit is due, after boundary `phase` and `unit` units since it.
@@ -128,7 +129,7 @@ class FunctionalPass {
     if (phase == 0 || o_.streams_only) return false;
     if (o_.unit_every) return mean_retired() >= next_unit_at_;
     const uint64_t per_phase = os_.phase_instructions(), units = o_.units_per_phase;
-    return unit < units && furthest_ >= phase * per_phase + (unit + 1) * per_phase / (units + 1);
+    return unit < units && clock_.instructions() >= phase * per_phase + (unit + 1) * per_phase / (units + 1);
   }
 
   const std::chrono::steady_clock::time_point host_start_ = std::chrono::steady_clock::now();
@@ -176,6 +177,7 @@ class FunctionalPass {
   std::vector<PageMove> boundary_moves_;  // the last boundary's, for its units
   std::vector<size_t> boundary_from_;     // each move's source, kUnknownNode where apply() did not make it
   uint64_t furthest_ = 0;
+  PhaseClock clock_{n_};            // the phases' (and the units'), as a continuous run's OS counts them
   uint64_t timed_start_pages_ = 0;  // the pages a timed start placed (FunctionalPassOptions)
   uint64_t total_retired_ = 0;      // over the threads
   uint64_t next_unit_at_ = 0;       // unit_every: the mean thread's instructions at the next unit
@@ -365,7 +367,8 @@ void FunctionalPass::write_unit(uint64_t phase, uint64_t unit) {
                     {"unit", unit},
                     {"file", name},
                     {"furthest_instructions", furthest_},
-                    {"mean_instructions", mean_retired()}});
+                    {"mean_instructions", mean_retired()},
+                    {"clock_instructions", clock_.instructions()}});
 }
 
 Checkpoint FunctionalPass::checkpoint(uint64_t phase) {
@@ -592,8 +595,9 @@ FunctionalPassResult FunctionalPass::run() {
       prefetch_turn((t + 2) % n_, (t + 4) % n_);
       turn(t, waiting);
     }
+    clock_.advance([this](size_t t) { return retired_[t]; }, [this](size_t t) { return finished_[t] != 0; });
     if (live_ > 0 && waiting == live_) open_barrier();
-    if (phase < o_.checkpoints && furthest_ >= (phase + 1) * per_phase) {
+    if (phase < o_.checkpoints && clock_.instructions() >= (phase + 1) * per_phase) {
       ++phase;
       if (!o_.streams_only) {
         const Checkpoint c = checkpoint(phase);
@@ -602,6 +606,7 @@ FunctionalPassResult FunctionalPass::run() {
         phases_.push_back(apply(c, name));
         phases_.back()["furthest_instructions"] = furthest_;
         phases_.back()["mean_instructions"] = mean_retired();
+        phases_.back()["clock_instructions"] = clock_.instructions();
       }
       std::fill(filter_.begin(), filter_.end(), kNoLine);
       unit = 0;
@@ -644,6 +649,8 @@ void FunctionalPass::write_manifest() {
   m["accesses"] = result_.accesses;
   m["llc_misses"] = result_.llc_misses;
   m["instructions"] = result_.instructions;
+  // Where the furthest thread ended: what a recording of the streams must cover (trace record).
+  m["furthest_instructions"] = furthest_;
   m["host_seconds"] = result_.host_seconds;
   m["pass_seconds"] = result_.pass_seconds;
   m["accesses_per_second"] =

@@ -8,7 +8,7 @@
 // ways and replacement; coherent as the timed protocol with warm_llcs); what the OS learns is
 // what the hardware would count: each socket's LLC-missing loads per region folded into the tracker metadata as the
 // annexes' flushes would (tracker knowledge), or every LLC miss per page (the baseline's perfect knowledge). At each
-// boundary (the furthest thread has retired another os.phase_instructions, as in a continuous run)
+// boundary (the phases' clock, the mean thread's work, has run another os.phase_instructions, as in a continuous run)
 // the same scan and Algorithm 1 as the timed OS thread decide; the checkpoint records the map
 // before the moves and the moves; then every move is applied at once (the paper performs all of a
 // phase's migrations in this step) and the moved pages leave the LLCs.

@@ -118,16 +118,15 @@ void note_shortfalls(RunResult& r, const RunOptions& o, const OsSettings& os, co
     r.shortfalls.push_back(m.str() + "; give a longer workload or fewer --instructions");
   }
   if (phased && !r.migration.is_null() && r.migration.value("phases", uint64_t{0}) == 0) {
-    uint64_t furthest = 0;
-    for (const ThreadPlace& t : threads) furthest = std::max(furthest, t.core->retired_total());
     std::ostringstream m;
     m << "no migration phase completed: nothing was moved. ";
     if (os.phase_period() > Time{})
       m << "A phase starts every " << format_time(os.phase_period()) << " of simulated time";
     else
       m << "A phase starts every " << os.phase_instructions()
-        << " instructions of the furthest thread (os.phase_instructions)";
-    m << ", and it retired " << furthest;
+        << " instructions of the mean thread (os.phase_instructions, the phases' clock)";
+    if (r.migration.contains("clock_instructions"))
+      m << ", and the clock reached " << r.migration["clock_instructions"].get<uint64_t>();
     r.shortfalls.push_back(m.str());
   }
   // A sampled window is shorter than its phase by design: the copies it leaves are the phase's

@@ -21,7 +21,9 @@ namespace starnuma {
 namespace {
 
 // A pool too small for every shared page, so that Algorithm 1 needs victims in it; T0 trackers.
-const std::vector<std::string> kSmallPool = {"os.phase_instructions=40000", "os.page_cycles=300",
+// Phases of 5 K of the mean thread: sharing's threads run up to 8x apart, and T0 needs every socket
+// still running (its fastest threads end their 150 K by the mean thread's 20 K).
+const std::vector<std::string> kSmallPool = {"os.phase_instructions=5000", "os.page_cycles=300",
                                              "coherence.enabled=false", "os.pool_fraction=0.1",
                                              "topology.socket.tracking.counter_bits=0"};
 

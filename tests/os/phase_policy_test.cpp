@@ -48,7 +48,9 @@ TEST(PhasePolicy, OneRegisteredInItsOwnFileRunsByName) {
                                              "os.page_cycles=300", "coherence.enabled=false"});
   EXPECT_EQ(r.migration_policy, "shared pages to the pool (test)");
   const auto& m = r.migration;
-  EXPECT_EQ(m["phases"].get<uint64_t>(), 3u);
+  // At 40 K to 200 K of the phases' clock: once sharing's fastest threads have ended their 150 K
+  // (by the mean thread's 20 K), those still running carry it.
+  EXPECT_EQ(m["phases"].get<uint64_t>(), 5u);
   EXPECT_GT(m["to_pool"].get<uint64_t>(), 100u);
   EXPECT_EQ(m["to_pool"].get<uint64_t>(), m["pages_moved"].get<uint64_t>());  // it sends pages nowhere else
   EXPECT_GT(m["per_phase"][0]["shared_pages_seen"].get<uint64_t>(), 100u);    // its own field, in its record

@@ -133,8 +133,8 @@ TEST(FunctionalPass, WritesUnitsEvenlyInsideThePhasesAndNothingElseChanges) {
     const uint64_t phase = 1 + k / 3, unit = 1 + k % 3;
     EXPECT_EQ(units[k]["phase"], phase);
     EXPECT_EQ(units[k]["unit"], unit);
-    // At or just past phase x 40 K + unit x 10 K instructions of the furthest thread.
-    const uint64_t at = units[k]["furthest_instructions"], due = phase * 40000 + unit * 10000;
+    // At or just past phase x 40 K + unit x 10 K instructions of the phases' clock.
+    const uint64_t at = units[k]["clock_instructions"], due = phase * 40000 + unit * 10000;
     EXPECT_GE(at, due);
     EXPECT_LT(at, due + 1000);
     const Checkpoint c = read_checkpoint(with + "/" + units[k]["file"].get<std::string>());

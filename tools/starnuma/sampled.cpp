@@ -630,7 +630,7 @@ Command add_checkpoint(CLI::App& app) {
       ->capture_default_str();
   CLI::Option* per_phase =
       cmd->add_option("--units-per-phase", o.units_per_phase,
-                      "Sampling units placed by the furthest thread instead: this many unit checkpoints evenly inside "
+                      "Sampling units placed by the phases' clock instead: this many unit checkpoints evenly inside "
                       "the phase after each boundary, the last included (no decision of their own); sample times "
                       "them beside the boundaries (docs/sampling.md, \"Units\")")
           ->check(CLI::Range(1u, 1000u));
