@@ -42,8 +42,9 @@ echo "$workload: $checkpoints checkpoints, phases of $phase instructions per thr
   "$warmup of warm-up, at most ${LIMIT:-1024} pages moved per phase"
 source=(--workload "$workload")
 if [ "${RECORD:-0}" = 1 ]; then
-  # Through the last boundary's phase (its units), and the windows beyond it: over a common span a
-  # fast thread may run several times its share, hence 4 x (warm-up + window).
+  # Through the last boundary's phase (its units) of the mean thread, and the windows beyond it: over a
+  # common span a fast thread may run several times its share, hence 4 x (warm-up + window). A thread
+  # the pass or a window runs further goes on from the generator (slower, the same stream; they say so).
   record_instructions=$(((checkpoints + 1) * phase + 4 * (warmup + window)))
   mkdir -p "$out"
   start=$(date +%s)

@@ -54,7 +54,10 @@ inline size_t filter_slot(uint64_t vline) { return (vline ^ (vline >> kFilterBit
 
 // A recorded trace (starnuma's own format) as the pass's streams: the pass, its checkpoints and
 // their windows name the workload and seed it records, so its checkpoints are the live workload's.
-std::unique_ptr<Workload> recorded_workload(FunctionalPassOptions& o, unsigned threads) {
+// A thread the pass runs past its recording goes on from the generator, as a window's does: how far
+// the pass's furthest thread runs is not known when the streams are recorded (the phases count the
+// mean thread's work).
+std::unique_ptr<Workload> recorded_workload(FunctionalPassOptions& o, unsigned threads, unsigned sockets) {
   std::shared_ptr<const trace::TraceFile> file = trace::open_recording(o.trace_in, threads, "--trace-in");
   const trace::TraceHeader& h = file->header();
   if (o.seed_given && o.seed != h.seed)
@@ -62,7 +65,7 @@ std::unique_ptr<Workload> recorded_workload(FunctionalPassOptions& o, unsigned t
                                   std::to_string(h.seed) + " (leave --seed out)");
   o.workload = h.workload;
   o.seed = h.seed;
-  return std::make_unique<trace::TraceWorkload>(std::move(file));
+  return trace::recorded_then_generated(std::move(file), sockets);
 }
 
 // One thread's stream, read a batch at a time, able to stop in front of a barrier.
@@ -177,10 +180,11 @@ class FunctionalPass {
   std::vector<PageMove> boundary_moves_;  // the last boundary's, for its units
   std::vector<size_t> boundary_from_;     // each move's source, kUnknownNode where apply() did not make it
   uint64_t furthest_ = 0;
-  PhaseClock clock_{n_};            // the phases' (and the units'), as a continuous run's OS counts them
-  uint64_t timed_start_pages_ = 0;  // the pages a timed start placed (FunctionalPassOptions)
-  uint64_t total_retired_ = 0;      // over the threads
-  uint64_t next_unit_at_ = 0;       // unit_every: the mean thread's instructions at the next unit
+  PhaseClock clock_{n_};                // the phases' (and the units'), as a continuous run's OS counts them
+  uint64_t timed_start_pages_ = 0;      // the pages a timed start placed (FunctionalPassOptions)
+  unsigned past_recording_before_ = 0;  // threads past the recording before the pass's own
+  uint64_t total_retired_ = 0;          // over the threads
+  uint64_t next_unit_at_ = 0;           // unit_every: the mean thread's instructions at the next unit
   // The mean thread's instructions when the workload's initialisation ended (0: none), where a
   // timed run's warm-up and budgets start counting.
   std::optional<uint64_t> initialised_at_;
@@ -202,9 +206,10 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
     report_error(msg::kUsage,
                  "--units-per-phase and --unit-every: units either evenly inside each phase or over the "
                  "work, not both");
-  std::unique_ptr<Workload> workload = o_.trace_in.empty() ? make_workload(o.workload, static_cast<unsigned>(n_),
-                                                                           static_cast<unsigned>(sockets_), o.seed)
-                                                           : recorded_workload(o_, static_cast<unsigned>(n_));
+  std::unique_ptr<Workload> workload =
+      o_.trace_in.empty()
+          ? make_workload(o.workload, static_cast<unsigned>(n_), static_cast<unsigned>(sockets_), o.seed)
+          : recorded_workload(o_, static_cast<unsigned>(n_), static_cast<unsigned>(sockets_));
   workload_ =
       limit_addresses(std::move(workload), o_.trace_in.empty() ? "workload " + o.workload : "trace " + o_.trace_in,
                       virtual_address_limit(fabric_));
@@ -240,7 +245,8 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
     if (o.out.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
     folder_.emplace(o.out, "manifest.json");
   }
-  if (o_.timed_start) timed_start();  // once everything above has been checked
+  if (o_.timed_start) timed_start();                                   // once everything above has been checked
+  past_recording_before_ = trace::threads_generated_past_recording();  // the timed start's warned on their own
   set_up_caches();
   for (unsigned t = 0; t < n_; ++t) readers_.emplace_back(workload_->stream(t));
   ops_.assign(n_, 0);
@@ -260,7 +266,10 @@ void FunctionalPass::timed_start() {
   RunOptions ro;
   ro.workload = o_.workload;
   ro.seed = o_.seed;
-  if (!o_.trace_in.empty()) ro.trace_in = {o_.trace_in};  // the recording's workload and seed (o_ holds them)
+  if (!o_.trace_in.empty()) {  // the recording's workload and seed (o_ holds them); past it, the generator
+    ro.trace_in = {o_.trace_in};
+    ro.trace_goes_on = true;
+  }
   ro.instructions = o_.timed_start;
   ro.placement = Placement::FirstTouch;
   ro.keep_placement = true;
@@ -636,7 +645,10 @@ void FunctionalPass::write_manifest() {
   m["platform"] = platform_.source();
   m["workload"] = o_.workload;
   m["seed"] = o_.seed;
-  if (!o_.trace_in.empty()) m["trace"] = std::filesystem::absolute(o_.trace_in).lexically_normal().string();
+  if (!o_.trace_in.empty()) {
+    m["trace"] = std::filesystem::absolute(o_.trace_in).lexically_normal().string();
+    m["threads_generated_past_recording"] = trace::threads_generated_past_recording() - past_recording_before_;
+  }
   if (o_.timed_start) {
     m["timed_start"] = o_.timed_start;
     m["timed_start_pages"] = timed_start_pages_;

@@ -100,6 +100,9 @@ RunAssembly::RunAssembly(Platform& platform, const RunOptions& options)
 
 void RunAssembly::plan_stimulus() {
   RunOptions& o = o_;
+  if (o.trace_goes_on && o.checkpoint.empty() && o.trace_in.size() == 1)
+    recording_ =
+        trace::open_recording(o.trace_in.front(), static_cast<unsigned>(place_threads(fabric_).size()), "--trace-in");
   if (!o.checkpoint.empty()) {
     checkpoint_ = read_checkpoint(o.checkpoint);
     if (!o.trace_in.empty()) {  // the checkpoint's workload, recorded: the window seeks to its position

@@ -75,6 +75,9 @@ struct RunOptions {
   std::optional<uint64_t> copies_done;
   // Keep every page's node at the run's end in RunResult::page_nodes (checkpoint --timed-start).
   bool keep_placement = false;
+  // With one starnuma recording as trace_in: a thread that runs past it goes on from the workload's
+  // generator, as a window's does, instead of stopping the run (checkpoint --timed-start).
+  bool trace_goes_on = false;
   // Write the tracking metadata here after the run (CSV, atomically); needs tracking.impl != none.
   std::string dump_trackers;
   // Every this much simulated time, each memory node's bandwidth and pages (run/timeline.hpp);
