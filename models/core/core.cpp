@@ -146,8 +146,8 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
 
   // A common span ends for every thread at once (RunControl::set_span); a budget, at its own count.
   uint64_t unreported = 0;  // retired since this core last told the run control (spans only)
-  // Over a span, this core's account starts once every thread's warm-up has ended: a thread held at
-  // a barrier sees the warm-up's end late, and the others must not count while it warms.
+  // Over a span, this core's account starts once every thread's warm-up has ended, so that no core
+  // counts while another still warms; a thread held at a barrier ends its warm-up with the others.
   bool counting = !kSpans;
   const auto more = [&] {
     return !measuring || warming_ || (kSpans ? !job.control->span_over() : retired < job.instructions);
@@ -158,10 +158,40 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
     const StreamOp& op = *next_op;
     if (op.kind == StreamOp::Kind::Barrier) {
       window.complete_loads();  // a barrier is a fence
-      window.advance(pass_barrier(op, window.now()));
+      const int64_t arrived = window.now();
+      bool held_warming = false;
+      if constexpr (kSpans) {
+        if (warming_ && measuring) {  // the warm-up may end while this thread waits (RunControl::hold_warming)
+          if (unreported) job.control->warming(unreported);
+          unreported = 0;
+          if (job.control->warmup_span_over()) {
+            end_warmup(arrived);
+            restart(arrived);
+          } else {
+            job.control->hold_warming();
+            held_warming = true;
+          }
+        }
+      }
+      window.advance(pass_barrier(op, arrived));
       if (op.starts_measurement) {  // statistics restarted: so does this core's account
         measuring = true;
         restart(window.now());
+      }
+      if constexpr (kSpans) {
+        if (held_warming && job.control->leave_held_warming()) {  // its warm-up ended in the wait
+          reset_stats();
+          warming_ = false;
+          restart(window.now());
+        }
+        // Held through the measurement's start, this core's account starts there, not at its
+        // release: the wait is part of the span a continuous run measures.
+        const int64_t started = static_cast<int64_t>(job.control->measurement_start().value()) * kFsPerPs;
+        if (!counting && measuring && !warming_ && job.control->measuring() && started >= arrived) {
+          reset_stats();
+          restart(started);
+          counting = true;
+        }
       }
       continue;
     }

@@ -55,6 +55,25 @@ bool RunControl::barrier(uint64_t id, bool starts_measurement, size_t group) {
   return starts_measurement && groups_.size() > 1;
 }
 
+void RunControl::warming(uint64_t n) {
+  if (warmup_over_ || (warmup_done_ += n) < warmup_total_) return;
+  warmup_over_ = true;
+  // The threads held at a barrier end their warm-up now, with the others; their cores restart
+  // their accounts from the measurement's start when the barrier releases them (Core::run_window).
+  warmup_ended_held_ = held_warming_;
+  held_warming_ = 0;
+  for (uint64_t k = 0; k < warmup_ended_held_; ++k) warmed_up();
+}
+
+bool RunControl::leave_held_warming() {
+  if (warmup_ended_held_ > 0) {
+    --warmup_ended_held_;
+    return true;
+  }
+  --held_warming_;
+  return false;
+}
+
 void RunControl::warmed_up() {
   if (warming_ == 0) return;
   if (--warming_ == 0) {

@@ -46,7 +46,14 @@ class RunControl {
   bool spans() const { return span_total_ > 0; }
   // A thread's instructions retired since it last reported, in its warm-up or in its measurement
   // (counted once every thread measures).
-  void warming(uint64_t n) { warmup_over_ = warmup_over_ || (warmup_done_ += n) >= warmup_total_; }
+  void warming(uint64_t n);
+  // Over a span, a thread still warming waits at a barrier (`held`), or has left it. When the
+  // warm-up's total is reached while it waits, its warm-up ends there (it retires nothing until the
+  // barrier releases it, so it could not see the end itself): the measurement must not start late
+  // by the rest of that wait. Leaving returns whether its warm-up ended so (then it has been
+  // counted as warmed up and must not call warmed_up()).
+  void hold_warming() { ++held_warming_; }
+  bool leave_held_warming();
   void retired(uint64_t n) {
     if (measuring()) span_over_ = span_over_ || (span_done_ += n) >= span_total_;
   }
@@ -91,6 +98,8 @@ class RunControl {
   std::function<void()> sampler_;
   uint64_t ticks_ = 0;
   uint64_t span_total_ = 0, span_done_ = 0, warmup_total_ = 0, warmup_done_ = 0;
+  unsigned held_warming_ = 0;       // threads waiting at a barrier in their warm-up
+  uint64_t warmup_ended_held_ = 0;  // of them, those whose warm-up ended while they waited
   bool span_over_ = false, warmup_over_ = false;
   sc_core::sc_time end_;
   sc_core::sc_time measurement_start_;
