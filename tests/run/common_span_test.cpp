@@ -82,8 +82,12 @@ TEST(CommonSpan, EveryThreadIsMeasuredOverTheSameTimeTheirSumOverTheSpan) {
   EXPECT_GT(ratio(s.max_instructions, s.min_instructions), 1.15);
 }
 
-// A span's simulated time, run in a child process (one elaboration each).
-double span_ns(const std::string& workload, uint64_t warmup, uint64_t instructions) {
+// A span's simulated time and its cores' cycles, summed, run in a child process (one elaboration each).
+struct SpanTime {
+  double ns = 0, cycles = 0;
+};
+
+SpanTime span_time(const std::string& workload, uint64_t warmup, uint64_t instructions) {
   const std::string out = testing::in_child([&] {
     RunOptions o;
     o.workload = workload;
@@ -91,21 +95,33 @@ double span_ns(const std::string& workload, uint64_t warmup, uint64_t instructio
     o.placement = Placement::FirstTouch;
     o.warmup = warmup;
     o.common_span = true;
-    return std::to_string(testing::run_platform("starnuma16-scaled.yaml", o).sim_time_ns);
+    const RunResult r = testing::run_platform("starnuma16-scaled.yaml", o);
+    uint64_t cycles = 0;
+    for (const auto& [socket, node] : r.stats["nodes"].items())
+      for (const auto& [name, core] : node.items())
+        if (name.rfind("core", 0) == 0 && core.contains("cycles")) cycles += core["cycles"].get<uint64_t>();
+    return std::to_string(r.sim_time_ns) + " " + std::to_string(cycles);
   });
-  return std::stod(out);
+  SpanTime t;
+  std::istringstream in(out);
+  in >> t.ns >> t.cycles;
+  return t;
 }
 
-// Spans add up: two halves measured separately take the time of the whole. sssp's warm-up ends at
-// 10 K while most threads wait at a barrier for a few slow ones; their warm-up ends there too, so
-// the measurement starts then, not when the barrier releases them. Measured when this was fixed
-// (2026-11-29): the halves took 0.75x the whole when the held threads' accounts began at their
-// release (a sampled unit skipped such a wait each), 1.009x since.
+// Spans add up: two halves measured apart take the time, and the cores the cycles, of the whole.
+// sssp's warm-up ends at 10 K while most threads wait at a barrier for a few slow ones; their
+// warm-up ends there too, so the measurement starts then, not when the barrier releases them.
+// Measured when this was fixed (2026-11-29): the halves took 0.75x the whole's time when the held
+// threads' accounts began at their release (a sampled unit skipped such a wait each), 1.009x
+// since, and 1.007x its cycles.
 TEST(CommonSpan, HalvesMeasuredApartTakeTheWholeSpansTime) {
   const std::string sssp = "sssp:scale=14,trials=100";
-  const double whole = span_ns(sssp, 10000, 20000);
-  const double halves = span_ns(sssp, 10000, 10000) + span_ns(sssp, 20000, 10000);
-  EXPECT_NEAR(halves / whole, 1.0, 0.03) << "whole " << whole << " ns, halves " << halves << " ns";
+  const SpanTime whole = span_time(sssp, 10000, 20000), first = span_time(sssp, 10000, 10000),
+                 second = span_time(sssp, 20000, 10000);
+  EXPECT_NEAR((first.ns + second.ns) / whole.ns, 1.0, 0.03)
+      << "whole " << whole.ns << " ns, halves " << first.ns << " + " << second.ns << " ns";
+  EXPECT_NEAR((first.cycles + second.cycles) / whole.cycles, 1.0, 0.03)
+      << "whole " << whole.cycles << " cycles, halves " << first.cycles << " + " << second.cycles;
 }
 
 TEST(CommonSpan, AMixIsRefused) {
