@@ -184,12 +184,13 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
           warming_ = false;
           restart(window.now());
         }
-        // Held through the measurement's start, this core's account starts there, not at its
-        // release: the wait is part of the span a continuous run measures.
-        const int64_t started = static_cast<int64_t>(job.control->measurement_start().value()) * kFsPerPs;
-        if (!counting && measuring && !warming_ && job.control->measuring() && started >= arrived) {
+        // The measurement began while this core waited (or just before, while it ran ahead of
+        // SystemC time): its account starts at the later of the two, not at its release, since
+        // the wait is part of the span a continuous run measures.
+        if (!counting && measuring && !warming_ && job.control->measuring()) {
+          const int64_t started = static_cast<int64_t>(job.control->measurement_start().value()) * kFsPerPs;
           reset_stats();
-          restart(started);
+          restart(std::max(started, arrived));
           counting = true;
         }
       }
