@@ -142,6 +142,19 @@ class Check(unittest.TestCase):
         status, out = self.check()
         self.assertEqual(status, 0, out)
 
+    def test_every_table_row_has_its_headers_cells(self):
+        # A row built from a string instead of a list came out a cell per character (the sampled
+        # study's table, 2026-11-29).
+        table = []
+        for number, line in enumerate(doc.PAGE.read_text().splitlines() + [""], 1):
+            if line.startswith("|"):
+                table.append((number, line.strip().strip("|").split("|")))
+                continue
+            for row_number, cells in table[1:]:
+                self.assertEqual(len(cells), len(table[0][1]), f"docs/validation.md:{row_number}: {len(cells)} cells "
+                                 f"under a header of {len(table[0][1])}")
+            table = []
+
     def test_a_number_edited_by_hand_is_caught(self):
         values = json.loads(doc.DATA.read_text())
         shown = values["sampled.geomean"]

@@ -218,9 +218,9 @@ def sampled_study(R: Results, v: dict) -> None:
     pair = [R(f"sampled-{folder(SAMPLED[0])}-{m}") for m in main_job.MACHINES]
     lines = []
     for m, r in zip(main_job.MACHINES, pair):  # the first phase's windows of each; the job prints them all
-        header, *rows = main_job.window_lines(r)
-        first = [w for w in rows if w.split()[0].split(".")[0] == "1"]
-        lines += [f"== {m} ({main_job.KNOWLEDGE[m]}): ...", header, *first] + (["..."] if len(first) < len(rows) else [])
+        header, *windows = main_job.window_lines(r)
+        first = [w for w in windows if w.split()[0].split(".")[0] == "1"]
+        lines += [f"== {m} ({main_job.KNOWLEDGE[m]}): ...", header, *first] + (["..."] if len(first) < len(windows) else [])
     v["readme.main_job"] = "\n".join(lines + main_job.summary_lines(*pair))
     v["sampled.table"] = table(["workload", "speedup", "AMAT reduction", "to the pool (Table IV)", "baseline IPC, AMAT",
                                 "StarNUMA IPC, AMAT"], rows)
