@@ -179,8 +179,9 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
         restart(window.now());
       }
       if constexpr (kSpans) {
-        if (held_warming && job.control->leave_held_warming()) {  // its warm-up ended in the wait
-          reset_stats();
+        // Its warm-up ended in the wait (RunControl counted it warmed up): its statistics restart
+        // with its account, below, once every thread measures.
+        if (held_warming && job.control->leave_held_warming()) {
           warming_ = false;
           restart(window.now());
         }

@@ -62,7 +62,7 @@ void RunControl::warming(uint64_t n) {
   // their accounts from the measurement's start when the barrier releases them (Core::run_window).
   warmup_ended_held_ = held_warming_;
   held_warming_ = 0;
-  for (uint64_t k = 0; k < warmup_ended_held_; ++k) warmed_up();
+  for (unsigned k = 0; k < warmup_ended_held_; ++k) warmed_up();
 }
 
 bool RunControl::leave_held_warming() {

@@ -99,7 +99,7 @@ class RunControl {
   uint64_t ticks_ = 0;
   uint64_t span_total_ = 0, span_done_ = 0, warmup_total_ = 0, warmup_done_ = 0;
   unsigned held_warming_ = 0;       // threads waiting at a barrier in their warm-up
-  uint64_t warmup_ended_held_ = 0;  // of them, those whose warm-up ended while they waited
+  unsigned warmup_ended_held_ = 0;  // of them, those whose warm-up ended while they waited
   bool span_over_ = false, warmup_over_ = false;
   sc_core::sc_time end_;
   sc_core::sc_time measurement_start_;

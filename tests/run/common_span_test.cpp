@@ -26,6 +26,7 @@ RunResult run_bfs(bool common_span) {
 
 struct Spread {
   uint64_t min_instructions = UINT64_MAX, max_instructions = 0, min_cycles = UINT64_MAX, max_cycles = 0;
+  uint64_t total_cycles = 0;
   size_t cores = 0;
 };
 
@@ -39,6 +40,7 @@ Spread spread(const RunResult& r) {
       s.max_instructions = std::max(s.max_instructions, i);
       s.min_cycles = std::min(s.min_cycles, c);
       s.max_cycles = std::max(s.max_cycles, c);
+      s.total_cycles += c;
       ++s.cores;
     }
   return s;
@@ -96,11 +98,7 @@ SpanTime span_time(const std::string& workload, uint64_t warmup, uint64_t instru
     o.warmup = warmup;
     o.common_span = true;
     const RunResult r = testing::run_platform("starnuma16-scaled.yaml", o);
-    uint64_t cycles = 0;
-    for (const auto& [socket, node] : r.stats["nodes"].items())
-      for (const auto& [name, core] : node.items())
-        if (name.rfind("core", 0) == 0 && core.contains("cycles")) cycles += core["cycles"].get<uint64_t>();
-    return std::to_string(r.sim_time_ns) + " " + std::to_string(cycles);
+    return std::to_string(r.sim_time_ns) + " " + std::to_string(spread(r).total_cycles);
   });
   SpanTime t;
   std::istringstream in(out);
