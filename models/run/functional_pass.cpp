@@ -121,6 +121,11 @@ class FunctionalPass {
   void write_manifest();
   void timed_start();
   uint64_t mean_retired() const { return total_retired_ / n_; }
+  // unit_every: the next unit's place after the mean thread's `mean` instructions.
+  uint64_t next_unit_after(uint64_t mean) const {
+    const uint64_t every = o_.unit_every, offset = o_.unit_offset;
+    return mean < offset ? offset : ((mean - offset) / every + 1) * every + offset;
+  }
   // Whether the pass goes on in the last boundary's phase for its units (`unit`: written so far).
   bool units_to_come(uint64_t unit) const {
     if (o_.streams_only) return false;
@@ -206,6 +211,10 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
     report_error(msg::kUsage,
                  "--units-per-phase and --unit-every: units either evenly inside each phase or over the "
                  "work, not both");
+  if (o.unit_offset && o.unit_offset >= o.unit_every)
+    report_error(msg::kUsage, "--unit-offset " + std::to_string(o.unit_offset) +
+                                  (o.unit_every ? " must be below --unit-every's " + std::to_string(o.unit_every)
+                                                : ": it places the units of --unit-every, which is not given"));
   std::unique_ptr<Workload> workload =
       o_.trace_in.empty()
           ? make_workload(o.workload, static_cast<unsigned>(n_), static_cast<unsigned>(sockets_), o.seed)
@@ -619,10 +628,10 @@ FunctionalPassResult FunctionalPass::run() {
       }
       std::fill(filter_.begin(), filter_.end(), kNoLine);
       unit = 0;
-      if (phase == 1 && o_.unit_every) next_unit_at_ = (mean_retired() / o_.unit_every + 1) * o_.unit_every;
+      if (phase == 1 && o_.unit_every) next_unit_at_ = next_unit_after(mean_retired());
     } else if (unit_due(phase, unit)) {
       write_unit(phase, ++unit);  // systematic: evenly inside the phase or the work, transparent to the pass
-      if (o_.unit_every) next_unit_at_ = (mean_retired() / o_.unit_every + 1) * o_.unit_every;
+      if (o_.unit_every) next_unit_at_ = next_unit_after(mean_retired());
     }
   }
   if (phase < o_.checkpoints)
@@ -674,6 +683,7 @@ void FunctionalPass::write_manifest() {
   else m["initialised_at_mean_instructions"] = nullptr;
   if (o_.units_per_phase) m["units_per_phase"] = o_.units_per_phase;
   if (o_.unit_every) m["unit_every"] = o_.unit_every;
+  if (o_.unit_offset) m["unit_offset"] = o_.unit_offset;
   if (o_.units_per_phase || o_.unit_every) m["units"] = units_;
   if (folder_) {
     write_file_atomically(folder_->file("manifest.json"), json_text(m) + "\n");

@@ -39,6 +39,10 @@ struct FunctionalPassOptions {
   // instructions (at its multiples), from boundary 1 to the end of the last boundary's phase, each
   // in the phase of the last boundary before it (0: none; docs/sampling.md, "Units over the work").
   uint64_t unit_every = 0;
+  // With unit_every: the units at the multiples plus this many instructions (below unit_every), a
+  // systematic sample's start. A study of the windows' warm-up W takes unit_every - W, so that every
+  // warm-up's windows measure the same stretches (docs/sampling.md, "The windows' warm-up").
+  uint64_t unit_offset = 0;
   // Functional warming of the LLCs: the pass keeps its LLCs coherent as the platform's protocol
   // does (when on) and every checkpoint records them and the bounded directories.
   bool warm_llcs = false;

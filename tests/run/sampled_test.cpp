@@ -195,6 +195,38 @@ TEST(FunctionalPass, WritesUnitsEvenlyOverTheMeanThreadsWork) {
   EXPECT_NE(r.message.find("--units-per-phase and --unit-every"), std::string::npos) << r.message;
 }
 
+// A systematic sample's start (checkpoint --unit-offset): the same spacing, every unit just past a
+// multiple plus the offset; an offset the spacing does not exceed, or without a spacing, is refused.
+TEST(FunctionalPass, UnitsStartWhereTheOffsetSays) {
+  auto p = Platform::build(kPlatform, kTracked);
+  const std::string out = folder("units-offset");
+  FunctionalPassOptions o;
+  o.workload = "sharing:pages=2048";
+  o.seed = 3;
+  o.checkpoints = 3;
+  o.unit_every = 7000;
+  o.unit_offset = 3000;
+  o.out = out;
+  const nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
+  EXPECT_EQ(m["unit_offset"], 3000u);
+  ASSERT_GT(m["units"].size(), 10u);
+  uint64_t last = 0;
+  for (const auto& u : m["units"]) {
+    const uint64_t at = u["mean_instructions"], multiple = (at - 3000) / 7000;
+    EXPECT_LT(at - 3000 - multiple * 7000, 300u) << "just past a multiple of 7 000, plus 3 000";
+    if (last) EXPECT_EQ(multiple, last + 1) << "one unit per multiple, none skipped";
+    last = multiple;
+  }
+  fs::remove_all(out);
+  o.unit_offset = 7000;
+  auto r = testing::capture_report([&] { run_functional_pass(*p, o); });
+  EXPECT_NE(r.message.find("--unit-offset 7000 must be below --unit-every's 7000"), std::string::npos) << r.message;
+  o.unit_every = 0;
+  o.unit_offset = 5;
+  r = testing::capture_report([&] { run_functional_pass(*p, o); });
+  EXPECT_NE(r.message.find("--unit-offset 5: it places the units of --unit-every"), std::string::npos) << r.message;
+}
+
 // A unit's window: the map and positions restored, and with every copy of its boundary made
 // (no --copies-done), no migration phase.
 TEST(SampledWindow, AUnitsWindowMovesNothing) {

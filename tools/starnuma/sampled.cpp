@@ -642,6 +642,12 @@ Command add_checkpoint(CLI::App& app) {
                       "over the work\"); default: a tenth of os.phase_instructions")
           ->transform(kCount)
           ->check(CLI::Range(uint64_t{1000}, limits::kMaxInstructions));
+  cmd->add_option("--unit-offset", o.unit_offset,
+                  "With --unit-every N: the units at the multiples of N plus this many instructions (below N), a "
+                  "systematic sample's start; a study of the windows' warm-up W takes N - W, so that every "
+                  "warm-up measures the same stretches (docs/sampling.md, \"The windows' warm-up\")")
+      ->transform(kCount)
+      ->needs(every);
   cmd->add_flag("--boundaries-only", a->boundaries_only,
                 "No units: only the phase boundaries' checkpoints, the paper's method as published, whose windows "
                 "over-weight each phase's start (docs/sampling.md, \"The defaults\")")
