@@ -40,6 +40,21 @@ foreach(k RANGE 0 23)
   endif()
 endforeach()
 
+# The copies a unit carries in flight are those a continuous run has not started by the window's
+# measurement, its warm-up after the unit: a longer warm-up leaves fewer (2.1 at 5 K + 2 K against
+# 5 K + 8 K into its phase), never more. Measured when the warm-up was first counted (2026-11-29):
+# 2.1 and 2.2 carry 165 and 59 after 2 K, 30 and 0 after 8 K (197 and 117 before, which took the
+# copies started by the unit itself).
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 8000 --instructions 10000 --jobs 2 --json)
+foreach(k RANGE 9 15)
+  string(JSON unit GET "${sampled}" per_window ${k} unit)
+  string(JSON short GET "${sampled}" per_window ${k} copies_in_flight)
+  string(JSON long GET "${out}" per_window ${k} copies_in_flight)
+  if(long GREATER short OR (unit EQUAL 1 AND NOT long LESS short))
+    message(FATAL_ERROR "window 2.${unit}: ${long} copies in flight after 8 K of warm-up, ${short} after 2 K")
+  endif()
+endforeach()
+
 # --target-error: a coarse stride first, finer ones until met (docs/sampling.md, "Choosing the number
 # of units"). 24 windows on a grid of 8 per phase: a pilot of every second (12), then all of them.
 starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 2000 --instructions 10000 --jobs 2

@@ -57,10 +57,11 @@ double build_workload_once(const std::string& checkpoint_file) {
 }
 
 // Each unit's --copies-done: how many of its boundary's copies a continuous run would have started
-// by the unit, read from the boundary's window (its copies' starts in the mean thread's
-// instructions from the phase's start; copies_started_by), at the unit's distance from the
-// boundary in the pass, by the same clock.
-void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_json& manifest,
+// by the unit's measurement, read from the boundary's window (its copies' starts in the mean
+// thread's instructions from the phase's start; copies_started_by), at the unit's distance from
+// the boundary in the pass plus the window's warm-up: the window copies the rest from the end of
+// its warm-up, where a continuous run has gone on copying through that warm-up's work.
+void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_json& manifest, uint64_t warmup,
                       const std::vector<std::pair<uint64_t, uint64_t>>& held,
                       const std::vector<std::string>& window_out, std::vector<std::string>& copies_done) try {
   std::map<uint64_t, nlohmann::ordered_json> boundary;  // phase: its window's migration record
@@ -79,7 +80,8 @@ void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_jso
     const auto b = boundary.find(held[k].first);
     if (b == boundary.end()) continue;  // the phase's window moved nothing: neither does the unit
     const nlohmann::ordered_json& r = b->second;
-    const uint64_t offset = unit_at.at(held[k]) - std::min(unit_at.at(held[k]), boundary_at[held[k].first]);
+    const uint64_t offset =
+        unit_at.at(held[k]) - std::min(unit_at.at(held[k]), boundary_at[held[k].first]) + warmup;
     copies_done[k] = std::to_string(copies_started_by(
         r.value("copies_started_at_instructions", std::vector<uint64_t>{}),
         r.value("instructions_observed", uint64_t{0}), r.value("pages_to_copy", uint64_t{0}), offset));
@@ -431,7 +433,7 @@ std::vector<uint64_t> Sampler::unit_positions() const {
 void Sampler::run_stride(uint64_t stride) {
   // Boundaries first: a unit's window needs its boundary's to know which copies are in flight.
   for (const bool units : {false, true}) {
-    if (units && !failed_) unit_copies_done(dir_ / "manifest.json", manifest_, held_, window_out_, copies_done_);
+    if (units && !failed_) unit_copies_done(dir_ / "manifest.json", manifest_, sa_.warmup, held_, window_out_, copies_done_);
     for (size_t k = 0; k < files_.size() && !failed_; ++k)
       if ((held_[k].second != 0) == units && (!estimate_[k] || places_[k] % stride == 0) && window_out_[k].empty())
         launch(k);
