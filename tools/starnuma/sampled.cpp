@@ -80,8 +80,7 @@ void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_jso
     const auto b = boundary.find(held[k].first);
     if (b == boundary.end()) continue;  // the phase's window moved nothing: neither does the unit
     const nlohmann::ordered_json& r = b->second;
-    const uint64_t offset =
-        unit_at.at(held[k]) - std::min(unit_at.at(held[k]), boundary_at[held[k].first]) + warmup;
+    const uint64_t offset = unit_at.at(held[k]) - std::min(unit_at.at(held[k]), boundary_at[held[k].first]) + warmup;
     copies_done[k] = std::to_string(copies_started_by(
         r.value("copies_started_at_instructions", std::vector<uint64_t>{}),
         r.value("instructions_observed", uint64_t{0}), r.value("pages_to_copy", uint64_t{0}), offset));
@@ -433,7 +432,8 @@ std::vector<uint64_t> Sampler::unit_positions() const {
 void Sampler::run_stride(uint64_t stride) {
   // Boundaries first: a unit's window needs its boundary's to know which copies are in flight.
   for (const bool units : {false, true}) {
-    if (units && !failed_) unit_copies_done(dir_ / "manifest.json", manifest_, sa_.warmup, held_, window_out_, copies_done_);
+    if (units && !failed_)
+      unit_copies_done(dir_ / "manifest.json", manifest_, sa_.warmup, held_, window_out_, copies_done_);
     for (size_t k = 0; k < files_.size() && !failed_; ++k)
       if ((held_[k].second != 0) == units && (!estimate_[k] || places_[k] % stride == 0) && window_out_[k].empty())
         launch(k);
