@@ -3,8 +3,8 @@
 # end of phase 3 (checkpoint --unit-every), each window over a common span with the TLBs, LLCs and
 # directories the pass left; the boundaries' windows time the copies and stay out of the estimate.
 # Its IPC interval must hold that of one continuous run over the same stretch of the mean thread's
-# work, its AMAT come within 8 % of the run's (a known miss, below). Units placed by the furthest thread put most windows in the serial start and
-# missed it (IPC 0.034 against 0.021).
+# work, its AMAT come within 8 % of the run's (a known miss, below). Units placed by the furthest
+# thread put most windows in the serial start and missed it (IPC 0.034 against 0.021).
 #   -DSTARNUMA=exe -DPLATFORM=yaml -DOUT=folder
 set(sets --set os.phase_instructions=200000)
 set(workload bfs:scale=16,trials=100)
@@ -33,32 +33,35 @@ string(JSON timing GET "${sampled}" windows_timing_copies)
 if(NOT windows EQUAL units OR NOT timing EQUAL 3)
   message(FATAL_ERROR "${windows} windows in the estimate and ${timing} timing copies; expected ${units} and 3")
 endif()
+# The AMAT is a known miss (docs/sampling.md, "Next"): the units are about 5 % low on this case,
+# 1 209 ns (1 148-1 271) against 1 282 since a unit's copies in flight are counted at its
+# measurement, 1 221 (1 154-1 288) before, which held by 7 ns (2026-11-29, third). Until it is
+# found, the test holds the AMAT within 8 % of the continuous run's and says when it is outside
+# the interval.
 foreach(figure ipc amat_ns)
   string(JSON low GET "${sampled}" confidence ${figure} low)
   string(JSON high GET "${sampled}" confidence ${figure} high)
   string(JSON value GET "${sampled}" ${figure})
   string(JSON truth GET "${continuous}" ${figure})
   message(STATUS "${figure}: ${value} (95 %: ${low}-${high}) over ${windows} units; continuous ${truth}")
-  if(figure STREQUAL "ipc" AND (truth LESS low OR truth GREATER high))
-    message(FATAL_ERROR "the continuous run's ${figure} ${truth} is outside the units' 95 % interval ${low}-${high}")
+  set(outside OFF)
+  if(truth LESS low OR truth GREATER high)
+    set(outside ON)
+  endif()
+  if(figure STREQUAL "ipc")
+    if(outside)
+      message(FATAL_ERROR "the continuous run's IPC ${truth} is outside the units' 95 % interval ${low}-${high}")
+    endif()
+    continue()
+  endif()
+  if(outside)
+    message(STATUS "the continuous run's AMAT is outside the units' interval (the known miss)")
+  endif()
+  string(REGEX REPLACE "\\..*" "" value_ns "${value}")
+  string(REGEX REPLACE "\\..*" "" truth_ns "${truth}")
+  math(EXPR least "${truth_ns} * 92 / 100")
+  math(EXPR most "${truth_ns} * 108 / 100")
+  if(value_ns LESS least OR value_ns GREATER most)
+    message(FATAL_ERROR "the units' AMAT ${value} is more than 8 % from the continuous run's ${truth}")
   endif()
 endforeach()
-# The AMAT is a known miss (docs/sampling.md, "Next"): the units are about 5 % low on this case,
-# 1 209 ns (1 148-1 271) against 1 282 since a unit's copies in flight are counted at its
-# measurement, 1 221 (1 154-1 288) before, which held by 7 ns (2026-11-29, third). Until it is
-# found, the test holds the AMAT within 8 % of the continuous run's and says when it is outside
-# the interval.
-string(JSON low GET "${sampled}" confidence amat_ns low)
-string(JSON high GET "${sampled}" confidence amat_ns high)
-string(JSON value GET "${sampled}" amat_ns)
-string(JSON truth GET "${continuous}" amat_ns)
-if(truth LESS low OR truth GREATER high)
-  message(STATUS "the continuous run's AMAT ${truth} is outside the units' interval ${low}-${high} (the known miss)")
-endif()
-string(REGEX REPLACE "\\..*" "" value_ns "${value}")
-string(REGEX REPLACE "\\..*" "" truth_ns "${truth}")
-math(EXPR least "${truth_ns} * 92 / 100")
-math(EXPR most "${truth_ns} * 108 / 100")
-if(value_ns LESS least OR value_ns GREATER most)
-  message(FATAL_ERROR "the units' AMAT ${value} is more than 8 % from the continuous run's ${truth}")
-endif()
