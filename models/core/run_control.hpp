@@ -4,6 +4,7 @@
 // group's barriers are its own.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -40,8 +41,14 @@ class RunControl {
   // when they have retired `total` more, each thread at its next instruction after that, instead of
   // each at its own counts.
   void set_span(uint64_t total, uint64_t warmup) {
-    span_total_ = total;
+    span_total_ = span_end_ = total;
     warmup_total_ = warmup;
+  }
+  // A boundary's window timing its phase's copies (run --time-copies-to; docs/sampling.md): the
+  // span ends at `least` once the OS has started every copy (copies_started()), else at its total.
+  void set_span_floor(uint64_t least) { span_least_ = std::min(least, span_total_); }
+  void copies_started() {
+    if (span_least_) span_end_ = span_least_;
   }
   bool spans() const { return span_total_ > 0; }
   // A thread's instructions retired since it last reported, in its warm-up or in its measurement
@@ -55,7 +62,7 @@ class RunControl {
   void hold_warming() { ++held_warming_; }
   bool leave_held_warming();
   void retired(uint64_t n) {
-    if (measuring()) span_over_ = span_over_ || (span_done_ += n) >= span_total_;
+    if (measuring()) span_over_ = span_over_ || (span_done_ += n) >= span_end_;
   }
   bool warmup_span_over() const { return warmup_over_; }
   bool span_over() const { return span_over_; }
@@ -98,8 +105,9 @@ class RunControl {
   std::function<void()> sampler_;
   uint64_t ticks_ = 0;
   uint64_t span_total_ = 0, span_done_ = 0, warmup_total_ = 0, warmup_done_ = 0;
-  unsigned held_warming_ = 0;       // threads waiting at a barrier in their warm-up
-  unsigned warmup_ended_held_ = 0;  // of them, those whose warm-up ended while they waited
+  uint64_t span_end_ = 0, span_least_ = 0;  // span_end_: span_total_, or span_least_ once copied
+  unsigned held_warming_ = 0;               // threads waiting at a barrier in their warm-up
+  unsigned warmup_ended_held_ = 0;          // of them, those whose warm-up ended while they waited
   bool span_over_ = false, warmup_over_ = false;
   sc_core::sc_time end_;
   sc_core::sc_time measurement_start_;

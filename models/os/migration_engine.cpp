@@ -76,6 +76,7 @@ void MigrationEngine::run() {
       rec.start_clock = s_.phase_clock(now);
       rec.pages_to_copy = pending.size();
       queues.fill(pending);
+      if (s_.replay && pending.empty()) s_.control->copies_started();
       free_fs = std::max(free_fs, now) + scan_fs_;
       busy_fs_ += scan_fs_;
       rec.decided_ns = static_cast<double>(free_fs) / 1e6;
@@ -98,6 +99,7 @@ void MigrationEngine::run() {
         if (s_.replay) rec.copy_offsets.push_back(s_.mean_retired() - rec.start_retired);
         free_fs = migrate(pending[k], now, rec, queues);
         busy_fs_ += free_fs - now;
+        if (s_.replay && queues.left() == 0) s_.control->copies_started();  // a boundary's window may end
         continue;
       }
     }

@@ -132,6 +132,11 @@ void RunAssembly::plan_stimulus() {
     if (o.copies_done && *o.copies_done > checkpoint_->moves.size())
       report_error(msg::kUsage, "--copies-done " + std::to_string(*o.copies_done) + ": the phase of " + o.checkpoint +
                                     " has " + std::to_string(checkpoint_->moves.size()) + " copies");
+    if (o.time_copies_to && checkpoint_->unit)
+      report_error(msg::kUsage, "--time-copies-to: " + o.checkpoint +
+                                    " is a unit's checkpoint; only a boundary's window starts its phase's copies");
+    if (o.time_copies_to && !o.common_span)
+      report_error(msg::kUsage, "--time-copies-to needs --common-span (the window ends for every thread at once)");
   } else if (o.copies_done) {
     report_error(msg::kUsage, "--copies-done needs --checkpoint (a unit's)");
   } else if (o.warm_tlbs || o.warm_llcs) {
@@ -283,7 +288,8 @@ void RunAssembly::assemble_control() {
     if (stimulus_.programs.size() > 1)
       report_error(msg::kUsage, "--common-span: a mix's programs measure each its own budget; one workload only");
     const RunProgram& prog = stimulus_.programs.front();
-    control_->set_span(prog.instructions * prog.threads, o_.warmup * prog.threads);
+    control_->set_span(std::max(prog.instructions, o_.time_copies_to) * prog.threads, o_.warmup * prog.threads);
+    if (o_.time_copies_to > prog.instructions) control_->set_span_floor(prog.instructions * prog.threads);
   }
   if (numa_balancing_) {
     std::vector<SocketLlc*> llc_list;
@@ -488,6 +494,7 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
     r.checkpoint_unit = checkpoint_->unit;
     r.copies_in_flight = in_flight_.moves.size();
     r.copies_stayed = in_flight_.stayed;
+    r.time_copies_to = o_.time_copies_to;
     r.tlbs_warmed = tlbs_warmed_;
     if (!tlbs_not_warmed_.empty()) r.shortfalls.push_back(tlbs_not_warmed_);
     r.llc_lines_warmed = llc_lines_warmed_;

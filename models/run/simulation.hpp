@@ -73,6 +73,10 @@ struct RunOptions {
   // A unit checkpoint's window: how many of its boundary's copies had started by the unit (the
   // rest are copied in the window, as still in flight); unset: all of them (docs/sampling.md).
   std::optional<uint64_t> copies_done;
+  // A boundary's window over a common span: measure on past `instructions` until the OS has started
+  // every copy of its phase, to this many instructions per thread at most, so that its units read
+  // when each copy started (docs/sampling.md, "Units: windows inside the phases"); zero: no.
+  uint64_t time_copies_to = 0;
   // Keep every page's node at the run's end in RunResult::page_nodes (checkpoint --timed-start).
   bool keep_placement = false;
   // With one starnuma recording as trace_in: a thread that runs past it goes on from the workload's
@@ -106,6 +110,7 @@ struct RunResult {
   // A unit's window: the boundary's copies it made as still in flight, and those that could not go
   // back to their source to be made (take_back_in_flight).
   uint64_t copies_in_flight = 0, copies_stayed = 0;
+  uint64_t time_copies_to = 0;  // a boundary's window: how far it could measure on for its copies
   // A window's functional warming: the translations its cores' TLBs started with.
   uint64_t tlbs_warmed = 0;
   uint64_t llc_lines_warmed = 0;  // and the lines its sockets' LLCs started with

@@ -89,6 +89,44 @@ if(NOT err MATCHES "--confidence: Value 1.5 not in range")
   message(FATAL_ERROR "--confidence 1.5: ${err}")
 endif()
 
+# A boundary's window timed to its last copy (run --time-copies-to, what sample gives the
+# boundaries of units over the work): it measures on past --instructions until its OS has started
+# every copy of its phase, and stops soon after; without it, 2 K instructions start only some.
+function(boundary_copies out_dir started_var to_copy_var observed_var)
+  file(READ "${out_dir}/stats.json" w)
+  string(JSON started LENGTH "${w}" migration per_phase 0 copies_started_at_instructions)
+  string(JSON to_copy GET "${w}" migration per_phase 0 pages_to_copy)
+  string(JSON observed GET "${w}" migration per_phase 0 instructions_observed)
+  set(${started_var} ${started} PARENT_SCOPE)
+  set(${to_copy_var} ${to_copy} PARENT_SCOPE)
+  set(${observed_var} ${observed} PARENT_SCOPE)
+endfunction()
+starnuma(0 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/checkpoint-2.ckpt" --instructions 2000 --warmup 2000
+         --no-progress --out "${OUT}/short")
+boundary_copies("${OUT}/short" short_started to_copy short_observed)
+starnuma(0 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/checkpoint-2.ckpt" --instructions 2000 --warmup 2000
+         --time-copies-to 40000 --no-progress --out "${OUT}/timed")
+boundary_copies("${OUT}/timed" started timed_to_copy observed)
+file(READ "${OUT}/timed/stats.json" w)
+math(EXPR last_index "${started} - 1")
+string(JSON last GET "${w}" migration per_phase 0 copies_started_at_instructions ${last_index})
+math(EXPR after_last "${observed} - ${last}")
+message(STATUS "boundary 2: ${short_started} of ${to_copy} copies started over 2 K; all by ${last}, the window ended at ${observed}")
+if(NOT short_started LESS to_copy OR NOT started EQUAL to_copy OR NOT timed_to_copy EQUAL to_copy
+   OR NOT observed GREATER 2000 OR after_last GREATER 2000 OR NOT observed LESS 40000)
+  message(FATAL_ERROR "boundary 2 timed to its copies: ${started} of ${timed_to_copy} started, the last at ${last}, "
+                      "the window ended at ${observed} (over 2 K alone: ${short_started} of ${to_copy})")
+endif()
+starnuma(1 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/unit-2-1.ckpt" --time-copies-to 9000 --instructions 100)
+if(NOT err MATCHES "--time-copies-to: [^ ]*unit-2-1.ckpt is a unit's checkpoint")
+  message(FATAL_ERROR "--time-copies-to with a unit: ${err}")
+endif()
+starnuma(1 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/checkpoint-2.ckpt" --time-copies-to 9000 --instructions 100
+         --per-thread-budgets)
+if(NOT err MATCHES "--time-copies-to needs --common-span")
+  message(FATAL_ERROR "--time-copies-to over per-thread budgets: ${err}")
+endif()
+
 # --copies-done: only with a unit's checkpoint, never more than its phase's copies.
 starnuma(1 run "${PLATFORM}" ${sets} --copies-done 3)
 if(NOT err MATCHES "--copies-done requires --checkpoint")

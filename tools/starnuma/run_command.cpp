@@ -164,6 +164,12 @@ void add_run_outputs(CLI::App& cmd, RunRequest& r) {
                  "the boundary's window, docs/sampling.md)")
       ->type_name("N")
       ->needs(cmd.get_option("--checkpoint"));
+  cmd.add_option("--time-copies-to", o.time_copies_to,
+                 "A boundary checkpoint's window over a common span: measure on past --instructions until the OS "
+                 "has started every copy of its phase, to M instructions per thread at most, so that its units "
+                 "read when each copy started (sample sets it; docs/sampling.md)")
+      ->type_name("M")
+      ->needs(cmd.get_option("--checkpoint"));
 }
 
 void finish_run_options(const CLI::App& cmd, RunRequest& r) {

@@ -278,6 +278,8 @@ class Sampler {
     strides_ = sa.target_error > 0 ? stride_chain(estimate_places_, every ? 0 : units) : std::vector<uint64_t>{1};
     window_out_.resize(files_.size());
     copies_done_.resize(files_.size());
+    copies_to_.resize(files_.size());
+    if (every && sa.common_span) time_copies(at);
     // The checkpoints carry LLCs when the pass warmed them (manifest "llcs").
     const bool carried = manifest_.contains("llcs");
     if (sa.warm_llcs_given && sa.warm_llcs && !carried)
@@ -290,6 +292,10 @@ class Sampler {
  private:
   // Each checkpoint's place in the mean thread's instructions (the manifest's), in files_' order.
   std::vector<uint64_t> unit_positions() const;
+  // Each boundary's window times its phase's copies as far as its furthest unit reads them
+  // (unit_copies_done: its distance plus the warm-up), instead of extrapolating from its own
+  // window's: the copies' pace follows the phase's IPC, which the window's start need not have.
+  void time_copies(const std::vector<uint64_t>& at);
   // Runs the windows at `stride` not run yet: their boundaries, then their units.
   void run_stride(uint64_t stride);
   void launch(size_t k);
@@ -318,6 +324,7 @@ class Sampler {
   unsigned jobs_ = 1;
   std::vector<std::string> window_out_;   // empty: not run
   std::vector<std::string> copies_done_;  // a unit's --copies-done, from its boundary's window
+  std::vector<uint64_t> copies_to_;       // a boundary's --time-copies-to (0: none)
   std::string trace_;                     // the recorded streams the pass read (manifest "trace"), if any
   bool warm_llcs_ = false;                // the windows start with the checkpoints' LLCs
   std::vector<pid_t> running_;
@@ -350,6 +357,7 @@ void Sampler::launch(size_t k) {
   a.push_back(sa_.warm_tlbs ? "--warm-tlbs" : "--no-warm-tlbs");
   a.push_back(warm_llcs_ ? "--warm-llcs" : "--no-warm-llcs");
   if (!copies_done_[k].empty()) a.insert(a.end(), {"--copies-done", copies_done_[k]});
+  if (copies_to_[k] > sa_.instructions) a.insert(a.end(), {"--time-copies-to", std::to_string(copies_to_[k])});
   if (!trace_.empty()) a.insert(a.end(), {"--trace-in", trace_});
   for (const auto& set : sa_.platform.sets) a.insert(a.end(), {"--set", set});
   if (sa_.executor == "slurm") {
@@ -427,6 +435,19 @@ std::vector<uint64_t> Sampler::unit_positions() const {
   std::vector<uint64_t> positions;
   for (const auto& h : held_) positions.push_back(h.second ? at[h] : 0);
   return positions;
+}
+
+void Sampler::time_copies(const std::vector<uint64_t>& at) {
+  const std::map<uint64_t, uint64_t> boundary_at = boundary_positions(manifest_);
+  std::map<uint64_t, uint64_t> furthest;  // phase: its furthest unit's distance from the boundary
+  for (size_t k = 0; k < held_.size(); ++k) {
+    const auto b = boundary_at.find(held_[k].first);
+    if (held_[k].second && b != boundary_at.end())
+      furthest[b->first] = std::max(furthest[b->first], at[k] - std::min(at[k], b->second));
+  }
+  for (size_t k = 0; k < held_.size(); ++k)
+    if (const auto f = furthest.find(held_[k].first); held_[k].second == 0 && f != furthest.end())
+      copies_to_[k] = f->second + sa_.warmup;
 }
 
 void Sampler::run_stride(uint64_t stride) {
