@@ -38,7 +38,8 @@ endif()
 # (2026-11-29, fourth): phase 1's units no longer carry copies a continuous run has made (their
 # mean AMAT 1 191 against the run's 1 181 over that phase), which had hidden part of what phases
 # 2 and 3 miss (their units 1 229 and 1 074 against 1 367 and 1 240: as many LLC misses, less
-# contention; not the warm-up, not the first touches). 1 209 (1 148-1 271) before, and 1 221
+# contention, the reads spread differently over the sockets: the pass's phases home bfs's pages
+# otherwise than a timed run's; not the warm-up, not the first touches). 1 209 (1 148-1 271) before, and 1 221
 # (1 154-1 288), which held by 7 ns, before the copies were counted at the measurement. Until it is
 # found, the test holds the AMAT within 10 % of the continuous run's and says when it is outside
 # the interval.
