@@ -108,8 +108,8 @@ struct SampleArgs {
   PlatformArgs platform;
   std::string checkpoints;         // folder `checkpoint` wrote
   uint64_t instructions = 100000;  // per thread and window
-  uint64_t warmup = 50000;  // the warm-up study: docs/sampling.md, "The windows' warm-up"
-  unsigned jobs = 0;  // windows at once; 0: the host's cores
+  uint64_t warmup = 50000;         // the warm-up study: docs/sampling.md, "The windows' warm-up"
+  unsigned jobs = 0;               // windows at once; 0: the host's cores
   unsigned detailed_sockets = 0;
   // The units' method by default (docs/sampling.md, "The defaults"): each window over a common span
   // (run --common-span), its TLBs warmed from its checkpoint (run --warm-tlbs), and its LLCs and
