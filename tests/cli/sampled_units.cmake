@@ -92,30 +92,32 @@ endif()
 # A boundary's window timed to its last copy (run --time-copies-to, what sample gives the
 # boundaries of units over the work): it measures on past --instructions until its OS has started
 # every copy of its phase, and stops soon after; without it, 2 K instructions start only some.
-function(boundary_copies out_dir started_var to_copy_var observed_var)
+# Of a window's phase: the copies started, the phase's copies, the instructions it saw, the last start.
+function(boundary_copies out_dir prefix)
   file(READ "${out_dir}/stats.json" w)
   string(JSON started LENGTH "${w}" migration per_phase 0 copies_started_at_instructions)
+  math(EXPR last_index "${started} - 1")
+  string(JSON last GET "${w}" migration per_phase 0 copies_started_at_instructions ${last_index})
   string(JSON to_copy GET "${w}" migration per_phase 0 pages_to_copy)
   string(JSON observed GET "${w}" migration per_phase 0 instructions_observed)
-  set(${started_var} ${started} PARENT_SCOPE)
-  set(${to_copy_var} ${to_copy} PARENT_SCOPE)
-  set(${observed_var} ${observed} PARENT_SCOPE)
+  foreach(v started last to_copy observed)
+    set(${prefix}${v} ${${v}} PARENT_SCOPE)
+  endforeach()
 endfunction()
 starnuma(0 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/checkpoint-2.ckpt" --instructions 2000 --warmup 2000
          --no-progress --out "${OUT}/short")
-boundary_copies("${OUT}/short" short_started to_copy short_observed)
+boundary_copies("${OUT}/short" short_)
 starnuma(0 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/checkpoint-2.ckpt" --instructions 2000 --warmup 2000
          --time-copies-to 40000 --no-progress --out "${OUT}/timed")
-boundary_copies("${OUT}/timed" started timed_to_copy observed)
-file(READ "${OUT}/timed/stats.json" w)
-math(EXPR last_index "${started} - 1")
-string(JSON last GET "${w}" migration per_phase 0 copies_started_at_instructions ${last_index})
-math(EXPR after_last "${observed} - ${last}")
-message(STATUS "boundary 2: ${short_started} of ${to_copy} copies started over 2 K; all by ${last}, the window ended at ${observed}")
-if(NOT short_started LESS to_copy OR NOT started EQUAL to_copy OR NOT timed_to_copy EQUAL to_copy
-   OR NOT observed GREATER 2000 OR after_last GREATER 2000 OR NOT observed LESS 40000)
-  message(FATAL_ERROR "boundary 2 timed to its copies: ${started} of ${timed_to_copy} started, the last at ${last}, "
-                      "the window ended at ${observed} (over 2 K alone: ${short_started} of ${to_copy})")
+boundary_copies("${OUT}/timed" timed_)
+math(EXPR after_last "${timed_observed} - ${timed_last}")
+message(STATUS "boundary 2: ${short_started} of ${short_to_copy} copies started over 2 K; all by ${timed_last}, "
+               "the window ended at ${timed_observed}")
+if(NOT short_started LESS short_to_copy OR NOT timed_started EQUAL timed_to_copy OR NOT timed_to_copy EQUAL short_to_copy
+   OR NOT timed_observed GREATER 2000 OR after_last GREATER 2000 OR NOT timed_observed LESS 40000)
+  message(FATAL_ERROR "boundary 2 timed to its copies: ${timed_started} of ${timed_to_copy} started, the last at "
+                      "${timed_last}, the window ended at ${timed_observed} (over 2 K alone: ${short_started} of "
+                      "${short_to_copy})")
 endif()
 starnuma(1 run "${PLATFORM}" ${sets} --checkpoint "${OUT}/ck/unit-2-1.ckpt" --time-copies-to 9000 --instructions 100)
 if(NOT err MATCHES "--time-copies-to: [^ ]*unit-2-1.ckpt is a unit's checkpoint")
