@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The coverage study of the sampled evaluation (issue 38; docs/sampling.md, "The coverage study"):
 # for each workload and both scaled 16-socket machines, units every EVERY instructions of the mean
-# thread from boundary 1 to the end of phase 3 (`checkpoint --warm-llcs --unit-every`), timed with
+# thread from boundary 1 to the end of phase 3, each checkpoint its window's warm-up before the
+# multiple it measures from (`checkpoint --warm-llcs --unit-every --unit-lead`), timed with
 # the windows over a common span and the TLBs, LLCs and directories warm (`sample --common-span
 # --warm-tlbs --warm-llcs`), against continuous runs over the same stretch of the mean thread's work
 # (`run --placement dynamic --common-span`), one for each of DRAWS of the start's races
@@ -13,7 +14,8 @@
 #   bash experiments/coverage.sh [OUT] [WORKLOAD...]
 #
 # Environment: STARNUMA (default: build/starnuma), PHASE (instructions per thread per phase, default
-# 200000), EVERY (default 20000), WARMUP and WINDOW (per thread and unit: default 10000 and 20000),
+# 200000), EVERY (default 20000), WARMUP and WINDOW (per thread and unit: default 50000, `sample`'s own
+# default, and 20000),
 # MACHINES (default "baseline16-scaled starnuma16-scaled"), JOBS (windows at once, default 2), SETS
 # (more KEY=VALUE settings for every command, space-separated), CHECKPOINT_OPTIONS (more options of
 # the functional pass, e.g. "--timed-start 0": the pass's own first touches instead of the default
@@ -33,7 +35,7 @@ workloads=("$@")
 starnuma=${STARNUMA:-$root/build/starnuma}
 phase=${PHASE:-200000}
 every=${EVERY:-20000}
-warmup=${WARMUP:-10000}
+warmup=${WARMUP:-50000}
 window=${WINDOW:-20000}
 draws=${DRAWS:-0 1 2 3 4}
 quanta=${QUANTA:-own}
@@ -57,7 +59,7 @@ for workload in "${workloads[@]}"; do
       [ -f "$case/done" ] && continue  # resumes: a case done is kept
       rm -rf "$case" && mkdir -p "$case"
       "$starnuma" checkpoint "$platform" --workload "$workload" "${sets[@]}" --checkpoints 3 --unit-every "$every" \
-        --warm-llcs ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress >"$case/checkpoint.txt"
+        --unit-lead "$warmup" --warm-llcs ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress >"$case/checkpoint.txt"
       "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
         --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --out "$case/windows" \
         --json >"$case/sampled.json"

@@ -123,7 +123,8 @@ class FunctionalPass {
   uint64_t mean_retired() const { return total_retired_ / n_; }
   // unit_every: the next unit's place after the mean thread's `mean` instructions.
   uint64_t next_unit_after(uint64_t mean) const {
-    const uint64_t every = o_.unit_every, offset = o_.unit_offset;
+    const uint64_t every = o_.unit_every,
+                   offset = o_.unit_lead ? (every - o_.unit_lead % every) % every : o_.unit_offset;
     return mean < offset ? offset : ((mean - offset) / every + 1) * every + offset;
   }
   // Whether the pass goes on in the last boundary's phase for its units (`unit`: written so far).
@@ -135,7 +136,9 @@ class FunctionalPass {
   // Whether the next unit is due, after boundary `phase` and `unit` units since it.
   bool unit_due(uint64_t phase, uint64_t unit) const {
     if (phase == 0 || o_.streams_only) return false;
-    if (o_.unit_every) return mean_retired() >= next_unit_at_;
+    if (o_.unit_every)  // with a lead, only a unit whose planned stretch ends by the last phase's end
+      return mean_retired() >= next_unit_at_ && (!o_.unit_lead || next_unit_at_ + o_.unit_lead + o_.unit_every <=
+                                                                      (o_.checkpoints + 1) * os_.phase_instructions());
     const uint64_t per_phase = os_.phase_instructions(), units = o_.units_per_phase;
     return unit < units && clock_.instructions() >= phase * per_phase + (unit + 1) * per_phase / (units + 1);
   }
@@ -215,6 +218,12 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
     report_error(msg::kUsage, "--unit-offset " + std::to_string(o.unit_offset) +
                                   (o.unit_every ? " must be below --unit-every's " + std::to_string(o.unit_every)
                                                 : ": it places the units of --unit-every, which is not given"));
+  if (o.unit_lead && !o.unit_every)
+    report_error(msg::kUsage, "--unit-lead " + std::to_string(o.unit_lead) +
+                                  ": it places the units of --unit-every, which is not given");
+  if (o.unit_lead && o.unit_offset)
+    report_error(msg::kUsage,
+                 "--unit-lead and --unit-offset: the lead places the units (at a multiple minus the lead), not both");
   std::unique_ptr<Workload> workload =
       o_.trace_in.empty()
           ? make_workload(o.workload, static_cast<unsigned>(n_), static_cast<unsigned>(sockets_), o.seed)
@@ -684,6 +693,7 @@ void FunctionalPass::write_manifest() {
   if (o_.units_per_phase) m["units_per_phase"] = o_.units_per_phase;
   if (o_.unit_every) m["unit_every"] = o_.unit_every;
   if (o_.unit_offset) m["unit_offset"] = o_.unit_offset;
+  if (o_.unit_lead) m["unit_lead"] = o_.unit_lead;
   if (o_.units_per_phase || o_.unit_every) m["units"] = units_;
   if (folder_) {
     write_file_atomically(folder_->file("manifest.json"), json_text(m) + "\n");

@@ -43,6 +43,12 @@ struct FunctionalPassOptions {
   // systematic sample's start. A study of the windows' warm-up W takes unit_every - W, so that every
   // warm-up's windows measure the same stretches (docs/sampling.md, "The windows' warm-up").
   uint64_t unit_offset = 0;
+  // Or, with unit_every: the windows' warm-up W, SMARTS's placement. Each unit's checkpoint W before
+  // a multiple of unit_every, where its window starts measuring, and only units whose measured
+  // stretch of unit_every instructions ends by the last phase's end: the windows then measure
+  // exactly the multiples' stretches, from the first past boundary 1 + W, none after the phases the
+  // pass decided (docs/sampling.md, "Units over the work").
+  uint64_t unit_lead = 0;
   // Functional warming of the LLCs: the pass keeps its LLCs coherent as the platform's protocol
   // does (when on) and every checkpoint records them and the bounded directories.
   bool warm_llcs = false;

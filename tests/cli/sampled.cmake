@@ -235,3 +235,21 @@ starnuma(1 run "${PLATFORM}" --workload ${workload} --instructions 1000 --no-war
 if(NOT err MATCHES "--no-warm-tlbs needs --checkpoint")
   message(FATAL_ERROR "--no-warm-tlbs without --checkpoint: ${err}")
 endif()
+# Units placed for one warm-up (checkpoint --unit-lead) and windows warming another: each measures
+# off the multiple it stands for, said on stderr and in sampled.json's shortfalls; the lead places
+# the units, so an offset beside it is refused.
+starnuma(0 checkpoint "${PLATFORM}" --workload ${workload} ${sets} --checkpoints 1 --unit-every 8000 --unit-lead 3000
+         --out "${OUT}/lead" --no-progress)
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/lead" --warmup 1000 --instructions 1000 --jobs 2 --json)
+string(JSON shortfalls GET "${out}" shortfalls)
+set(said "the units were placed for a warm-up of 3000 instructions \\(checkpoint --unit-lead\\) and the windows warm 1000, so each "
+         "measures from 2000 instructions before")
+string(JOIN "" said ${said})
+if(NOT err MATCHES "warning: ${said}" OR NOT shortfalls MATCHES "${said}")
+  message(FATAL_ERROR "a warm-up other than the units' lead, not said: ${err} / ${shortfalls}")
+endif()
+starnuma(1 checkpoint "${PLATFORM}" --workload ${workload} ${sets} --unit-every 8000 --unit-lead 3000 --unit-offset 1000
+         --out "${OUT}/x")
+if(NOT err MATCHES "--unit-offset excludes --unit-lead")
+  message(FATAL_ERROR "--unit-lead with --unit-offset: ${err}")
+endif()

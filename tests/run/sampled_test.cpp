@@ -195,18 +195,24 @@ TEST(FunctionalPass, WritesUnitsEvenlyOverTheMeanThreadsWork) {
   EXPECT_NE(r.message.find("--units-per-phase and --unit-every"), std::string::npos) << r.message;
 }
 
-// A systematic sample's start (checkpoint --unit-offset): the same spacing, every unit just past a
-// multiple plus the offset; an offset the spacing does not exceed, or without a spacing, is refused.
-TEST(FunctionalPass, UnitsStartWhereTheOffsetSays) {
-  auto p = Platform::build(kPlatform, kTracked);
-  const std::string out = folder("units-offset");
+// The units' placement tests' pass: sharing over 3 phases of 40 K, a unit every 7 000.
+FunctionalPassOptions units_every_7000(const std::string& out) {
   FunctionalPassOptions o;
   o.workload = "sharing:pages=2048";
   o.seed = 3;
   o.checkpoints = 3;
   o.unit_every = 7000;
-  o.unit_offset = 3000;
   o.out = out;
+  return o;
+}
+
+// A systematic sample's start (checkpoint --unit-offset): the same spacing, every unit just past a
+// multiple plus the offset; an offset the spacing does not exceed, or without a spacing, is refused.
+TEST(FunctionalPass, UnitsStartWhereTheOffsetSays) {
+  auto p = Platform::build(kPlatform, kTracked);
+  const std::string out = folder("units-offset");
+  FunctionalPassOptions o = units_every_7000(out);
+  o.unit_offset = 3000;
   const nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
   EXPECT_EQ(m["unit_offset"], 3000u);
   ASSERT_GT(m["units"].size(), 10u);
@@ -214,7 +220,9 @@ TEST(FunctionalPass, UnitsStartWhereTheOffsetSays) {
   for (const auto& u : m["units"]) {
     const uint64_t at = u["mean_instructions"], multiple = (at - 3000) / 7000;
     EXPECT_LT(at - 3000 - multiple * 7000, 300u) << "just past a multiple of 7 000, plus 3 000";
-    if (last) EXPECT_EQ(multiple, last + 1) << "one unit per multiple, none skipped";
+    if (last) {
+      EXPECT_EQ(multiple, last + 1) << "one unit per multiple, none skipped";
+    }
     last = multiple;
   }
   fs::remove_all(out);
@@ -225,6 +233,41 @@ TEST(FunctionalPass, UnitsStartWhereTheOffsetSays) {
   o.unit_offset = 5;
   r = testing::capture_report([&] { run_functional_pass(*p, o); });
   EXPECT_NE(r.message.find("--unit-offset 5: it places the units of --unit-every"), std::string::npos) << r.message;
+}
+
+// SMARTS's placement (checkpoint --unit-lead W): each unit's checkpoint W before a multiple, where
+// its window, warming W, starts measuring; none whose measured stretch would pass the last phase's
+// end (160 K here); the lead with an offset, or without a spacing, is refused.
+TEST(FunctionalPass, UnitsLeadTheirStretchesByTheWarmUp) {
+  auto p = Platform::build(kPlatform, kTracked);
+  const std::string out = folder("units-lead");
+  FunctionalPassOptions o = units_every_7000(out);
+  o.unit_lead = 10000;  // so the checkpoints sit at the multiples plus 4 000
+  const nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
+  EXPECT_EQ(m["unit_lead"], 10000u);
+  ASSERT_GT(m["units"].size(), 10u);
+  uint64_t last = 0;
+  for (const auto& u : m["units"]) {
+    const uint64_t measures_from = u["mean_instructions"].get<uint64_t>() + 10000, multiple = measures_from / 7000;
+    EXPECT_LT(measures_from - multiple * 7000, 300u) << "its window measures from just past a multiple of 7 000";
+    if (last) {
+      EXPECT_EQ(multiple, last + 1) << "one unit per multiple, none skipped";
+    }
+    last = multiple;
+  }
+  EXPECT_GE(m["units"].front()["mean_instructions"].get<uint64_t>(),
+            m["phases"][0]["mean_instructions"].get<uint64_t>());
+  const uint64_t end = m["units"].back()["mean_instructions"].get<uint64_t>() + 10000 + 7000;
+  EXPECT_LE(end, 4u * 40000 + 300) << "the last stretch ends by the last phase's end";
+  EXPECT_GT(end + 7000, 4u * 40000) << "and the next would not";
+  fs::remove_all(out);
+  o.unit_offset = 3000;
+  auto r = testing::capture_report([&] { run_functional_pass(*p, o); });
+  EXPECT_NE(r.message.find("--unit-lead and --unit-offset"), std::string::npos) << r.message;
+  o.unit_offset = 0;
+  o.unit_every = 0;
+  r = testing::capture_report([&] { run_functional_pass(*p, o); });
+  EXPECT_NE(r.message.find("--unit-lead 10000: it places the units of --unit-every"), std::string::npos) << r.message;
 }
 
 // A unit's window: the map and positions restored, and with every copy of its boundary made

@@ -236,6 +236,22 @@ void report_thread_drift(nlohmann::ordered_json& result, const nlohmann::ordered
   std::cerr << "warning: " << why.str() << '\n';
 }
 
+// Units placed for another warm-up than the windows': each measures |warm-up - lead| instructions off
+// the multiple its checkpoint was placed for, so the stretches no longer tile the work as planned
+// (checkpoint --unit-lead; docs/sampling.md, "Units over the work").
+void report_lead_mismatch(nlohmann::ordered_json& result, const nlohmann::ordered_json& manifest, uint64_t warmup) {
+  const uint64_t lead = manifest.value("unit_lead", warmup);
+  if (lead == warmup) return;
+  const std::string why = "the units were placed for a warm-up of " + std::to_string(lead) +
+                          " instructions (checkpoint --unit-lead) and the windows warm " + std::to_string(warmup) +
+                          ", so each measures from " + std::to_string(warmup > lead ? warmup - lead : lead - warmup) +
+                          " instructions " + (warmup > lead ? "after" : "before") +
+                          " the multiple it stands for: --warmup " + std::to_string(lead) +
+                          ", or checkpoints made again with --unit-lead " + std::to_string(warmup);
+  result["shortfalls"].push_back(why);
+  std::cerr << "warning: " << why << '\n';
+}
+
 // The checkpoints a manifest lists, in the execution's order: a boundary (unit 0), then the units
 // inside the phase after it; each file's path and what it holds, (phase, unit).
 void list_checkpoints(const fs::path& dir, const nlohmann::ordered_json& manifest, std::vector<std::string>& files,
@@ -567,6 +583,7 @@ int Sampler::run() {
   if (strides_run.back() == 1) report_target_error(result, sa_.target_error, estimate_places_.size());
   report_unfinished_copies(result, copies_by_next_boundary(results(), manifest_));
   report_thread_drift(result, thread_drift(results(), manifest_));
+  report_lead_mismatch(result, manifest_, sa_.warmup);
   if (keep) {
     write_file_atomically((out_ / "sampled.json").string(), json_text(result) + "\n");
     folder->commit();
@@ -671,6 +688,14 @@ Command add_checkpoint(CLI::App& app) {
                   "warm-up measures the same stretches (docs/sampling.md, \"The windows' warm-up\")")
       ->transform(kCount)
       ->needs(every);
+  cmd->add_option("--unit-lead", o.unit_lead,
+                  "With --unit-every N: the windows' warm-up W; each unit's checkpoint W before a multiple of N, "
+                  "where its window starts measuring, and only units measuring N instructions before the last "
+                  "phase's end (SMARTS's placement: sample --warmup W then measures exactly the multiples' "
+                  "stretches; docs/sampling.md, \"Units over the work\")")
+      ->transform(kCount)
+      ->needs(every)
+      ->excludes("--unit-offset");
   cmd->add_flag("--boundaries-only", a->boundaries_only,
                 "No units: only the phase boundaries' checkpoints, the paper's method as published, whose windows "
                 "over-weight each phase's start (docs/sampling.md, \"The defaults\")")
