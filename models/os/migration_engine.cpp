@@ -80,6 +80,7 @@ void MigrationEngine::run() {
       free_fs = std::max(free_fs, now) + scan_fs_;
       busy_fs_ += scan_fs_;
       rec.decided_ns = static_cast<double>(free_fs) / 1e6;
+      if (s_.moves) first_row_ = s_.moves->decided(rec.phase, pending, rec.decided_ns);
       if (s_.progress) {
         uint64_t to_pool = 0;
         for (const PageMove& m : pending) to_pool += m.to == s_.pool;
@@ -97,7 +98,7 @@ void MigrationEngine::run() {
       if (const size_t k = queues.take(now); k != CopyQueues::kNone) {
         PhaseRecord& rec = records_.back();
         if (s_.replay) rec.copy_offsets.push_back(s_.mean_retired() - rec.start_retired);
-        free_fs = migrate(pending[k], now, rec, queues);
+        free_fs = migrate(pending[k], k, now, rec, queues);
         busy_fs_ += free_fs - now;
         if (s_.replay && queues.left() == 0) s_.control->copies_started();  // a boundary's window may end
         continue;
@@ -205,11 +206,12 @@ std::vector<PageMove> MigrationEngine::replay(PhaseRecord& rec) {
   return r.moves;
 }
 
-int64_t MigrationEngine::migrate(const PageMove& m, int64_t start_fs, PhaseRecord& rec, CopyQueues& queues) {
+int64_t MigrationEngine::migrate(const PageMove& m, size_t k, int64_t start_fs, PhaseRecord& rec, CopyQueues& queues) {
   PageMap& pages = *s_.pages;
   if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0 ||
       pages.in_flight(m.vpage)) {
     ++rec.skipped_pages;  // moved meanwhile, or the destination filled since the decision
+    if (s_.moves) s_.moves->skipped(first_row_ + k);
     return start_fs;
   }
   const size_t from = pages.node_of(m.vpage);
@@ -223,6 +225,8 @@ int64_t MigrationEngine::migrate(const PageMove& m, int64_t start_fs, PhaseRecor
   queues.copying_until(m.to, done_fs);
   copy_fs_ += done_fs - start_fs;
   ++rec.moved_pages;
+  if (s_.moves)
+    s_.moves->moved(first_row_ + k, from, static_cast<double>(start_fs) / 1e6, static_cast<double>(done_fs) / 1e6);
   const bool pool = s_.pool != static_cast<size_t>(-1);
   if (pool && m.to == s_.pool) ++rec.to_pool;
   else if (pool && from == s_.pool) ++rec.from_pool;

@@ -34,6 +34,7 @@
 #include "paging/page_map.hpp"
 #include "pool/pool_monitors.hpp"
 #include "os/page_mover.hpp"
+#include "os/move_log.hpp"
 #include "os/region_scan.hpp"
 #include "tracking/tracker_metadata.hpp"
 
@@ -85,7 +86,8 @@ class MigrationEngine {
     size_t pool = static_cast<size_t>(-1);  // the pool's node index, npos: none
     PoolMonitors chmu;                      // the pool's hotness monitors (a policy may read them)
     uint64_t seed = 1;
-    bool progress = false;  // a line per phase on stderr
+    bool progress = false;     // a line per phase on stderr
+    MoveLog* moves = nullptr;  // every decided move's row (run --moves); null: none
     // A sampled run's timing window (os/checkpoint.hpp): no scan of its own, no decision; the
     // checkpoint's phase starts when measurement does (after the window's warm-up): the OS core
     // spends the scan's time, resets the counts, then moves `moves` as a continuous run would.
@@ -140,8 +142,9 @@ class MigrationEngine {
   std::vector<PageMove> replay(PhaseRecord& record);
   // The OS core's time to scan `entries` tracker entries.
   int64_t tracker_scan_fs(uint64_t entries) const;
-  // Moves one page starting at the OS core's time; returns when the OS core is free again (fs).
-  int64_t migrate(const PageMove& m, int64_t start_fs, PhaseRecord& record, CopyQueues& queues);
+  // Moves one page (the phase's move `k`) starting at the OS core's time; returns when the OS core
+  // is free again (fs).
+  int64_t migrate(const PageMove& m, size_t k, int64_t start_fs, PhaseRecord& record, CopyQueues& queues);
 
   Setup s_;
   uint64_t clock_at_last_poll_ = 0;  // the phases' clock
@@ -149,6 +152,7 @@ class MigrationEngine {
   const PhasePolicyType* policy_type_;
   std::unique_ptr<PhasePolicy> policy_;
   std::vector<PhaseRecord> records_;
+  size_t first_row_ = 0;  // the phase's first move in s_.moves
   int64_t scan_fs_ = 0, busy_fs_ = 0, copy_fs_ = 0;
 };
 

@@ -13,6 +13,7 @@
 #include "common/json_text.hpp"
 #include "common/output_file.hpp"
 #include "os/checkpoint.hpp"
+#include "os/move_log.hpp"
 #include "os/phase_clock.hpp"
 #include "os/phase_policy.hpp"
 #include "paging/page_counter.hpp"
@@ -163,6 +164,7 @@ class FunctionalPass {
   bool chmu_on_ = false;
   uint64_t pool_first_line_ = 0, pool_end_line_ = 0;
   std::optional<OutputFolder> folder_;
+  std::optional<MoveLog> move_log_;  // checkpoint --moves
   std::optional<FunctionalLlcs> llcs_;
   std::vector<unsigned> cores_per_socket_;
   std::vector<Reader> readers_;
@@ -262,6 +264,11 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
   if (!o.streams_only) {
     if (o.out.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
     folder_.emplace(o.out, "manifest.json");
+    if (o.moves) {
+      std::vector<std::string> names;
+      for (const PageMap::Node& node : pages_->nodes()) names.push_back(node.name);
+      move_log_.emplace(std::move(names));
+    }
   }
   if (o_.timed_start) timed_start();                                   // once everything above has been checked
   past_recording_before_ = trace::threads_generated_past_recording();  // the timed start's warned on their own
@@ -432,11 +439,16 @@ nlohmann::ordered_json FunctionalPass::apply(const Checkpoint& c, const std::str
   uint64_t moved = 0, to_pool = 0, from_pool = 0;
   boundary_moves_ = c.moves;  // for the phase's units: the moves not made have no source there
   boundary_from_.assign(c.moves.size(), Checkpoint::kUnknownNode);
+  const size_t first_row = move_log_ ? move_log_->decided(c.phase, c.moves, -1) : 0;
   for (size_t k = 0; k < c.moves.size(); ++k) {
     const PageMove& m = c.moves[k];
-    if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0) continue;
+    if (!pages.placed(m.vpage) || pages.node_of(m.vpage) == m.to || pages.free_pages(m.to) == 0) {
+      if (move_log_) move_log_->skipped(first_row + k);
+      continue;
+    }
     boundary_from_[k] = pages.node_of(m.vpage);
     const size_t from = pages.node_of(m.vpage);
+    if (move_log_) move_log_->moved(first_row + k, from, -1, -1);
     if (annexes_) annexes_->shoot_down(m.vpage);
     if (page_table_) tracker_updates();
     const PageMap::Moved mv = pages.move(m.vpage, m.to);
@@ -695,7 +707,9 @@ void FunctionalPass::write_manifest() {
   if (o_.unit_offset) m["unit_offset"] = o_.unit_offset;
   if (o_.unit_lead) m["unit_lead"] = o_.unit_lead;
   if (o_.units_per_phase || o_.unit_every) m["units"] = units_;
+  if (move_log_) m["moves"] = "moves.csv";
   if (folder_) {
+    if (move_log_) write_file_atomically(folder_->file("moves.csv"), move_log_->csv());
     write_file_atomically(folder_->file("manifest.json"), json_text(m) + "\n");
     folder_->commit();
   }

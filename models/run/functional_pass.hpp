@@ -57,6 +57,7 @@ struct FunctionalPassOptions {
   // "A timed start"); 0: the pass's own first touches.
   uint64_t timed_start = 0;
   std::string out;        // folder: manifest.json and checkpoint-K.ckpt, replaced whole
+  bool moves = false;     // and moves.csv: every move the boundaries decided (os/move_log.hpp)
   bool progress = false;  // a line per phase on stderr
   // Benchmark: read the streams in the pass's turns and do nothing else (no counting, no decision,
   // nothing written), which times their production as the pass meets it.

@@ -221,6 +221,11 @@ void RunAssembly::plan_placement() {
                  "separate hosts use first-touch placement and os.allocation");
   numa_balancing_ = placement_ == Placement::Dynamic && !checkpoint_ && os_.numa_balancing();
   perfect_ = placement_ == Placement::Dynamic && knowledge_ == MigrationKnowledge::Perfect && !numa_balancing_;
+  if (!o.moves.empty() && (placement_ != Placement::Dynamic || numa_balancing_))
+    report_error(msg::kUsage, "--moves " + o.moves +
+                                  ": only migration phases decide moves to list (--placement dynamic, os.migration a "
+                                  "phase policy such as algorithm1, not " +
+                                  (placement_ == Placement::Dynamic ? os_.migration() : "this placement") + ")");
   // The OS turns the tracking hardware on when its migration decides by the trackers; otherwise it
   // is there but idle, unless tracking.active says always (docs/decisions.md, issue 33).
   if (tracking_ && !tracking_->always_active() &&
@@ -369,6 +374,11 @@ void RunAssembly::start_migration() {
   start_dynamic_capacity();
   if (autonuma_) autonuma_->start();
   if (placement_ != Placement::Dynamic || autonuma_) return;
+  if (!o_.moves.empty()) {
+    std::vector<std::string> names;
+    for (const PageMap::Node& n : pages_->nodes()) names.push_back(n.name);
+    move_log_.emplace(std::move(names));
+  }
   // A sampling unit falls inside a phase whose moves the pass made at its boundary: the OS only
   // makes those still in flight at the unit (docs/sampling.md, "Units").
   if (checkpoint_ && checkpoint_->unit && in_flight_.moves.empty()) return;
@@ -386,6 +396,7 @@ void RunAssembly::start_migration() {
   m.chmu = pool_monitors(fabric_, pool_);
   m.seed = o_.seed;
   m.progress = o_.progress;
+  m.moves = move_log_ ? &*move_log_ : nullptr;
   if (checkpoint_ && checkpoint_->unit) {
     m.replay.emplace();
     m.replay->phase = checkpoint_->phase;
@@ -537,6 +548,7 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
     r.trackers = tracking_->metadata();
     if (!o_.dump_trackers.empty()) write_file_atomically(o_.dump_trackers, r.trackers->csv());
   }
+  if (move_log_) write_file_atomically(o_.moves, move_log_->csv());
   return r;
 }
 

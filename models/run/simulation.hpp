@@ -84,6 +84,9 @@ struct RunOptions {
   bool trace_goes_on = false;
   // Write the tracking metadata here after the run (CSV, atomically); needs tracking.impl != none.
   std::string dump_trackers;
+  // Write every move the migration phases decided here after the run (CSV, atomically; os/move_log.hpp);
+  // needs dynamic placement by phases.
+  std::string moves;
   // Every this much simulated time, each memory node's bandwidth and pages (run/timeline.hpp);
   // zero: no timeline.
   sc_core::sc_time timeline = sc_core::SC_ZERO_TIME;

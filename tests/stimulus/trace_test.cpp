@@ -163,7 +163,9 @@ TEST(Trace, SkippingPassesBlocksUnreadAndResumesAtTheSameOp) {
     EXPECT_EQ(s.delivered(), at);
     const std::vector<StreamOp> rest = take(s, f->ops(0) - at, kOddBatch);
     expect_same(rest, std::vector<StreamOp>(all.begin() + static_cast<std::ptrdiff_t>(at), all.end()));
-    if (at >= two_blocks) EXPECT_LT(s.bytes_read(), f->file().size() / 2) << "whole blocks were read";
+    if (at >= two_blocks) {
+      EXPECT_LT(s.bytes_read(), f->file().size() / 2) << "whole blocks were read";
+    }
   }
   // A skip that starts inside a block, after ops were read.
   TraceStream s(f, 0);

@@ -136,6 +136,12 @@ void add_run_outputs(CLI::App& cmd, RunRequest& r) {
                  "tracked region) to this CSV file, atomically; needs topology.socket.tracking.impl model or rtl")
       ->type_name("FILE")
       ->check(kNonEmpty);
+  cmd.add_option("--moves", o.moves,
+                 "After the run, write every page the migration phases decided to move (phase, page, from, to, "
+                 "kind, moved/skipped/dropped, when) to this CSV file, atomically; needs --placement dynamic with "
+                 "a phase policy (docs/os.md, \"The moves, page by page\")")
+      ->type_name("FILE")
+      ->check(kNonEmpty);
   cmd.add_option("--checkpoint", o.checkpoint,
                  "Run one timing window of a sampled evaluation from this checkpoint (`starnuma checkpoint` "
                  "wrote it): its workload, seed, page map and migrations; --warmup, then --instructions "
@@ -231,6 +237,7 @@ void check_outputs_differ(const RunRequest& r) {
   claim("--waves", r.waves);
   claim("--trace-transactions", r.transactions);
   claim("--dump-trackers", r.options.dump_trackers);
+  claim("--moves", r.options.moves);
 }
 
 int run(const PlatformArgs& args, const RunRequest& r) {
@@ -239,6 +246,7 @@ int run(const PlatformArgs& args, const RunRequest& r) {
   // Output paths are checked before the run: a wrong one must not cost a simulation.
   if (!r.out.empty()) check_output_path(r.out + "/stats.json");
   if (!r.options.dump_trackers.empty()) check_output_path(r.options.dump_trackers);
+  if (!r.options.moves.empty()) check_output_path(r.options.moves);
   RunResult result = run_workload(*platform, r.options);
   if (!r.out.empty()) write_file_atomically(r.out + "/stats.json", json_text(result.to_json()) + "\n");
   if (r.json) std::cout << json_text(result.summary_json()) << '\n';

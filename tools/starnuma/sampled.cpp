@@ -703,6 +703,11 @@ Command add_checkpoint(CLI::App& app) {
       ->excludes(every);
   CLI::Option* out = cmd->add_option("--out", o.out, "Folder for manifest.json and the checkpoints (replaced whole)")
                          ->check(kNonEmpty);
+  cmd->add_flag("--moves", o.moves,
+                "Also write moves.csv into the folder: every page the boundaries decided to move (phase, page, "
+                "from, to, kind, moved or skipped), as run --moves lists a continuous run's (docs/os.md, \"The "
+                "moves, page by page\")")
+      ->needs(out);
   cmd->add_flag("--streams-only", o.streams_only,
                 "Benchmark: only read the workload's streams in the pass's turns, writing nothing (times "
                 "their production as the pass meets it; starnuma benchmark uses it)")
