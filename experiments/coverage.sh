@@ -7,7 +7,10 @@
 # --warm-tlbs --warm-llcs`), against continuous runs over the same stretch of the mean thread's work
 # (`run --placement dynamic --common-span`), one for each of DRAWS of the start's races
 # (`platform.start_skew_draw`: the same workload and seed, its races decided anew): dynamic placement
-# is chaotic, so the reference is their mean. Prints a table: each interval, whether it holds the reference, the
+# is chaotic, so the reference is their mean. Each draw also runs with the pass's moves (`checkpoint
+# --moves`, `run --moves-from`), a second reference where only the sampling differs, since a near tie
+# of a phase's counts can send a hot page elsewhere in the pass than in a timed run (docs/os.md,
+# "The moves, page by page"); a second table against it. Prints a table: each interval, whether it holds the reference, the
 # threads' drift the sampled run reports; then the fraction that hold. Everything is kept under OUT
 # (the windows' stats.json in CASE/windows).
 #
@@ -54,16 +57,18 @@ for workload in "${workloads[@]}"; do
         exit 1
       fi
       [ "$(cat "$case/references" 2>/dev/null)" = "$references" ] && continue
-      rm -f "$case"/continuous-* "$case/references" "$case/done"
+      rm -f "$case"/continuous-* "$case"/as-pass-* "$case/references" "$case/done"
     else
       [ -f "$case/done" ] && continue  # resumes: a case done is kept
       rm -rf "$case" && mkdir -p "$case"
       "$starnuma" checkpoint "$platform" --workload "$workload" "${sets[@]}" --checkpoints 3 --unit-every "$every" \
-        --unit-lead "$warmup" --warm-llcs ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress >"$case/checkpoint.txt"
+        --unit-lead "$warmup" --warm-llcs --moves ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress \
+        >"$case/checkpoint.txt"
       "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
         --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --out "$case/windows" \
         --json >"$case/sampled.json"
       mv "$case/checkpoints/manifest.json" "$case/manifest.json"
+      mv "$case/checkpoints/moves.csv" "$case/pass-moves.csv"
       rm -rf "$case/checkpoints"  # hundreds of MB
     fi
     read -r from span < <(python3 "$root/experiments/coverage_stretch.py" "$case/manifest.json" "$every")
@@ -72,15 +77,24 @@ for workload in "${workloads[@]}"; do
       for q in $quanta; do
         quantum=()
         [ "$q" = own ] || quantum=(--set "platform.quantum=$q")
-        name="continuous-d$draw-$q"
-        "$starnuma" run "$platform" --workload "$workload" "${sets[@]}" --set "platform.start_skew_draw=$draw" \
-          "${quantum[@]}" --placement dynamic --warmup "$from" --instructions "$span" --common-span --no-progress \
-          --json >"$case/$name.json" 2>"$case/$name.err" &
-        running+=($!)
-        if ((${#running[@]} >= ${JOBS:-2})); then
-          wait "${running[0]}"
-          running=("${running[@]:1}")
-        fi
+        # Each draw twice: the run's own decisions, and the pass's (its moves.csv), which leaves the
+        # sampling alone to differ (a study made before the list has only the first).
+        for kind in continuous as-pass; do
+          decided=()
+          if [ "$kind" = as-pass ]; then
+            [ -f "$case/pass-moves.csv" ] || continue
+            decided=(--moves-from "$case/pass-moves.csv")
+          fi
+          name="$kind-d$draw-$q"
+          "$starnuma" run "$platform" --workload "$workload" "${sets[@]}" --set "platform.start_skew_draw=$draw" \
+            "${quantum[@]}" "${decided[@]}" --placement dynamic --warmup "$from" --instructions "$span" \
+            --common-span --no-progress --json >"$case/$name.json" 2>"$case/$name.err" &
+          running+=($!)
+          if ((${#running[@]} >= ${JOBS:-2})); then
+            wait "${running[0]}"
+            running=("${running[@]:1}")
+          fi
+        done
       done
     done
     for pid in "${running[@]}"; do wait "$pid"; done
@@ -89,3 +103,7 @@ for workload in "${workloads[@]}"; do
   done
 done
 python3 "$root/experiments/coverage_table.py" "$out"
+if compgen -G "$out/*/as-pass-*.json" >/dev/null; then
+  echo
+  python3 "$root/experiments/coverage_table.py" "$out" --reference as-pass
+fi

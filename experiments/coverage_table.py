@@ -7,9 +7,12 @@ over those whose drift stays within what `sample` accepts without a warning (its
 distance from the reference is within the sampled interval's half-width and the references' 95 %
 prediction interval for one more run combined (root of the sum of squares): the sampled run is one
 execution of a chaotic system, which the units' interval alone does not describe.
+`--reference as-pass` takes the continuous runs made with the functional pass's moves instead
+(`run --moves-from`; experiments/coverage.sh makes both), where only the sampling differs.
 
-    python3 experiments/coverage_table.py OUT
+    python3 experiments/coverage_table.py OUT [--reference continuous|as-pass]
 """
+import argparse
 import json
 import math
 import pathlib
@@ -23,8 +26,15 @@ def t95(dof: int) -> float:
     return next((table[k] for k in sorted(table) if dof <= k), 1.96)
 
 
-def reference(case: pathlib.Path) -> list[dict]:
-    runs = sorted(case.glob("continuous-*.json")) or [case / "continuous.json"]  # studies before several references
+REFERENCES = {"continuous": "the continuous runs", "as-pass": "the continuous runs with the pass's moves"}
+
+
+def reference(case: pathlib.Path, kind: str = "continuous") -> list[dict]:
+    runs = sorted(case.glob(f"{kind}-*.json"))
+    if not runs and kind == "continuous":
+        runs = [case / "continuous.json"]  # studies before several references
+    if not runs:
+        sys.exit(f"{case}: no {kind}-*.json ({REFERENCES[kind]}; a study made before them?)")
     return [json.loads(p.read_text()) for p in runs]
 
 
@@ -37,9 +47,9 @@ def within_spread(estimate: float, low: float, high: float, values: list[float])
     return abs(estimate - statistics.mean(values)) <= math.hypot((high - low) / 2, chaos)
 
 
-def row(case: pathlib.Path) -> tuple[str, list[bool], bool, int]:
+def row(case: pathlib.Path, kind: str = "continuous") -> tuple[str, list[bool], bool, int]:
     sampled = json.loads((case / "sampled.json").read_text())
-    runs = reference(case)
+    runs = reference(case, kind)
     d = sampled.get("thread_drift", {})
     drift = d.get("relative_drift", math.nan)
     warned = drift > d.get("warning_above", math.inf)
@@ -65,23 +75,24 @@ def row(case: pathlib.Path) -> tuple[str, list[bool], bool, int]:
     return "| " + " | ".join(cells) + " |", held, warned, near_spread
 
 
-def main(out: str) -> int:
+def main(out: str, kind: str = "continuous") -> int:
     cases = sorted(p for p in pathlib.Path(out).iterdir() if (p / "done").exists())
     if not cases:
         sys.exit(f"{out}: no finished case (experiments/coverage.sh)")
-    runs = len(reference(cases[0]))
-    print(f"| case | units | sampled IPC (95 %) | continuous IPC (mean of {runs}) | held | sampled AMAT ns (95 %) "
-          f"| continuous AMAT | held | drift |")
+    runs = len(reference(cases[0], kind))
+    name = "continuous" if kind == "continuous" else "with the pass's moves,"
+    print(f"| case | units | sampled IPC (95 %) | {name} IPC (mean of {runs}) | held | sampled AMAT ns (95 %) "
+          f"| {name} AMAT | held | drift |")
     print("|---|---|---|---|---|---|---|---|---|")
     held, calm, spread = [], [], 0
     for case in cases:
-        line, ok, warned, near = row(case)
+        line, ok, warned, near = row(case, kind)
         print(line)
         held += ok
         spread += near
         if not warned:
             calm += ok
-    print(f"\n{sum(held)} of {len(held)} intervals ({100 * sum(held) / len(held):.0f} %) hold the continuous runs' mean")
+    print(f"\n{sum(held)} of {len(held)} intervals ({100 * sum(held) / len(held):.0f} %) hold the mean of {REFERENCES[kind]}")
     if spread:
         print(f"{spread} of the {len(held) - sum(held)} misses are within the spread (the interval and the runs' "
               "spread combined)")
@@ -92,6 +103,8 @@ def main(out: str) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    sys.exit(main(sys.argv[1]))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out")
+    ap.add_argument("--reference", choices=sorted(REFERENCES), default="continuous")
+    args = ap.parse_args()
+    sys.exit(main(args.out, args.reference))

@@ -181,6 +181,11 @@ std::vector<PageMove> MigrationEngine::decide(uint64_t phase, PhaseRecord& rec) 
   if (s_.pool != static_cast<size_t>(-1)) rec.pool_pages = s_.pages->pages_on(s_.pool);
   PhaseChoice choice = policy_->decide(view);
   if (!policy_type_->reads_regions) s_.counts->clear();
+  if (s_.decided) {
+    const auto listed = s_.decided->find(phase);
+    choice.moves = listed != s_.decided->end() ? listed->second : std::vector<PageMove>{};
+    choice.decision.pages = choice.moves.size();
+  }
   rec.decision = std::move(choice.decision);
   rec.fields = std::move(choice.fields);
   return std::move(choice.moves);

@@ -88,6 +88,11 @@ class MigrationEngine {
     uint64_t seed = 1;
     bool progress = false;     // a line per phase on stderr
     MoveLog* moves = nullptr;  // every decided move's row (run --moves); null: none
+    // Each phase's moves from this list instead of the policy's (run --moves-from), which still
+    // decides, so that its thresholds adapt and its scan costs the OS core what it would; null: the
+    // policy's. `decided_from` names the list in the policy's description.
+    const DecidedMoves* decided = nullptr;
+    std::string decided_from;
     // A sampled run's timing window (os/checkpoint.hpp): no scan of its own, no decision; the
     // checkpoint's phase starts when measurement does (after the window's warm-up): the OS core
     // spends the scan's time, resets the counts, then moves `moves` as a continuous run would.
@@ -112,7 +117,9 @@ class MigrationEngine {
   void attach_waves(Waves& waves) { mover_.attach_waves(waves); }
   uint64_t phases() const { return records_.size(); }
   // What the run's result calls the phase policy and its knowledge.
-  std::string policy_description() const { return policy_->description(); }
+  std::string policy_description() const {
+    return policy_->description() + (s_.decided ? ", its moves from " + s_.decided_from : "");
+  }
 
  private:
   // Per phase, as reported.

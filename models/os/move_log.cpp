@@ -1,6 +1,11 @@
 #include "os/move_log.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "common/diagnostics.hpp"
 
 namespace starnuma {
 
@@ -34,6 +39,51 @@ std::string MoveLog::csv() const {
            (r.kind == MoveKind::Victim ? "victim" : "candidate") + ',' + kOutcomes[static_cast<int>(r.outcome)] + ',' +
            time(r.decided_ns) + ',' + time(r.start_ns) + ',' + time(r.landed_ns) + '\n';
   return out;
+}
+
+DecidedMoves read_moves(const std::string& path, const std::vector<std::string>& node_names) {
+  std::ifstream in(path);
+  if (!in)
+    report_error(msg::kInput, path + ": cannot read the moves (a file `run --moves` or `checkpoint --moves` wrote)");
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  for (std::stringstream cells(line); std::getline(cells, header.emplace_back(), ',');) {
+  }
+  header.pop_back();
+  const auto column = [&](const char* name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end())
+      report_error(msg::kInput, path + ":1: no column '" + name + "' (not a list of moves `run --moves` wrote?)");
+    return static_cast<size_t>(it - header.begin());
+  };
+  const size_t phase_at = column("phase"), page_at = column("page"), to_at = column("to"), kind_at = column("kind");
+  DecidedMoves moves;
+  for (size_t number = 2; std::getline(in, line); ++number) {
+    std::vector<std::string> cells;
+    for (std::stringstream row(line); std::getline(row, cells.emplace_back(), ',');) {
+    }
+    cells.pop_back();
+    if (!line.empty() && line.back() == ',') cells.emplace_back();  // a last field left empty
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    if (cells.size() != header.size())
+      report_error(msg::kInput,
+                   where + std::to_string(cells.size()) + " fields, the header has " + std::to_string(header.size()));
+    const auto number_of = [&](size_t k) {
+      const std::string& text = cells[k];
+      if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
+        report_error(msg::kInput, where + header[k] + " '" + text + "' is not a whole number");
+      return std::stoull(text);
+    };
+    const auto to = std::find(node_names.begin(), node_names.end(), cells[to_at]);
+    if (to == node_names.end())
+      report_error(msg::kInput, where + "no memory node '" + cells[to_at] + "' on this platform");
+    if (cells[kind_at] != "candidate" && cells[kind_at] != "victim")
+      report_error(msg::kInput, where + "kind '" + cells[kind_at] + "': candidate or victim");
+    moves[number_of(phase_at)].push_back({number_of(page_at), static_cast<size_t>(to - node_names.begin()),
+                                          cells[kind_at] == "victim" ? MoveKind::Victim : MoveKind::Candidate});
+  }
+  return moves;
 }
 
 }  // namespace starnuma

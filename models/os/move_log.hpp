@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,11 @@ class MoveLog {
   std::vector<std::string> names_;
   std::vector<Row> rows_;
 };
+
+// A list of moves read back (run --moves-from): each phase's moves in their order, the nodes by
+// index into `node_names`. Only the columns phase, page, to and kind are read; a malformed row or an
+// unknown node is an error naming the file and line.
+using DecidedMoves = std::map<uint64_t, std::vector<PageMove>>;
+DecidedMoves read_moves(const std::string& path, const std::vector<std::string>& node_names);
 
 }  // namespace starnuma

@@ -221,6 +221,10 @@ void RunAssembly::plan_placement() {
                  "separate hosts use first-touch placement and os.allocation");
   numa_balancing_ = placement_ == Placement::Dynamic && !checkpoint_ && os_.numa_balancing();
   perfect_ = placement_ == Placement::Dynamic && knowledge_ == MigrationKnowledge::Perfect && !numa_balancing_;
+  if (!o.moves_from.empty() && (placement_ != Placement::Dynamic || numa_balancing_ || checkpoint_))
+    report_error(msg::kUsage, "--moves-from " + o.moves_from +
+                                  ": only a continuous run's migration phases take their moves from a list "
+                                  "(--placement dynamic, os.migration a phase policy, no --checkpoint)");
   if (!o.moves.empty() && (placement_ != Placement::Dynamic || numa_balancing_))
     report_error(msg::kUsage, "--moves " + o.moves +
                                   ": only migration phases decide moves to list (--placement dynamic, os.migration a "
@@ -374,11 +378,10 @@ void RunAssembly::start_migration() {
   start_dynamic_capacity();
   if (autonuma_) autonuma_->start();
   if (placement_ != Placement::Dynamic || autonuma_) return;
-  if (!o_.moves.empty()) {
-    std::vector<std::string> names;
-    for (const PageMap::Node& n : pages_->nodes()) names.push_back(n.name);
-    move_log_.emplace(std::move(names));
-  }
+  std::vector<std::string> names;
+  for (const PageMap::Node& n : pages_->nodes()) names.push_back(n.name);
+  if (!o_.moves_from.empty()) decided_moves_ = read_moves(o_.moves_from, names);
+  if (!o_.moves.empty()) move_log_.emplace(std::move(names));
   // A sampling unit falls inside a phase whose moves the pass made at its boundary: the OS only
   // makes those still in flight at the unit (docs/sampling.md, "Units").
   if (checkpoint_ && checkpoint_->unit && in_flight_.moves.empty()) return;
@@ -397,6 +400,8 @@ void RunAssembly::start_migration() {
   m.seed = o_.seed;
   m.progress = o_.progress;
   m.moves = move_log_ ? &*move_log_ : nullptr;
+  m.decided = decided_moves_ ? &*decided_moves_ : nullptr;
+  m.decided_from = o_.moves_from;
   if (checkpoint_ && checkpoint_->unit) {
     m.replay.emplace();
     m.replay->phase = checkpoint_->phase;

@@ -111,6 +111,7 @@ class RunAssembly {
   std::optional<TransactionTrace> transactions_;
   std::unique_ptr<MigrationEngine> migration_;
   std::optional<MoveLog> move_log_;             // run --moves
+  std::optional<DecidedMoves> decided_moves_;   // run --moves-from
   std::vector<std::unique_ptr<DcdAgent>> dcd_;  // one per device with dynamic capacity enabled
   std::chrono::steady_clock::time_point host_start_;
   std::optional<Timeline> timeline_;

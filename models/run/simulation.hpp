@@ -87,6 +87,9 @@ struct RunOptions {
   // Write every move the migration phases decided here after the run (CSV, atomically; os/move_log.hpp);
   // needs dynamic placement by phases.
   std::string moves;
+  // Each migration phase's moves from this list (a `moves` file, e.g. the functional pass's)
+  // instead of the policy's decision: a continuous run of another run's placement.
+  std::string moves_from;
   // Every this much simulated time, each memory node's bandwidth and pages (run/timeline.hpp);
   // zero: no timeline.
   sc_core::sc_time timeline = sc_core::SC_ZERO_TIME;

@@ -1,8 +1,10 @@
 """The moves, page by page (docs/os.md, "The moves, page by page"): `run --moves FILE` lists every
 page a continuous run's phases decided, with what became of it and when, and its rows add up to the
 run's own migration figures; `checkpoint --moves` lists the functional pass's, whose boundaries make
-every move at once; experiments/moves_diff.py compares two lists page by page; a run without
-migration phases refuses --moves by name.
+every move at once; experiments/moves_diff.py compares two lists page by page; `run --moves-from`
+makes a list's moves instead of its policy's: a run given its own list is the same run to the last
+digit, one given the pass's decides as the pass did; a run without migration phases refuses --moves
+by name, and a malformed list is refused naming its file and line.
 
     python3 moves_test.py STARNUMA PLATFORMS MOVES_DIFF_PY
 """
@@ -76,6 +78,35 @@ with tempfile.TemporaryDirectory() as out:
     if "| 2 | decided |" not in table or len(lines) < 4 or any(not l.endswith("| 0 | 0 | 0 | 100.0 % |") for l in lines):
         sys.exit(f"FAIL: moves_diff.py:\n{table}\n{same}")
 
+    # A run given its own list is the same run; one given the pass's list decides the pass's moves.
+    call("run", platform, "--workload", workload, *sets, "--placement", "dynamic", "--instructions", "130000",
+         "--no-progress", "--out", f"{out}/again", "--moves-from", f"{out}/run-moves.csv", "--moves", f"{out}/again.csv")
+    again = json.load(open(f"{out}/again/stats.json"))
+    first = json.load(open(f"{out}/run/stats.json"))
+    if rows(f"{out}/again.csv") != run or again["ipc"] != first["ipc"] or again["amat_ns"] != first["amat_ns"] \
+            or not again["migration"]["policy"].endswith("its moves from " + f"{out}/run-moves.csv"):
+        sys.exit(f"FAIL: the run given its own moves: IPC {again['ipc']} against {first['ipc']}, AMAT "
+                 f"{again['amat_ns']} against {first['amat_ns']}, policy '{again['migration']['policy']}'")
+    call("run", platform, "--workload", workload, *sets, "--placement", "dynamic", "--instructions", "130000",
+         "--no-progress", "--moves-from", f"{out}/ck/moves.csv", "--moves", f"{out}/as-pass.csv")
+    as_pass = {(r["phase"], r["page"], r["to"]) for r in rows(f"{out}/as-pass.csv") if int(r["phase"]) <= 3}
+    if as_pass != {(r["phase"], r["page"], r["to"]) for r in passed}:
+        sys.exit("FAIL: the run given the pass's moves decided others")
+    for bad, said in (("phase,page,from,to,kind,outcome\n1,12,socket0,socket99,candidate,moved\n",
+                       "bad.csv:2: no memory node 'socket99' on this platform"),
+                      ("phase,page,from,to,kind,outcome\n1,12,socket0,socket1,candidate,moved\nx,3,,socket1,victim,\n",
+                       "bad.csv:3: phase 'x' is not a whole number"),
+                      ("phase,page,to\n1,12,socket1\n", "bad.csv:1: no column 'kind'")):
+        with open(f"{out}/bad.csv", "w") as f:
+            f.write(bad)
+        refused = call("run", platform, "--workload", workload, *sets, "--placement", "dynamic", "--instructions",
+                       "1000", "--no-progress", "--moves-from", f"{out}/bad.csv", expect=1)
+        if said not in refused.stderr:
+            sys.exit(f"FAIL: a malformed list of moves, not said ('{said}'): {refused.stderr}")
+    refused = call("run", platform, "--workload", workload, *sets, "--instructions", "1000", "--no-progress",
+                   "--moves-from", f"{out}/run-moves.csv", expect=1)
+    if "only a continuous run's migration phases take their moves from a list" not in refused.stderr:
+        sys.exit(f"FAIL: --moves-from without migration phases: {refused.stderr}")
     refused = call("run", platform, "--workload", workload, *sets, "--instructions", "1000", "--no-progress",
                    "--moves", f"{out}/none.csv", expect=1)
     if "--moves" not in refused.stderr or "only migration phases decide moves" not in refused.stderr:

@@ -17,9 +17,9 @@ sys.path[:0] = [str(ROOT / "experiments")]
 import coverage_table  # noqa: E402
 
 
-def case(study: Path, name: str, ipc, amat, references, drift):
-    """A finished case: the sampled run's (estimate, low, high) for IPC and AMAT, and its continuous
-    runs' (ipc, amat), one file each."""
+def case(study: Path, name: str, ipc, amat, references, drift, as_pass=()):
+    """A finished case: the sampled run's (estimate, low, high) for IPC and AMAT, its continuous
+    runs' (ipc, amat), one file each, and those with the pass's moves, if any."""
     d = study / name
     d.mkdir()
     conf = {"level": 0.95, "units": 10,
@@ -28,14 +28,16 @@ def case(study: Path, name: str, ipc, amat, references, drift):
                                                 "thread_drift": {"relative_drift": drift, "warning_above": 0.1}}))
     for q, (i, a) in zip(("100ns", "90ns", "80ns"), references):
         (d / f"continuous-{q}.json").write_text(json.dumps({"ipc": i, "amat_ns": a}))
+    for q, (i, a) in zip(("d0", "d1", "d2"), as_pass):
+        (d / f"as-pass-{q}.json").write_text(json.dumps({"ipc": i, "amat_ns": a}))
     (d / "done").touch()
 
 
 class CoverageTable(unittest.TestCase):
-    def table(self, study: Path) -> str:
+    def table(self, study: Path, kind: str = "continuous") -> str:
         text = io.StringIO()
         with contextlib.redirect_stdout(text):
-            self.assertEqual(coverage_table.main(str(study)), 0)
+            self.assertEqual(coverage_table.main(str(study), kind), 0)
         return text.getvalue()
 
     def test_the_reference_is_the_runs_mean_and_drifting_cases_count_apart(self):
@@ -49,7 +51,7 @@ class CoverageTable(unittest.TestCase):
         self.assertIn("| a-calm | 10 | 1.0000 (0.9800-1.0200) | 1.0000 (+-12.4 %) | yes |", out)
         self.assertIn("| b-drift | 10 | 0.5000 (0.4000-0.6000) | 0.5000 (+-9.9 %) | yes | 100 (90-110) | 130 (+-0.0 %) "
                       "| no (-23 %) | 0.80 |", out)
-        self.assertIn("3 of 4 intervals (75 %) hold the continuous runs' mean", out)
+        self.assertIn("3 of 4 intervals (75 %) hold the mean of the continuous runs", out)
         self.assertIn("2 of 2 (100 %) where the threads' drift is within what `sample` accepts (no warning)", out)
 
     def test_a_miss_the_runs_own_spread_explains_is_told_apart(self):
@@ -62,6 +64,19 @@ class CoverageTable(unittest.TestCase):
         self.assertIn("| no (-5 %; within the spread) |", out)
         self.assertIn("| no (-23 %) |", out)
         self.assertIn("1 of the 2 misses are within the spread", out)
+
+    def test_the_runs_with_the_pass_moves_are_the_other_reference(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            study = Path(tmp)
+            # The runs' own decisions put AMAT at 130, outside 95-105; with the pass's moves at 100.
+            case(study, "d-flip", (1.0, 0.98, 1.02), (100, 95, 105), [(1.0, 130), (1.0, 130), (1.0, 130)], 0.02,
+                 as_pass=[(1.0, 100), (1.0, 101), (1.0, 99)])
+            own, as_pass = self.table(study), self.table(study, "as-pass")
+        self.assertIn("| no (-23 %) |", own)
+        self.assertIn("| with the pass's moves, IPC (mean of 3) |", as_pass)
+        self.assertIn("| d-flip | 10 | 1.0000 (0.9800-1.0200) | 1.0000 (+-0.0 %) | yes | 100 (95-105) | 100 (+-2.5 %) "
+                      "| yes | 0.02 |", as_pass)
+        self.assertIn("2 of 2 intervals (100 %) hold the mean of the continuous runs with the pass's moves", as_pass)
 
     def test_a_study_from_before_the_quanta_has_its_one_run(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -142,6 +142,13 @@ void add_run_outputs(CLI::App& cmd, RunRequest& r) {
                  "a phase policy (docs/os.md, \"The moves, page by page\")")
       ->type_name("FILE")
       ->check(kNonEmpty);
+  cmd.add_option("--moves-from", o.moves_from,
+                 "Each migration phase moves the pages this list (a --moves file, or checkpoint --moves's "
+                 "moves.csv) gives for it, in its order, instead of those its policy decides (which still decides, "
+                 "and costs the OS core its scan): a continuous run of another run's placement (docs/os.md, "
+                 "\"The moves, page by page\")")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
   cmd.add_option("--checkpoint", o.checkpoint,
                  "Run one timing window of a sampled evaluation from this checkpoint (`starnuma checkpoint` "
                  "wrote it): its workload, seed, page map and migrations; --warmup, then --instructions "
