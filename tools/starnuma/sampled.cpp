@@ -56,6 +56,9 @@ double build_workload_once(const std::string& checkpoint_file) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// A unit's distance from its boundary, in the mean thread's instructions (none before it).
+uint64_t from_boundary(uint64_t unit_at, uint64_t boundary_at) { return unit_at - std::min(unit_at, boundary_at); }
+
 // Each unit's --copies-done: how many of its boundary's copies a continuous run would have started
 // by the unit's measurement, read from the boundary's window (its copies' starts in the mean
 // thread's instructions from the phase's start; copies_started_by), at the unit's distance from
@@ -80,7 +83,7 @@ void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_jso
     const auto b = boundary.find(held[k].first);
     if (b == boundary.end()) continue;  // the phase's window moved nothing: neither does the unit
     const nlohmann::ordered_json& r = b->second;
-    const uint64_t offset = unit_at.at(held[k]) - std::min(unit_at.at(held[k]), boundary_at[held[k].first]) + warmup;
+    const uint64_t offset = from_boundary(unit_at.at(held[k]), boundary_at[held[k].first]) + warmup;
     copies_done[k] = std::to_string(copies_started_by(
         r.value("copies_started_at_instructions", std::vector<uint64_t>{}),
         r.value("instructions_observed", uint64_t{0}), r.value("pages_to_copy", uint64_t{0}), offset));
@@ -459,7 +462,7 @@ void Sampler::time_copies(const std::vector<uint64_t>& at) {
   for (size_t k = 0; k < held_.size(); ++k) {
     const auto b = boundary_at.find(held_[k].first);
     if (held_[k].second && b != boundary_at.end())
-      furthest[b->first] = std::max(furthest[b->first], at[k] - std::min(at[k], b->second));
+      furthest[b->first] = std::max(furthest[b->first], from_boundary(at[k], b->second));
   }
   for (size_t k = 0; k < held_.size(); ++k)
     if (const auto f = furthest.find(held_[k].first); held_[k].second == 0 && f != furthest.end())
