@@ -41,16 +41,27 @@ std::string MoveLog::csv() const {
   return out;
 }
 
+namespace {
+
+// A CSV line's fields (no quoting: the lists hold numbers and node names), a last empty one kept.
+std::vector<std::string> fields_of(const std::string& line) {
+  std::vector<std::string> fields;
+  for (std::stringstream row(line); std::getline(row, fields.emplace_back(), ',');) {
+  }
+  fields.pop_back();
+  if (!line.empty() && line.back() == ',') fields.emplace_back();
+  return fields;
+}
+
+}  // namespace
+
 DecidedMoves read_moves(const std::string& path, const std::vector<std::string>& node_names) {
   std::ifstream in(path);
   if (!in)
     report_error(msg::kInput, path + ": cannot read the moves (a file `run --moves` or `checkpoint --moves` wrote)");
   std::string line;
   std::getline(in, line);
-  std::vector<std::string> header;
-  for (std::stringstream cells(line); std::getline(cells, header.emplace_back(), ',');) {
-  }
-  header.pop_back();
+  const std::vector<std::string> header = fields_of(line);
   const auto column = [&](const char* name) {
     const auto it = std::find(header.begin(), header.end(), name);
     if (it == header.end())
@@ -60,11 +71,8 @@ DecidedMoves read_moves(const std::string& path, const std::vector<std::string>&
   const size_t phase_at = column("phase"), page_at = column("page"), to_at = column("to"), kind_at = column("kind");
   DecidedMoves moves;
   for (size_t number = 2; std::getline(in, line); ++number) {
-    std::vector<std::string> cells;
-    for (std::stringstream row(line); std::getline(row, cells.emplace_back(), ',');) {
-    }
-    cells.pop_back();
-    if (!line.empty() && line.back() == ',') cells.emplace_back();  // a last field left empty
+    if (line.empty()) continue;
+    const std::vector<std::string> cells = fields_of(line);
     const std::string where = path + ":" + std::to_string(number) + ": ";
     if (cells.size() != header.size())
       report_error(msg::kInput,
