@@ -8,8 +8,8 @@
 # (`run --placement dynamic --common-span`), one for each of DRAWS of the start's races
 # (`platform.start_skew_draw`: the same workload and seed, its races decided anew): dynamic placement
 # is chaotic, so the reference is their mean. Each draw also runs with the pass's moves (`checkpoint
-# --moves`, `run --moves-from`), a second reference where only the sampling differs, since a near tie
-# of a phase's counts can send a hot page elsewhere in the pass than in a timed run (docs/os.md,
+# --moves`, `run --moves-from`), a second reference where only the sampling differs, since a phase's
+# counts in the pass can send a hot page elsewhere than a timed run's do (docs/os.md,
 # "The moves, page by page"); a second table against it. Prints a table: each interval, whether it holds the reference, the
 # threads' drift the sampled run reports; then the fraction that hold. Everything is kept under OUT
 # (the windows' stats.json in CASE/windows).
