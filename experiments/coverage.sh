@@ -27,7 +27,9 @@
 # for each draw and quantum, e.g. "100ns 60ns" to see that the reference has converged),
 # REFERENCES_ONLY (when set: keep each case's sampled part in OUT and run only its continuous runs
 # again, e.g. with other DRAWS; a case whose references were made with the same DRAWS and QUANTA is
-# kept).
+# kept), SAMPLED_ONLY (when set: the opposite, for a change to the sampling alone: make each case's
+# checkpoints and windows again and keep its continuous runs; a case whose sampled part this
+# starnuma binary made is kept).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-coverage-results}
@@ -46,11 +48,36 @@ references="draws $draws, quanta $quanta"
 read -r -a machines <<<"${MACHINES:-baseline16-scaled starnuma16-scaled}"
 sets=(--set "os.phase_instructions=$phase")
 for extra in ${SETS:-}; do sets+=(--set "$extra"); done
+sampler=$(sha256sum "$starnuma" | cut -c1-16)
+# A case's sampled part: the functional pass's checkpoints, the windows, the aggregate.
+make_sampled() {
+  local case=$1 platform=$2 workload=$3
+  "$starnuma" checkpoint "$platform" --workload "$workload" "${sets[@]}" --checkpoints 3 --unit-every "$every" \
+    --unit-lead "$warmup" --warm-llcs --moves ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress \
+    >"$case/checkpoint.txt"
+  "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
+    --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --out "$case/windows" \
+    --json >"$case/sampled.json"
+  mv "$case/checkpoints/manifest.json" "$case/manifest.json"
+  mv "$case/checkpoints/moves.csv" "$case/pass-moves.csv"
+  rm -rf "$case/checkpoints"  # hundreds of MB
+}
 mkdir -p "$out"
 for workload in "${workloads[@]}"; do
   for m in "${machines[@]}"; do
     case="$out/$(echo "$workload" | tr ':,=' '_-_')-$m"
     platform="$root/platforms/$m.yaml"
+    if [ -n "${SAMPLED_ONLY:-}" ]; then
+      if [ ! -f "$case/done" ]; then
+        echo "coverage.sh: $case has no continuous runs to keep (run the study without SAMPLED_ONLY)" >&2
+        exit 1
+      fi
+      [ "$(cat "$case/sampled-by" 2>/dev/null)" = "$sampler" ] && continue
+      rm -rf "$case/windows" "$case/checkpoints" "$case/sampled.json"
+      make_sampled "$case" "$platform" "$workload"
+      echo "$sampler" >"$case/sampled-by"
+      continue
+    fi
     if [ -n "${REFERENCES_ONLY:-}" ]; then
       if [ ! -f "$case/sampled.json" ] || [ ! -f "$case/manifest.json" ]; then
         echo "coverage.sh: $case has no sampled part to keep (run the study without REFERENCES_ONLY)" >&2
@@ -61,15 +88,8 @@ for workload in "${workloads[@]}"; do
     else
       [ -f "$case/done" ] && continue  # resumes: a case done is kept
       rm -rf "$case" && mkdir -p "$case"
-      "$starnuma" checkpoint "$platform" --workload "$workload" "${sets[@]}" --checkpoints 3 --unit-every "$every" \
-        --unit-lead "$warmup" --warm-llcs --moves ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress \
-        >"$case/checkpoint.txt"
-      "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
-        --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --out "$case/windows" \
-        --json >"$case/sampled.json"
-      mv "$case/checkpoints/manifest.json" "$case/manifest.json"
-      mv "$case/checkpoints/moves.csv" "$case/pass-moves.csv"
-      rm -rf "$case/checkpoints"  # hundreds of MB
+      make_sampled "$case" "$platform" "$workload"
+      echo "$sampler" >"$case/sampled-by"
     fi
     read -r from span < <(python3 "$root/experiments/coverage_stretch.py" "$case/manifest.json" "$every")
     running=()  # JOBS at once; each waited for by its pid, so that a failed run stops the study

@@ -59,18 +59,29 @@ void MigrationEngine::run() {
   while (s_.control->active() > 0) {
     const int64_t now = sim_now_fs();
     mover_.land(now);
-    // A sampled run's window replays its one phase when measurement starts; a continuous run
-    // starts a phase whenever the phases' clock (the mean thread's work) crosses a boundary.
-    const bool phase_starts =
-        s_.replay ? records_.empty() && s_.control->measuring() : s_.phase_reached(records_.size() + 1, now);
+    // A sampled run's window replays its phase when measurement starts (and the next boundary's
+    // when its clock gets there); a continuous run starts a phase whenever the phases' clock (the
+    // mean thread's work) crosses a boundary.
+    const Setup::Replay* replayed = s_.replay ? replay_starting(now) : nullptr;
+    const bool phase_starts = s_.replay ? replayed != nullptr : s_.phase_reached(records_.size() + 1, now);
     if (!s_.replay) clock_at_last_poll_ = s_.phase_clock(now);
     if (phase_starts) {
-      if (!records_.empty()) records_.back().dropped_pages += queues.left();
+      if (!records_.empty()) {
+        records_.back().dropped_pages += queues.left();
+        records_.back().observed_instructions = s_.mean_retired() - records_.back().start_retired;
+      }
+      if (records_.empty() && s_.next && replayed == &*s_.next) {
+        // The boundary came in the warm-up: the own phase's copies still to make are all dropped.
+        records_.emplace_back();
+        records_.back().phase = s_.replay->phase;
+        records_.back().decision = s_.replay->decision;
+        records_.back().dropped_pages = records_.back().pages_to_copy = s_.replay->moves.size();
+      }
       records_.emplace_back();
       PhaseRecord& rec = records_.back();
-      rec.phase = s_.replay ? s_.replay->phase : records_.size();
+      rec.phase = s_.replay ? replayed->phase : records_.size();
       rec.start_ns = static_cast<double>(now) / 1e6;
-      pending = s_.replay ? replay(rec) : decide(rec.phase, rec);
+      pending = s_.replay ? replay(*replayed, rec) : decide(rec.phase, rec);
       rec.start_retired = s_.mean_retired();
       rec.start_furthest = s_.furthest_retired();
       rec.start_clock = s_.phase_clock(now);
@@ -191,8 +202,15 @@ std::vector<PageMove> MigrationEngine::decide(uint64_t phase, PhaseRecord& rec) 
   return std::move(choice.moves);
 }
 
-std::vector<PageMove> MigrationEngine::replay(PhaseRecord& rec) {
-  const Setup::Replay& r = *s_.replay;
+const MigrationEngine::Setup::Replay* MigrationEngine::replay_starting(int64_t now) {
+  if (s_.next && !next_started_ && s_.phase_clock(now) >= s_.next_after) {
+    next_started_ = true;
+    return &*s_.next;
+  }
+  return records_.empty() && s_.control->measuring() ? &*s_.replay : nullptr;
+}
+
+std::vector<PageMove> MigrationEngine::replay(const Setup::Replay& r, PhaseRecord& rec) {
   // The scan the decision needed still occupies the OS core first, and resets what the
   // tracking hardware counted in the warm-up; a unit's phase scanned and reset before the unit.
   if (r.resumed) {

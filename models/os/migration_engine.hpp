@@ -106,6 +106,11 @@ class MigrationEngine {
       bool resumed = false;
     };
     std::optional<Replay> replay;
+    // A unit's window whose stretch crosses the next boundary (run --next-boundary): that
+    // boundary's phase starts as a continuous run's would, when the window's phases' clock (counted
+    // from the window's start) reaches `next_after`; its own phase's copies not yet made are dropped.
+    std::optional<Replay> next;
+    uint64_t next_after = 0;
   };
   explicit MigrationEngine(Setup setup);
 
@@ -116,6 +121,8 @@ class MigrationEngine {
   // os.migration's pages_in_flight (copies under way) and shootdowns (sent so far).
   void attach_waves(Waves& waves) { mover_.attach_waves(waves); }
   uint64_t phases() const { return records_.size(); }
+  // Whether the window's next boundary (Setup::next) was reached and its phase started.
+  bool next_started() const { return next_started_; }
   // What the run's result calls the phase policy and its knowledge.
   std::string policy_description() const {
     return policy_->description() + (s_.decided ? ", its moves from " + s_.decided_from : "");
@@ -145,8 +152,11 @@ class MigrationEngine {
   size_t socket_of_node(size_t node) const;
   // The phase's scan and decision; returns the pages to move, in order.
   std::vector<PageMove> decide(uint64_t phase, PhaseRecord& record);
-  // The window's phase from its checkpoint.
-  std::vector<PageMove> replay(PhaseRecord& record);
+  // A window's phase from a checkpoint (its own, or the next boundary's).
+  std::vector<PageMove> replay(const Setup::Replay& r, PhaseRecord& record);
+  // The replayed phase that starts at `now`, if any: the next boundary's once the clock reaches
+  // it, else the window's own phase when measurement starts.
+  const Setup::Replay* replay_starting(int64_t now);
   // The OS core's time to scan `entries` tracker entries.
   int64_t tracker_scan_fs(uint64_t entries) const;
   // Moves one page (the phase's move `k`) starting at the OS core's time; returns when the OS core
@@ -160,6 +170,7 @@ class MigrationEngine {
   std::unique_ptr<PhasePolicy> policy_;
   std::vector<PhaseRecord> records_;
   size_t first_row_ = 0;  // the phase's first move in s_.moves
+  bool next_started_ = false;
   int64_t scan_fs_ = 0, busy_fs_ = 0, copy_fs_ = 0;
 };
 

@@ -137,8 +137,11 @@ void RunAssembly::plan_stimulus() {
                                     " is a unit's checkpoint; only a boundary's window starts its phase's copies");
     if (o.time_copies_to && !o.common_span)
       report_error(msg::kUsage, "--time-copies-to needs --common-span (the window ends for every thread at once)");
+    read_next_boundary();
   } else if (o.copies_done) {
     report_error(msg::kUsage, "--copies-done needs --checkpoint (a unit's)");
+  } else if (!o.next_boundary.empty()) {
+    report_error(msg::kUsage, "--next-boundary needs --checkpoint (a unit's)");
   } else if (o.warm_tlbs || o.warm_llcs) {
     report_error(msg::kUsage, std::string(o.warm_tlbs ? "--warm-tlbs" : "--warm-llcs") + " needs --checkpoint");
   }
@@ -356,6 +359,33 @@ KernelContext RunAssembly::kernel_context() {
   return k;
 }
 
+void RunAssembly::read_next_boundary() {
+  const RunOptions& o = o_;
+  if (o.next_boundary.empty() != !o.next_boundary_after)
+    report_error(msg::kUsage,
+                 "--next-boundary and --next-boundary-after go together (the boundary's checkpoint, "
+                 "and how far after the window's start the phases' clock crosses it)");
+  if (o.next_boundary.empty()) return;
+  if (!checkpoint_->unit)
+    report_error(msg::kUsage, "--next-boundary: " + o.checkpoint +
+                                  " is a boundary's checkpoint; only a unit's window runs on into the next phase");
+  next_boundary_ = read_checkpoint(o.next_boundary);
+  check_checkpoint(*next_boundary_, o.next_boundary, fabric_, o.workload, o.seed);
+  if (next_boundary_->unit || next_boundary_->phase != checkpoint_->phase + 1 ||
+      next_boundary_->knowledge != checkpoint_->knowledge)
+    report_error(msg::kUsage, "--next-boundary: " + o.next_boundary + " is not the boundary after " + o.checkpoint +
+                                  " (it holds phase " + std::to_string(next_boundary_->phase) +
+                                  (next_boundary_->unit ? ", unit " + std::to_string(next_boundary_->unit) : "") +
+                                  ", " + next_boundary_->knowledge + " knowledge; a checkpoint-" +
+                                  std::to_string(checkpoint_->phase + 1) + ".ckpt of the same pass is)");
+  // The window takes only the boundary's decision from it (its nodes' roles, not their frames).
+  next_boundary_->caches = {};
+  next_boundary_->tlbs = {};
+  next_boundary_->page_tables = {};
+  next_boundary_->metadata = {};
+  for (Checkpoint::NodeRecord& n : next_boundary_->nodes) n.frames = {};
+}
+
 void RunAssembly::start_dynamic_capacity() {
   if (checkpoint_) refuse_dcd_schedules(fabric_, "a sampled run's timing window");
   for (size_t k = 0; k < fabric_.address_map().size(); ++k) {
@@ -384,7 +414,7 @@ void RunAssembly::start_migration() {
   if (!o_.moves.empty()) move_log_.emplace(std::move(names));
   // A sampling unit falls inside a phase whose moves the pass made at its boundary: the OS only
   // makes those still in flight at the unit (docs/sampling.md, "Units").
-  if (checkpoint_ && checkpoint_->unit && in_flight_.moves.empty()) return;
+  if (checkpoint_ && checkpoint_->unit && in_flight_.moves.empty() && !next_boundary_) return;
   MigrationEngine::Setup m;
   static_cast<KernelContext&>(m) = kernel_context();
   for (size_t s = 0; s < sockets_ && tracking_; ++s) m.trackers.push_back(&fabric_.requesters()[s]->tracking());
@@ -407,6 +437,10 @@ void RunAssembly::start_migration() {
     m.replay->phase = checkpoint_->phase;
     m.replay->moves = in_flight_.moves;
     m.replay->resumed = true;
+    if (next_boundary_) {
+      m.next = replay_of(*next_boundary_, m.socket_node, pool_);
+      m.next_after = *o_.next_boundary_after;
+    }
   } else if (checkpoint_) {
     m.replay = replay_of(*checkpoint_, m.socket_node, pool_);
   }
@@ -511,6 +545,11 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
     r.copies_in_flight = in_flight_.moves.size();
     r.copies_stayed = in_flight_.stayed;
     r.time_copies_to = o_.time_copies_to;
+    if (next_boundary_) {
+      r.next_boundary_phase = next_boundary_->phase;
+      r.next_boundary_after = *o_.next_boundary_after;
+      r.next_boundary_crossed = migration_ && migration_->next_started();
+    }
     r.tlbs_warmed = tlbs_warmed_;
     if (!tlbs_not_warmed_.empty()) r.shortfalls.push_back(tlbs_not_warmed_);
     r.llc_lines_warmed = llc_lines_warmed_;

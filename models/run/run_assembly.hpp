@@ -72,6 +72,9 @@ class RunAssembly {
   const size_t sockets_;
   RunOptions o_;
   std::optional<Checkpoint> checkpoint_;
+  // A unit's next boundary (--next-boundary), without the state a window does not start from.
+  std::optional<Checkpoint> next_boundary_;
+  void read_next_boundary();
   std::shared_ptr<const trace::TraceFile> recording_;  // a window's recorded streams (--checkpoint --trace-in)
   InFlight in_flight_;                                 // a unit's copies still in flight
   // Functional warming: the translations the cores' TLBs started with, or why they started empty.

@@ -25,6 +25,10 @@ nlohmann::ordered_json RunResult::summary_json() const {
     j["checkpoint_copies_in_flight"] = copies_in_flight;
     j["checkpoint_copies_stayed"] = copies_stayed;
   }
+  if (next_boundary_phase)
+    j["checkpoint_next_boundary"] = {{"phase", next_boundary_phase},
+                                     {"after_clock_instructions", next_boundary_after},
+                                     {"crossed", next_boundary_crossed}};
   j["ipc"] = ipc;
   j["detailed_sockets"] = detailed_sockets;
   if (!tracking.empty()) j["tracking"] = tracking;

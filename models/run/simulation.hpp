@@ -77,6 +77,12 @@ struct RunOptions {
   // every copy of its phase, to this many instructions per thread at most, so that its units read
   // when each copy started (docs/sampling.md, "Units: windows inside the phases"); zero: no.
   uint64_t time_copies_to = 0;
+  // A unit checkpoint's window whose stretch crosses the next phase boundary: that boundary's
+  // checkpoint, whose phase (scan, reset, moves) starts when the window's phases' clock has run
+  // `next_boundary_after` instructions, where the functional pass crossed it (sample sets both;
+  // docs/sampling.md, "Units that cross a boundary"); empty: the window stays in its phase.
+  std::string next_boundary;
+  std::optional<uint64_t> next_boundary_after;
   // Keep every page's node at the run's end in RunResult::page_nodes (checkpoint --timed-start).
   bool keep_placement = false;
   // With one starnuma recording as trace_in: a thread that runs past it goes on from the workload's
@@ -117,6 +123,10 @@ struct RunResult {
   // back to their source to be made (take_back_in_flight).
   uint64_t copies_in_flight = 0, copies_stayed = 0;
   uint64_t time_copies_to = 0;  // a boundary's window: how far it could measure on for its copies
+  // A unit's window given its next boundary: that phase, the clock's distance to it, and whether
+  // the window got there (and started the phase).
+  uint64_t next_boundary_phase = 0, next_boundary_after = 0;
+  bool next_boundary_crossed = false;
   // A window's functional warming: the translations its cores' TLBs started with.
   uint64_t tlbs_warmed = 0;
   uint64_t llc_lines_warmed = 0;  // and the lines its sockets' LLCs started with

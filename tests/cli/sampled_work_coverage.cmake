@@ -7,7 +7,8 @@
 # the mean thread's work given the pass's moves (run --moves-from): what sampling alone measures.
 # The continuous run's own decisions differ in one hot page (docs/os.md, "The moves, page by page"),
 # which makes its AMAT 7 % higher; the units' AMAT must come within 10 % of it. Units placed by the
-# furthest thread put most windows in the serial start and missed it (IPC 0.034 against 0.021).
+# furthest thread put most windows in the serial start and missed it (IPC 0.034 against 0.021). The
+# units whose stretch crosses the next boundary start that phase in their windows.
 #   -DSTARNUMA=exe -DPLATFORM=yaml -DOUT=folder
 set(sets --set os.phase_instructions=200000)
 set(workload bfs:scale=16,trials=100)
@@ -37,6 +38,23 @@ string(JSON windows GET "${sampled}" windows)
 string(JSON timing GET "${sampled}" windows_timing_copies)
 if(NOT windows EQUAL units OR NOT timing EQUAL 3)
   message(FATAL_ERROR "${windows} windows in the estimate and ${timing} timing copies; expected ${units} and 3")
+endif()
+# The units whose stretch crosses the next boundary start its phase in their windows (run
+# --next-boundary): each such window reports the next phase's decision, and no other unit's does.
+string(JSON crossing GET "${sampled}" method units_crossing_a_boundary)
+string(JSON entries LENGTH "${sampled}" per_window)
+set(deciding 0)
+math(EXPR last "${entries} - 1")
+foreach(k RANGE ${last})
+  string(JSON unit GET "${sampled}" per_window ${k} unit)
+  string(JSON decided GET "${sampled}" per_window ${k} pages_decided)
+  if(unit GREATER 0 AND decided GREATER 0)
+    math(EXPR deciding "${deciding} + 1")
+  endif()
+endforeach()
+if(crossing LESS 4 OR NOT deciding EQUAL crossing)
+  message(FATAL_ERROR "${crossing} units given their next boundary, ${deciding} started its phase; expected at "
+                      "least 2 for each of boundaries 2 and 3, all of them starting it")
 endif()
 foreach(figure ipc amat_ns)
   string(JSON low GET "${sampled}" confidence ${figure} low)

@@ -183,6 +183,16 @@ void add_run_outputs(CLI::App& cmd, RunRequest& r) {
                  "read when each copy started (sample sets it; docs/sampling.md)")
       ->type_name("M")
       ->needs(cmd.get_option("--checkpoint"));
+  cmd.add_option("--next-boundary", o.next_boundary,
+                 "A unit checkpoint's window whose stretch crosses the next phase boundary: that boundary's "
+                 "checkpoint (checkpoint-K.ckpt of the same pass), whose phase starts in the window (scan, reset, "
+                 "moves) as in a continuous run (sample sets it; docs/sampling.md)")
+      ->type_name("FILE")
+      ->needs(cmd.get_option("--checkpoint"));
+  cmd.add_option("--next-boundary-after", o.next_boundary_after,
+                 "With --next-boundary: the instructions of the phases' clock (the mean thread's) from the "
+                 "window's start to that boundary, as the functional pass crossed it")
+      ->type_name("N");
 }
 
 void finish_run_options(const CLI::App& cmd, RunRequest& r) {

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -83,7 +84,11 @@ void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_jso
     const auto b = boundary.find(held[k].first);
     if (b == boundary.end()) continue;  // the phase's window moved nothing: neither does the unit
     const nlohmann::ordered_json& r = b->second;
-    const uint64_t offset = from_boundary(unit_at.at(held[k]), boundary_at[held[k].first]) + warmup;
+    // Past the next boundary a continuous run starts no more of the phase's copies (it drops them).
+    const auto next = boundary_at.find(held[k].first + 1);
+    const uint64_t length = next != boundary_at.end() ? from_boundary(next->second, boundary_at[held[k].first])
+                                                      : std::numeric_limits<uint64_t>::max();
+    const uint64_t offset = std::min(from_boundary(unit_at.at(held[k]), boundary_at[held[k].first]) + warmup, length);
     copies_done[k] = std::to_string(copies_started_by(
         r.value("copies_started_at_instructions", std::vector<uint64_t>{}),
         r.value("instructions_observed", uint64_t{0}), r.value("pages_to_copy", uint64_t{0}), offset));
@@ -285,6 +290,7 @@ class Sampler {
         read_json(dir_ / "manifest.json", "the checkpoints' manifest (not a folder `starnuma checkpoint` wrote?)");
     list_checkpoints(dir_, manifest_, files_, held_);
     if (files_.empty()) report_error(msg::kInput, (dir_ / "manifest.json").string() + ": lists no checkpoints");
+    find_next_boundaries();
     const uint64_t units = manifest_.value("units_per_phase", uint64_t{0});
     const uint64_t every = manifest_.value("unit_every", uint64_t{0});
     const std::vector<uint64_t> at = every ? unit_positions() : std::vector<uint64_t>(held_.size());
@@ -315,6 +321,8 @@ class Sampler {
   // (unit_copies_done: its distance plus the warm-up), instead of extrapolating from its own
   // window's: the copies' pace follows the phase's IPC, which the window's start need not have.
   void time_copies(const std::vector<uint64_t>& at);
+  // The units whose windows cross their next boundary, and where (next_boundary_).
+  void find_next_boundaries();
   // Runs the windows at `stride` not run yet: their boundaries, then their units.
   void run_stride(uint64_t stride);
   void launch(size_t k);
@@ -341,11 +349,12 @@ class Sampler {
   std::vector<uint64_t> estimate_places_;  // those windows' places
   fs::path out_;
   unsigned jobs_ = 1;
-  std::vector<std::string> window_out_;   // empty: not run
-  std::vector<std::string> copies_done_;  // a unit's --copies-done, from its boundary's window
-  std::vector<uint64_t> copies_to_;       // a boundary's --time-copies-to (0: none)
-  std::string trace_;                     // the recorded streams the pass read (manifest "trace"), if any
-  bool warm_llcs_ = false;                // the windows start with the checkpoints' LLCs
+  std::vector<std::string> window_out_;      // empty: not run
+  std::vector<std::string> copies_done_;     // a unit's --copies-done, from its boundary's window
+  std::vector<uint64_t> copies_to_;          // a boundary's --time-copies-to (0: none)
+  std::vector<NextBoundary> next_boundary_;  // a unit's --next-boundary (no file: none)
+  std::string trace_;                        // the recorded streams the pass read (manifest "trace"), if any
+  bool warm_llcs_ = false;                   // the windows start with the checkpoints' LLCs
   std::vector<pid_t> running_;
   std::vector<size_t> running_index_;
   std::vector<std::vector<std::string>> slurm_args_;  // --executor slurm: the stage's windows, and which
@@ -376,6 +385,8 @@ void Sampler::launch(size_t k) {
   a.push_back(sa_.warm_tlbs ? "--warm-tlbs" : "--no-warm-tlbs");
   a.push_back(warm_llcs_ ? "--warm-llcs" : "--no-warm-llcs");
   if (!copies_done_[k].empty()) a.insert(a.end(), {"--copies-done", copies_done_[k]});
+  if (const NextBoundary& next = next_boundary_[k]; !next.file.empty())
+    a.insert(a.end(), {"--next-boundary", next.file, "--next-boundary-after", std::to_string(next.after)});
   if (copies_to_[k] > sa_.instructions) a.insert(a.end(), {"--time-copies-to", std::to_string(copies_to_[k])});
   if (!trace_.empty()) a.insert(a.end(), {"--trace-in", trace_});
   for (const auto& set : sa_.platform.sets) a.insert(a.end(), {"--set", set});
@@ -454,6 +465,19 @@ std::vector<uint64_t> Sampler::unit_positions() const {
   std::vector<uint64_t> positions;
   for (const auto& h : held_) positions.push_back(h.second ? at[h] : 0);
   return positions;
+}
+
+void Sampler::find_next_boundaries() {
+  next_boundary_.resize(files_.size());
+  try {
+    const auto crossing = next_boundaries(manifest_, sa_.warmup + sa_.instructions);
+    for (size_t k = 0; k < held_.size(); ++k)
+      if (const auto c = crossing.find(held_[k]); c != crossing.end())
+        next_boundary_[k] = {(dir_ / c->second.file).string(), c->second.after};
+  } catch (const nlohmann::json::exception& e) {
+    report_error(msg::kInput, (dir_ / "manifest.json").string() + ": " + e.what() +
+                                  " (written by an older starnuma? make the checkpoints again)");
+  }
 }
 
 void Sampler::time_copies(const std::vector<uint64_t>& at) {
@@ -606,7 +630,9 @@ nlohmann::ordered_json Sampler::method() const {
           {"timed_start", manifest_.value("timed_start", uint64_t{0})},
           {"measured_over", sa_.common_span ? "common span" : "per-thread budgets"},
           {"warm_tlbs", sa_.warm_tlbs},
-          {"warm_llcs", warm_llcs_}};
+          {"warm_llcs", warm_llcs_},
+          {"units_crossing_a_boundary", std::count_if(next_boundary_.begin(), next_boundary_.end(),
+                                                      [](const NextBoundary& n) { return !n.file.empty(); })}};
 }
 
 void Sampler::print(const nlohmann::ordered_json& result) const {

@@ -209,6 +209,23 @@ std::map<uint64_t, uint64_t> boundary_positions(const nlohmann::ordered_json& ma
   return at;
 }
 
+std::map<std::pair<uint64_t, uint64_t>, NextBoundary> next_boundaries(const nlohmann::ordered_json& manifest,
+                                                                      uint64_t stretch) {
+  std::map<uint64_t, NextBoundary> boundary;  // phase: its file, its clock
+  for (const auto& p : manifest.value("phases", nlohmann::ordered_json::array()))
+    boundary[p.at("phase").get<uint64_t>()] = {p.at("file").get<std::string>(),
+                                               p.at("clock_instructions").get<uint64_t>()};
+  std::map<std::pair<uint64_t, uint64_t>, NextBoundary> crossing;
+  for (const auto& u : manifest.value("units", nlohmann::ordered_json::array())) {
+    const uint64_t phase = u.at("phase").get<uint64_t>(), clock = u.at("clock_instructions").get<uint64_t>();
+    const auto next = boundary.find(phase + 1);
+    if (next != boundary.end() && clock + stretch > next->second.after)
+      crossing[{phase, u.at("unit").get<uint64_t>()}] = {next->second.file,
+                                                         next->second.after - std::min(clock, next->second.after)};
+  }
+  return crossing;
+}
+
 nlohmann::ordered_json copies_by_next_boundary(const std::vector<nlohmann::ordered_json>& windows,
                                                const nlohmann::ordered_json& manifest) {
   const std::map<uint64_t, uint64_t> boundary_at = boundary_positions(manifest);

@@ -26,6 +26,19 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
 // instructions there.
 std::map<uint64_t, uint64_t> boundary_positions(const nlohmann::ordered_json& manifest);
 
+// A unit whose stretch crosses its next boundary: that boundary's checkpoint (its file, as the
+// manifest names it) and the phases' clock's instructions from the unit's checkpoint to it, where
+// the functional pass crossed it (run --next-boundary, --next-boundary-after).
+struct NextBoundary {
+  std::string file;
+  uint64_t after = 0;
+};
+// Per (phase, unit) of the manifest's units, those whose windows, running `stretch` instructions
+// of the phases' clock (warm-up and measurement) from their checkpoints, cross the next boundary.
+// Throws nlohmann::json's exceptions on a manifest without the clocks (an older starnuma's).
+std::map<std::pair<uint64_t, uint64_t>, NextBoundary> next_boundaries(const nlohmann::ordered_json& manifest,
+                                                                      uint64_t stretch);
+
 // Whether each phase's copies would finish before the next boundary in a continuous run: for each
 // boundary's window that saw copies start, the copies started by the next boundary at the rate it
 // measured (copies_started_by; the boundaries' distances from the manifest, the last phase taken
