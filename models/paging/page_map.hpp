@@ -152,6 +152,11 @@ class PageMap {
   // its inverse, no node over capacity); returns the first violation, empty when none.
   std::string check() const;
   const std::vector<Node>& nodes() const { return nodes_; }
+  std::vector<std::string> node_names() const {
+    std::vector<std::string> names;
+    for (const Node& n : nodes_) names.push_back(n.name);
+    return names;
+  }
 
   // For allocation policies.
   bool full(size_t node) const { return free_[node].empty() && next_[node] >= bound_[node]; }

@@ -265,9 +265,7 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
     if (o.out.empty()) report_error(msg::kUsage, "checkpoint: --out FOLDER is required");
     folder_.emplace(o.out, "manifest.json");
     if (o.moves) {
-      std::vector<std::string> names;
-      for (const PageMap::Node& node : pages_->nodes()) names.push_back(node.name);
-      move_log_.emplace(std::move(names));
+      move_log_.emplace(pages_->node_names());
     }
   }
   if (o_.timed_start) timed_start();                                   // once everything above has been checked

@@ -408,10 +408,8 @@ void RunAssembly::start_migration() {
   start_dynamic_capacity();
   if (autonuma_) autonuma_->start();
   if (placement_ != Placement::Dynamic || autonuma_) return;
-  std::vector<std::string> names;
-  for (const PageMap::Node& n : pages_->nodes()) names.push_back(n.name);
-  if (!o_.moves_from.empty()) decided_moves_ = read_moves(o_.moves_from, names);
-  if (!o_.moves.empty()) move_log_.emplace(std::move(names));
+  if (!o_.moves_from.empty()) decided_moves_ = read_moves(o_.moves_from, pages_->node_names());
+  if (!o_.moves.empty()) move_log_.emplace(pages_->node_names());
   // A sampling unit falls inside a phase whose moves the pass made at its boundary: the OS only
   // makes those still in flight at the unit (docs/sampling.md, "Units").
   if (checkpoint_ && checkpoint_->unit && in_flight_.moves.empty() && !next_boundary_) return;
