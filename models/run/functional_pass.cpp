@@ -112,6 +112,8 @@ class FunctionalPass {
   Checkpoint state(uint64_t phase) const;
   // A sampling unit inside the phase after boundary `phase`: its checkpoint and manifest entry.
   void write_unit(uint64_t phase, uint64_t unit);
+  // Once the workload has ended: the units whose measurement would start past its end, dropped.
+  void drop_units_past_the_end();
   // The checkpoint's moves, all at once; its line of the manifest.
   nlohmann::ordered_json apply(const Checkpoint& c, const std::string& file);
   // The pool's hotness monitor sees a request at physical line `line`, when it is the pool's.
@@ -194,6 +196,7 @@ class FunctionalPass {
   uint64_t timed_start_pages_ = 0;      // the pages a timed start placed (FunctionalPassOptions)
   unsigned past_recording_before_ = 0;  // threads past the recording before the pass's own
   uint64_t total_retired_ = 0;          // over the threads
+  uint64_t units_past_the_end_ = 0;     // units written, then dropped: measuring past the workload's end
   uint64_t next_unit_at_ = 0;           // unit_every: the mean thread's instructions at the next unit
   // The mean thread's instructions when the workload's initialisation ended (0: none), where a
   // timed run's warm-up and budgets start counting.
@@ -401,6 +404,22 @@ void FunctionalPass::write_unit(uint64_t phase, uint64_t unit) {
                     {"furthest_instructions", furthest_},
                     {"mean_instructions", mean_retired()},
                     {"clock_instructions", clock_.instructions()}});
+}
+
+void FunctionalPass::drop_units_past_the_end() {
+  // A unit measuring from where the workload has already ended stands for no work: its window would
+  // time nothing (the workload's end before the last phase's, e.g. a graph's trials all done).
+  const uint64_t end = mean_retired();
+  nlohmann::ordered_json kept = nlohmann::ordered_json::array();
+  for (auto& u : units_) {
+    if (u["mean_instructions"].get<uint64_t>() + o_.unit_lead < end) {
+      kept.push_back(std::move(u));
+      continue;
+    }
+    ++units_past_the_end_;
+    if (folder_) std::filesystem::remove(folder_->file(u["file"].get<std::string>()));
+  }
+  units_ = std::move(kept);
 }
 
 Checkpoint FunctionalPass::checkpoint(uint64_t phase) {
@@ -658,6 +677,7 @@ FunctionalPassResult FunctionalPass::run() {
                                   (phase == 1 ? "y" : "ies") + " of " + std::to_string(per_phase) +
                                   " instructions; ask for at most that many checkpoints, a shorter "
                                   "os.phase_instructions, or a longer workload");
+  if (live_ == 0) drop_units_past_the_end();
   for (uint64_t r : retired_) result_.instructions += r;
   const auto pass_end = std::chrono::steady_clock::now();
   result_.host_seconds = std::chrono::duration<double>(pass_end - host_start_).count();
@@ -705,6 +725,7 @@ void FunctionalPass::write_manifest() {
   if (o_.unit_offset) m["unit_offset"] = o_.unit_offset;
   if (o_.unit_lead) m["unit_lead"] = o_.unit_lead;
   if (o_.units_per_phase || o_.unit_every) m["units"] = units_;
+  if (units_past_the_end_) m["units_past_the_workloads_end"] = units_past_the_end_;
   if (move_log_) m["moves"] = "moves.csv";
   if (folder_) {
     if (move_log_) write_file_atomically(folder_->file("moves.csv"), move_log_->csv());

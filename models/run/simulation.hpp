@@ -80,7 +80,7 @@ struct RunOptions {
   // A unit checkpoint's window whose stretch crosses the next phase boundary: that boundary's
   // checkpoint, whose phase (scan, reset, moves) starts when the window's phases' clock has run
   // `next_boundary_after` instructions, where the functional pass crossed it (sample sets both;
-  // docs/sampling.md, "Units that cross a boundary"); empty: the window stays in its phase.
+  // docs/sampling.md, "Units that cross the next boundary"); empty: the window stays in its phase.
   std::string next_boundary;
   std::optional<uint64_t> next_boundary_after;
   // Keep every page's node at the run's end in RunResult::page_nodes (checkpoint --timed-start).

@@ -52,9 +52,11 @@ foreach(k RANGE ${last})
     math(EXPR deciding "${deciding} + 1")
   endif()
 endforeach()
-if(crossing LESS 4 OR NOT deciding EQUAL crossing)
-  message(FATAL_ERROR "${crossing} units given their next boundary, ${deciding} started its phase; expected at "
-                      "least 2 for each of boundaries 2 and 3, all of them starting it")
+string(JSON short_of_it GET "${sampled}" method units_ending_before_their_boundary)
+if(crossing LESS 4 OR NOT deciding EQUAL crossing OR NOT short_of_it EQUAL 0)
+  message(FATAL_ERROR "${crossing} units given their next boundary, ${deciding} started its phase, ${short_of_it} "
+                      "said they ended before it; expected at least 2 for each of boundaries 2 and 3, all of them "
+                      "starting it")
 endif()
 foreach(figure ipc amat_ns)
   string(JSON low GET "${sampled}" confidence ${figure} low)

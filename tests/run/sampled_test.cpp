@@ -270,6 +270,32 @@ TEST(FunctionalPass, UnitsLeadTheirStretchesByTheWarmUp) {
   EXPECT_NE(r.message.find("--unit-lead 10000: it places the units of --unit-every"), std::string::npos) << r.message;
 }
 
+// A workload ending inside the last phase (sharing's 25 000 operations: 125 K instructions a thread,
+// the phase ends at 160 K): the units whose windows would measure from past its end stand for no
+// work, so the pass drops them, their files too, and counts them.
+TEST(FunctionalPass, UnitsMeasuringPastTheWorkloadsEndAreDropped) {
+  auto p = Platform::build(kPlatform, kTracked);
+  const std::string out = folder("units-past-end");
+  FunctionalPassOptions o = units_every_7000(out);
+  o.workload = "sharing:pages=2048,operations=25000";
+  o.unit_lead = 10000;
+  const nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
+  const uint64_t end = m["instructions"].get<uint64_t>() / m["threads"].get<uint64_t>();
+  ASSERT_LT(end, 4u * 40000) << "the workload ends inside the last phase";
+  EXPECT_EQ(m["units_past_the_workloads_end"], 2u);
+  ASSERT_GT(m["units"].size(), 5u);
+  for (const auto& u : m["units"]) {
+    EXPECT_LT(u["mean_instructions"].get<uint64_t>() + 10000, end) << "measures from before the end";
+    EXPECT_TRUE(fs::exists(out + "/" + u["file"].get<std::string>()));
+  }
+  const uint64_t last = m["units"].back()["mean_instructions"];
+  EXPECT_GE(last + 10000 + 7000, end - 300) << "and the next multiple's would not";
+  size_t unit_files = 0;
+  for (const auto& e : fs::directory_iterator(out)) unit_files += e.path().filename().string().rfind("unit-", 0) == 0;
+  EXPECT_EQ(unit_files, m["units"].size()) << "the dropped units' files are gone";
+  fs::remove_all(out);
+}
+
 // A unit's window: the map and positions restored, and with every copy of its boundary made
 // (no --copies-done), no migration phase.
 TEST(SampledWindow, AUnitsWindowMovesNothing) {

@@ -209,9 +209,9 @@ def sampled_study(R: Results, v: dict) -> None:
         v[k + "speedup"] = times(s["ipc"] / b["ipc"])
         v[k + "amat_reduction"] = pct(1 - s["amat_ns"] / b["amat_ns"], 1)
         v[k + "to_pool"] = pct(s["migration"]["to_pool_fraction"])
-        # The phases' decisions (their boundaries' windows), not the windows' copies, which count a
-        # page again in each unit that carries it in flight.
-        v[k + "pages"] = grouped(sum(w["pages_decided"] for w in s["per_window"] if w["unit"] == 0))
+        # The execution's decisions (the manifest's phases), not the windows' copies (windows_copies),
+        # which count a page again in each unit that carries it in flight.
+        v[k + "pages"] = grouped(s["migration"]["pages_decided"])
         rows.append([f"`{w}`", v[k + "speedup"], v[k + "amat_reduction"], v[k + "to_pool"],
                      f"{b['ipc']:.4f}, {grouped_ns(b['amat_ns'], 0)}", f"{s['ipc']:.4f}, {grouped_ns(s['amat_ns'], 0)}"])
     v["sampled.geomean"] = times(geomean(speedups))

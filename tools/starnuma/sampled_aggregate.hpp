@@ -19,8 +19,11 @@ nlohmann::ordered_json read_json(const std::filesystem::path& path, const std::s
 std::string window_name(const nlohmann::ordered_json& w);
 
 // The windows' results (each its stats.json) as one run, as the paper aggregates its checkpoints,
-// with the pooled IPC's and AMAT's intervals at `level` over the windows as units.
-nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& windows, double level);
+// with the pooled IPC's and AMAT's intervals at `level` over the windows as units; its migration
+// the execution's, from the checkpoints' manifest (the windows' own copies: windows_copies).
+// Throws nlohmann::json's exceptions on a manifest without the phases' moves.
+nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& windows, double level,
+                                 const nlohmann::ordered_json& manifest);
 
 // Each phase boundary's position in a checkpoint folder's manifest: phase, the mean thread's
 // instructions there.
