@@ -212,6 +212,7 @@ def sampled_study(R: Results, v: dict) -> None:
         # The execution's decisions (the manifest's phases), not the windows' copies (windows_copies),
         # which count a page again in each unit that carries it in flight.
         v[k + "pages"] = grouped(s["migration"]["pages_decided"])
+        v[k + "base_pages"] = grouped(b["migration"]["pages_decided"])
         rows.append([f"`{w}`", v[k + "speedup"], v[k + "amat_reduction"], v[k + "to_pool"],
                      f"{b['ipc']:.4f}, {grouped_ns(b['amat_ns'], 0)}", f"{s['ipc']:.4f}, {grouped_ns(s['amat_ns'], 0)}"])
     v["sampled.geomean"] = times(geomean(speedups))
