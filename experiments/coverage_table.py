@@ -75,17 +75,23 @@ def row(case: pathlib.Path, kind: str = "continuous") -> tuple[str, list[bool], 
     return "| " + " | ".join(cells) + " |", held, warned, near_spread
 
 
-def main(out: str, kind: str = "continuous") -> int:
-    cases = sorted(p for p in pathlib.Path(out).iterdir() if (p / "done").exists())
-    if not cases:
+def cases(out: str) -> list[pathlib.Path]:
+    """A study's finished cases (experiments/coverage.sh marks each `done`), or an error naming OUT."""
+    found = sorted(p for p in pathlib.Path(out).iterdir() if (p / "done").exists())
+    if not found:
         sys.exit(f"{out}: no finished case (experiments/coverage.sh)")
-    runs = len(reference(cases[0], kind))
+    return found
+
+
+def main(out: str, kind: str = "continuous") -> int:
+    finished = cases(out)
+    runs = len(reference(finished[0], kind))
     name = "continuous" if kind == "continuous" else "with the pass's moves,"
     print(f"| case | units | sampled IPC (95 %) | {name} IPC (mean of {runs}) | held | sampled AMAT ns (95 %) "
           f"| {name} AMAT | held | drift |")
     print("|---|---|---|---|---|---|---|---|---|")
     held, calm, spread = [], [], 0
-    for case in cases:
+    for case in finished:
         line, ok, warned, near = row(case, kind)
         print(line)
         held += ok

@@ -5,6 +5,7 @@
 // two-sided quantile at the interval's level (tools/report/intervals.py computes the same).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <optional>
@@ -38,9 +39,10 @@ inline double incomplete_beta(double a, double b, double x) {
 }
 
 // Student's t: the two-sided quantile for `level` (0.95: the t with 2.5 % beyond it on either
-// side) at `dof` degrees of freedom, found by bisection on P(|T| > t) = I_{dof/(dof+t^2)}(dof/2, 1/2).
-inline double student_t(double level, size_t dof) {
-  const double v = static_cast<double>(dof), tail = 1 - level;
+// side) at `dof` degrees of freedom (not necessarily whole: Satterthwaite's), found by bisection on
+// P(|T| > t) = I_{dof/(dof+t^2)}(dof/2, 1/2).
+inline double student_t(double level, double dof) {
+  const double v = dof, tail = 1 - level;
   double lo = 0, hi = 1;
   while (incomplete_beta(v / 2, 0.5, v / (v + hi * hi)) > tail) hi *= 2;
   for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
@@ -72,6 +74,53 @@ inline std::optional<Interval> ratio_interval(const std::vector<double>& y, cons
   for (size_t k = 0; k < n; ++k) ss += (y[k] - r * x[k]) * (y[k] - r * x[k]);
   const double half = student_t(level, n - 1) * std::sqrt(ss / static_cast<double>(n - 1)) /
                       (std::sqrt(static_cast<double>(n)) * (sx / static_cast<double>(n)));
+  return Interval{r, r - half, r + half};
+}
+
+// The same estimator over strata (docs/sampling.md, "The phases' starts, a stratum"): unit k in
+// stratum[k] stands for weight[k] of the population (the same within a stratum), R = sum(w y) /
+// sum(w x), d_k = y_k - R x_k, and Var(R) = sum_h w_h^2 n_h s_h^2 / sum(w x)^2 with s_h^2 the
+// variance of the d within stratum h (a stratum of one unit adds none); t at Satterthwaite's degrees
+// of freedom. One stratum of weight 1 is ratio_interval. None for fewer than two units in all
+// strata together with a variance, or a zero sum(w x).
+inline std::optional<Interval> stratified_ratio_interval(const std::vector<double>& y, const std::vector<double>& x,
+                                                         const std::vector<double>& weight,
+                                                         const std::vector<size_t>& stratum, double level = 0.95) {
+  const size_t n = std::min({y.size(), x.size(), weight.size(), stratum.size()});
+  double swy = 0, swx = 0;
+  size_t strata = 0;
+  for (size_t k = 0; k < n; ++k) {
+    swy += weight[k] * y[k];
+    swx += weight[k] * x[k];
+    strata = std::max(strata, stratum[k] + 1);
+  }
+  if (swx == 0) return std::nullopt;
+  const double r = swy / swx;
+  std::vector<double> sum(strata, 0), sum_sq(strata, 0), w(strata, 0);
+  std::vector<size_t> count(strata, 0);
+  for (size_t k = 0; k < n; ++k) {
+    const double d = y[k] - r * x[k];
+    sum[stratum[k]] += d;
+    sum_sq[stratum[k]] += d * d;
+    w[stratum[k]] = weight[k];
+    ++count[stratum[k]];
+  }
+  double variance = 0, dof_denominator = 0;
+  for (size_t h = 0; h < strata; ++h) {
+    if (count[h] < 2) continue;
+    const double nh = static_cast<double>(count[h]);
+    const double s2 = std::max(0.0, (sum_sq[h] - sum[h] * sum[h] / nh) / (nh - 1));
+    const double v = w[h] * w[h] * nh * s2;
+    variance += v;
+    dof_denominator += v * v / (nh - 1);
+  }
+  if (dof_denominator == 0) {
+    size_t with_variance = 0;  // every d zero: a zero-width interval, if any stratum could vary
+    for (size_t h = 0; h < strata; ++h) with_variance += count[h] >= 2 ? count[h] : 0;
+    if (with_variance < 2) return std::nullopt;
+    return Interval{r, r, r};
+  }
+  const double half = student_t(level, variance * variance / dof_denominator) * std::sqrt(variance) / swx;
   return Interval{r, r - half, r + half};
 }
 

@@ -43,6 +43,43 @@ TEST(Confidence, FewerThanTwoUnitsHaveNone) {
   EXPECT_FALSE(ratio_interval({1, 2}, {0, 0}));
 }
 
+TEST(Confidence, OneStratumOfWeightOneIsTheRatioEstimator) {
+  const std::vector<double> y = {10, 12, 9, 11, 13}, x = {1.1, 0.9, 1, 1.2, 1};
+  const auto pooled = ratio_interval(y, x);
+  const auto strata = stratified_ratio_interval(y, x, {1, 1, 1, 1, 1}, {0, 0, 0, 0, 0});
+  ASSERT_TRUE(pooled && strata);
+  EXPECT_DOUBLE_EQ(strata->estimate, pooled->estimate);
+  EXPECT_NEAR(strata->low, pooled->low, 1e-9);
+  EXPECT_NEAR(strata->high, pooled->high, 1e-9);
+}
+
+TEST(Confidence, StrataWeighTheirUnitsAndAddTheirOwnSpread) {
+  // Stratum 0, weight 1: (1, 1), (3, 1); stratum 1, weight 3: (4, 1), (6, 1), (5, 1).
+  // R = (4 + 3 * 15) / (2 + 3 * 3) = 49 / 11. The d's deviations within each stratum are -1, 1 and
+  // -1, 1, 0: s^2 = 2 and 1, so Var(R) * 11^2 = 1 * 2 * 2 + 9 * 3 * 1 = 31, with Satterthwaite's
+  // 31^2 / (4^2 / 1 + 27^2 / 2) = 2.53 degrees of freedom.
+  const auto i = stratified_ratio_interval({1, 3, 4, 6, 5}, {1, 1, 1, 1, 1}, {1, 1, 3, 3, 3}, {0, 0, 1, 1, 1});
+  ASSERT_TRUE(i);
+  EXPECT_DOUBLE_EQ(i->estimate, 49.0 / 11);
+  const double t = student_t(0.95, 961 / 380.5);
+  EXPECT_GT(t, student_t(0.95, 3));
+  EXPECT_LT(t, student_t(0.95, 2));
+  EXPECT_NEAR(i->high - i->estimate, t * std::sqrt(31.0) / 11, 1e-9);
+  EXPECT_NEAR(i->estimate - i->low, i->high - i->estimate, 1e-9);
+  // Pooled with equal weights the same units give another estimate and a wider spread.
+  EXPECT_NE(ratio_interval({1, 3, 4, 6, 5}, {1, 1, 1, 1, 1})->estimate, i->estimate);
+}
+
+TEST(Confidence, AStratumOfOneUnitAddsNoSpread) {
+  // The lone unit of stratum 0 moves the estimate, not the interval's variance: stratum 1's alone.
+  const auto i = stratified_ratio_interval({2, 4, 6, 5}, {1, 1, 1, 1}, {1, 2, 2, 2}, {0, 1, 1, 1});
+  ASSERT_TRUE(i);
+  const double r = (2 + 2 * 15.0) / 7;
+  EXPECT_DOUBLE_EQ(i->estimate, r);
+  EXPECT_NEAR(i->high - r, student_t(0.95, 2) * std::sqrt(4 * 3 * 1.0) / 7, 1e-9);
+  EXPECT_FALSE(stratified_ratio_interval({2, 4}, {1, 1}, {1, 2}, {0, 1}));  // no stratum with a spread
+}
+
 // Against published tables (two-sided quantiles).
 TEST(Confidence, StudentsQuantiles) {
   EXPECT_NEAR(student_t(0.95, 1), 12.7062, 1e-4);

@@ -33,17 +33,17 @@ LIMITS = [0, 1024, 4096]
 
 class PairedSpeedup(unittest.TestCase):
     @staticmethod
-    def run(*ipcs):
+    def sampled(*ipcs):
         return {"per_window": [{"phase": k + 1, "ipc": x} for k, x in enumerate(ipcs)]}
 
     def test_a_machine_uniformly_faster_has_no_spread(self):
-        s, low, high = intervals.paired_speedup(self.run(0.2, 0.4, 0.1), self.run(0.1, 0.2, 0.05))
+        s, low, high = intervals.paired_speedup(self.sampled(0.2, 0.4, 0.1), self.sampled(0.1, 0.2, 0.05))
         self.assertAlmostEqual(s, 2.0)
         self.assertAlmostEqual(low, 2.0)
         self.assertAlmostEqual(high, 2.0)
 
     def test_the_interval_is_the_ratio_estimators(self):
-        base, fast = self.run(0.1, 0.2), self.run(0.25, 0.25)  # CPIs 10, 5 and 4, 4
+        base, fast = self.sampled(0.1, 0.2), self.sampled(0.25, 0.25)  # CPIs 10, 5 and 4, 4
         s, low, high = intervals.paired_speedup(fast, base)
         self.assertAlmostEqual(s, 7.5 / 4)
         d = [10 - s * 4, 5 - s * 4]
@@ -57,11 +57,11 @@ class PairedSpeedup(unittest.TestCase):
             self.assertAlmostEqual(intervals.student_t(level, dof), t, places=4)
 
     def test_only_phases_both_ran_are_paired(self):
-        base = self.run(0.1, 0.2, 0.3)
+        base = self.sampled(0.1, 0.2, 0.3)
         fast = {"per_window": [{"phase": 2, "ipc": 0.4}, {"phase": 3, "ipc": 0.6}, {"phase": 4, "ipc": 9}]}
         s, low, high = intervals.paired_speedup(fast, base)
         self.assertAlmostEqual((s, low, high), (2.0, 2.0, 2.0))
-        self.assertIsNone(intervals.paired_speedup(self.run(0.1), self.run(0.1)))
+        self.assertIsNone(intervals.paired_speedup(self.sampled(0.1), self.sampled(0.1)))
         self.assertIsNone(intervals.paired_speedup(None, base))
 
     def test_units_pair_by_their_phase_and_place_in_it(self):
@@ -77,6 +77,28 @@ class PairedSpeedup(unittest.TestCase):
         fast = {"per_window": [{"phase": 1, "ipc": 0.9, "in_estimate": False}, {"phase": 1, "unit": 1, "ipc": 0.4},
                                {"phase": 1, "unit": 2, "ipc": 0.2}]}
         self.assertAlmostEqual(intervals.paired_speedup(fast, base), (2.0, 2.0, 2.0))
+
+    def test_strata_are_models_common_confidences(self):
+        # The hand case of Confidence.StrataWeighTheirUnitsAndAddTheirOwnSpread (tests/common).
+        r, low, high = intervals.stratified_ratio([1, 3, 4, 6, 5], [1] * 5, [1, 1, 3, 3, 3], [0, 0, 1, 1, 1])
+        self.assertAlmostEqual(r, 49 / 11)
+        self.assertAlmostEqual(high - r, intervals.student_t(0.95, 961 / 380.5) * math.sqrt(31) / 11)
+        self.assertAlmostEqual(r - low, high - r)
+        self.assertIsNone(intervals.stratified_ratio([2, 4], [1, 1], [1, 2], [0, 1]))
+
+    def test_a_phases_start_stands_for_its_own_stretch(self):
+        # The base's two starts (CPI 20) weigh 0.2 of a spacing, its two others 1.8: the weighted
+        # means are 0.4 * 20 + 3.6 * 10 = 44 against 0.4 * 5 + 3.6 * 5 = 20.
+        base = {"per_window": [{"phase": 1, "unit": k, "ipc": 0.05 if k > 2 else 0.1,
+                                "weight": 0.2 if k > 2 else 1.8, **({"starts_a_phase": True} if k > 2 else {})}
+                               for k in range(1, 5)]}
+        fast = {"per_window": [{"phase": 1, "unit": k, "ipc": 0.2} for k in range(1, 5)]}
+        s, low, high = intervals.paired_speedup(fast, base)
+        self.assertAlmostEqual(s, 44 / 20)
+        self.assertAlmostEqual((low, high), (s, s))  # each stratum's windows alike: no spread
+        unweighted = {"per_window": [{k: v for k, v in w.items() if k not in ("weight", "starts_a_phase")}
+                                     for w in base["per_window"]]}
+        self.assertAlmostEqual(intervals.paired_speedup(fast, unweighted)[0], 60 / 20)
 
 
 def toy_spec(folder: str) -> str:

@@ -52,6 +52,39 @@ def student_t(level: float, dof: int) -> float:
     return (lo + hi) / 2
 
 
+def stratified_ratio(y: list[float], x: list[float], weight: list[float], stratum: list[int],
+                     level: float = 0.95) -> tuple[float, float, float] | None:
+    """sum(w y) / sum(w x) with its interval at `level`, the units in strata (docs/sampling.md, "The
+    phases' starts, a stratum"), as stratified_ratio_interval in models/common/confidence.hpp:
+    (estimate, low, high), or None without a stratum of two units or with a zero sum(w x)."""
+    swy = sum(w * v for w, v in zip(weight, y))
+    swx = sum(w * v for w, v in zip(weight, x))
+    if swx == 0:
+        return None
+    r = swy / swx
+    groups: dict[int, list[tuple[float, float]]] = {}
+    for k in range(min(len(y), len(x), len(weight), len(stratum))):
+        groups.setdefault(stratum[k], []).append((y[k] - r * x[k], weight[k]))
+    variance = dof_denominator = 0.0
+    varied = 0
+    for units in groups.values():
+        n = len(units)
+        if n < 2:
+            continue
+        varied += n
+        mean = sum(d for d, _ in units) / n
+        s2 = sum((d - mean) ** 2 for d, _ in units) / (n - 1)
+        v = units[0][1] ** 2 * n * s2
+        variance += v
+        dof_denominator += v * v / (n - 1)
+    if varied < 2:
+        return None
+    if dof_denominator == 0:
+        return r, r, r
+    half = student_t(level, variance * variance / dof_denominator) * math.sqrt(variance) / swx
+    return r, r - half, r + half
+
+
 def paired_speedup(faster: dict | None, base: dict | None) -> tuple[float, float, float] | None:
     """The speedup of `faster` over `base` (sampled runs' aggregates) with its 95 % confidence
     interval, from their windows paired by phase (docs/sampling.md, "Intervals"): (speedup, low,
@@ -61,25 +94,23 @@ def paired_speedup(faster: dict | None, base: dict | None) -> tuple[float, float
     CPI_base - S * CPI_faster, as ratio_interval in models/common/confidence.hpp), which pairing
     narrows by the phases' common variation. A window measured over a common span retires about,
     not exactly, its instructions: each CPI is weighted by the window's share of them, so that with
-    every window paired the speedup is the ratio of the two aggregates' IPCs."""
+    every window paired the speedup is the ratio of the two aggregates' IPCs. Where the base's
+    windows measuring a phase's start are a stratum (their per_window `starts_a_phase` and `weight`),
+    the means and the interval are the stratified ones."""
     if not faster or not base:
         return None
 
     # A window is its boundary's phase, or a unit inside the phase after it (docs/sampling.md, "Units");
     # with units over the work the boundaries' windows only time the copies, outside the estimate.
-    def cpi(r):
+    def windows(r):
         ws = [w for w in r.get("per_window", []) if w.get("ipc") and w.get("in_estimate", True)]
         mean_i = sum(w.get("instructions", 1) for w in ws) / len(ws) if ws else 1
-        return {(w["phase"], w.get("unit", 0)): w.get("instructions", 1) / mean_i / w["ipc"] for w in ws}
+        return {(w["phase"], w.get("unit", 0)): (w.get("instructions", 1) / mean_i / w["ipc"], w) for w in ws}
 
-    b, f = cpi(base), cpi(faster)
+    b, f = windows(base), windows(faster)
     phases = sorted(set(b) & set(f))
-    n = len(phases)
-    if n < 2:
+    if len(phases) < 2:
         return None
-    mb, mf = sum(b[k] for k in phases) / n, sum(f[k] for k in phases) / n
-    speedup = mb / mf
-    d = [b[k] - speedup * f[k] for k in phases]
-    sd = math.sqrt(sum(x * x for x in d) / (n - 1))  # the d have mean 0 by the choice of speedup
-    half = student_t(0.95, n - 1) * sd / (math.sqrt(n) * mf)
-    return speedup, speedup - half, speedup + half
+    weight = [b[k][1].get("weight", 1.0) for k in phases]
+    stratum = [int(b[k][1].get("starts_a_phase", False)) for k in phases]
+    return stratified_ratio([b[k][0] for k in phases], [f[k][0] for k in phases], weight, stratum)

@@ -49,13 +49,70 @@ nlohmann::ordered_json summed_coherence(const std::vector<nlohmann::ordered_json
   return sum;
 }
 
+// A window's (phase, unit).
+std::pair<uint64_t, uint64_t> held(const nlohmann::ordered_json& w) {
+  return {w.value("checkpoint_phase", uint64_t{0}), w.value("checkpoint_unit", uint64_t{0})};
+}
+
+// The pass places units and boundaries at its threads' turns, a few hundred instructions of the
+// clock past where they fall: a boundary this little before a window's measurement is its start.
+constexpr uint64_t kPlacementSlack = 1000;
+
+// Each window's weight in the estimate (the work it stands for, in spacings of the units) and its
+// stratum (0: the rest of the work, 1: a phase's start), with what the result says of them.
+struct Weights {
+  std::vector<double> weight;
+  std::vector<size_t> stratum;
+  nlohmann::ordered_json said = nlohmann::ordered_json::object();
+};
+Weights weights(const std::vector<nlohmann::ordered_json>& windows, const nlohmann::ordered_json& manifest,
+                uint64_t warmup, uint64_t instructions) {
+  Weights w{std::vector<double>(windows.size(), 1.0), std::vector<size_t>(windows.size(), 0)};
+  const uint64_t every = manifest.value("unit_every", uint64_t{0});
+  if (!every) return w;
+  const PhaseStarts ps = phase_starts(manifest, warmup, instructions);
+  size_t starts = 0, rest = 0;
+  for (const auto& window : windows)
+    if (in_estimate(window)) ++(ps.starts.count(held(window)) ? starts : rest);
+  // The work the units stand for: every unit of the manifest one spacing, whichever strides ran.
+  const double work = static_cast<double>(manifest.at("units").size() * every);
+  const double start_stretch = static_cast<double>(std::min(instructions, every));
+  const bool stratified =
+      instructions < every && starts > 0 && rest > 0 && work > static_cast<double>(starts) * start_stretch;
+  const double start_weight = start_stretch / static_cast<double>(every);
+  const double rest_weight =
+      stratified ? (work - static_cast<double>(starts) * start_stretch) / (static_cast<double>(rest * every)) : 1.0;
+  if (stratified)
+    for (size_t k = 0; k < windows.size(); ++k) {
+      if (!in_estimate(windows[k])) continue;
+      const bool start = ps.starts.count(held(windows[k])) > 0;
+      w.weight[k] = start ? start_weight : rest_weight;
+      w.stratum[k] = start ? 1 : 0;
+    }
+  w.said = {{"in_span", ps.in_span},
+            {"measured", starts},
+            {"unmeasured", ps.in_span - std::min<uint64_t>(ps.in_span, ps.starts.size())},
+            {"stratified", stratified}};
+  if (stratified) {
+    w.said["weight_of_a_start"] = start_weight;
+    w.said["weight_of_the_rest"] = rest_weight;
+  }
+  return w;
+}
+
 // Intervals at `level` of the pooled IPC, AMAT and AMAT's two parts over the windows as units
-// (common/confidence.hpp): IPC is instructions over cycles, AMAT and each part latency-time over
-// accesses, each pooled as the aggregate pools it. With one window there is none.
-nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& windows, double level) {
-  std::vector<double> instructions, cycles, latency_time, unloaded_time, contention_time, accesses;
-  for (const auto& w : windows) {
+// (common/confidence.hpp), each window weighted and in its stratum as `w` says: IPC is instructions
+// over cycles, AMAT and each part latency-time over accesses, each pooled as the aggregate pools it.
+// With one window there is none.
+nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& windows, const Weights& weights,
+                                  double level) {
+  std::vector<double> instructions, cycles, latency_time, unloaded_time, contention_time, accesses, weight;
+  std::vector<size_t> stratum;
+  for (size_t k = 0; k < windows.size(); ++k) {
+    const auto& w = windows[k];
     if (!in_estimate(w)) continue;
+    weight.push_back(weights.weight[k]);
+    stratum.push_back(weights.stratum[k]);
     const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
     double n = 0;
     for (const auto& [k, v] : w["memory_accesses"].items()) n += v.get<double>();
@@ -70,10 +127,10 @@ nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& win
   const auto put = [&c](const char* key, const std::optional<Interval>& i) {
     if (i) c[key] = {{"low", i->low}, {"high", i->high}, {"relative_half_width", i->relative_half_width()}};
   };
-  put("ipc", ratio_interval(instructions, cycles, level));
-  put("amat_ns", ratio_interval(latency_time, accesses, level));
-  put("amat_unloaded_ns", ratio_interval(unloaded_time, accesses, level));
-  put("amat_contention_ns", ratio_interval(contention_time, accesses, level));
+  put("ipc", stratified_ratio_interval(instructions, cycles, weight, stratum, level));
+  put("amat_ns", stratified_ratio_interval(latency_time, accesses, weight, stratum, level));
+  put("amat_unloaded_ns", stratified_ratio_interval(unloaded_time, accesses, weight, stratum, level));
+  put("amat_contention_ns", stratified_ratio_interval(contention_time, accesses, weight, stratum, level));
   return c;
 }
 
@@ -121,12 +178,37 @@ std::string window_name(const nlohmann::ordered_json& w) {
   return std::to_string(phase) + (unit ? "." + std::to_string(unit) : "");
 }
 
+PhaseStarts phase_starts(const nlohmann::ordered_json& manifest, uint64_t warmup, uint64_t instructions) {
+  PhaseStarts ps;
+  const uint64_t every = manifest.value("unit_every", uint64_t{0});
+  if (!every || !manifest.contains("units") || manifest["units"].empty()) return ps;
+  const uint64_t reach = std::min(instructions, every);
+  std::vector<std::pair<uint64_t, uint64_t>> boundaries;  // the clock there, the phase
+  for (const auto& p : manifest.at("phases"))
+    boundaries.emplace_back(p.at("clock_instructions").get<uint64_t>(), p.at("phase").get<uint64_t>());
+  uint64_t first = UINT64_MAX, last = 0;  // the units' measurements' starts
+  for (const auto& u : manifest.at("units")) {
+    const uint64_t measures = u.at("clock_instructions").get<uint64_t>() + warmup;
+    first = std::min(first, measures);
+    last = std::max(last, measures);
+    for (const auto& [at, phase] : boundaries)
+      if (at + kPlacementSlack >= measures && at < measures + reach) {
+        ps.starts[{u.at("phase").get<uint64_t>(), u.at("unit").get<uint64_t>()}] = phase;
+        break;
+      }
+  }
+  for (const auto& [at, phase] : boundaries) ps.in_span += at + kPlacementSlack >= first && at < last + every;
+  return ps;
+}
+
 // The windows' results as one run, as the paper aggregates its checkpoints: every count summed,
 // IPC as instructions over the summed time (windows back to back), AMAT and its parts weighted by
-// each window's memory accesses, link utilisation by each window's simulated time; the windows left
-// out of the estimate count only in the migration's figures and the host's time.
+// each window's memory accesses, link utilisation by each window's simulated time, each window
+// counted for the work it stands for (weights()); the windows left out of the estimate count only
+// in the windows' copies and the host's time.
 nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& windows, double level,
-                                 const nlohmann::ordered_json& manifest) {
+                                 const nlohmann::ordered_json& manifest, uint64_t warmup, uint64_t measured) {
+  const Weights weight = weights(windows, manifest, warmup, measured);
   nlohmann::ordered_json a;
   const nlohmann::ordered_json& first = windows.front();
   a["platform"] = first["platform"];
@@ -138,10 +220,15 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
   a["measured_over"] = first.value("measured_over", "per-thread budgets");
   double instructions = 0, cycles_weight = 0, accesses = 0, amat = 0, unloaded = 0, contention = 0, sim_ns = 0,
          host = 0;
-  nlohmann::ordered_json counts = nlohmann::ordered_json::object(), util = nlohmann::ordered_json::object();
+  nlohmann::ordered_json counts = nlohmann::ordered_json::object(), util = nlohmann::ordered_json::object(),
+                         weighted_counts = nlohmann::ordered_json::object();
+  double weighted_ns = 0;
   uint64_t moved = 0, to_pool = 0, from_pool = 0, s2s = 0, dropped = 0, shootdowns = 0, llc_misses = 0;
   double os_busy = 0;
-  for (const auto& w : windows) {
+  double weighted_instructions = 0;
+  for (size_t index = 0; index < windows.size(); ++index) {
+    const auto& w = windows[index];
+    const double weight_k = weight.weight[index];
     host += w["host_seconds"].get<double>();
     if (w.contains("migration")) {
       const auto& m = w["migration"];
@@ -156,31 +243,34 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
     if (!in_estimate(w)) continue;
     const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
     instructions += instr;
-    if (ipc > 0) cycles_weight += instr / ipc;
+    weighted_instructions += weight_k * instr;
+    if (ipc > 0) cycles_weight += weight_k * instr / ipc;
     double n = 0;
     for (const auto& [k, v] : w["memory_accesses"].items()) {
       counts[k] = (counts.contains(k) ? counts[k].get<uint64_t>() : 0) + v.get<uint64_t>();
+      weighted_counts[k] = weighted_counts.value(k, 0.0) + weight_k * v.get<double>();
       n += v.get<double>();
     }
-    accesses += n;
-    amat += n * w["amat_ns"].get<double>();
-    unloaded += n * w["amat_unloaded_ns"].get<double>();
-    contention += n * w["amat_contention_ns"].get<double>();
+    accesses += weight_k * n;
+    amat += weight_k * n * w["amat_ns"].get<double>();
+    unloaded += weight_k * n * w["amat_unloaded_ns"].get<double>();
+    contention += weight_k * n * w["amat_contention_ns"].get<double>();
     const double t = w["sim_time_ns"].get<double>();
     sim_ns += t;
+    weighted_ns += weight_k * t;
     for (const auto& [k, v] : w["link_utilization"].items())
-      util[k] = (util.contains(k) ? util[k].get<double>() : 0.0) + t * v.get<double>();
+      util[k] = (util.contains(k) ? util[k].get<double>() : 0.0) + weight_k * t * v.get<double>();
     llc_misses += w["llc_misses"].get<uint64_t>();
   }
-  a["ipc"] = cycles_weight > 0 ? instructions / cycles_weight : 0.0;
+  a["ipc"] = cycles_weight > 0 ? weighted_instructions / cycles_weight : 0.0;
   a["amat_ns"] = accesses > 0 ? amat / accesses : 0.0;
   a["amat_unloaded_ns"] = accesses > 0 ? unloaded / accesses : 0.0;
   a["amat_contention_ns"] = accesses > 0 ? contention / accesses : 0.0;
   nlohmann::ordered_json breakdown = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : counts.items()) breakdown[k] = accesses > 0 ? v.get<double>() / accesses : 0.0;
+  for (const auto& [k, v] : weighted_counts.items()) breakdown[k] = accesses > 0 ? v.get<double>() / accesses : 0.0;
   a["access_breakdown"] = breakdown;
   a["memory_accesses"] = counts;
-  for (auto& [k, v] : util.items()) v = sim_ns > 0 ? v.get<double>() / sim_ns : 0.0;
+  for (auto& [k, v] : util.items()) v = weighted_ns > 0 ? v.get<double>() / weighted_ns : 0.0;
   a["link_utilization"] = util;
   a["instructions"] = static_cast<uint64_t>(instructions);
   a["llc_misses"] = llc_misses;
@@ -196,9 +286,11 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
   a["sim_time_ns"] = sim_ns;
   a["host_seconds"] = host;
   a["coherence"] = summed_coherence(windows);
-  a["confidence"] = confidence(windows, level);
+  a["confidence"] = confidence(windows, weight, level);
+  if (!weight.said.empty()) a["phase_starts"] = weight.said;
   nlohmann::ordered_json per = nlohmann::ordered_json::array();
-  for (const auto& w : windows) {
+  for (size_t index = 0; index < windows.size(); ++index) {
+    const auto& w = windows[index];
     const auto migration = [&](const char* key) -> uint64_t {
       return w.contains("migration") ? w["migration"].value(key, uint64_t{0}) : 0;
     };
@@ -216,6 +308,8 @@ nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& wind
                    {"to_pool", migration("to_pool")},
                    {"copies_in_flight", w.value("checkpoint_copies_in_flight", uint64_t{0})}});
     if (!in_estimate(w)) per.back()["in_estimate"] = false;
+    if (weight.stratum[index]) per.back()["starts_a_phase"] = true;
+    if (weight.weight[index] != 1.0) per.back()["weight"] = weight.weight[index];
   }
   a["per_window"] = per;
   // What any window did short of what it was asked, named by its phase.

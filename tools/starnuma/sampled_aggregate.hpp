@@ -18,12 +18,28 @@ nlohmann::ordered_json read_json(const std::filesystem::path& path, const std::s
 // results or of an entry of per_window.
 std::string window_name(const nlohmann::ordered_json& w);
 
+// The units over the work whose windows measure a phase's start (docs/sampling.md, "The phases'
+// starts, a stratum"): a unit at the clock's c, warmed `warmup` and measuring `instructions`, measures
+// the boundary at b when c + warmup <= b < c + warmup + min(instructions, unit_every). `starts`:
+// (phase, unit) -> the phase whose start it measures; `in_span`: the boundaries within the units'
+// measured span (from the first unit's measurement to one spacing past the last's), so those no
+// window measures are in_span - starts.size(). Empty for checkpoints without units over the work.
+// Throws nlohmann::json's exceptions on a manifest without the clocks.
+struct PhaseStarts {
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> starts;
+  uint64_t in_span = 0;
+};
+PhaseStarts phase_starts(const nlohmann::ordered_json& manifest, uint64_t warmup, uint64_t instructions);
+
 // The windows' results (each its stats.json) as one run, as the paper aggregates its checkpoints,
 // with the pooled IPC's and AMAT's intervals at `level` over the windows as units; its migration
-// the execution's, from the checkpoints' manifest (the windows' own copies: windows_copies).
+// the execution's, from the checkpoints' manifest (the windows' own copies: windows_copies). When
+// the units' windows (`warmup` + `instructions`) leave gaps between the manifest's units over the
+// work, the windows measuring a phase's start are a stratum standing for their own stretch and the
+// others share the rest of the work (`phase_starts` in the result; docs/sampling.md).
 // Throws nlohmann::json's exceptions on a manifest without the phases' moves.
 nlohmann::ordered_json aggregate(const std::vector<nlohmann::ordered_json>& windows, double level,
-                                 const nlohmann::ordered_json& manifest);
+                                 const nlohmann::ordered_json& manifest, uint64_t warmup, uint64_t instructions);
 
 // Each phase boundary's position in a checkpoint folder's manifest: phase, the mean thread's
 // instructions there.

@@ -226,6 +226,15 @@ class Sampler {
       if (estimate_.back()) estimate_places_.push_back(places_.back());
     }
     strides_ = sa.target_error > 0 ? stride_chain(estimate_places_, every ? 0 : units) : std::vector<uint64_t>{1};
+    // Where the windows leave gaps, those measuring a phase's start are a stratum every stride runs.
+    starts_phase_.assign(held_.size(), false);
+    if (every && sa.instructions < every) try {
+        const PhaseStarts ps = phase_starts(manifest_, sa.warmup, sa.instructions);
+        for (size_t k = 0; k < held_.size(); ++k) starts_phase_[k] = ps.starts.count(held_[k]) > 0;
+      } catch (const nlohmann::json::exception& e) {
+        report_error(msg::kInput, (dir_ / "manifest.json").string() + ": " + e.what() +
+                                      " (written by an older starnuma? make the checkpoints again)");
+      }
     window_out_.resize(files_.size());
     copies_done_.resize(files_.size());
     copies_to_.resize(files_.size());
@@ -271,6 +280,7 @@ class Sampler {
   std::vector<std::pair<uint64_t, uint64_t>> held_;  // what the manifest says each file holds: (phase, unit)
   std::vector<uint64_t> places_, strides_;
   std::vector<bool> estimate_;             // a window in the estimate (not a boundary's, with units over the work)
+  std::vector<bool> starts_phase_;         // a unit's window measuring a phase's start, run at every stride
   std::vector<uint64_t> estimate_places_;  // those windows' places
   fs::path out_;
   unsigned jobs_ = 1;
@@ -424,7 +434,8 @@ void Sampler::run_stride(uint64_t stride) {
     if (units && !failed_)
       unit_copies_done(dir_ / "manifest.json", manifest_, sa_.warmup, held_, window_out_, copies_done_);
     for (size_t k = 0; k < files_.size() && !failed_; ++k)
-      if ((held_[k].second != 0) == units && (!estimate_[k] || places_[k] % stride == 0) && window_out_[k].empty())
+      if ((held_[k].second != 0) == units && (!estimate_[k] || starts_phase_[k] || places_[k] % stride == 0) &&
+          window_out_[k].empty())
         launch(k);
     while (!running_.empty()) reap_one();
     run_on_slurm();
@@ -486,6 +497,7 @@ int Sampler::run() {
   size_t at = 0;
   while (at + 1 < strides_.size() && windows_at(estimate_places_, strides_[at]) < kPilotWindows) ++at;
   nlohmann::ordered_json result;
+  std::vector<nlohmann::ordered_json> windows;  // each run window's results, read once per stride
   std::vector<uint64_t> strides_run;
   for (;;) {
     run_stride(strides_[at]);
@@ -496,7 +508,8 @@ int Sampler::run() {
       return failed_;
     }
     try {
-      result = aggregate(results(), sa_.confidence, manifest_);
+      windows = results();
+      result = aggregate(windows, sa_.confidence, manifest_, sa_.warmup, sa_.instructions);
     } catch (const nlohmann::json::exception& e) {
       clean_up();
       report_error(msg::kInput, (dir_ / "manifest.json").string() + ": " + e.what() +
@@ -517,7 +530,7 @@ int Sampler::run() {
   result["instructions_per_window"] = sa_.instructions;
   result["warmup_per_window"] = sa_.warmup;
   result["windows_available"] = files_.size();
-  result["method"] = method(results());
+  result["method"] = method(windows);
   result["strides"] = strides_run;
   // The host's cost: the windows' own, and the one build they shared (a window that could not
   // take it built its own: host_workload_shared false in its stats.json).
@@ -525,11 +538,11 @@ int Sampler::run() {
   result["host_build_seconds"] = build_seconds;
   if (trace_.empty()) {
     size_t unshared = 0;
-    for (const auto& w : results()) unshared += !w.value("host_workload_shared", false);
+    for (const auto& w : windows) unshared += !w.value("host_workload_shared", false);
     result["host_workload_builds"] = 1 + unshared;
   } else {  // the windows read the recording: nothing built, unless a thread ran past it
     uint64_t past = 0, built = 0;
-    for (const auto& w : results()) {
+    for (const auto& w : windows) {
       const uint64_t threads = w.value("threads_generated_past_recording", uint64_t{0});
       past += threads;
       built += threads > 0;
@@ -539,8 +552,8 @@ int Sampler::run() {
     result["threads_generated_past_recording"] = past;
   }
   if (strides_run.back() == 1) report_target_error(result, sa_.target_error, estimate_places_.size());
-  report_unfinished_copies(result, copies_by_next_boundary(results(), manifest_));
-  report_thread_drift(result, thread_drift(results(), manifest_));
+  report_unfinished_copies(result, copies_by_next_boundary(windows, manifest_));
+  report_thread_drift(result, thread_drift(windows, manifest_));
   report_lead_mismatch(result, manifest_, sa_.warmup);
   if (keep) {
     write_file_atomically((out_ / "sampled.json").string(), json_text(result) + "\n");
@@ -599,6 +612,17 @@ void Sampler::print(const nlohmann::ordered_json& result) const {
             << " contention; " << result["migration"]["pages_moved"] << " pages moved in the execution, "
             << std::setprecision(0) << 100 * result["migration"]["to_pool_fraction"].get<double>() << " % to the pool ("
             << result["windows_copies"]["pages_moved"] << " copies in the windows)\n";
+  if (result.contains("phase_starts")) {
+    const auto& starts = result["phase_starts"];
+    if (starts["stratified"].get<bool>())
+      std::cout << std::setprecision(2) << "The " << starts["measured"]
+                << " windows measuring a phase's start stand for their own stretch, the others "
+                << starts["weight_of_the_rest"].get<double>() << " spacings each (docs/sampling.md)\n";
+    if (const auto unmeasured = starts["unmeasured"].get<uint64_t>())
+      std::cout << "note: " << unmeasured << " of the " << starts["in_span"]
+                << " phase starts among the units fall in no window's measurement (checkpoint --unit-lead "
+                << sa_.warmup << " measures each; docs/sampling.md, \"The phases' starts, a stratum\")\n";
+  }
   for (const auto& s : result["shortfalls"]) std::cout << "WARNING: " << s.get<std::string>() << '\n';
 }
 }  // namespace
