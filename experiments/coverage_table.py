@@ -75,12 +75,22 @@ def row(case: pathlib.Path, kind: str = "continuous") -> tuple[str, list[bool], 
     return "| " + " | ".join(cells) + " |", held, warned, near_spread
 
 
-def cases(out: str) -> list[pathlib.Path]:
-    """A study's finished cases (experiments/coverage.sh marks each `done`), or an error naming OUT."""
+def cases(out: str, only: list[str] | None = None) -> list[pathlib.Path]:
+    """A study's finished cases (experiments/coverage.sh marks each `done`), those whose names start
+    with one of `only` when given, or an error naming OUT."""
     found = sorted(p for p in pathlib.Path(out).iterdir() if (p / "done").exists())
     if not found:
         sys.exit(f"{out}: no finished case (experiments/coverage.sh)")
-    return found
+    return [p for p in found if not only or any(p.name.startswith(name) for name in only)]
+
+
+def study_arguments(doc: str) -> argparse.ArgumentParser:
+    """The command line of a script over a study's cases: OUT, CASE... (name prefixes), --reference."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("out")
+    ap.add_argument("cases", nargs="*", help="only the cases whose names start so")
+    ap.add_argument("--reference", choices=sorted(REFERENCES), default="continuous")
+    return ap
 
 
 def main(out: str, kind: str = "continuous") -> int:

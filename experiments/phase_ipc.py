@@ -8,7 +8,6 @@ rate), the mean over the references; then the units' difference.
 
     python3 experiments/phase_ipc.py OUT [--reference continuous|as-pass] [CASE...]
 """
-import argparse
 import json
 import pathlib
 import statistics
@@ -52,9 +51,7 @@ def unit_phases(case: pathlib.Path) -> dict[int, float]:
 def main(out: str, kind: str = "continuous", only: list[str] | None = None) -> int:
     print("| case | phase | units' IPC | reference IPC | units |")
     print("|---|---|---|---|---|")
-    for case in coverage_table.cases(out):
-        if only and not any(case.name.startswith(name) for name in only):
-            continue
+    for case in coverage_table.cases(out, only):
         threads = json.loads((case / "manifest.json").read_text())["threads"]
         per_run = [run_phases(r, threads) for r in coverage_table.reference(case, kind)]
         units = unit_phases(case)
@@ -68,9 +65,5 @@ def main(out: str, kind: str = "continuous", only: list[str] | None = None) -> i
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("out")
-    ap.add_argument("cases", nargs="*", help="only the cases whose names start so")
-    ap.add_argument("--reference", choices=sorted(coverage_table.REFERENCES), default="continuous")
-    args = ap.parse_args()
+    args = coverage_table.study_arguments(__doc__).parse_args()
     sys.exit(main(args.out, args.reference, args.cases))

@@ -1,0 +1,74 @@
+"""What a coverage study's units do per instruction against its continuous runs (docs/sampling.md,
+"The phases' starts, sampled on the grid": what poa's -2 % is not). For each case of a study
+(experiments/coverage.sh OUT): LLC misses and page walks per 1 000 instructions, a walk's mean
+time, AMAT and its unloaded part, in the units' windows (those in the estimate, summed) and in the
+continuous runs (their mean).
+
+With `--same-stretches OTHER` (another study of the same cases, its units led by another warm-up:
+`WARMUP=200000 SAMPLED_ONLY=1 ... coverage.sh` on a copy), each unit measuring the same multiple of
+the spacing in both is paired instead: the spread of their IPC ratios (OTHER over OUT) and its mean.
+
+    python3 experiments/units_vs_runs.py OUT [CASE...] [--reference continuous|as-pass]
+    python3 experiments/units_vs_runs.py OUT [CASE...] --same-stretches OTHER
+"""
+import json
+import pathlib
+import statistics
+import sys
+
+import boundary_strata
+import coverage_table
+
+
+def per_instruction(runs: list[dict]) -> dict[str, float]:
+    """LLC misses and walks per 1 000 instructions, a walk's mean ns, AMAT and its unloaded part."""
+    instructions = sum(r["instructions"] for r in runs)
+    accesses = [sum(r["memory_accesses"].values()) for r in runs]
+    walks = sum(r["page_walks"]["walks"] for r in runs)
+    return {"llc_mpki": 1000 * sum(r["llc_misses"] for r in runs) / instructions,
+            "walks_pki": 1000 * walks / instructions,
+            "walk_ns": sum(r["page_walks"]["walks"] * r["page_walks"]["mean_ns"] for r in runs) / walks if walks else 0,
+            "amat_ns": sum(a * r["amat_ns"] for a, r in zip(accesses, runs)) / sum(accesses),
+            "unloaded_ns": sum(a * r["amat_unloaded_ns"] for a, r in zip(accesses, runs)) / sum(accesses)}
+
+
+def unit_ipcs(case: pathlib.Path) -> dict[int, float]:
+    """Each unit's IPC by the multiple of the spacing it measures from."""
+    sampled = json.loads((case / "sampled.json").read_text())
+    manifest = json.loads((case / "manifest.json").read_text())
+    clock = {(u["phase"], u["unit"]): u["clock_instructions"] for u in manifest["units"]}
+    every, warmup = manifest["unit_every"], sampled["warmup_per_window"]
+    return {round((clock[w["checkpoint_phase"], w["checkpoint_unit"]] + warmup) / every): w["ipc"]
+            for w in boundary_strata.windows(case, sampled)}
+
+
+def main(out: str, only: list[str], kind: str = "continuous", other: str | None = None) -> int:
+    cases = coverage_table.cases(out, only)
+    if other:
+        print("| case | stretches | IPC, OTHER over OUT: lowest | highest | mean |")
+        print("|---|---|---|---|---|")
+        for case in cases:
+            a, b = unit_ipcs(case), unit_ipcs(pathlib.Path(other) / case.name)
+            ratios = [b[k] / a[k] - 1 for k in sorted(set(a) & set(b))]
+            if not ratios:
+                sys.exit(f"{case.name}: no stretch measured in both studies")
+            print(f"| {case.name} | {len(ratios)} | {100 * min(ratios):+.1f} % | {100 * max(ratios):+.1f} % "
+                  f"| {100 * statistics.mean(ratios):+.2f} % |")
+        return 0
+    print("| case | LLC misses / 1 000 instr. | walks / 1 000 instr. | walk ns | AMAT ns | unloaded ns |")
+    print("|---|---|---|---|---|---|")
+    for case in cases:
+        sampled = json.loads((case / "sampled.json").read_text())
+        u = per_instruction(boundary_strata.windows(case, sampled))
+        r = per_instruction(coverage_table.reference(case, kind))
+        cells = [f"{u[k]:.2f} / {r[k]:.2f}" if k.endswith("pki") else f"{u[k]:.1f} / {r[k]:.1f}"
+                 for k in ("llc_mpki", "walks_pki", "walk_ns", "amat_ns", "unloaded_ns")]
+        print(f"| {case.name} (units / runs) | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    ap = coverage_table.study_arguments(__doc__)
+    ap.add_argument("--same-stretches", metavar="OTHER", help="pair each unit with OTHER's on the same stretch")
+    args = ap.parse_args()
+    sys.exit(main(args.out, args.cases, args.reference, args.same_stretches))

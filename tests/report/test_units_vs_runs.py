@@ -1,0 +1,68 @@
+"""Tests of experiments/units_vs_runs.py on a made-up study whose figures are known by hand: two units
+every 100 K measuring 20 K after 10 K of warm-up, and one continuous run.
+
+    python3 tests/report/test_units_vs_runs.py
+"""
+import contextlib
+import io
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "experiments")]
+import units_vs_runs  # noqa: E402
+
+
+def window(ipc: float, misses: int, walks: int, walk_ns: float, amat: float) -> dict:
+    return {"instructions": 1000, "ipc": ipc, "llc_misses": misses, "memory_accesses": {"local": 10},
+            "amat_ns": amat, "amat_unloaded_ns": 80.0, "page_walks": {"walks": walks, "mean_ns": walk_ns}}
+
+
+def study(root: Path, ipcs=(0.5, 0.25)) -> Path:
+    case = root / "poa-starnuma16-scaled"
+    (case / "windows").mkdir(parents=True)
+    stats = [{"checkpoint_phase": 1, "instructions": 40, "ipc": 1.0}]  # a boundary's: not in the estimate
+    stats += [{"checkpoint_phase": 1, "checkpoint_unit": 1, **window(ipcs[0], 30, 1, 100.0, 400.0)},
+              {"checkpoint_phase": 1, "checkpoint_unit": 2, **window(ipcs[1], 10, 3, 60.0, 200.0)}]
+    for k, w in enumerate(stats):
+        (case / "windows" / f"window-{k + 1}").mkdir()
+        (case / "windows" / f"window-{k + 1}" / "stats.json").write_text(json.dumps(w))
+    (case / "manifest.json").write_text(json.dumps({"unit_every": 100_000, "units": [
+        {"phase": 1, "unit": u, "clock_instructions": 1_000_000 + u * 100_000 - 10_000} for u in (1, 2)]}))
+    (case / "sampled.json").write_text(json.dumps({"windows": 2, "warmup_per_window": 10_000}))
+    run = window(0.4, 25, 2, 50.0, 250.0)
+    run["instructions"] = 2000
+    run["memory_accesses"] = {"local": 20}
+    (case / "continuous-d0-own.json").write_text(json.dumps(run))
+    (case / "done").touch()
+    return root
+
+
+def output(*args) -> str:
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        assert units_vs_runs.main(*args) == 0
+    return text.getvalue()
+
+
+class UnitsVsRuns(unittest.TestCase):
+    def test_per_instruction_against_the_runs(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = output(str(study(Path(d))), [])
+        # Units: 40 misses and 4 walks over 2 000 instructions, walks (100 + 3 x 60) / 4 = 70 ns, AMAT
+        # (400 + 200) / 2; the run: 25 and 2 over 2 000, 50 ns, 250.
+        self.assertIn("| poa-starnuma16-scaled (units / runs) | 20.00 / 12.50 | 2.00 / 1.00 | 70.0 / 50.0 "
+                      "| 300.0 / 250.0 | 80.0 / 80.0 |", out)
+
+    def test_the_same_stretches_in_two_studies(self):
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            out = output(str(study(Path(a))), [], "continuous", str(study(Path(b), ipcs=(0.55, 0.2))))
+        # +10 % and -20 %: a mean of -5 %.
+        self.assertIn("| poa-starnuma16-scaled | 2 | -20.0 % | +10.0 % | -5.00 % |", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
