@@ -231,7 +231,12 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
       if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
     }
   }
-  // The last instructions retire when their loads and stores complete.
+  // A measured stretch ends where it began, at a dispatch: its account started with the loads and
+  // stores then in flight and ends with those in flight now, so that a short window does not add
+  // its drain (about one memory latency) to its cycles. A stream that ended retires its last
+  // instructions when their loads and stores complete: that time is the program's.
+  const bool stretch_over = !more();
+  const int64_t last_dispatch = window.now();
   window.complete_all();
   const int64_t now = window.now();
   if (warming_) {  // the stream ended inside the warm-up: nothing was measured
@@ -240,7 +245,7 @@ void Core::run_window(Caches& caches, unsigned mshrs, int64_t hit_fs) {
   }
   ended_early_ = !measuring || (kSpans ? !job.control->span_over() : retired < job.instructions);
   instructions_ += retired;
-  cycles_ += static_cast<uint64_t>((now - start) / cycle_fs_);
+  cycles_ += static_cast<uint64_t>(((stretch_over ? last_dispatch : now) - start) / cycle_fs_);
   if (waves_) waves_->set(retired_signal_, now / 1000, static_cast<int64_t>(retired_total_));
   caches_->caught_up();
   wait_until_fs(now);

@@ -91,7 +91,7 @@ Weights weights(const std::vector<nlohmann::ordered_json>& windows, const nlohma
     }
   w.said = {{"in_span", ps.in_span},
             {"measured", starts},
-            {"unmeasured", ps.in_span - std::min<uint64_t>(ps.in_span, ps.starts.size())},
+            {"unmeasured", ps.in_span - std::min<uint64_t>(ps.in_span, ps.boundaries_measured())},
             {"stratified", stratified}};
   if (stratified) {
     w.said["weight_of_a_start"] = start_weight;
@@ -115,7 +115,7 @@ nlohmann::ordered_json confidence(const std::vector<nlohmann::ordered_json>& win
     stratum.push_back(weights.stratum[k]);
     const double instr = w["instructions"].get<double>(), ipc = w["ipc"].get<double>();
     double n = 0;
-    for (const auto& [k, v] : w["memory_accesses"].items()) n += v.get<double>();
+    for (const auto& [where, count] : w["memory_accesses"].items()) n += count.get<double>();
     instructions.push_back(instr);
     cycles.push_back(ipc > 0 ? instr / ipc : 0);
     latency_time.push_back(n * w["amat_ns"].get<double>());

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,17 @@ std::string window_name(const nlohmann::ordered_json& w);
 // the boundary at b when c + warmup <= b < c + warmup + min(instructions, unit_every). `starts`:
 // (phase, unit) -> the phase whose start it measures; `in_span`: the boundaries within the units'
 // measured span (from the first unit's measurement to one spacing past the last's), so those no
-// window measures are in_span - starts.size(). Empty for checkpoints without units over the work.
-// Throws nlohmann::json's exceptions on a manifest without the clocks.
+// window measures are in_span - boundaries_measured(). Empty for checkpoints without units over the
+// work. Throws nlohmann::json's exceptions on a manifest without the clocks.
 struct PhaseStarts {
   std::map<std::pair<uint64_t, uint64_t>, uint64_t> starts;
   uint64_t in_span = 0;
+  // The boundaries some unit measures, each once however many do.
+  uint64_t boundaries_measured() const {
+    std::set<uint64_t> phases;
+    for (const auto& [unit, phase] : starts) phases.insert(phase);
+    return phases.size();
+  }
 };
 PhaseStarts phase_starts(const nlohmann::ordered_json& manifest, uint64_t warmup, uint64_t instructions);
 
