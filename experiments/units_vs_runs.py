@@ -8,9 +8,16 @@ With `--same-stretches OTHER` (another study of the same cases, its units led by
 `WARMUP=200000 SAMPLED_ONLY=1 ... coverage.sh` on a copy), each unit measuring the same multiple of
 the spacing in both is paired instead: the spread of their IPC ratios (OTHER over OUT) and its mean.
 
+With `--counters STATS` (a continuous run's stats.json, `run ... --out DIR`, over the case's stretch),
+one case's units' counters against that run's, per 1 000 instructions: the cores' cycles, cache hits
+and misses, LLC writebacks and stalls, the memories' reads and writes and a read's mean wait, the homes'
+GetM, PutM and PutE (docs/sampling.md, "A window ends at its last dispatch").
+
     python3 experiments/units_vs_runs.py OUT [CASE...] [--reference continuous|as-pass]
     python3 experiments/units_vs_runs.py OUT [CASE...] --same-stretches OTHER
+    python3 experiments/units_vs_runs.py OUT CASE --counters STATS
 """
+import collections
 import json
 import pathlib
 import statistics
@@ -42,8 +49,44 @@ def unit_ipcs(case: pathlib.Path) -> dict[int, float]:
             for w in boundary_strata.windows(case, sampled)}
 
 
-def main(out: str, only: list[str], kind: str = "continuous", other: str | None = None) -> int:
+CORE_COUNTERS = ("cycles", "l2_hits", "llc_hits", "llc_misses", "writebacks", "rob_stalls", "mshr_stalls",
+                 "store_buffer_stalls")
+HOME_COUNTERS = ("socket_home_getm", "socket_home_putm", "socket_home_pute")
+
+
+def counters(stats: list[dict]) -> dict[str, float]:
+    """The cores', memories' and homes' counters of runs' stats.json trees, summed, per 1 000 of the
+    cores' instructions; `read_ns`, a memory read's mean wait."""
+    total, read_ns = collections.Counter(), 0.0
+    for tree in stats:
+        for node in tree["nodes"].values():
+            for part, c in node.items():
+                if part.startswith("core"):
+                    total.update({k: c.get(k, 0) for k in ("instructions", *CORE_COUNTERS)})
+            if "memory" in node:
+                m = node["memory"]
+                total.update({"memory_reads": m["reads"], "memory_writes": m["writes"]})
+                read_ns += m["read_latency"]["mean"] * m["read_latency"]["count"]
+        total.update({k: tree.get("coherence", {}).get(k, 0) for k in HOME_COUNTERS})
+    per = {k: 1000 * v / total["instructions"] for k, v in total.items() if k != "instructions"}
+    per["read_ns"] = read_ns / total["memory_reads"] if total["memory_reads"] else 0.0
+    return per
+
+
+def main(out: str, only: list[str], kind: str = "continuous", other: str | None = None,
+         run_stats: str | None = None) -> int:
     cases = coverage_table.cases(out, only)
+    if run_stats:
+        if len(cases) != 1:
+            sys.exit(f"--counters compares one case with one run; {len(cases)} cases match")
+        sampled = json.loads((cases[0] / "sampled.json").read_text())
+        u = counters([w["stats"] for w in boundary_strata.windows(cases[0], sampled)])
+        r = counters([json.loads(pathlib.Path(run_stats).read_text())["stats"]])
+        print(f"| {cases[0].name}: per 1 000 instructions | units | run | units / run |")
+        print("|---|---|---|---|")
+        for k in u:
+            print(f"| {k} | {u[k]:.3f} | {r[k]:.3f} | {u[k] / r[k] if r[k] else float('nan'):.3f} |")
+        return 0
     if other:
         print("| case | stretches | IPC, OTHER over OUT: lowest | highest | mean |")
         print("|---|---|---|---|---|")
@@ -70,5 +113,6 @@ def main(out: str, only: list[str], kind: str = "continuous", other: str | None 
 if __name__ == "__main__":
     ap = coverage_table.study_arguments(__doc__)
     ap.add_argument("--same-stretches", metavar="OTHER", help="pair each unit with OTHER's on the same stretch")
+    ap.add_argument("--counters", metavar="STATS", help="one case's units' counters against a run's stats.json")
     args = ap.parse_args()
-    sys.exit(main(args.out, args.cases, args.reference, args.same_stretches))
+    sys.exit(main(args.out, args.cases, args.reference, args.same_stretches, args.counters))

@@ -48,6 +48,14 @@ def output(*args) -> str:
     return text.getvalue()
 
 
+def tree(cycles: int, writes: int, putm: int, read_ns: float) -> dict:
+    """A stats.json tree: one core of 1 000 instructions, its socket's memory and the homes' counts."""
+    core = {"instructions": 1000, "cycles": cycles, "l2_hits": 2, "llc_hits": 3, "llc_misses": 40, "writebacks": putm}
+    memory = {"reads": 40, "writes": writes, "read_latency": {"count": 40, "mean": read_ns}}
+    return {"nodes": {"socket0": {"core0": core, "memory": memory}},
+            "coherence": {"socket_home_getm": 40, "socket_home_putm": putm, "socket_home_pute": 1}}
+
+
 class UnitsVsRuns(unittest.TestCase):
     def test_per_instruction_against_the_runs(self):
         with tempfile.TemporaryDirectory() as d:
@@ -62,6 +70,24 @@ class UnitsVsRuns(unittest.TestCase):
             out = output(str(study(Path(a))), [], "continuous", str(study(Path(b), ipcs=(0.55, 0.2))))
         # +10 % and -20 %: a mean of -5 %.
         self.assertIn("| poa-starnuma16-scaled | 2 | -20.0 % | +10.0 % | -5.00 % |", out)
+
+    def test_counters_against_a_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            root = study(Path(d))
+            case = root / "poa-starnuma16-scaled"
+            for k, t in ((2, tree(900, 1, 1, 100.0)), (3, tree(1100, 3, 3, 80.0))):
+                w = json.loads((case / "windows" / f"window-{k}" / "stats.json").read_text())
+                (case / "windows" / f"window-{k}" / "stats.json").write_text(json.dumps({**w, "stats": t}))
+            run = Path(d) / "run.json"
+            run.write_text(json.dumps({"stats": tree(1000, 4, 4, 100.0)}))
+            out = output(str(root), [], "continuous", None, str(run))
+        # Units: 2 000 cycles, 4 writes and PutMs over 2 000 instructions, reads waiting (40 x 100 +
+        # 40 x 80) / 80 = 90 ns; the run: 1 000 cycles, 4 writes over 1 000, 100 ns.
+        self.assertIn("| cycles | 1000.000 | 1000.000 | 1.000 |", out)
+        self.assertIn("| memory_writes | 2.000 | 4.000 | 0.500 |", out)
+        self.assertIn("| socket_home_putm | 2.000 | 4.000 | 0.500 |", out)
+        self.assertIn("| socket_home_pute | 1.000 | 1.000 | 1.000 |", out)
+        self.assertIn("| read_ns | 90.000 | 100.000 | 0.900 |", out)
 
 
 if __name__ == "__main__":
