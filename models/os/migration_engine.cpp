@@ -59,8 +59,8 @@ void MigrationEngine::run() {
   while (s_.control->active() > 0) {
     const int64_t now = sim_now_fs();
     mover_.land(now);
-    // A sampled run's window replays its phase when measurement starts (and the next boundary's
-    // when its clock gets there); a continuous run starts a phase whenever the phases' clock (the
+    // A sampled run's window replays its phase when measurement starts, a unit's at its start (and
+    // the next boundary's when its clock gets there); a continuous run starts a phase whenever the phases' clock (the
     // mean thread's work) crosses a boundary.
     const Setup::Replay* replayed = s_.replay ? replay_starting(now) : nullptr;
     const bool phase_starts = s_.replay ? replayed != nullptr : s_.phase_reached(records_.size() + 1, now);
@@ -207,7 +207,10 @@ const MigrationEngine::Setup::Replay* MigrationEngine::replay_starting(int64_t n
     next_started_ = true;
     return &*s_.next;
   }
-  return records_.empty() && s_.control->measuring() ? &*s_.replay : nullptr;
+  // A boundary's phase starts where its window measures; a unit's copies are under way from the
+  // window's start, so that its warm-up carries their traffic into the measurement, as a continuous
+  // run's has been carrying it since the boundary.
+  return records_.empty() && (s_.replay->resumed || s_.control->measuring()) ? &*s_.replay : nullptr;
 }
 
 std::vector<PageMove> MigrationEngine::replay(const Setup::Replay& r, PhaseRecord& rec) {

@@ -124,11 +124,24 @@ class FunctionalPass {
   void write_manifest();
   void timed_start();
   uint64_t mean_retired() const { return total_retired_ / n_; }
-  // unit_every: the next unit's place after the mean thread's `mean` instructions.
-  uint64_t next_unit_after(uint64_t mean) const {
+  // unit_every: the start of the next stretch after the mean thread's `mean` instructions (its
+  // unit's place, or with a lead the lead before where its window measures).
+  uint64_t next_stretch_after(uint64_t mean) const {
     const uint64_t every = o_.unit_every,
                    offset = o_.unit_lead ? (every - o_.unit_lead % every) % every : o_.unit_offset;
     return mean < offset ? offset : ((mean - offset) / every + 1) * every + offset;
+  }
+  // The unit of the stretch starting at `stretch`: there, or at a random point of it (unit_jitter),
+  // drawn from the seed and the stretch alone, so both machines of a comparison draw the same.
+  uint64_t unit_place(uint64_t stretch) const {
+    constexpr uint64_t kUnitStream = 0x756e6974;  // "unit": apart from the workload's threads' streams
+    const auto index = static_cast<unsigned>(stretch / o_.unit_every);
+    return o_.unit_jitter ? stretch + thread_seed(o_.seed ^ kUnitStream, index) % o_.unit_every : stretch;
+  }
+  // The next unit after the one of stretch `next_stretch_` (or, first, after `mean`).
+  void plan_next_unit(std::optional<uint64_t> mean) {
+    next_stretch_ = mean ? next_stretch_after(*mean) : next_stretch_ + o_.unit_every;
+    next_unit_at_ = unit_place(next_stretch_);
   }
   // Whether the pass goes on in the last boundary's phase for its units (`unit`: written so far).
   bool units_to_come(uint64_t unit) const {
@@ -140,7 +153,7 @@ class FunctionalPass {
   bool unit_due(uint64_t phase, uint64_t unit) const {
     if (phase == 0 || o_.streams_only) return false;
     if (o_.unit_every)  // with a lead, only a unit whose planned stretch ends by the last phase's end
-      return mean_retired() >= next_unit_at_ && (!o_.unit_lead || next_unit_at_ + o_.unit_lead + o_.unit_every <=
+      return mean_retired() >= next_unit_at_ && (!o_.unit_lead || next_stretch_ + o_.unit_lead + o_.unit_every <=
                                                                       (o_.checkpoints + 1) * os_.phase_instructions());
     const uint64_t per_phase = os_.phase_instructions(), units = o_.units_per_phase;
     return unit < units && clock_.instructions() >= phase * per_phase + (unit + 1) * per_phase / (units + 1);
@@ -198,6 +211,7 @@ class FunctionalPass {
   uint64_t total_retired_ = 0;          // over the threads
   uint64_t units_past_the_end_ = 0;     // units written, then dropped: measuring past the workload's end
   uint64_t next_unit_at_ = 0;           // unit_every: the mean thread's instructions at the next unit
+  uint64_t next_stretch_ = 0;           // and the start of the stretch it stands for
   // The mean thread's instructions when the workload's initialisation ended (0: none), where a
   // timed run's warm-up and budgets start counting.
   std::optional<uint64_t> initialised_at_;
@@ -226,6 +240,8 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
   if (o.unit_lead && !o.unit_every)
     report_error(msg::kUsage, "--unit-lead " + std::to_string(o.unit_lead) +
                                   ": it places the units of --unit-every, which is not given");
+  if (o.unit_jitter && !o.unit_every)
+    report_error(msg::kUsage, "--unit-jitter: it places the units of --unit-every, which is not given");
   if (o.unit_lead && o.unit_offset)
     report_error(msg::kUsage,
                  "--unit-lead and --unit-offset: the lead places the units (at a multiple minus the lead), not both");
@@ -404,6 +420,8 @@ void FunctionalPass::write_unit(uint64_t phase, uint64_t unit) {
                     {"furthest_instructions", furthest_},
                     {"mean_instructions", mean_retired()},
                     {"clock_instructions", clock_.instructions()}});
+  // At a random point, where its stretch starts: the place it would have on the grid.
+  if (o_.unit_jitter) units_.back()["stretch_from"] = next_stretch_;
 }
 
 void FunctionalPass::drop_units_past_the_end() {
@@ -666,10 +684,12 @@ FunctionalPassResult FunctionalPass::run() {
       }
       std::fill(filter_.begin(), filter_.end(), kNoLine);
       unit = 0;
-      if (phase == 1 && o_.unit_every) next_unit_at_ = next_unit_after(mean_retired());
+      if (phase == 1 && o_.unit_every) plan_next_unit(mean_retired());
     } else if (unit_due(phase, unit)) {
       write_unit(phase, ++unit);  // systematic: evenly inside the phase or the work, transparent to the pass
-      if (o_.unit_every) next_unit_at_ = next_unit_after(mean_retired());
+      // At random points the next stretch's unit may already be due; on the grid a turn never
+      // passes a whole stretch, so the two ways agree where there is no jitter.
+      if (o_.unit_every) plan_next_unit(o_.unit_jitter ? std::nullopt : std::optional<uint64_t>(mean_retired()));
     }
   }
   if (phase < o_.checkpoints)
@@ -724,6 +744,7 @@ void FunctionalPass::write_manifest() {
   if (o_.unit_every) m["unit_every"] = o_.unit_every;
   if (o_.unit_offset) m["unit_offset"] = o_.unit_offset;
   if (o_.unit_lead) m["unit_lead"] = o_.unit_lead;
+  if (o_.unit_jitter) m["unit_jitter"] = true;
   if (o_.units_per_phase || o_.unit_every) m["units"] = units_;
   if (units_past_the_end_) m["units_past_the_workloads_end"] = units_past_the_end_;
   if (move_log_) m["moves"] = "moves.csv";

@@ -49,6 +49,12 @@ struct FunctionalPassOptions {
   // exactly the multiples' stretches, from the first past boundary 1 + W, none after the phases the
   // pass decided (docs/sampling.md, "Units over the work").
   uint64_t unit_lead = 0;
+  // With unit_every: each unit at a random point of its stretch of unit_every (drawn from the seed
+  // and the stretch), not at its start: stratified random sampling, one unit per stretch, so every
+  // instruction of the work is equally likely to be measured and a phase's start, whose cost lasts
+  // past any one window, is measured as often as its share (docs/sampling.md, "Units at random
+  // points of their stretches").
+  bool unit_jitter = false;
   // Functional warming of the LLCs: the pass keeps its LLCs coherent as the platform's protocol
   // does (when on) and every checkpoint records them and the bounded directories.
   bool warm_llcs = false;

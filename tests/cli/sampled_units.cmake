@@ -40,17 +40,21 @@ foreach(k RANGE 0 23)
   endif()
 endforeach()
 
-# The copies a unit carries in flight are those a continuous run has not started by the window's
-# measurement, its warm-up after the unit: a longer warm-up leaves fewer (2.1 at 5 K + 2 K against
-# 5 K + 8 K into its phase), never more. Measured when the warm-up was first counted (2026-11-29):
-# 2.1 and 2.2 carry 165 and 59 after 2 K, 30 and 0 after 8 K (197 and 117 before, which took the
-# copies started by the unit itself).
+# The copies a unit carries in flight are those a continuous run has not started by the unit
+# itself, and its window copies them from its start, through its warm-up (since 2026-11-30: its
+# measurement meets their traffic as a continuous run's does): how many it carries does not depend
+# on the warm-up (a few apart at most, the boundary's window timing them over its own warm-up),
+# while the longer warm-up has made more of them by its measurement. Measured (2026-11-30): 2.1
+# carries 196 after 2 K and 197 after 8 K; counted at the measurement instead (2026-11-29 to then)
+# it carried 165 and 30.
 starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/ck" --warmup 8000 --instructions 10000 --jobs 2 --json)
 foreach(k RANGE 9 15)
   string(JSON unit GET "${sampled}" per_window ${k} unit)
   string(JSON short GET "${sampled}" per_window ${k} copies_in_flight)
   string(JSON long GET "${out}" per_window ${k} copies_in_flight)
-  if(long GREATER short OR (unit EQUAL 1 AND NOT long LESS short))
+  math(EXPR apart "${long} - ${short}")
+  math(EXPR slack "${short} / 20 + 3")
+  if(apart GREATER slack OR apart LESS -${slack} OR (unit EQUAL 1 AND short LESS 100))
     message(FATAL_ERROR "window 2.${unit}: ${long} copies in flight after 8 K of warm-up, ${short} after 2 K")
   endif()
 endforeach()

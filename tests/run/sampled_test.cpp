@@ -270,6 +270,49 @@ TEST(FunctionalPass, UnitsLeadTheirStretchesByTheWarmUp) {
   EXPECT_NE(r.message.find("--unit-lead 10000: it places the units of --unit-every"), std::string::npos) << r.message;
 }
 
+// Units at random points of their stretches (checkpoint --unit-jitter): still one per stretch of
+// 7 000, each measuring from anywhere inside its own (within a turn's 300 past), the points spread
+// over the stretch, drawn from the seed alone; without a spacing it is refused.
+TEST(FunctionalPass, UnitsAtRandomPointsOfTheirStretches) {
+  auto p = Platform::build(kPlatform, kTracked);
+  const std::string out = folder("units-jitter");
+  FunctionalPassOptions o = units_every_7000(out);
+  o.unit_lead = 10000;
+  o.unit_jitter = true;
+  const auto places = [&] {
+    const nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
+    EXPECT_EQ(m["unit_jitter"], true);
+    std::vector<uint64_t> into;  // each unit's measurement's distance into its stretch
+    uint64_t last = 0;
+    for (const auto& u : m["units"]) {
+      const uint64_t stretch = u["stretch_from"].get<uint64_t>() + 10000;
+      EXPECT_EQ(stretch % 7000, 0u) << "a stretch starts at a multiple, where the grid would measure from";
+      if (last) {
+        EXPECT_EQ(stretch, last + 7000) << "one unit per stretch, none skipped";
+      }
+      last = stretch;
+      const uint64_t measures_from = u["mean_instructions"].get<uint64_t>() + 10000;
+      EXPECT_GE(measures_from, stretch);
+      EXPECT_LT(measures_from, stretch + 7000 + 300) << "inside its own stretch";
+      into.push_back(measures_from - stretch);
+    }
+    fs::remove_all(out);
+    return into;
+  };
+  const std::vector<uint64_t> first = places();
+  ASSERT_GT(first.size(), 10u);
+  const auto [low, high] = std::minmax_element(first.begin(), first.end());
+  EXPECT_LT(*low, 2000u) << "spread over the stretch";
+  EXPECT_GT(*high, 5000u) << "spread over the stretch";
+  EXPECT_EQ(places(), first) << "the same seed, the same points";
+  o.seed = 4;
+  EXPECT_NE(places(), first) << "another seed, other points";
+  o.unit_every = 0;
+  o.unit_lead = 0;
+  auto r = testing::capture_report([&] { run_functional_pass(*p, o); });
+  EXPECT_NE(r.message.find("--unit-jitter: it places the units of --unit-every"), std::string::npos) << r.message;
+}
+
 // A workload ending inside the last phase (sharing's 25 000 operations: 125 K instructions a thread,
 // the phase ends at 160 K): the units whose windows would measure from past its end stand for no
 // work, so the pass drops them, their files too, and counts them.
@@ -339,6 +382,9 @@ TEST_P(UnitInFlight, TheWindowCopiesTheMovesNotMadeByTheUnit) {
   EXPECT_EQ(phase["phase"].get<uint64_t>(), 2u);
   EXPECT_EQ(phase["pages_to_copy"].get<uint64_t>(), r.copies_in_flight);
   EXPECT_EQ(phase["pages_decided"].get<uint64_t>(), 0u);  // the boundary decided them
+  // Under way from the window's start, so that the measurement meets their traffic as a continuous
+  // run's does, not from the end of the 2 000 instructions of warm-up.
+  EXPECT_LT(phase["mean_instructions"].get<uint64_t>(), 500u);
   EXPECT_GT(r.migration["pages_moved"].get<uint64_t>(), 0u);
   EXPECT_EQ(r.instructions, 10000u * 64);
 }

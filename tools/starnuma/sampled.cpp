@@ -121,6 +121,12 @@ Command add_checkpoint(CLI::App& app) {
       ->transform(kCount)
       ->needs(every)
       ->excludes("--unit-offset");
+  cmd->add_flag("--unit-jitter", o.unit_jitter,
+                "With --unit-every N: each unit at a random point of its stretch of N (drawn from the seed), not at "
+                "its start: every instruction equally likely to be measured, a phase's start as often as its share; "
+                "sample then weighs every unit alike (docs/sampling.md, \"Units at random points of their "
+                "stretches\")")
+      ->needs(every);
   cmd->add_flag("--boundaries-only", a->boundaries_only,
                 "No units: only the phase boundaries' checkpoints, the paper's method as published, whose windows "
                 "over-weight each phase's start (docs/sampling.md, \"The defaults\")")

@@ -77,8 +77,11 @@ Weights weights(const std::vector<nlohmann::ordered_json>& windows, const nlohma
   // The work the units stand for: every unit of the manifest one spacing, whichever strides ran.
   const double work = static_cast<double>(manifest.at("units").size() * every);
   const double start_stretch = static_cast<double>(std::min(instructions, every));
-  const bool stratified =
-      instructions < every && starts > 0 && rest > 0 && work > static_cast<double>(starts) * start_stretch;
+  // Units at random points of their stretches (checkpoint --unit-jitter) measure a start as often as
+  // its share of the work, its aftermath too: every unit stands for its stretch, no stratum.
+  const bool at_random = manifest.value("unit_jitter", false);
+  const bool stratified = !at_random && instructions < every && starts > 0 && rest > 0 &&
+                          work > static_cast<double>(starts) * start_stretch;
   const double start_weight = start_stretch / static_cast<double>(every);
   const double rest_weight =
       stratified ? (work - static_cast<double>(starts) * start_stretch) / (static_cast<double>(rest * every)) : 1.0;
@@ -92,7 +95,8 @@ Weights weights(const std::vector<nlohmann::ordered_json>& windows, const nlohma
   w.said = {{"in_span", ps.in_span},
             {"measured", starts},
             {"unmeasured", ps.in_span - std::min<uint64_t>(ps.in_span, ps.boundaries_measured())},
-            {"stratified", stratified}};
+            {"stratified", stratified},
+            {"units_at_random_points", at_random}};
   if (stratified) {
     w.said["weight_of_a_start"] = start_weight;
     w.said["weight_of_the_rest"] = rest_weight;

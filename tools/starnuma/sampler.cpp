@@ -58,11 +58,11 @@ double build_workload_once(const std::string& checkpoint_file) {
 uint64_t from_boundary(uint64_t unit_at, uint64_t boundary_at) { return unit_at - std::min(unit_at, boundary_at); }
 
 // Each unit's --copies-done: how many of its boundary's copies a continuous run would have started
-// by the unit's measurement, read from the boundary's window (its copies' starts in the mean
-// thread's instructions from the phase's start; copies_started_by), at the unit's distance from
-// the boundary in the pass plus the window's warm-up: the window copies the rest from the end of
-// its warm-up, where a continuous run has gone on copying through that warm-up's work.
-void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_json& manifest, uint64_t warmup,
+// by the unit, read from the boundary's window (its copies' starts in the mean thread's
+// instructions from the phase's start; copies_started_by), at the unit's distance from the
+// boundary in the pass: the window copies the rest from its start, through its warm-up, so that
+// its measurement meets their traffic as a continuous run's does.
+void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_json& manifest,
                       const std::vector<std::pair<uint64_t, uint64_t>>& held,
                       const std::vector<std::string>& window_out, std::vector<std::string>& copies_done) try {
   std::map<uint64_t, nlohmann::ordered_json> boundary;  // phase: its window's migration record
@@ -85,7 +85,7 @@ void unit_copies_done(const fs::path& manifest_path, const nlohmann::ordered_jso
     const auto next = boundary_at.find(held[k].first + 1);
     const uint64_t length = next != boundary_at.end() ? from_boundary(next->second, boundary_at[held[k].first])
                                                       : std::numeric_limits<uint64_t>::max();
-    const uint64_t offset = std::min(from_boundary(unit_at.at(held[k]), boundary_at[held[k].first]) + warmup, length);
+    const uint64_t offset = std::min(from_boundary(unit_at.at(held[k]), boundary_at[held[k].first]), length);
     copies_done[k] = std::to_string(copies_started_by(
         r.value("copies_started_at_instructions", std::vector<uint64_t>{}),
         r.value("instructions_observed", uint64_t{0}), r.value("pages_to_copy", uint64_t{0}), offset));
@@ -127,17 +127,21 @@ class Sampler {
     find_next_boundaries();
     const uint64_t units = manifest_.value("units_per_phase", uint64_t{0});
     const uint64_t every = manifest_.value("unit_every", uint64_t{0});
+    const bool at_random = manifest_.value("unit_jitter", false);
     const std::vector<uint64_t> at = every ? unit_positions() : std::vector<uint64_t>(held_.size());
+    const std::vector<uint64_t> stretches = at_random ? unit_positions(true) : at;
     for (size_t k = 0; k < held_.size(); ++k) {
       // Units over the work: the boundaries' windows time the copies, the units alone estimate.
       estimate_.push_back(!every || held_[k].second != 0);
-      places_.push_back(every ? (at[k] + every / 2) / every : grid_place(held_[k].first, held_[k].second, units));
+      places_.push_back(every ? (stretches[k] + every / 2) / every
+                              : grid_place(held_[k].first, held_[k].second, units));
       if (estimate_.back()) estimate_places_.push_back(places_.back());
     }
     strides_ = sa.target_error > 0 ? stride_chain(estimate_places_, every ? 0 : units) : std::vector<uint64_t>{1};
-    // Where the windows leave gaps, those measuring a phase's start are a stratum every stride runs.
+    // Where the windows leave gaps, those measuring a phase's start are a stratum every stride runs
+    // (units at random points have none).
     starts_phase_.assign(held_.size(), false);
-    if (every && sa.instructions < every) try {
+    if (every && sa.instructions < every && !at_random) try {
         const PhaseStarts ps = phase_starts(manifest_, sa.warmup, sa.instructions);
         for (size_t k = 0; k < held_.size(); ++k) starts_phase_[k] = ps.starts.count(held_[k]) > 0;
       } catch (const nlohmann::json::exception& e) {
@@ -159,9 +163,10 @@ class Sampler {
 
  private:
   // Each checkpoint's place in the mean thread's instructions (the manifest's), in files_' order.
-  std::vector<uint64_t> unit_positions() const;
+  // (`stretches`: where their stretches start, which units at random points record; else where they are)
+  std::vector<uint64_t> unit_positions(bool stretches = false) const;
   // Each boundary's window times its phase's copies as far as its furthest unit reads them
-  // (unit_copies_done: its distance plus the warm-up), instead of extrapolating from its own
+  // (unit_copies_done: its distance from the boundary), instead of extrapolating from its own
   // window's: the copies' pace follows the phase's IPC, which the window's start need not have.
   void time_copies(const std::vector<uint64_t>& at);
   // The units whose windows cross their next boundary, and where (next_boundary_).
@@ -299,10 +304,11 @@ void Sampler::reap_one() {
   running_index_.erase(running_index_.begin());
 }
 
-std::vector<uint64_t> Sampler::unit_positions() const {
+std::vector<uint64_t> Sampler::unit_positions(bool stretches) const {
   std::map<std::pair<uint64_t, uint64_t>, uint64_t> at;
   try {
-    for (const auto& u : manifest_.at("units")) at[{u.at("phase"), u.at("unit")}] = u.at("mean_instructions");
+    for (const auto& u : manifest_.at("units"))
+      at[{u.at("phase"), u.at("unit")}] = stretches ? u.at("stretch_from") : u.at("mean_instructions");
   } catch (const nlohmann::json::exception& e) {
     report_error(msg::kInput, (dir_ / "manifest.json").string() + ": " + e.what());
   }
@@ -334,14 +340,13 @@ void Sampler::time_copies(const std::vector<uint64_t>& at) {
   }
   for (size_t k = 0; k < held_.size(); ++k)
     if (const auto f = furthest.find(held_[k].first); held_[k].second == 0 && f != furthest.end())
-      copies_to_[k] = f->second + sa_.warmup;
+      copies_to_[k] = f->second;
 }
 
 void Sampler::run_stride(uint64_t stride) {
   // Boundaries first: a unit's window needs its boundary's to know which copies are in flight.
   for (const bool units : {false, true}) {
-    if (units && !failed_)
-      unit_copies_done(dir_ / "manifest.json", manifest_, sa_.warmup, held_, window_out_, copies_done_);
+    if (units && !failed_) unit_copies_done(dir_ / "manifest.json", manifest_, held_, window_out_, copies_done_);
     for (size_t k = 0; k < files_.size() && !failed_; ++k)
       if ((held_[k].second != 0) == units && (!estimate_[k] || starts_phase_[k] || places_[k] % stride == 0) &&
           window_out_[k].empty())
@@ -527,7 +532,8 @@ void Sampler::print(const nlohmann::ordered_json& result) const {
       std::cout << std::setprecision(2) << "The " << starts["measured"]
                 << " windows measuring a phase's start stand for their own stretch, the others "
                 << starts["weight_of_the_rest"].get<double>() << " spacings each (docs/sampling.md)\n";
-    if (const auto unmeasured = starts["unmeasured"].get<uint64_t>())
+    const auto unmeasured = starts["unmeasured"].get<uint64_t>();
+    if (unmeasured && !starts["units_at_random_points"].get<bool>())
       std::cout << "note: " << unmeasured << " of the " << starts["in_span"]
                 << " phase starts among the units fall in no window's measurement (checkpoint --unit-lead "
                 << sa_.warmup << " measures each; docs/sampling.md, \"The phases' starts, a stratum\")\n";
