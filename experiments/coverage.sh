@@ -22,7 +22,8 @@
 # MACHINES (default "baseline16-scaled starnuma16-scaled"), JOBS (windows at once, default 2), SETS
 # (more KEY=VALUE settings for every command, space-separated), CHECKPOINT_OPTIONS (more options of
 # the functional pass, e.g. "--timed-start 0": the pass's own first touches instead of the default
-# timed start of 50 K instructions), DRAWS (the continuous runs' platform.start_skew_draw, default
+# timed start of 50 K instructions; "--no-unit-jitter": the units on the grid instead of at random
+# points of their stretches, the default), DRAWS (the continuous runs' platform.start_skew_draw, default
 # "0 1 2 3 4"), QUANTA (their platform.quantum, default the platform's own; with several, one run
 # for each draw and quantum, e.g. "100ns 60ns" to see that the reference has converged),
 # REFERENCES_ONLY (when set: keep each case's sampled part in OUT and run only its continuous runs
@@ -53,7 +54,7 @@ sampler=$(sha256sum "$starnuma" | cut -c1-16)
 make_sampled() {
   local case=$1 platform=$2 workload=$3
   "$starnuma" checkpoint "$platform" --workload "$workload" "${sets[@]}" --checkpoints 3 --unit-every "$every" \
-    --unit-lead "$warmup" --warm-llcs --moves ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress \
+    --unit-lead "$warmup" --unit-jitter --warm-llcs --moves ${CHECKPOINT_OPTIONS:-} --out "$case/checkpoints" --no-progress \
     >"$case/checkpoint.txt"
   "$starnuma" sample "$platform" "${sets[@]}" --checkpoints "$case/checkpoints" --warmup "$warmup" \
     --instructions "$window" --jobs "${JOBS:-2}" --common-span --warm-tlbs --warm-llcs --out "$case/windows" \

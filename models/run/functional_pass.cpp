@@ -138,10 +138,10 @@ class FunctionalPass {
     const auto index = static_cast<unsigned>(stretch / o_.unit_every);
     return o_.unit_jitter ? stretch + thread_seed(o_.seed ^ kUnitStream, index) % o_.unit_every : stretch;
   }
-  // The next unit after the one of stretch `next_stretch_` (or, first, after `mean`).
-  void plan_next_unit(std::optional<uint64_t> mean) {
-    next_stretch_ = mean ? next_stretch_after(*mean) : next_stretch_ + o_.unit_every;
-    next_unit_at_ = unit_place(next_stretch_);
+  // The unit of the stretch starting at `stretch` is the next one due.
+  void plan_unit(uint64_t stretch) {
+    next_stretch_ = stretch;
+    next_unit_at_ = unit_place(stretch);
   }
   // Whether the pass goes on in the last boundary's phase for its units (`unit`: written so far).
   bool units_to_come(uint64_t unit) const {
@@ -684,12 +684,11 @@ FunctionalPassResult FunctionalPass::run() {
       }
       std::fill(filter_.begin(), filter_.end(), kNoLine);
       unit = 0;
-      if (phase == 1 && o_.unit_every) plan_next_unit(mean_retired());
+      if (phase == 1 && o_.unit_every) plan_unit(next_stretch_after(mean_retired()));
     } else if (unit_due(phase, unit)) {
       write_unit(phase, ++unit);  // systematic: evenly inside the phase or the work, transparent to the pass
-      // At random points the next stretch's unit may already be due; on the grid a turn never
-      // passes a whole stretch, so the two ways agree where there is no jitter.
-      if (o_.unit_every) plan_next_unit(o_.unit_jitter ? std::nullopt : std::optional<uint64_t>(mean_retired()));
+      // Stretch after stretch: at random points the next stretch's unit may already be due.
+      if (o_.unit_every) plan_unit(next_stretch_ + o_.unit_every);
     }
   }
   if (phase < o_.checkpoints)

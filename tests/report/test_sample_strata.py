@@ -1,7 +1,8 @@
 """`starnuma sample`'s stratified aggregate (docs/sampling.md, "The phases' starts, a stratum") on a
 real small case, against the same rules written again in Python (experiments/boundary_strata.py,
 tools/report/intervals.py): sharing at 2 048 pages on starnuma16-scaled, phases of 40 K, units every
-10 K, windows of 2 K after 4 K of warm-up (about 15 s on 2 cores).
+10 K (on the grid, led, and at random points), windows of 2 K after 4 K of warm-up (about 20 s on
+2 cores).
 
     python3 tests/report/test_sample_strata.py      ($STARNUMA: the binary, default build/starnuma)
 """
@@ -66,15 +67,30 @@ class SampleStrata(unittest.TestCase):
         self.assertNotAlmostEqual(s["ipc"] / pooled, 1, places=4)  # the strata moved it
         self.assertIn("The 2 windows measuring a phase's start stand for their own stretch", summary)
 
-    def test_unled_units_say_the_starts_they_miss(self):
+    def test_unled_units_on_the_grid_say_the_starts_they_miss(self):
         with tempfile.TemporaryDirectory() as d:
-            s, _, summary = sampled(Path(d))
+            s, _, summary = sampled(Path(d), "--no-unit-jitter")
         starts = s["phase_starts"]
         self.assertEqual((starts["in_span"], starts["measured"], starts["unmeasured"]), (2, 0, 2))
         self.assertFalse(starts["stratified"])
         self.assertFalse(any("weight" in w or "starts_a_phase" in w for w in s["per_window"]))
         self.assertIn("note: 2 of the 2 phase starts among the units fall in no window's measurement "
                       f"(checkpoint --unit-lead {WARMUP} measures each", summary)
+
+
+    def test_units_at_random_points_by_default_weigh_alike(self):
+        with tempfile.TemporaryDirectory() as d:
+            s, manifest, summary = sampled(Path(d))
+        self.assertTrue(manifest["unit_jitter"])
+        starts = s["phase_starts"]
+        self.assertTrue(starts["units_at_random_points"])
+        self.assertFalse(starts["stratified"])
+        self.assertFalse(any("weight" in w or "starts_a_phase" in w for w in s["per_window"]))
+        self.assertNotIn("phase starts among the units", summary)
+        # One unit in each stretch of 10 K, not all at its start.
+        froms = [u["stretch_from"] for u in manifest["units"]]
+        self.assertEqual(froms, list(range(froms[0], froms[0] + EVERY * len(froms), EVERY)))
+        self.assertTrue(any(u["mean_instructions"] != u["stretch_from"] for u in manifest["units"]))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ struct CheckpointArgs {
   PlatformArgs platform;
   FunctionalPassOptions pass;
   bool boundaries_only = false;  // no units: the paper's method as published (biased; docs/sampling.md)
+  bool unit_jitter = true;       // units over the work at random points of their stretches
+  bool unit_jitter_given = false;
   bool json = false;
 };
 int checkpoint(const CheckpointArgs& ca) {
@@ -36,6 +38,12 @@ int checkpoint(const CheckpointArgs& ca) {
   FunctionalPassOptions o = ca.pass;
   if (!ca.boundaries_only && !o.units_per_phase && !o.unit_every && !o.streams_only)
     o.unit_every = std::max<uint64_t>(1, platform->os().phase_instructions() / kDefaultUnitsPerPhase);
+  // Random points are the default for units over the work; --unit-offset and --unit-lead place
+  // units on a grid (the warm-up study's placements), so they keep it unless asked otherwise.
+  if (ca.unit_jitter_given && ca.unit_jitter && !o.unit_every)
+    report_error(msg::kUsage, "--unit-jitter: it places units over the work (--unit-every), and this pass has none");
+  o.unit_jitter =
+      ca.unit_jitter_given ? ca.unit_jitter : o.unit_every && !o.unit_offset && !o.unit_lead && !o.streams_only;
   const bool json = ca.json;
   o.progress = o.progress && !json;
   const FunctionalPassResult r = run_functional_pass(*platform, o);
@@ -121,12 +129,12 @@ Command add_checkpoint(CLI::App& app) {
       ->transform(kCount)
       ->needs(every)
       ->excludes("--unit-offset");
-  cmd->add_flag("--unit-jitter", o.unit_jitter,
-                "With --unit-every N: each unit at a random point of its stretch of N (drawn from the seed), not at "
-                "its start: every instruction equally likely to be measured, a phase's start as often as its share; "
-                "sample then weighs every unit alike (docs/sampling.md, \"Units at random points of their "
-                "stretches\")")
-      ->needs(every);
+  cmd->add_flag("--unit-jitter,!--no-unit-jitter", a->unit_jitter,
+                "Units over the work each at a random point of its stretch (drawn from the seed), the default: "
+                "every instruction equally likely to be measured, a phase's start as often as its share, and "
+                "sample weighs every unit alike; --no-unit-jitter: at the stretches' starts, a grid whose phase "
+                "starts sample weighs as a stratum (the default with --unit-offset or --unit-lead; "
+                "docs/sampling.md, \"Units at random points of their stretches\")");
   cmd->add_flag("--boundaries-only", a->boundaries_only,
                 "No units: only the phase boundaries' checkpoints, the paper's method as published, whose windows "
                 "over-weight each phase's start (docs/sampling.md, \"The defaults\")")
@@ -158,6 +166,7 @@ Command add_checkpoint(CLI::App& app) {
   cmd->add_flag("--json", a->json, "Print the manifest as JSON");
   return {cmd, [a, cmd] {
             a->pass.seed_given = cmd->count("--seed") > 0;
+            a->unit_jitter_given = cmd->count("--unit-jitter") > 0;  // either spelling
             if (a->pass.streams_only) {  // reads the streams alone: no timed start, no state to record
               if (cmd->count("--timed-start") && a->pass.timed_start)
                 report_error(msg::kUsage, "--timed-start and --streams-only: the benchmark times the streams alone");

@@ -59,6 +59,7 @@ constexpr OptionInfo kOptions[] = {
     // choices, the pass's options, then the windows'.
     {"unit_every", ValueType::Count, kSampled, ""},
     {"boundaries_only", ValueType::Switch, kSampled, ""},
+    {"unit_jitter", ValueType::Switch, kSampled, ""},
     {"timed_start", ValueType::Count, kSampled, ""},
     {"warm_llcs", ValueType::Switch, kSampled, ""},
     {"common_span", ValueType::Switch, kSampled, ""},
@@ -514,6 +515,10 @@ class SpecReader {
         chosen.at("boundaries_only").text == "true")
       issue(chosen.at("boundaries_only").where, "boundaries_only",
             "a run with 'boundaries_only' has no units: drop 'unit_every'");
+    if (chosen.count("boundaries_only") && chosen.at("boundaries_only").text == "true" && chosen.count("unit_jitter") &&
+        chosen.at("unit_jitter").text == "true")
+      issue(chosen.at("unit_jitter").where, "unit_jitter",
+            "a run with 'boundaries_only' has no units to place: drop 'unit_jitter'");
     return run;
   }
 
@@ -613,6 +618,7 @@ std::vector<std::vector<std::string>> SweepRun::commands(const std::string& dir)
       const auto choice = [&](const char* key, const char* on, const char* off, std::vector<std::string>& argv) {
         if (options.count(key)) argv.push_back(option(key) == "true" ? on : off);
       };
+      choice("unit_jitter", "--unit-jitter", "--no-unit-jitter", pass);
       choice("warm_llcs", "--warm-llcs", "--no-warm-llcs", pass);
       choice("warm_llcs", "--warm-llcs", "--no-warm-llcs", windows);
       choice("common_span", "--common-span", "--per-thread-budgets", windows);
