@@ -124,12 +124,12 @@ class FunctionalPass {
   void write_manifest();
   void timed_start();
   uint64_t mean_retired() const { return total_retired_ / n_; }
-  // unit_every: the start of the next stretch after the mean thread's `mean` instructions (its
-  // unit's place, or with a lead the lead before where its window measures).
-  uint64_t next_stretch_after(uint64_t mean) const {
+  // unit_every: the start of the first stretch at or after the mean thread's `from` instructions
+  // (its unit's place on the grid, or with a lead the lead before where its window measures).
+  uint64_t first_stretch_from(uint64_t from) const {
     const uint64_t every = o_.unit_every,
                    offset = o_.unit_lead ? (every - o_.unit_lead % every) % every : o_.unit_offset;
-    return mean < offset ? offset : ((mean - offset) / every + 1) * every + offset;
+    return from <= offset ? offset : ((from - offset + every - 1) / every) * every + offset;
   }
   // The unit of the stretch starting at `stretch`: there, or at a random point of it (unit_jitter),
   // drawn from the seed and the stretch alone, so both machines of a comparison draw the same.
@@ -143,18 +143,25 @@ class FunctionalPass {
     next_stretch_ = stretch;
     next_unit_at_ = unit_place(stretch);
   }
+  // unit_every: whether the stretch starting at `stretch` has a unit: with a lead, one whose
+  // measured stretch ends by the last phase's end; otherwise one starting before that end.
+  bool stretch_sampled(uint64_t stretch) const {
+    const uint64_t end = (o_.checkpoints + 1) * os_.phase_instructions();
+    return o_.unit_lead ? stretch + o_.unit_lead + o_.unit_every <= end : stretch < end;
+  }
   // Whether the pass goes on in the last boundary's phase for its units (`unit`: written so far).
+  // At random points it goes on past the end for the last stretch's unit, which may lie beyond it.
   bool units_to_come(uint64_t unit) const {
     if (o_.streams_only) return false;
-    if (o_.unit_every) return clock_.instructions() < (o_.checkpoints + 1) * os_.phase_instructions();
+    if (o_.unit_every)
+      return clock_.instructions() < (o_.checkpoints + 1) * os_.phase_instructions() ||
+             (o_.unit_jitter && stretch_sampled(next_stretch_));
     return unit < o_.units_per_phase;
   }
   // Whether the next unit is due, after boundary `phase` and `unit` units since it.
   bool unit_due(uint64_t phase, uint64_t unit) const {
     if (phase == 0 || o_.streams_only) return false;
-    if (o_.unit_every)  // with a lead, only a unit whose planned stretch ends by the last phase's end
-      return mean_retired() >= next_unit_at_ && (!o_.unit_lead || next_stretch_ + o_.unit_lead + o_.unit_every <=
-                                                                      (o_.checkpoints + 1) * os_.phase_instructions());
+    if (o_.unit_every) return mean_retired() >= next_unit_at_ && stretch_sampled(next_stretch_);
     const uint64_t per_phase = os_.phase_instructions(), units = o_.units_per_phase;
     return unit < units && clock_.instructions() >= phase * per_phase + (unit + 1) * per_phase / (units + 1);
   }
@@ -684,7 +691,9 @@ FunctionalPassResult FunctionalPass::run() {
       }
       std::fill(filter_.begin(), filter_.end(), kNoLine);
       unit = 0;
-      if (phase == 1 && o_.unit_every) plan_unit(next_stretch_after(mean_retired()));
+      // The units' work starts at boundary 1's place: its first stretch is sampled too, its unit
+      // due at once when the mean thread is already past it (the clock passes a boundary in a turn).
+      if (phase == 1 && o_.unit_every) plan_unit(first_stretch_from(per_phase));
     } else if (unit_due(phase, unit)) {
       write_unit(phase, ++unit);  // systematic: evenly inside the phase or the work, transparent to the pass
       // Stretch after stretch: at random points the next stretch's unit may already be due.

@@ -272,7 +272,10 @@ TEST(FunctionalPass, UnitsLeadTheirStretchesByTheWarmUp) {
 
 // Units at random points of their stretches (checkpoint --unit-jitter): still one per stretch of
 // 7 000, each measuring from anywhere inside its own (within a turn's 300 past), the points spread
-// over the stretch, drawn from the seed alone; without a spacing it is refused.
+// over the stretch, drawn from the seed alone, the last stretch measured by the last phase's end
+// included (its point may lie past the end: the pass goes on for it), and without a lead the last
+// stretch starting before the end and the first starting at boundary 1; without a spacing it is
+// refused.
 TEST(FunctionalPass, UnitsAtRandomPointsOfTheirStretches) {
   auto p = Platform::build(kPlatform, kTracked);
   const std::string out = folder("units-jitter");
@@ -282,6 +285,7 @@ TEST(FunctionalPass, UnitsAtRandomPointsOfTheirStretches) {
   const auto places = [&] {
     const nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
     EXPECT_EQ(m["unit_jitter"], true);
+    const uint64_t end = 4 * m["phase_instructions"].get<uint64_t>();
     std::vector<uint64_t> into;  // each unit's measurement's distance into its stretch
     uint64_t last = 0;
     for (const auto& u : m["units"]) {
@@ -296,6 +300,8 @@ TEST(FunctionalPass, UnitsAtRandomPointsOfTheirStretches) {
       EXPECT_LT(measures_from, stretch + 7000 + 300) << "inside its own stretch";
       into.push_back(measures_from - stretch);
     }
+    EXPECT_LE(last + 7000, end) << "measured by the end";
+    EXPECT_GT(last + 2 * 7000, end) << "the last stretch measured by the end has its unit";
     fs::remove_all(out);
     return into;
   };
@@ -307,6 +313,23 @@ TEST(FunctionalPass, UnitsAtRandomPointsOfTheirStretches) {
   EXPECT_EQ(places(), first) << "the same seed, the same points";
   o.seed = 4;
   EXPECT_NE(places(), first) << "another seed, other points";
+  // No lead: every stretch starting before the end, the last one's point mostly past it (the last
+  // stretch of 7 900 starts 2 000 before the end).
+  for (const uint64_t seed : {3, 4, 5, 6, 7}) {
+    o.seed = seed;
+    o.unit_lead = 0;
+    o.unit_every = 7900;
+    const nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
+    fs::remove_all(out);
+    const uint64_t end = 4 * m["phase_instructions"].get<uint64_t>();
+    const uint64_t last = m["units"].back()["stretch_from"].get<uint64_t>();
+    EXPECT_LT(last, end);
+    EXPECT_GE(last + 7900, end) << "seed " << seed << ": the last stretch starting before the end has its unit";
+  }
+  o.unit_every = 8000;  // divides the phases: boundary 1 starts a stretch, and its stretch is sampled
+  const nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
+  fs::remove_all(out);
+  EXPECT_EQ(m["units"].front()["stretch_from"].get<uint64_t>(), m["phase_instructions"].get<uint64_t>());
   o.unit_every = 0;
   o.unit_lead = 0;
   auto r = testing::capture_report([&] { run_functional_pass(*p, o); });
