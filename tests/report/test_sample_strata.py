@@ -77,7 +77,6 @@ class SampleStrata(unittest.TestCase):
         self.assertIn("note: 2 of the 2 phase starts among the units fall in no window's measurement "
                       f"(checkpoint --unit-lead {WARMUP} measures each", summary)
 
-
     def test_units_at_random_points_by_default_weigh_alike(self):
         with tempfile.TemporaryDirectory() as d:
             s, manifest, summary = sampled(Path(d))
