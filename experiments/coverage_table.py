@@ -8,9 +8,10 @@ distance from the reference is within the sampled interval's half-width and the 
 prediction interval for one more run combined (root of the sum of squares): the sampled run is one
 execution of a chaotic system, which the units' interval alone does not describe.
 `--reference as-pass` takes the continuous runs made with the functional pass's moves instead
-(`run --moves-from`; experiments/coverage.sh makes both), where only the sampling differs.
+(`run --moves-from`; experiments/coverage.sh makes both), where only the sampling differs; `--both`
+prints one table against both, each verdict and each reference's mean side by side.
 
-    python3 experiments/coverage_table.py OUT [--reference continuous|as-pass]
+    python3 experiments/coverage_table.py OUT [--reference continuous|as-pass | --both]
 """
 import argparse
 import json
@@ -47,32 +48,40 @@ def within_spread(estimate: float, low: float, high: float, values: list[float])
     return abs(estimate - statistics.mean(values)) <= math.hypot((high - low) / 2, chaos)
 
 
-def row(case: pathlib.Path, kind: str = "continuous") -> tuple[str, list[bool], bool, int]:
+def judge(case: pathlib.Path, kind: str = "continuous") -> dict:
+    """One case against one reference: for IPC and AMAT the estimate with its interval, the
+    reference (the runs' mean and its own interval), the verdict, whether it held (None without an
+    interval) and whether a miss is within the spread; the drift and whether `sample` warned of it."""
     sampled = json.loads((case / "sampled.json").read_text())
     runs = reference(case, kind)
     d = sampled.get("thread_drift", {})
     drift = d.get("relative_drift", math.nan)
-    warned = drift > d.get("warning_above", math.inf)
-    cells, held, near_spread = [case.name, str(sampled["windows"])], [], 0
+    judged = {"units": sampled["windows"], "drift": drift, "warned": drift > d.get("warning_above", math.inf)}
     for key, digits in (("ipc", 4), ("amat_ns", 0)):
         values = [r[key] for r in runs]
         mean = statistics.mean(values)
         spread = t95(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0
-        ref = f"{mean:.{digits}f}" + (f" (+-{100 * spread / mean:.1f} %)" if len(values) > 1 else "")
-        c = sampled["confidence"].get(key)
-        if not c:
-            cells += ["-", ref, "-"]
-            continue
-        ok = c["low"] <= mean <= c["high"]
-        held.append(ok)
-        verdict = "yes"
-        if not ok:
-            near = within_spread(sampled[key], c["low"], c["high"], values)
-            near_spread += near
-            verdict = f"no ({100 * (sampled[key] / mean - 1):+.0f} %{'; within the spread' if near else ''})"
-        cells += [f"{sampled[key]:.{digits}f} ({c['low']:.{digits}f}-{c['high']:.{digits}f})", ref, verdict]
-    cells.append(f"{drift:.2f}")
-    return "| " + " | ".join(cells) + " |", held, warned, near_spread
+        m = {"mean": f"{mean:.{digits}f}", "estimate": "-", "verdict": "-", "held": None, "near": False,
+             "reference": f"{mean:.{digits}f}" + (f" (+-{100 * spread / mean:.1f} %)" if len(values) > 1 else "")}
+        if c := sampled["confidence"].get(key):
+            m["held"] = c["low"] <= mean <= c["high"]
+            m["estimate"] = f"{sampled[key]:.{digits}f} ({c['low']:.{digits}f}-{c['high']:.{digits}f})"
+            m["verdict"] = "yes"
+            if not m["held"]:
+                m["near"] = within_spread(sampled[key], c["low"], c["high"], values)
+                m["verdict"] = f"no ({100 * (sampled[key] / mean - 1):+.0f} %{'; within the spread' if m['near'] else ''})"
+        judged[key] = m
+    return judged
+
+
+def row(case: pathlib.Path, kind: str = "continuous") -> tuple[str, list[bool], bool, int]:
+    j = judge(case, kind)
+    cells = [case.name, str(j["units"])]
+    for key in ("ipc", "amat_ns"):
+        cells += [j[key]["estimate"], j[key]["reference"], j[key]["verdict"]]
+    cells.append(f"{j['drift']:.2f}")
+    held = [j[k]["held"] for k in ("ipc", "amat_ns") if j[k]["held"] is not None]
+    return "| " + " | ".join(cells) + " |", held, j["warned"], sum(j[k]["near"] for k in ("ipc", "amat_ns"))
 
 
 def cases(out: str, only: list[str] | None = None) -> list[pathlib.Path]:
@@ -118,9 +127,37 @@ def main(out: str, kind: str = "continuous") -> int:
     return 0
 
 
+def main_both(out: str) -> int:
+    """One table against both references: each verdict and each reference's mean side by side."""
+    finished = cases(out)
+    print("| case | units | IPC (95 %) | held (own, pass's moves) | runs' IPC: own, pass's moves | AMAT ns (95 %) "
+          "| held (own, pass's moves) | runs' AMAT: own, pass's moves | drift |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    held = {kind: [] for kind in REFERENCES}
+    calm = {kind: [] for kind in REFERENCES}
+    for case in finished:
+        own, moves = judge(case, "continuous"), judge(case, "as-pass")
+        cells = [case.name, str(own["units"])]
+        for key in ("ipc", "amat_ns"):
+            cells += [own[key]["estimate"], f"{own[key]['verdict']}, {moves[key]['verdict']}",
+                      f"{own[key]['mean']}, {moves[key]['mean']}"]
+        print("| " + " | ".join(cells + [f"{own['drift']:.2f}"]) + " |")
+        for kind, j in (("continuous", own), ("as-pass", moves)):
+            ok = [j[k]["held"] for k in ("ipc", "amat_ns") if j[k]["held"] is not None]
+            held[kind] += ok
+            if not j["warned"]:
+                calm[kind] += ok
+    print()
+    for kind in REFERENCES:
+        print(f"{sum(held[kind])} of {len(held[kind])} intervals hold the mean of {REFERENCES[kind]}, "
+              f"{sum(calm[kind])} of the {len(calm[kind])} where the threads' drift is within what `sample` accepts")
+    return 0
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
     ap.add_argument("--reference", choices=sorted(REFERENCES), default="continuous")
+    ap.add_argument("--both", action="store_true", help="one table against both references (a study made with both)")
     args = ap.parse_args()
-    sys.exit(main(args.out, args.reference))
+    sys.exit(main_both(args.out) if args.both else main(args.out, args.reference))

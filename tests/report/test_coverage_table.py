@@ -93,3 +93,23 @@ class CoverageTable(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+    def test_both_references_side_by_side(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            study = Path(tmp)
+            # As d-flip: AMAT misses the runs' own decisions (130) and holds the pass's moves (100).
+            case(study, "e-both", (1.0, 0.98, 1.02), (100, 95, 105), [(1.0, 130), (1.0, 130), (1.0, 130)], 0.02,
+                 as_pass=[(1.0, 100), (1.0, 101), (1.0, 99)])
+            # Drifting: IPC misses both references; not counted among the calm cases.
+            case(study, "f-drift", (0.5, 0.45, 0.55), (100, 90, 110), [(0.7, 100), (0.7, 100), (0.7, 100)], 0.8,
+                 as_pass=[(0.6, 100), (0.6, 100), (0.6, 100)])
+            text = io.StringIO()
+            with contextlib.redirect_stdout(text):
+                self.assertEqual(coverage_table.main_both(str(study)), 0)
+            out = text.getvalue()
+        self.assertIn("| e-both | 10 | 1.0000 (0.9800-1.0200) | yes, yes | 1.0000, 1.0000 | 100 (95-105) "
+                      "| no (-23 %), yes | 130, 100 | 0.02 |", out)
+        self.assertIn("| f-drift | 10 | 0.5000 (0.4500-0.5500) | no (-29 %), no (-17 %) | 0.7000, 0.6000 |", out)
+        self.assertIn("2 of 4 intervals hold the mean of the continuous runs, 1 of the 2 where", out)
+        self.assertIn("3 of 4 intervals hold the mean of the continuous runs with the pass's moves, 2 of the 2 where",
+                      out)
