@@ -10,7 +10,8 @@
 # is chaotic, so the reference is their mean. Each draw also runs with the pass's moves (`checkpoint
 # --moves`, `run --moves-from`), a second reference where only the sampling differs, since a phase's
 # counts in the pass can send a hot page elsewhere than a timed run's do (docs/os.md,
-# "The moves, page by page"); a second table against it. Prints a table: each interval, whether it holds the reference, the
+# "The moves, page by page"); a second table against it. The first draw's run with the pass's moves
+# keeps its statistics in CASE/counters (the units' counters against it: units_vs_runs.py --counters-all). Prints a table: each interval, whether it holds the reference, the
 # threads' drift the sampled run reports; then the fraction that hold. Everything is kept under OUT
 # (the windows' stats.json in CASE/windows).
 #
@@ -85,7 +86,7 @@ for workload in "${workloads[@]}"; do
         exit 1
       fi
       [ "$(cat "$case/references" 2>/dev/null)" = "$references" ] && continue
-      rm -f "$case"/continuous-* "$case"/as-pass-* "$case/references" "$case/done"
+      rm -rf "$case"/continuous-* "$case"/as-pass-* "$case/counters" "$case/references" "$case/done"
     else
       [ -f "$case/done" ] && continue  # resumes: a case done is kept
       rm -rf "$case" && mkdir -p "$case"
@@ -107,9 +108,13 @@ for workload in "${workloads[@]}"; do
             decided=(--moves-from "$case/pass-moves.csv")
           fi
           name="$kind-d$draw-$q"
+          # The first draw's run with the pass's moves keeps its statistics (about 200 KB), the
+          # units' counters' reference (experiments/units_vs_runs.py --counters-all).
+          kept=()
+          [ "$kind" = as-pass ] && [ "$draw $q" = "${draws%% *} ${quanta%% *}" ] && kept=(--out "$case/counters")
           "$starnuma" run "$platform" --workload "$workload" "${sets[@]}" --set "platform.start_skew_draw=$draw" \
             "${quantum[@]}" "${decided[@]}" --placement dynamic --warmup "$from" --instructions "$span" \
-            --common-span --no-progress --json >"$case/$name.json" 2>"$case/$name.err" &
+            --common-span "${kept[@]}" --no-progress --json >"$case/$name.json" 2>"$case/$name.err" &
           running+=($!)
           if ((${#running[@]} >= ${JOBS:-2})); then
             wait "${running[0]}"

@@ -15,7 +15,13 @@ GetM, PutM and PutE (docs/sampling.md, "A window ends at its last dispatch").
 
     python3 experiments/units_vs_runs.py OUT [CASE...] [--reference continuous|as-pass]
     python3 experiments/units_vs_runs.py OUT [CASE...] --same-stretches OTHER
+With `--counters-all`, every case whose first draw's run with the pass's moves kept its statistics
+(experiments/coverage.sh keeps them in CASE/counters): the units' cycles, L2 hits, LLC hits and LLC
+misses per instruction over that run's, one row a case (docs/sampling.md, "Both studies again":
+the windows' private L2s start empty).
+
     python3 experiments/units_vs_runs.py OUT CASE --counters STATS
+    python3 experiments/units_vs_runs.py OUT [CASE...] --counters-all
 """
 import collections
 import json
@@ -73,14 +79,37 @@ def counters(stats: list[dict]) -> dict[str, float]:
     return per
 
 
+ALL_COUNTERS = ("cycles", "l2_hits", "llc_hits", "llc_misses")
+
+
+def units_counters(case: pathlib.Path) -> dict[str, float]:
+    sampled = json.loads((case / "sampled.json").read_text())
+    return counters([w["stats"] for w in boundary_strata.windows(case, sampled)])
+
+
+def counters_all(cases: list[pathlib.Path]) -> int:
+    kept = [c for c in cases if (c / "counters" / "stats.json").exists()]
+    if not kept:
+        sys.exit("no case kept a run's statistics (CASE/counters/stats.json: experiments/coverage.sh keeps them)")
+    print("| case (units / run, per 1 000 instructions) | " + " | ".join(ALL_COUNTERS) + " |")
+    print("|---|" + "---|" * len(ALL_COUNTERS))
+    for case in kept:
+        u = units_counters(case)
+        r = counters([json.loads((case / "counters" / "stats.json").read_text())["stats"]])
+        cells = [f"{u[k]:.2f} / {r[k]:.2f} ({u[k] / r[k] if r[k] else float('nan'):.2f})" for k in ALL_COUNTERS]
+        print(f"| {case.name} | " + " | ".join(cells) + " |")
+    return 0
+
+
 def main(out: str, only: list[str], kind: str = "continuous", other: str | None = None,
-         run_stats: str | None = None) -> int:
+         run_stats: str | None = None, all_counters: bool = False) -> int:
     cases = coverage_table.cases(out, only)
+    if all_counters:
+        return counters_all(cases)
     if run_stats:
         if len(cases) != 1:
             sys.exit(f"--counters compares one case with one run; {len(cases)} cases match")
-        sampled = json.loads((cases[0] / "sampled.json").read_text())
-        u = counters([w["stats"] for w in boundary_strata.windows(cases[0], sampled)])
+        u = units_counters(cases[0])
         r = counters([json.loads(pathlib.Path(run_stats).read_text())["stats"]])
         print(f"| {cases[0].name}: per 1 000 instructions | units | run | units / run |")
         print("|---|---|---|---|")
@@ -114,5 +143,6 @@ if __name__ == "__main__":
     ap = coverage_table.study_arguments(__doc__)
     ap.add_argument("--same-stretches", metavar="OTHER", help="pair each unit with OTHER's on the same stretch")
     ap.add_argument("--counters", metavar="STATS", help="one case's units' counters against a run's stats.json")
+    ap.add_argument("--counters-all", action="store_true", help="every case's units' counters against its kept run")
     args = ap.parse_args()
-    sys.exit(main(args.out, args.cases, args.reference, args.same_stretches, args.counters))
+    sys.exit(main(args.out, args.cases, args.reference, args.same_stretches, args.counters, args.counters_all))

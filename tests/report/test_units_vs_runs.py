@@ -56,6 +56,14 @@ def tree(cycles: int, writes: int, putm: int, read_ns: float) -> dict:
             "coherence": {"socket_home_getm": 40, "socket_home_putm": putm, "socket_home_pute": 1}}
 
 
+def units_with_counters(case: Path):
+    """The two units' windows given stats.json trees: 900 and 1 100 cycles, 1 and 3 writes and PutMs,
+    reads waiting 100 and 80 ns."""
+    for k, t in ((2, tree(900, 1, 1, 100.0)), (3, tree(1100, 3, 3, 80.0))):
+        w = json.loads((case / "windows" / f"window-{k}" / "stats.json").read_text())
+        (case / "windows" / f"window-{k}" / "stats.json").write_text(json.dumps({**w, "stats": t}))
+
+
 class UnitsVsRuns(unittest.TestCase):
     def test_per_instruction_against_the_runs(self):
         with tempfile.TemporaryDirectory() as d:
@@ -75,9 +83,7 @@ class UnitsVsRuns(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             root = study(Path(d))
             case = root / "poa-starnuma16-scaled"
-            for k, t in ((2, tree(900, 1, 1, 100.0)), (3, tree(1100, 3, 3, 80.0))):
-                w = json.loads((case / "windows" / f"window-{k}" / "stats.json").read_text())
-                (case / "windows" / f"window-{k}" / "stats.json").write_text(json.dumps({**w, "stats": t}))
+            units_with_counters(case)
             run = Path(d) / "run.json"
             run.write_text(json.dumps({"stats": tree(1000, 4, 4, 100.0)}))
             out = output(str(root), [], "continuous", None, str(run))
@@ -88,6 +94,27 @@ class UnitsVsRuns(unittest.TestCase):
         self.assertIn("| socket_home_putm | 2.000 | 4.000 | 0.500 |", out)
         self.assertIn("| socket_home_pute | 1.000 | 1.000 | 1.000 |", out)
         self.assertIn("| read_ns | 90.000 | 100.000 | 0.900 |", out)
+
+    def test_every_case_against_its_kept_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            root = study(Path(d))
+            case = root / "poa-starnuma16-scaled"
+            units_with_counters(case)
+            run = tree(1000, 4, 4, 100.0)
+            run["nodes"]["socket0"]["core0"]["l2_hits"] = 8
+            (case / "counters").mkdir()
+            (case / "counters" / "stats.json").write_text(json.dumps({"stats": run}))
+            out = output(str(root), [], "continuous", None, None, True)
+        # Units: 2 000 cycles, 4 L2 hits, 6 LLC hits, 80 misses over 2 000 instructions; the run
+        # 1 000, 8, 3 and 40 over 1 000.
+        self.assertIn("| poa-starnuma16-scaled | 1000.00 / 1000.00 (1.00) | 2.00 / 8.00 (0.25) | 3.00 / 3.00 (1.00) "
+                      "| 40.00 / 40.00 (1.00) |", out)
+
+    def test_no_kept_run_is_an_error(self):
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(SystemExit) as e:
+                units_vs_runs.main(str(study(Path(d))), [], "continuous", None, None, True)
+        self.assertIn("CASE/counters/stats.json", str(e.exception))
 
 
 if __name__ == "__main__":
