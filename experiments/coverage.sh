@@ -11,8 +11,9 @@
 # --moves`, `run --moves-from`), a second reference where only the sampling differs, since a phase's
 # counts in the pass can send a hot page elsewhere than a timed run's do (docs/os.md,
 # "The moves, page by page"); a second table against it. The first draw's run with the pass's moves
-# keeps its statistics in CASE/counters (the units' counters against it: units_vs_runs.py --counters-all). Prints a table: each interval, whether it holds the reference, the
-# threads' drift the sampled run reports; then the fraction that hold. Everything is kept under OUT
+# keeps its statistics in CASE/counters (the units' counters against it: units_vs_runs.py
+# --counters-all). Prints a table: each interval, whether it holds the reference, the threads' drift
+# the sampled run reports; then the fraction that hold. Everything is kept under OUT
 # (the windows' stats.json in CASE/windows).
 #
 #   bash experiments/coverage.sh [OUT] [WORKLOAD...]
