@@ -13,13 +13,13 @@ one case's units' counters against that run's, per 1 000 instructions: the cores
 and misses, LLC writebacks and stalls, the memories' reads and writes and a read's mean wait, the homes'
 GetM, PutM and PutE (docs/sampling.md, "A window ends at its last dispatch").
 
-    python3 experiments/units_vs_runs.py OUT [CASE...] [--reference continuous|as-pass]
-    python3 experiments/units_vs_runs.py OUT [CASE...] --same-stretches OTHER
 With `--counters-all`, every case whose first draw's run with the pass's moves kept its statistics
 (experiments/coverage.sh keeps them in CASE/counters): the units' cycles, L2 hits, LLC hits and LLC
 misses per instruction over that run's, one row a case (docs/sampling.md, "Both studies again":
 the windows' private L2s start empty).
 
+    python3 experiments/units_vs_runs.py OUT [CASE...] [--reference continuous|as-pass]
+    python3 experiments/units_vs_runs.py OUT [CASE...] --same-stretches OTHER
     python3 experiments/units_vs_runs.py OUT CASE --counters STATS
     python3 experiments/units_vs_runs.py OUT [CASE...] --counters-all
 """

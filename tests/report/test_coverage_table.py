@@ -90,10 +90,6 @@ class CoverageTable(unittest.TestCase):
         self.assertIn("| old | 5 | 1.0000 (0.9000-1.1000) | 1.2000 | no (-17 %) |", out)
         self.assertIn("1 of 2 intervals (50 %)", out)
 
-
-if __name__ == "__main__":
-    unittest.main()
-
     def test_both_references_side_by_side(self):
         with tempfile.TemporaryDirectory() as tmp:
             study = Path(tmp)
@@ -113,3 +109,7 @@ if __name__ == "__main__":
         self.assertIn("2 of 4 intervals hold the mean of the continuous runs, 1 of the 2 where", out)
         self.assertIn("3 of 4 intervals hold the mean of the continuous runs with the pass's moves, 2 of the 2 where",
                       out)
+
+
+if __name__ == "__main__":
+    unittest.main()
