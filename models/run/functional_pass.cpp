@@ -143,24 +143,31 @@ class FunctionalPass {
     next_stretch_ = stretch;
     next_unit_at_ = unit_place(stretch);
   }
+  // The end of the work the pass decides: the last phase's, in the phases' clock.
+  uint64_t span_end() const { return (o_.checkpoints + 1) * os_.phase_instructions(); }
+  // unit_every: the first stretch, the one measured from boundary 1's place on. With a lead its unit
+  // lies the lead before that, in phase 0 when the lead reaches back past the boundary: its window
+  // crosses boundary 1 in its warm-up (docs/sampling.md, "Units over the work").
+  uint64_t first_stretch() const {
+    const uint64_t boundary = os_.phase_instructions();
+    return first_stretch_from(std::max(boundary, o_.unit_lead) - o_.unit_lead);
+  }
   // unit_every: whether the stretch starting at `stretch` has a unit: with a lead, one whose
   // measured stretch ends by the last phase's end; otherwise one starting before that end.
   bool stretch_sampled(uint64_t stretch) const {
-    const uint64_t end = (o_.checkpoints + 1) * os_.phase_instructions();
-    return o_.unit_lead ? stretch + o_.unit_lead + o_.unit_every <= end : stretch < end;
+    return o_.unit_lead ? stretch + o_.unit_lead + o_.unit_every <= span_end() : stretch < span_end();
   }
   // Whether the pass goes on in the last boundary's phase for its units (`unit`: written so far).
   // At random points it goes on past the end for the last stretch's unit, which may lie beyond it.
   bool units_to_come(uint64_t unit) const {
     if (o_.streams_only) return false;
-    if (o_.unit_every)
-      return clock_.instructions() < (o_.checkpoints + 1) * os_.phase_instructions() ||
-             (o_.unit_jitter && stretch_sampled(next_stretch_));
+    if (o_.unit_every) return clock_.instructions() < span_end() || (o_.unit_jitter && stretch_sampled(next_stretch_));
     return unit < o_.units_per_phase;
   }
-  // Whether the next unit is due, after boundary `phase` and `unit` units since it.
+  // Whether the next unit is due, after boundary `phase` and `unit` units since it (before boundary 1
+  // only a led unit, its window crossing the boundary).
   bool unit_due(uint64_t phase, uint64_t unit) const {
-    if (phase == 0 || o_.streams_only) return false;
+    if ((phase == 0 && !o_.unit_lead) || o_.streams_only) return false;
     if (o_.unit_every) return mean_retired() >= next_unit_at_ && stretch_sampled(next_stretch_);
     const uint64_t per_phase = os_.phase_instructions(), units = o_.units_per_phase;
     return unit < units && clock_.instructions() >= phase * per_phase + (unit + 1) * per_phase / (units + 1);
@@ -663,6 +670,7 @@ FunctionalPassResult FunctionalPass::run() {
   // The pass's own speed is timed from here: building the workload (a graph's generation) is not.
   const auto pass_start = std::chrono::steady_clock::now();
   uint64_t phase = 0, round = 0, unit = 0;  // boundaries passed; units written since the last
+  if (o_.unit_every && o_.unit_lead) plan_unit(first_stretch());
   // With units the pass goes on through the last boundary's phase, for its units (no boundary after it).
   while (live_ > 0 && (phase < o_.checkpoints || (phase == o_.checkpoints && units_to_come(unit)))) {
     unsigned waiting = 0;
@@ -693,7 +701,8 @@ FunctionalPassResult FunctionalPass::run() {
       unit = 0;
       // The units' work starts at boundary 1's place: its first stretch is sampled too, its unit
       // due at once when the mean thread is already past it (the clock passes a boundary in a turn).
-      if (phase == 1 && o_.unit_every) plan_unit(first_stretch_from(per_phase));
+      // A led one was planned from the start.
+      if (phase == 1 && o_.unit_every && !o_.unit_lead) plan_unit(first_stretch());
     } else if (unit_due(phase, unit)) {
       write_unit(phase, ++unit);  // systematic: evenly inside the phase or the work, transparent to the pass
       // Stretch after stretch: at random points the next stretch's unit may already be due.

@@ -538,6 +538,7 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
   r.placement = name_of(placement_);
   if (checkpoint_) {
     r.placement = "sampled window";
+    r.sampled_window = true;
     r.checkpoint_phase = checkpoint_->phase;
     r.checkpoint_unit = checkpoint_->unit;
     r.copies_in_flight = in_flight_.moves.size();

@@ -131,7 +131,7 @@ void note_shortfalls(RunResult& r, const RunOptions& o, const OsSettings& os, co
   }
   // A sampled window is shorter than its phase by design: the copies it leaves are the phase's
   // later ones, which a continuous run would go on making (each window's per_phase counts them).
-  if (phased && !r.migration.is_null() && !r.checkpoint_phase)
+  if (phased && !r.migration.is_null() && !r.sampled_window)
     if (const uint64_t dropped = r.migration.value("dropped", uint64_t{0}); dropped > 0) {
       const uint64_t decided = dropped + r.migration.value("pages_moved", uint64_t{0});
       r.shortfalls.push_back(std::to_string(dropped) + " of the " + std::to_string(decided) +

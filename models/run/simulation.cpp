@@ -14,7 +14,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
   j["platform"] = platform;
   j["workload"] = workload;
   j["placement"] = placement;
-  if (checkpoint_phase) {
+  if (sampled_window) {
     j["checkpoint_phase"] = checkpoint_phase;
     j["checkpoint_tlbs_warmed"] = tlbs_warmed;
     j["checkpoint_llc_lines_warmed"] = llc_lines_warmed;
@@ -75,7 +75,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
   if (stats.contains("initiators")) j["initiators"] = stats["initiators"];
   j["sim_time_ns"] = sim_time_ns;
   j["host_seconds"] = host_seconds;
-  if (checkpoint_phase) j["host_workload_shared"] = host_workload_shared;
+  if (sampled_window) j["host_workload_shared"] = host_workload_shared;
   if (threads_generated_past_recording) j["threads_generated_past_recording"] = *threads_generated_past_recording;
   return j;
 }

@@ -117,7 +117,8 @@ struct ProgramResult {
 
 struct RunResult {
   std::string platform, workload, placement;
-  uint64_t checkpoint_phase = 0;  // a sampled window's phase boundary (0: not a window)
+  bool sampled_window = false;    // run from a checkpoint (run --checkpoint, a sample's window)
+  uint64_t checkpoint_phase = 0;  // its phase boundary (0: a led unit before boundary 1)
   uint64_t checkpoint_unit = 0;   // its unit inside the phase after it (0: the boundary itself)
   // A unit's window: the boundary's copies it made as still in flight, and those that could not go
   // back to their source to be made (take_back_in_flight).

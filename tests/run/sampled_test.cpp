@@ -236,8 +236,9 @@ TEST(FunctionalPass, UnitsStartWhereTheOffsetSays) {
 }
 
 // SMARTS's placement (checkpoint --unit-lead W): each unit's checkpoint W before a multiple, where
-// its window, warming W, starts measuring; none whose measured stretch would pass the last phase's
-// end (160 K here); the lead with an offset, or without a spacing, is refused.
+// its window, warming W, starts measuring, from the first multiple at or after boundary 1 (its
+// checkpoint in phase 0); none whose measured stretch would pass the last phase's end (160 K here);
+// the lead with an offset, or without a spacing, is refused.
 TEST(FunctionalPass, UnitsLeadTheirStretchesByTheWarmUp) {
   auto p = Platform::build(kPlatform, kTracked);
   const std::string out = folder("units-lead");
@@ -255,8 +256,15 @@ TEST(FunctionalPass, UnitsLeadTheirStretchesByTheWarmUp) {
     }
     last = multiple;
   }
-  EXPECT_GE(m["units"].front()["mean_instructions"].get<uint64_t>(),
-            m["phases"][0]["mean_instructions"].get<uint64_t>());
+  // The first stretch is the one boundary 1 (at 40 000) starts, from 42 000: its unit lies the lead
+  // before, in phase 0, and its window crosses the boundary in its warm-up.
+  const nlohmann::ordered_json& first = m["units"].front();
+  EXPECT_EQ((first["mean_instructions"].get<uint64_t>() + 10000) / 7000, 6u) << "measures from 42 000";
+  EXPECT_EQ(first["phase"], 0u) << "written before boundary 1";
+  EXPECT_LT(first["mean_instructions"].get<uint64_t>(), m["phases"][0]["mean_instructions"].get<uint64_t>());
+  EXPECT_EQ(m["units"][1]["phase"], 0u) << "and the unit measuring from 49 000, led from 39 000";
+  EXPECT_EQ(m["units"][2]["phase"], 1u);
+  EXPECT_TRUE(fs::exists(fs::path(out) / first["file"].get<std::string>()));
   const uint64_t end = m["units"].back()["mean_instructions"].get<uint64_t>() + 10000 + 7000;
   EXPECT_LE(end, 4u * 40000 + 300) << "the last stretch ends by the last phase's end";
   EXPECT_GT(end + 7000, 4u * 40000) << "and the next would not";
