@@ -10,13 +10,15 @@ the spacing in both is paired instead: the spread of their IPC ratios (OTHER ove
 
 With `--counters STATS` (a continuous run's stats.json, `run ... --out DIR`, over the case's stretch),
 one case's units' counters against that run's, per 1 000 instructions: the cores' cycles, cache hits
-and misses, LLC writebacks and stalls, the memories' reads and writes and a read's mean wait, the homes'
-GetM, PutM and PutE (docs/sampling.md, "A window ends at its last dispatch").
+and misses, LLC writebacks and stalls, page walks (STLB misses) and their summed time, the memories'
+reads and writes and a read's mean wait, the homes' GetM, PutM and PutE; and a walk's mean ns
+(docs/sampling.md, "A window ends at its last dispatch").
 
 With `--counters-all`, every case whose first draw's run with the pass's moves kept its statistics
-(experiments/coverage.sh keeps them in CASE/counters): the units' cycles, L2 hits, LLC hits and LLC
-misses per instruction over that run's, one row a case (docs/sampling.md, "Both studies again":
-the windows' private L2s start empty).
+(experiments/coverage.sh keeps them in CASE/counters): the units' cycles, L2 hits, LLC hits, LLC
+misses and page walks per instruction and a walk's mean ns over that run's, one row a case
+(docs/sampling.md, "Both studies again": the windows' private L2s start empty; "The stretch
+boundary 1 starts": the units' walks are faster).
 
     python3 experiments/units_vs_runs.py OUT [CASE...] [--reference continuous|as-pass]
     python3 experiments/units_vs_runs.py OUT [CASE...] --same-stretches OTHER
@@ -56,7 +58,7 @@ def unit_ipcs(case: pathlib.Path) -> dict[int, float]:
 
 
 CORE_COUNTERS = ("cycles", "l2_hits", "llc_hits", "llc_misses", "writebacks", "rob_stalls", "mshr_stalls",
-                 "store_buffer_stalls")
+                 "store_buffer_stalls", "stlb_misses", "walk_latency_ps")
 HOME_COUNTERS = ("socket_home_getm", "socket_home_putm", "socket_home_pute")
 
 
@@ -76,10 +78,11 @@ def counters(stats: list[dict]) -> dict[str, float]:
         total.update({k: tree.get("coherence", {}).get(k, 0) for k in HOME_COUNTERS})
     per = {k: 1000 * v / total["instructions"] for k, v in total.items() if k != "instructions"}
     per["read_ns"] = read_ns / total["memory_reads"] if total["memory_reads"] else 0.0
+    per["walk_ns"] = total["walk_latency_ps"] / 1000 / total["stlb_misses"] if total["stlb_misses"] else 0.0
     return per
 
 
-ALL_COUNTERS = ("cycles", "l2_hits", "llc_hits", "llc_misses")
+ALL_COUNTERS = ("cycles", "l2_hits", "llc_hits", "llc_misses", "stlb_misses", "walk_ns")
 
 
 def units_counters(case: pathlib.Path) -> dict[str, float]:

@@ -48,9 +48,10 @@ def output(*args) -> str:
     return text.getvalue()
 
 
-def tree(cycles: int, writes: int, putm: int, read_ns: float) -> dict:
+def tree(cycles: int, writes: int, putm: int, read_ns: float, walks: int = 2, walk_ns: int = 50) -> dict:
     """A stats.json tree: one core of 1 000 instructions, its socket's memory and the homes' counts."""
-    core = {"instructions": 1000, "cycles": cycles, "l2_hits": 2, "llc_hits": 3, "llc_misses": 40, "writebacks": putm}
+    core = {"instructions": 1000, "cycles": cycles, "l2_hits": 2, "llc_hits": 3, "llc_misses": 40, "writebacks": putm,
+            "stlb_misses": walks, "walk_latency_ps": walks * walk_ns * 1000}
     memory = {"reads": 40, "writes": writes, "read_latency": {"count": 40, "mean": read_ns}}
     return {"nodes": {"socket0": {"core0": core, "memory": memory}},
             "coherence": {"socket_home_getm": 40, "socket_home_putm": putm, "socket_home_pute": 1}}
@@ -58,8 +59,8 @@ def tree(cycles: int, writes: int, putm: int, read_ns: float) -> dict:
 
 def units_with_counters(case: Path):
     """The two units' windows given stats.json trees: 900 and 1 100 cycles, 1 and 3 writes and PutMs,
-    reads waiting 100 and 80 ns."""
-    for k, t in ((2, tree(900, 1, 1, 100.0)), (3, tree(1100, 3, 3, 80.0))):
+    reads waiting 100 and 80 ns, 1 walk of 20 ns and 3 of 40 ns."""
+    for k, t in ((2, tree(900, 1, 1, 100.0, 1, 20)), (3, tree(1100, 3, 3, 80.0, 3, 40))):
         w = json.loads((case / "windows" / f"window-{k}" / "stats.json").read_text())
         (case / "windows" / f"window-{k}" / "stats.json").write_text(json.dumps({**w, "stats": t}))
 
@@ -94,6 +95,9 @@ class UnitsVsRuns(unittest.TestCase):
         self.assertIn("| socket_home_putm | 2.000 | 4.000 | 0.500 |", out)
         self.assertIn("| socket_home_pute | 1.000 | 1.000 | 1.000 |", out)
         self.assertIn("| read_ns | 90.000 | 100.000 | 0.900 |", out)
+        # Walks: (20 + 3 x 40) / 4 = 35 ns against the run's 50.
+        self.assertIn("| stlb_misses | 2.000 | 2.000 | 1.000 |", out)
+        self.assertIn("| walk_ns | 35.000 | 50.000 | 0.700 |", out)
 
     def test_every_case_against_its_kept_run(self):
         with tempfile.TemporaryDirectory() as d:
@@ -105,10 +109,10 @@ class UnitsVsRuns(unittest.TestCase):
             (case / "counters").mkdir()
             (case / "counters" / "stats.json").write_text(json.dumps({"stats": run}))
             out = output(str(root), [], "continuous", None, None, True)
-        # Units: 2 000 cycles, 4 L2 hits, 6 LLC hits, 80 misses over 2 000 instructions; the run
-        # 1 000, 8, 3 and 40 over 1 000.
+        # Units: 2 000 cycles, 4 L2 hits, 6 LLC hits, 80 misses, 4 walks of 35 ns over 2 000
+        # instructions; the run 1 000, 8, 3, 40 and 2 walks of 50 ns over 1 000.
         self.assertIn("| poa-starnuma16-scaled | 1000.00 / 1000.00 (1.00) | 2.00 / 8.00 (0.25) | 3.00 / 3.00 (1.00) "
-                      "| 40.00 / 40.00 (1.00) |", out)
+                      "| 40.00 / 40.00 (1.00) | 2.00 / 2.00 (1.00) | 35.00 / 50.00 (0.70) |\n", out)
 
     def test_no_kept_run_is_an_error(self):
         with tempfile.TemporaryDirectory() as d:
