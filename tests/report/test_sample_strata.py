@@ -41,16 +41,19 @@ class SampleStrata(unittest.TestCase):
     def test_led_units_measure_each_start_once_and_stand_for_their_stretch(self):
         with tempfile.TemporaryDirectory() as d:
             s, manifest, summary = sampled(Path(d), "--unit-lead", str(WARMUP))
-        # Boundaries 2 and 3 (80 K, 120 K) lie among the units, each measured by the unit led to it.
+        # Boundaries 1, 2 and 3 (40 K, 80 K, 120 K) lie among the units, each measured by the unit
+        # led to it (boundary 1's written in phase 0, 4 K before it).
         starts = s["phase_starts"]
-        self.assertEqual((starts["in_span"], starts["measured"], starts["unmeasured"]), (2, 2, 0))
+        self.assertEqual((starts["in_span"], starts["measured"], starts["unmeasured"]), (3, 3, 0))
+        self.assertEqual(manifest["units"][0]["phase"], 0)
         self.assertTrue(starts["stratified"])
         windows = [w for w in s["per_window"] if w.get("in_estimate", True)]
         found = boundary_strata.phase_starts(manifest, WARMUP, WINDOW)
         self.assertEqual({(w["phase"], w["unit"]) for w in windows if w.get("starts_a_phase")}, found)
-        self.assertEqual(len(found), 2)
+        self.assertEqual(len(found), 3)
+        self.assertIn((0, 1), found)
         # A start stands for its 2 K, the others share the rest of the units' work.
-        rest = (len(manifest["units"]) * EVERY - 2 * WINDOW) / ((len(windows) - 2) * EVERY)
+        rest = (len(manifest["units"]) * EVERY - 3 * WINDOW) / ((len(windows) - 3) * EVERY)
         self.assertAlmostEqual(starts["weight_of_a_start"], WINDOW / EVERY)
         self.assertAlmostEqual(starts["weight_of_the_rest"], rest)
         for w in windows:
@@ -65,7 +68,7 @@ class SampleStrata(unittest.TestCase):
         self.assertAlmostEqual(s["confidence"]["ipc"]["high"] / ipc[2], 1, places=9)
         pooled = sum(w["instructions"] for w in windows) / sum(w["instructions"] / w["ipc"] for w in windows)
         self.assertNotAlmostEqual(s["ipc"] / pooled, 1, places=4)  # the strata moved it
-        self.assertIn("The 2 windows measuring a phase's start stand for their own stretch", summary)
+        self.assertIn("The 3 windows measuring a phase's start stand for their own stretch", summary)
 
     def test_unled_units_on_the_grid_say_the_starts_they_miss(self):
         with tempfile.TemporaryDirectory() as d:
