@@ -11,8 +11,16 @@ the spacing in both is paired instead: the spread of their IPC ratios (OTHER ove
 With `--counters STATS` (a continuous run's stats.json, `run ... --out DIR`, over the case's stretch),
 one case's units' counters against that run's, per 1 000 instructions: the cores' cycles, cache hits
 and misses, LLC writebacks and stalls, page walks (STLB misses) and their summed time, the memories'
-reads and writes and a read's mean wait, the homes' GetM, PutM and PutE; and a walk's mean ns
-(docs/sampling.md, "A window ends at its last dispatch").
+reads and writes and a read's mean wait, the homes' GetM, PutM and PutE, the levels the walks read
+their entries from, the trackers' traffic; and a walk's mean ns (docs/sampling.md, "A window ends at
+its last dispatch"). `--unit P.U` takes one unit's window (of phase P, unit U) in place of all, and a
+second stats.json (`--counters STATS WINDOW`: a window run by hand, `run --checkpoint ... --out`) takes
+its place; with `--per-socket COUNTER`, that counter per 1 000 of each socket's instructions, socket
+by socket (docs/sampling.md, "poa's 200 K bias is where its threads are").
+
+With `--per-window`, each unit's window in the estimate, in the order they measure: the mean thread's
+instruction it measures from, its IPC, and its LLC misses, writebacks, walks per 1 000 instructions
+and a walk's mean ns (its stats.json tree; `sample --keep-windows`).
 
 With `--counters-all`, every case whose first draw's run with the pass's moves kept its statistics
 (experiments/coverage.sh keeps them in CASE/counters): the units' cycles, L2 hits, LLC hits, LLC
@@ -22,7 +30,8 @@ boundary 1 starts": the units' walks are faster).
 
     python3 experiments/units_vs_runs.py OUT [CASE...] [--reference continuous|as-pass]
     python3 experiments/units_vs_runs.py OUT [CASE...] --same-stretches OTHER
-    python3 experiments/units_vs_runs.py OUT CASE --counters STATS
+    python3 experiments/units_vs_runs.py OUT CASE --counters STATS [WINDOW] [--unit P.U] [--per-socket COUNTER]
+    python3 experiments/units_vs_runs.py OUT [CASE...] --per-window
     python3 experiments/units_vs_runs.py OUT [CASE...] --counters-all
 """
 import collections
@@ -58,16 +67,21 @@ def unit_ipcs(case: pathlib.Path) -> dict[int, float]:
 
 
 CORE_COUNTERS = ("cycles", "l2_hits", "llc_hits", "llc_misses", "writebacks", "rob_stalls", "mshr_stalls",
-                 "store_buffer_stalls", "stlb_misses", "walk_latency_ps")
+                 "store_buffer_stalls", "stlb_misses", "walk_latency_ps", "walk_reads", "walk_l1_hits",
+                 "walk_l2_hits", "walk_llc_hits", "walk_llc_misses")
+TRACKING_COUNTERS = ("flushes", "tracker_reads", "tracker_writes", "metadata_llc_hits", "core_stall_cycles")
 HOME_COUNTERS = ("socket_home_getm", "socket_home_putm", "socket_home_pute")
 
 
-def counters(stats: list[dict]) -> dict[str, float]:
-    """The cores', memories' and homes' counters of runs' stats.json trees, summed, per 1 000 of the
-    cores' instructions; `read_ns`, a memory read's mean wait."""
+def counters(stats: list[dict], socket: str | None = None) -> dict[str, float]:
+    """The cores', memories', trackers' (`tracking_...`) and homes' counters of runs' stats.json
+    trees, summed, per 1 000 of the cores' instructions; `read_ns`, a memory read's mean wait. With a
+    socket, that node's alone, and no homes' (theirs are the whole machine's)."""
     total, read_ns = collections.Counter(), 0.0
     for tree in stats:
-        for node in tree["nodes"].values():
+        for name, node in tree["nodes"].items():
+            if socket is not None and name != socket:
+                continue
             for part, c in node.items():
                 if part.startswith("core"):
                     total.update({k: c.get(k, 0) for k in ("instructions", *CORE_COUNTERS)})
@@ -75,7 +89,12 @@ def counters(stats: list[dict]) -> dict[str, float]:
                 m = node["memory"]
                 total.update({"memory_reads": m["reads"], "memory_writes": m["writes"]})
                 read_ns += m["read_latency"]["mean"] * m["read_latency"]["count"]
-        total.update({k: tree.get("coherence", {}).get(k, 0) for k in HOME_COUNTERS})
+            if "tracking" in node:
+                total.update({f"tracking_{k}": node["tracking"].get(k, 0) for k in TRACKING_COUNTERS})
+        if socket is None:
+            total.update({k: tree.get("coherence", {}).get(k, 0) for k in HOME_COUNTERS})
+    if not total["instructions"]:
+        sys.exit(f"no core of {socket or 'any socket'} ran an instruction in these statistics")
     per = {k: 1000 * v / total["instructions"] for k, v in total.items() if k != "instructions"}
     per["read_ns"] = read_ns / total["memory_reads"] if total["memory_reads"] else 0.0
     per["walk_ns"] = total["walk_latency_ps"] / 1000 / total["stlb_misses"] if total["stlb_misses"] else 0.0
@@ -85,9 +104,56 @@ def counters(stats: list[dict]) -> dict[str, float]:
 ALL_COUNTERS = ("cycles", "l2_hits", "llc_hits", "llc_misses", "stlb_misses", "walk_ns")
 
 
-def units_counters(case: pathlib.Path) -> dict[str, float]:
-    sampled = json.loads((case / "sampled.json").read_text())
-    return counters([w["stats"] for w in boundary_strata.windows(case, sampled)])
+def unit_windows(case: pathlib.Path, unit: str | None = None) -> list[dict]:
+    """The case's units' windows in the estimate, or the one of `unit` ("P.U": phase P, unit U)."""
+    found = boundary_strata.windows(case, json.loads((case / "sampled.json").read_text()))
+    if unit is not None:
+        found = [w for w in found if f"{w['checkpoint_phase']}.{w['checkpoint_unit']}" == unit]
+        if not found:
+            sys.exit(f"{case.name}: no window of unit {unit} in the estimate (units are named PHASE.UNIT)")
+    missing = [w for w in found if "stats" not in w]
+    if missing:
+        sys.exit(f"{case.name}: {len(missing)} windows kept no statistics tree (their stats.json has no 'stats')")
+    return found
+
+
+def units_counters(case: pathlib.Path, unit: str | None = None, socket: str | None = None,
+                   window: dict | None = None) -> dict[str, float]:
+    """The units' counters; a window's run by hand (its stats.json tree) in their place if given."""
+    return counters([window] if window else [w["stats"] for w in unit_windows(case, unit)], socket)
+
+
+def sockets(tree: dict) -> list[str]:
+    return sorted((n for n in tree["nodes"] if n.startswith("socket")), key=lambda n: int(n[len("socket"):]))
+
+
+def per_socket(case: pathlib.Path, run: dict, counter: str, unit: str | None, window: dict | None) -> int:
+    print(f"| {case.name}: {counter} per 1 000 of the socket's instructions | units | run | units / run |")
+    print("|---|---|---|---|")
+    for socket in sockets(run):
+        u, r = units_counters(case, unit, socket, window), counters([run], socket)
+        if counter not in r:
+            sys.exit(f"no counter {counter!r}; there are: {', '.join(sorted(r))}")
+        print(f"| {socket} | {u[counter]:.3f} | {r[counter]:.3f} | {u[counter] / r[counter] if r[counter] else float('nan'):.3f} |")
+    return 0
+
+
+WINDOW_COUNTERS = ("llc_misses", "writebacks", "stlb_misses", "walk_ns")
+
+
+def per_window(cases: list[pathlib.Path]) -> int:
+    print("| case | unit | measures from | IPC | " + " | ".join(WINDOW_COUNTERS) + " |")
+    print("|---|---|---|---|" + "---|" * len(WINDOW_COUNTERS))
+    for case in cases:
+        manifest = json.loads((case / "manifest.json").read_text())
+        warmup = json.loads((case / "sampled.json").read_text())["warmup_per_window"]
+        clock = {(u["phase"], u["unit"]): u["clock_instructions"] for u in manifest["units"]}
+        rows = sorted((clock[w["checkpoint_phase"], w["checkpoint_unit"]] + warmup, w) for w in unit_windows(case))
+        for start, w in rows:
+            c = counters([w["stats"]])
+            print(f"| {case.name} | {w['checkpoint_phase']}.{w['checkpoint_unit']} | {start} | {w['ipc']:.4f} | "
+                  + " | ".join(f"{c[k]:.2f}" for k in WINDOW_COUNTERS) + " |")
+    return 0
 
 
 def counters_all(cases: list[pathlib.Path]) -> int:
@@ -105,19 +171,31 @@ def counters_all(cases: list[pathlib.Path]) -> int:
 
 
 def main(out: str, only: list[str], kind: str = "continuous", other: str | None = None,
-         run_stats: str | None = None, all_counters: bool = False) -> int:
+         run_stats: str | None = None, all_counters: bool = False, unit: str | None = None,
+         socket_counter: str | None = None, windows: bool = False) -> int:
     cases = coverage_table.cases(out, only)
+    if (unit or socket_counter) and not run_stats:
+        sys.exit("--unit and --per-socket go with --counters STATS")
     if all_counters:
         return counters_all(cases)
+    if windows:
+        return per_window(cases)
     if run_stats:
         if len(cases) != 1:
             sys.exit(f"--counters compares one case with one run; {len(cases)} cases match")
-        u = units_counters(cases[0])
-        r = counters([json.loads(pathlib.Path(run_stats).read_text())["stats"]])
+        paths = [run_stats] if isinstance(run_stats, str) else run_stats
+        if len(paths) > 2 or (len(paths) == 2 and unit):
+            sys.exit("--counters takes a run's stats.json and at most one window's, which stands for the units")
+        run, *window = [json.loads(pathlib.Path(p).read_text())["stats"] for p in paths]
+        window = window[0] if window else None
+        if socket_counter:
+            return per_socket(cases[0], run, socket_counter, unit, window)
+        u = units_counters(cases[0], unit, window=window)
+        r = counters([run])
         print(f"| {cases[0].name}: per 1 000 instructions | units | run | units / run |")
         print("|---|---|---|---|")
         for k in u:
-            print(f"| {k} | {u[k]:.3f} | {r[k]:.3f} | {u[k] / r[k] if r[k] else float('nan'):.3f} |")
+            print(f"| {k} | {u[k]:.3f} | {r.get(k, 0):.3f} | {u[k] / r[k] if r.get(k) else float('nan'):.3f} |")
         return 0
     if other:
         print("| case | stretches | IPC, OTHER over OUT: lowest | highest | mean |")
@@ -145,7 +223,12 @@ def main(out: str, only: list[str], kind: str = "continuous", other: str | None 
 if __name__ == "__main__":
     ap = coverage_table.study_arguments(__doc__)
     ap.add_argument("--same-stretches", metavar="OTHER", help="pair each unit with OTHER's on the same stretch")
-    ap.add_argument("--counters", metavar="STATS", help="one case's units' counters against a run's stats.json")
+    ap.add_argument("--counters", metavar="STATS", nargs="+",
+                    help="one case's units' counters (or a WINDOW's stats.json) against a run's stats.json")
     ap.add_argument("--counters-all", action="store_true", help="every case's units' counters against its kept run")
+    ap.add_argument("--unit", metavar="P.U", help="with --counters: the window of unit U of phase P alone")
+    ap.add_argument("--per-socket", metavar="COUNTER", help="with --counters: COUNTER socket by socket")
+    ap.add_argument("--per-window", action="store_true", help="each unit's window: its start, IPC, misses, walks")
     args = ap.parse_args()
-    sys.exit(main(args.out, args.cases, args.reference, args.same_stretches, args.counters, args.counters_all))
+    sys.exit(main(args.out, args.cases, args.reference, args.same_stretches, args.counters, args.counters_all,
+                  args.unit, args.per_socket, args.per_window))

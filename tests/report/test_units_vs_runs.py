@@ -41,10 +41,10 @@ def study(root: Path, ipcs=(0.5, 0.25)) -> Path:
     return root
 
 
-def output(*args) -> str:
+def output(*args, **options) -> str:
     text = io.StringIO()
     with contextlib.redirect_stdout(text):
-        assert units_vs_runs.main(*args) == 0
+        assert units_vs_runs.main(*args, **options) == 0
     return text.getvalue()
 
 
@@ -113,6 +113,59 @@ class UnitsVsRuns(unittest.TestCase):
         # instructions; the run 1 000, 8, 3, 40 and 2 walks of 50 ns over 1 000.
         self.assertIn("| poa-starnuma16-scaled | 1000.00 / 1000.00 (1.00) | 2.00 / 8.00 (0.25) | 3.00 / 3.00 (1.00) "
                       "| 40.00 / 40.00 (1.00) | 2.00 / 2.00 (1.00) | 35.00 / 50.00 (0.70) |\n", out)
+
+    def test_one_unit_and_the_walks_levels_and_trackers(self):
+        with tempfile.TemporaryDirectory() as d:
+            root = study(Path(d))
+            case = root / "poa-starnuma16-scaled"
+            units_with_counters(case)
+            unit = json.loads((case / "windows" / "window-3" / "stats.json").read_text())
+            unit["stats"]["nodes"]["socket0"]["core0"].update(walk_l2_hits=1, walk_llc_misses=2)
+            unit["stats"]["nodes"]["socket0"]["tracking"] = {"flushes": 5, "tracker_writes": 3}
+            (case / "windows" / "window-3" / "stats.json").write_text(json.dumps(unit))
+            run = tree(1000, 4, 4, 100.0)
+            run["nodes"]["socket0"]["core0"].update(walk_l2_hits=4)
+            run["nodes"]["socket0"]["tracking"] = {"flushes": 10, "tracker_writes": 3}
+            (Path(d) / "run.json").write_text(json.dumps({"stats": run}))
+            out = output(str(root), [], run_stats=[str(Path(d) / "run.json")], unit="1.2")
+            with self.assertRaises(SystemExit) as e:
+                units_vs_runs.main(str(root), [], run_stats=[str(Path(d) / "run.json")], unit="1.3")
+        # Unit 1.2 alone: 1 100 cycles, 3 walks of 40 ns, 1 walk read from its L2 and 2 from memory,
+        # 5 flushes and 3 tracker writes, all over its 1 000 instructions.
+        self.assertIn("| cycles | 1100.000 | 1000.000 | 1.100 |", out)
+        self.assertIn("| walk_ns | 40.000 | 50.000 | 0.800 |", out)
+        self.assertIn("| walk_l2_hits | 1.000 | 4.000 | 0.250 |", out)
+        self.assertIn("| walk_llc_misses | 2.000 | 0.000 | nan |", out)
+        self.assertIn("| tracking_flushes | 5.000 | 10.000 | 0.500 |", out)
+        self.assertIn("| tracking_tracker_writes | 3.000 | 3.000 | 1.000 |", out)
+        self.assertIn("no window of unit 1.3", str(e.exception))
+
+    def test_per_socket_with_a_window_run_by_hand(self):
+        with tempfile.TemporaryDirectory() as d:
+            root = study(Path(d))
+            run, window = tree(1000, 4, 4, 100.0), tree(900, 1, 1, 100.0)
+            for t, writebacks in ((run, 6), (window, 2)):
+                # socket10 sorts after socket2 by number, not by name.
+                for n, socket in enumerate(("socket2", "socket10")):
+                    t["nodes"][socket] = {"core0": {"instructions": 2000, "cycles": 1, "writebacks": writebacks * (n + 1)}}
+            paths = []
+            for name, t in (("run.json", run), ("window.json", window)):
+                (Path(d) / name).write_text(json.dumps({"stats": t}))
+                paths.append(str(Path(d) / name))
+            out = output(str(root), [], run_stats=paths, socket_counter="writebacks")
+        # Per 1 000 of each socket's instructions: socket0 1 and 4, socket2 1 and 3, socket10 2 and 6.
+        self.assertIn("| socket0 | 1.000 | 4.000 | 0.250 |\n| socket2 | 1.000 | 3.000 | 0.333 |\n"
+                      "| socket10 | 2.000 | 6.000 | 0.333 |\n", out)
+
+    def test_each_window_in_the_order_it_measures(self):
+        with tempfile.TemporaryDirectory() as d:
+            root = study(Path(d))
+            units_with_counters(root / "poa-starnuma16-scaled")
+            out = output(str(root), [], windows=True)
+        # Unit 1.1 measures from 1 000 000 + 100 000 - 10 000 + 10 000 of warm-up; 40 misses, 1 writeback
+        # and 1 walk of 20 ns over its 1 000 instructions.
+        self.assertIn("| poa-starnuma16-scaled | 1.1 | 1100000 | 0.5000 | 40.00 | 1.00 | 1.00 | 20.00 |\n"
+                      "| poa-starnuma16-scaled | 1.2 | 1200000 | 0.2500 | 40.00 | 3.00 | 3.00 | 40.00 |\n", out)
 
     def test_no_kept_run_is_an_error(self):
         with tempfile.TemporaryDirectory() as d:
