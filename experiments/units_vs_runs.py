@@ -16,7 +16,9 @@ their entries from, the trackers' traffic; and a walk's mean ns (docs/sampling.m
 its last dispatch"). `--unit P.U` takes one unit's window (of phase P, unit U) in place of all, and a
 second stats.json (`--counters STATS WINDOW`: a window run by hand, `run --checkpoint ... --out`) takes
 its place; with `--per-socket COUNTER`, that counter per 1 000 of each socket's instructions, socket
-by socket (docs/sampling.md, "poa's 200 K bias is where its threads are").
+by socket (docs/sampling.md, "poa's 200 K bias is where its threads are"); with `--links N`, the N
+link directions where the run's messages wait longest: messages per us, utilisation and a
+message's mean wait, units against run (docs/sampling.md, "tpcc's walks wait at socket 0's link").
 
 With `--per-window`, each unit's window in the estimate, in the order they measure: the mean thread's
 instruction it measures from, its IPC, and its LLC misses, writebacks, walks per 1 000 instructions
@@ -31,6 +33,7 @@ boundary 1 starts": the units' walks are faster).
     python3 experiments/units_vs_runs.py OUT [CASE...] [--reference continuous|as-pass]
     python3 experiments/units_vs_runs.py OUT [CASE...] --same-stretches OTHER
     python3 experiments/units_vs_runs.py OUT CASE --counters STATS [WINDOW] [--unit P.U] [--per-socket COUNTER]
+    python3 experiments/units_vs_runs.py OUT CASE --counters STATS [WINDOW] [--unit P.U] --links N
     python3 experiments/units_vs_runs.py OUT [CASE...] --per-window
     python3 experiments/units_vs_runs.py OUT [CASE...] --counters-all
 """
@@ -138,6 +141,32 @@ def per_socket(case: pathlib.Path, run: dict, counter: str, unit: str | None, wi
     return 0
 
 
+def links(runs: list[dict]) -> dict[str, dict[str, float]]:
+    """Each link direction's (`upi_socket0_flex0 ab`: from its first end) messages per us, utilisation
+    and a message's mean wait in ns over runs' stats.json (each its whole file: the tree and its
+    simulated time), summed over their times."""
+    total = collections.defaultdict(collections.Counter)
+    for run in runs:
+        for name, link in run["stats"]["links"].items():
+            for d in ("ab", "ba"):
+                total[f"{name} {d}"].update({"messages": link[f"{d}_messages"], "ns": run["sim_time_ns"],
+                                             "busy_ns": link[f"{d}_utilization"] * run["sim_time_ns"],
+                                             "wait_ns": link[f"{d}_mean_wait"] * link[f"{d}_messages"]})
+    return {k: {"per_us": 1000 * t["messages"] / t["ns"], "utilisation": t["busy_ns"] / t["ns"],
+                "wait_ns": t["wait_ns"] / t["messages"] if t["messages"] else 0.0} for k, t in total.items()}
+
+
+def busiest_links(case: pathlib.Path, run: dict, unit: str | None, window: dict | None, n: int) -> int:
+    u = links([window] if window else unit_windows(case, unit))
+    r = links([run])
+    print(f"| {case.name}: link, direction | messages per us, units / run | utilisation | mean wait ns |")
+    print("|---|---|---|---|")
+    for k in sorted(r, key=lambda k: -r[k]["wait_ns"])[:n]:
+        print(f"| {k} | {u[k]['per_us']:.1f} / {r[k]['per_us']:.1f} | {u[k]['utilisation']:.3f} / "
+              f"{r[k]['utilisation']:.3f} | {u[k]['wait_ns']:.1f} / {r[k]['wait_ns']:.1f} |")
+    return 0
+
+
 WINDOW_COUNTERS = ("llc_misses", "writebacks", "stlb_misses", "walk_ns")
 
 
@@ -172,10 +201,10 @@ def counters_all(cases: list[pathlib.Path]) -> int:
 
 def main(out: str, only: list[str], kind: str = "continuous", other: str | None = None,
          run_stats: str | None = None, all_counters: bool = False, unit: str | None = None,
-         socket_counter: str | None = None, windows: bool = False) -> int:
+         socket_counter: str | None = None, windows: bool = False, busiest: int = 0) -> int:
     cases = coverage_table.cases(out, only)
-    if (unit or socket_counter) and not run_stats:
-        sys.exit("--unit and --per-socket go with --counters STATS")
+    if (unit or socket_counter or busiest) and not run_stats:
+        sys.exit("--unit, --per-socket and --links go with --counters STATS")
     if all_counters:
         return counters_all(cases)
     if windows:
@@ -186,7 +215,10 @@ def main(out: str, only: list[str], kind: str = "continuous", other: str | None 
         paths = [run_stats] if isinstance(run_stats, str) else run_stats
         if len(paths) > 2 or (len(paths) == 2 and unit):
             sys.exit("--counters takes a run's stats.json and at most one window's, which stands for the units")
-        run, *window = [json.loads(pathlib.Path(p).read_text())["stats"] for p in paths]
+        whole = [json.loads(pathlib.Path(p).read_text()) for p in paths]
+        if busiest:
+            return busiest_links(cases[0], whole[0], unit, whole[1] if len(whole) > 1 else None, busiest)
+        run, *window = [w["stats"] for w in whole]
         window = window[0] if window else None
         if socket_counter:
             return per_socket(cases[0], run, socket_counter, unit, window)
@@ -229,6 +261,8 @@ if __name__ == "__main__":
     ap.add_argument("--unit", metavar="P.U", help="with --counters: the window of unit U of phase P alone")
     ap.add_argument("--per-socket", metavar="COUNTER", help="with --counters: COUNTER socket by socket")
     ap.add_argument("--per-window", action="store_true", help="each unit's window: its start, IPC, misses, walks")
+    ap.add_argument("--links", metavar="N", type=int, default=0,
+                    help="with --counters: the N link directions where the run's messages wait longest")
     args = ap.parse_args()
     sys.exit(main(args.out, args.cases, args.reference, args.same_stretches, args.counters, args.counters_all,
-                  args.unit, args.per_socket, args.per_window))
+                  args.unit, args.per_socket, args.per_window, args.links))

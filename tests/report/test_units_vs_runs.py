@@ -157,6 +157,26 @@ class UnitsVsRuns(unittest.TestCase):
         self.assertIn("| socket0 | 1.000 | 4.000 | 0.250 |\n| socket2 | 1.000 | 3.000 | 0.333 |\n"
                       "| socket10 | 2.000 | 6.000 | 0.333 |\n", out)
 
+    def test_the_links_where_the_run_waits_longest(self):
+        def link(messages, utilisation, wait):
+            return {"ab_messages": messages, "ab_utilization": utilisation, "ab_mean_wait": wait,
+                    "ba_messages": 0, "ba_utilization": 0.0, "ba_mean_wait": 0.0}
+        with tempfile.TemporaryDirectory() as d:
+            root = study(Path(d))
+            run = {"sim_time_ns": 2000.0, "stats": {"links": {"upi_socket0_flex0": link(100, 0.9, 1000.0),
+                                                              "upi_socket0_socket1": link(40, 0.2, 30.0)}}}
+            window = {"sim_time_ns": 1000.0, "stats": {"links": {"upi_socket0_flex0": link(50, 0.8, 400.0),
+                                                                 "upi_socket0_socket1": link(10, 0.1, 50.0)}}}
+            paths = []
+            for name, whole in (("run.json", run), ("window.json", window)):
+                (Path(d) / name).write_text(json.dumps(whole))
+                paths.append(str(Path(d) / name))
+            out = output(str(root), [], run_stats=paths, busiest=2)
+        # Per us: 100 messages over 2 us against 50 over 1; the longest wait first, then the next; a
+        # direction without messages waits 0.
+        self.assertIn("| upi_socket0_flex0 ab | 50.0 / 50.0 | 0.800 / 0.900 | 400.0 / 1000.0 |\n"
+                      "| upi_socket0_socket1 ab | 10.0 / 20.0 | 0.100 / 0.200 | 50.0 / 30.0 |\n", out)
+
     def test_each_window_in_the_order_it_measures(self):
         with tempfile.TemporaryDirectory() as d:
             root = study(Path(d))
