@@ -12,7 +12,7 @@ With `--counters STATS` (a continuous run's stats.json, `run ... --out DIR`, ove
 one case's units' counters against that run's, per 1 000 instructions: the cores' cycles, cache hits
 and misses, LLC writebacks and stalls, page walks (STLB misses) and their summed time, the memories'
 reads and writes and a read's mean wait, the homes' GetM, PutM and PutE, the levels the walks read
-their entries from, the trackers' traffic; and a walk's mean ns (docs/sampling.md, "A window ends at
+their entries from, the trackers' traffic; and a walk's mean ns and its LLC misses' (`walk_miss_ns`) (docs/sampling.md, "A window ends at
 its last dispatch"). `--unit P.U` takes one unit's window (of phase P, unit U) in place of all, and a
 second stats.json (`--counters STATS WINDOW`: a window run by hand, `run --checkpoint ... --out`) takes
 its place; with `--per-socket COUNTER`, that counter per 1 000 of each socket's instructions, socket
@@ -21,8 +21,8 @@ link directions where the run's messages wait longest: messages per us, utilisat
 message's mean wait, units against run (docs/sampling.md, "tpcc's walks wait at socket 0's link").
 
 With `--per-window`, each unit's window in the estimate, in the order they measure: the mean thread's
-instruction it measures from, its IPC, and its LLC misses, writebacks, walks per 1 000 instructions
-and a walk's mean ns (its stats.json tree; `sample --keep-windows`).
+instruction it measures from, its IPC, and its LLC misses, writebacks, walks per 1 000 instructions,
+a walk's mean ns and its LLC misses' mean ns (its stats.json tree; `sample --keep-windows`).
 
 With `--counters-all`, every case whose first draw's run with the pass's moves kept its statistics
 (experiments/coverage.sh keeps them in CASE/counters): the units' cycles, L2 hits, LLC hits, LLC
@@ -71,7 +71,7 @@ def unit_ipcs(case: pathlib.Path) -> dict[int, float]:
 
 CORE_COUNTERS = ("cycles", "l2_hits", "llc_hits", "llc_misses", "writebacks", "rob_stalls", "mshr_stalls",
                  "store_buffer_stalls", "stlb_misses", "walk_latency_ps", "walk_reads", "walk_l1_hits",
-                 "walk_l2_hits", "walk_llc_hits", "walk_llc_misses")
+                 "walk_l2_hits", "walk_llc_hits", "walk_llc_misses", "walk_miss_latency_ps")
 TRACKING_COUNTERS = ("flushes", "tracker_reads", "tracker_writes", "metadata_llc_hits", "core_stall_cycles")
 HOME_COUNTERS = ("socket_home_getm", "socket_home_putm", "socket_home_pute")
 
@@ -101,6 +101,8 @@ def counters(stats: list[dict], socket: str | None = None) -> dict[str, float]:
     per = {k: 1000 * v / total["instructions"] for k, v in total.items() if k != "instructions"}
     per["read_ns"] = read_ns / total["memory_reads"] if total["memory_reads"] else 0.0
     per["walk_ns"] = total["walk_latency_ps"] / 1000 / total["stlb_misses"] if total["stlb_misses"] else 0.0
+    misses = total["walk_llc_misses"]
+    per["walk_miss_ns"] = total["walk_miss_latency_ps"] / 1000 / misses if misses else 0.0
     return per
 
 
@@ -167,7 +169,7 @@ def busiest_links(case: pathlib.Path, run: dict, unit: str | None, window: dict 
     return 0
 
 
-WINDOW_COUNTERS = ("llc_misses", "writebacks", "stlb_misses", "walk_ns")
+WINDOW_COUNTERS = ("llc_misses", "writebacks", "stlb_misses", "walk_ns", "walk_miss_ns")
 
 
 def per_window(cases: list[pathlib.Path]) -> int:

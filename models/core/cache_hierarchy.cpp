@@ -165,6 +165,7 @@ MemoryStats::MemoryStats(StatOwner& o)
       walk_llc_hits(o, "walk_llc_hits", "entries", "Walker reads that hit the LLC"),
       walk_llc_misses(o, "walk_llc_misses", "entries", "Walker reads served by memory or another socket's cache"),
       walk_latency_ps(o, "walk_latency_ps", "ps", "Summed latency of the page walks, from the STLB miss to the PTE"),
+      walk_miss_latency_ps(o, "walk_miss_latency_ps", "ps", "Summed latency of the walker's LLC misses, issue to data"),
       shootdowns(o, "shootdowns", "translations", "TLB shootdowns received for a migrating page this core's TLBs held"),
       migration_stalls(o, "migration_stalls", "accesses", "Accesses that waited for their page's migration to end"),
       migration_stall_ps(o, "migration_stall_ps", "ps", "Summed wait of those accesses") {}
@@ -419,6 +420,7 @@ int64_t CacheHierarchy::llc_and_memory(uint64_t vaddr, uint64_t paddr, bool stor
     env_.transactions->record(env_.owner, store, vaddr, paddr, miss_class_name(cls), Time::from_ps(lookup_from / 1000),
                               Time::from_ps(lookup_end / 1000), issue, done);
   const int64_t latency_ps = (done - issue).ps();
+  if (!demand) stats_.walk_miss_latency_ps += static_cast<uint64_t>(latency_ps);
   if (demand) {
     if (env_.page_counts) env_.page_counts->count(vaddr >> kPageShift, env_.requester);
     const size_t k = static_cast<size_t>(cls);

@@ -109,9 +109,11 @@ struct MemoryStats {
   Counter upgrades, upgrade_latency_ps;
   // The page walker (page_walk.model: memory): walks that started below the root because a walk
   // cache held the PML4E, PDPTE or PDE; page-table entries read, and where they were served;
-  // summed walk latency. Its reads are not in the demand counters above.
+  // summed walk latency; of its LLC misses, the summed time from issue to data (where a walk's
+  // time goes when its lines' home is far or loaded). Its reads are not in the demand counters above.
   std::array<Counter, 3> walk_cache_hits;
   Counter walk_reads, walk_l1_hits, walk_l2_hits, walk_llc_hits, walk_llc_misses, walk_latency_ps;
+  Counter walk_miss_latency_ps;
   // Migration: TLB shootdowns this core received (translations it held), and accesses that waited
   // for a page's copy, with the time they waited.
   Counter shootdowns, migration_stalls, migration_stall_ps;

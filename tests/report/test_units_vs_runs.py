@@ -120,7 +120,8 @@ class UnitsVsRuns(unittest.TestCase):
             case = root / "poa-starnuma16-scaled"
             units_with_counters(case)
             unit = json.loads((case / "windows" / "window-3" / "stats.json").read_text())
-            unit["stats"]["nodes"]["socket0"]["core0"].update(walk_l2_hits=1, walk_llc_misses=2)
+            unit["stats"]["nodes"]["socket0"]["core0"].update(walk_l2_hits=1, walk_llc_misses=2,
+                                                               walk_miss_latency_ps=600_000)
             unit["stats"]["nodes"]["socket0"]["tracking"] = {"flushes": 5, "tracker_writes": 3}
             (case / "windows" / "window-3" / "stats.json").write_text(json.dumps(unit))
             run = tree(1000, 4, 4, 100.0)
@@ -136,6 +137,7 @@ class UnitsVsRuns(unittest.TestCase):
         self.assertIn("| walk_ns | 40.000 | 50.000 | 0.800 |", out)
         self.assertIn("| walk_l2_hits | 1.000 | 4.000 | 0.250 |", out)
         self.assertIn("| walk_llc_misses | 2.000 | 0.000 | nan |", out)
+        self.assertIn("| walk_miss_ns | 300.000 | 0.000 | nan |", out)
         self.assertIn("| tracking_flushes | 5.000 | 10.000 | 0.500 |", out)
         self.assertIn("| tracking_tracker_writes | 3.000 | 3.000 | 1.000 |", out)
         self.assertIn("no window of unit 1.3", str(e.exception))
@@ -184,8 +186,8 @@ class UnitsVsRuns(unittest.TestCase):
             out = output(str(root), [], windows=True)
         # Unit 1.1 measures from 1 000 000 + 100 000 - 10 000 + 10 000 of warm-up; 40 misses, 1 writeback
         # and 1 walk of 20 ns over its 1 000 instructions.
-        self.assertIn("| poa-starnuma16-scaled | 1.1 | 1100000 | 0.5000 | 40.00 | 1.00 | 1.00 | 20.00 |\n"
-                      "| poa-starnuma16-scaled | 1.2 | 1200000 | 0.2500 | 40.00 | 3.00 | 3.00 | 40.00 |\n", out)
+        self.assertIn("| poa-starnuma16-scaled | 1.1 | 1100000 | 0.5000 | 40.00 | 1.00 | 1.00 | 20.00 | 0.00 |\n"
+                      "| poa-starnuma16-scaled | 1.2 | 1200000 | 0.2500 | 40.00 | 3.00 | 3.00 | 40.00 | 0.00 |\n", out)
 
     def test_no_kept_run_is_an_error(self):
         with tempfile.TemporaryDirectory() as d:
