@@ -18,11 +18,11 @@ second stats.json (`--counters STATS WINDOW`: a window run by hand, `run --check
 its place; with `--per-socket COUNTER`, that counter per 1 000 of each socket's instructions, socket
 by socket (docs/sampling.md, "poa's 200 K bias is where its threads are"); with `--links N`, the N
 link directions where the run's messages wait longest: messages per us, utilisation and a
-message's mean wait, units against run (docs/sampling.md, "tpcc's walks wait at socket 0's link").
+message's mean wait, units against run (docs/sampling.md, "The units' fast walks are socket 0's link").
 
 With `--per-window`, each unit's window in the estimate, in the order they measure: the mean thread's
 instruction it measures from, its IPC, and its LLC misses, writebacks, walks per 1 000 instructions,
-a walk's mean ns and its LLC misses' mean ns (its stats.json tree; `sample --keep-windows`).
+a walk's mean ns and its LLC misses' mean ns (the statistics tree each window's stats.json keeps).
 
 With `--counters-all`, every case whose first draw's run with the pass's moves kept its statistics
 (experiments/coverage.sh keeps them in CASE/counters): the units' cycles, L2 hits, LLC hits, LLC
@@ -59,13 +59,20 @@ def per_instruction(runs: list[dict]) -> dict[str, float]:
             "unloaded_ns": sum(a * r["amat_unloaded_ns"] for a, r in zip(accesses, runs)) / sum(accesses)}
 
 
+def measures_from(case: pathlib.Path) -> dict[tuple[int, int], int]:
+    """The mean thread's instruction each unit (phase, unit) measures from: its checkpoint's clock
+    and the windows' warm-up."""
+    manifest = json.loads((case / "manifest.json").read_text())
+    warmup = json.loads((case / "sampled.json").read_text())["warmup_per_window"]
+    return {(u["phase"], u["unit"]): u["clock_instructions"] + warmup for u in manifest["units"]}
+
+
 def unit_ipcs(case: pathlib.Path) -> dict[int, float]:
     """Each unit's IPC by the multiple of the spacing it measures from."""
     sampled = json.loads((case / "sampled.json").read_text())
-    manifest = json.loads((case / "manifest.json").read_text())
-    clock = {(u["phase"], u["unit"]): u["clock_instructions"] for u in manifest["units"]}
-    every, warmup = manifest["unit_every"], sampled["warmup_per_window"]
-    return {round((clock[w["checkpoint_phase"], w["checkpoint_unit"]] + warmup) / every): w["ipc"]
+    every = json.loads((case / "manifest.json").read_text())["unit_every"]
+    start = measures_from(case)
+    return {round(start[w["checkpoint_phase"], w["checkpoint_unit"]] / every): w["ipc"]
             for w in boundary_strata.windows(case, sampled)}
 
 
@@ -122,21 +129,19 @@ def unit_windows(case: pathlib.Path, unit: str | None = None) -> list[dict]:
     return found
 
 
-def units_counters(case: pathlib.Path, unit: str | None = None, socket: str | None = None,
-                   window: dict | None = None) -> dict[str, float]:
-    """The units' counters; a window's run by hand (its stats.json tree) in their place if given."""
-    return counters([window] if window else [w["stats"] for w in unit_windows(case, unit)], socket)
+def units_counters(case: pathlib.Path) -> dict[str, float]:
+    return counters([w["stats"] for w in unit_windows(case)])
 
 
 def sockets(tree: dict) -> list[str]:
     return sorted((n for n in tree["nodes"] if n.startswith("socket")), key=lambda n: int(n[len("socket"):]))
 
 
-def per_socket(case: pathlib.Path, run: dict, counter: str, unit: str | None, window: dict | None) -> int:
+def per_socket(case: pathlib.Path, units: list[dict], run: dict, counter: str) -> int:
     print(f"| {case.name}: {counter} per 1 000 of the socket's instructions | units | run | units / run |")
     print("|---|---|---|---|")
     for socket in sockets(run):
-        u, r = units_counters(case, unit, socket, window), counters([run], socket)
+        u, r = counters(units, socket), counters([run], socket)
         if counter not in r:
             sys.exit(f"no counter {counter!r}; there are: {', '.join(sorted(r))}")
         print(f"| {socket} | {u[counter]:.3f} | {r[counter]:.3f} | {u[counter] / r[counter] if r[counter] else float('nan'):.3f} |")
@@ -158,9 +163,8 @@ def links(runs: list[dict]) -> dict[str, dict[str, float]]:
                 "wait_ns": t["wait_ns"] / t["messages"] if t["messages"] else 0.0} for k, t in total.items()}
 
 
-def busiest_links(case: pathlib.Path, run: dict, unit: str | None, window: dict | None, n: int) -> int:
-    u = links([window] if window else unit_windows(case, unit))
-    r = links([run])
+def busiest_links(case: pathlib.Path, units: list[dict], run: dict, n: int) -> int:
+    u, r = links(units), links([run])
     print(f"| {case.name}: link, direction | messages per us, units / run | utilisation | mean wait ns |")
     print("|---|---|---|---|")
     for k in sorted(r, key=lambda k: -r[k]["wait_ns"])[:n]:
@@ -176,13 +180,11 @@ def per_window(cases: list[pathlib.Path]) -> int:
     print("| case | unit | measures from | IPC | " + " | ".join(WINDOW_COUNTERS) + " |")
     print("|---|---|---|---|" + "---|" * len(WINDOW_COUNTERS))
     for case in cases:
-        manifest = json.loads((case / "manifest.json").read_text())
-        warmup = json.loads((case / "sampled.json").read_text())["warmup_per_window"]
-        clock = {(u["phase"], u["unit"]): u["clock_instructions"] for u in manifest["units"]}
-        rows = sorted((clock[w["checkpoint_phase"], w["checkpoint_unit"]] + warmup, w) for w in unit_windows(case))
-        for start, w in rows:
+        start = measures_from(case)
+        for at, w in sorted(((start[w["checkpoint_phase"], w["checkpoint_unit"]], w) for w in unit_windows(case)),
+                            key=lambda row: row[0]):
             c = counters([w["stats"]])
-            print(f"| {case.name} | {w['checkpoint_phase']}.{w['checkpoint_unit']} | {start} | {w['ipc']:.4f} | "
+            print(f"| {case.name} | {w['checkpoint_phase']}.{w['checkpoint_unit']} | {at} | {w['ipc']:.4f} | "
                   + " | ".join(f"{c[k]:.2f}" for k in WINDOW_COUNTERS) + " |")
     return 0
 
@@ -202,7 +204,7 @@ def counters_all(cases: list[pathlib.Path]) -> int:
 
 
 def main(out: str, only: list[str], kind: str = "continuous", other: str | None = None,
-         run_stats: str | None = None, all_counters: bool = False, unit: str | None = None,
+         run_stats: list[str] | None = None, all_counters: bool = False, unit: str | None = None,
          socket_counter: str | None = None, windows: bool = False, busiest: int = 0) -> int:
     cases = coverage_table.cases(out, only)
     if (unit or socket_counter or busiest) and not run_stats:
@@ -214,18 +216,18 @@ def main(out: str, only: list[str], kind: str = "continuous", other: str | None 
     if run_stats:
         if len(cases) != 1:
             sys.exit(f"--counters compares one case with one run; {len(cases)} cases match")
-        paths = [run_stats] if isinstance(run_stats, str) else run_stats
-        if len(paths) > 2 or (len(paths) == 2 and unit):
+        if len(run_stats) > 2 or (len(run_stats) == 2 and unit):
             sys.exit("--counters takes a run's stats.json and at most one window's, which stands for the units")
-        whole = [json.loads(pathlib.Path(p).read_text()) for p in paths]
+        # Each a whole stats.json: its statistics tree, and its simulated time for the links.
+        run, *units = [json.loads(pathlib.Path(p).read_text()) for p in run_stats]
+        units = units or unit_windows(cases[0], unit)
         if busiest:
-            return busiest_links(cases[0], whole[0], unit, whole[1] if len(whole) > 1 else None, busiest)
-        run, *window = [w["stats"] for w in whole]
-        window = window[0] if window else None
+            return busiest_links(cases[0], units, run, busiest)
+        trees = [w["stats"] for w in units]
         if socket_counter:
-            return per_socket(cases[0], run, socket_counter, unit, window)
-        u = units_counters(cases[0], unit, window=window)
-        r = counters([run])
+            return per_socket(cases[0], trees, run["stats"], socket_counter)
+        u = counters(trees)
+        r = counters([run["stats"]])
         print(f"| {cases[0].name}: per 1 000 instructions | units | run | units / run |")
         print("|---|---|---|---|")
         for k in u:

@@ -57,6 +57,14 @@ def tree(cycles: int, writes: int, putm: int, read_ns: float, walks: int = 2, wa
             "coherence": {"socket_home_getm": 40, "socket_home_putm": putm, "socket_home_pute": 1}}
 
 
+def stats_files(folder: Path, run: dict, window: dict) -> list[str]:
+    """A run's and a window's stats.json written into `folder`: `--counters RUN WINDOW`'s paths."""
+    paths = [folder / "run.json", folder / "window.json"]
+    for path, whole in zip(paths, (run, window)):
+        path.write_text(json.dumps(whole))
+    return [str(path) for path in paths]
+
+
 def units_with_counters(case: Path):
     """The two units' windows given stats.json trees: 900 and 1 100 cycles, 1 and 3 writes and PutMs,
     reads waiting 100 and 80 ns, 1 walk of 20 ns and 3 of 40 ns."""
@@ -87,7 +95,7 @@ class UnitsVsRuns(unittest.TestCase):
             units_with_counters(case)
             run = Path(d) / "run.json"
             run.write_text(json.dumps({"stats": tree(1000, 4, 4, 100.0)}))
-            out = output(str(root), [], "continuous", None, str(run))
+            out = output(str(root), [], "continuous", None, [str(run)])
         # Units: 2 000 cycles, 4 writes and PutMs over 2 000 instructions, reads waiting (40 x 100 +
         # 40 x 80) / 80 = 90 ns; the run: 1 000 cycles, 4 writes over 1 000, 100 ns.
         self.assertIn("| cycles | 1000.000 | 1000.000 | 1.000 |", out)
@@ -150,10 +158,7 @@ class UnitsVsRuns(unittest.TestCase):
                 # socket10 sorts after socket2 by number, not by name.
                 for n, socket in enumerate(("socket2", "socket10")):
                     t["nodes"][socket] = {"core0": {"instructions": 2000, "cycles": 1, "writebacks": writebacks * (n + 1)}}
-            paths = []
-            for name, t in (("run.json", run), ("window.json", window)):
-                (Path(d) / name).write_text(json.dumps({"stats": t}))
-                paths.append(str(Path(d) / name))
+            paths = stats_files(Path(d), {"stats": run}, {"stats": window})
             out = output(str(root), [], run_stats=paths, socket_counter="writebacks")
         # Per 1 000 of each socket's instructions: socket0 1 and 4, socket2 1 and 3, socket10 2 and 6.
         self.assertIn("| socket0 | 1.000 | 4.000 | 0.250 |\n| socket2 | 1.000 | 3.000 | 0.333 |\n"
@@ -169,11 +174,7 @@ class UnitsVsRuns(unittest.TestCase):
                                                               "upi_socket0_socket1": link(40, 0.2, 30.0)}}}
             window = {"sim_time_ns": 1000.0, "stats": {"links": {"upi_socket0_flex0": link(50, 0.8, 400.0),
                                                                  "upi_socket0_socket1": link(10, 0.1, 50.0)}}}
-            paths = []
-            for name, whole in (("run.json", run), ("window.json", window)):
-                (Path(d) / name).write_text(json.dumps(whole))
-                paths.append(str(Path(d) / name))
-            out = output(str(root), [], run_stats=paths, busiest=2)
+            out = output(str(root), [], run_stats=stats_files(Path(d), run, window), busiest=2)
         # Per us: 100 messages over 2 us against 50 over 1; the longest wait first, then the next; a
         # direction without messages waits 0.
         self.assertIn("| upi_socket0_flex0 ab | 50.0 / 50.0 | 0.800 / 0.900 | 400.0 / 1000.0 |\n"
