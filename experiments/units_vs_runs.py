@@ -148,10 +148,19 @@ def per_socket(case: pathlib.Path, units: list[dict], run: dict, counter: str) -
     return 0
 
 
-def links(runs: list[dict]) -> dict[str, dict[str, float]]:
-    """Each link direction's (`upi_socket0_flex0 ab`: from its first end) messages per us, utilisation
-    and a message's mean wait in ns over runs' stats.json (each its whole file: the tree and its
-    simulated time), summed over their times."""
+# What a link direction carries, by the names its statistics count them under (docs/fabric.md,
+# "What the links carry"): accesses outside the coherent protocol (every LLC miss without it; the
+# pages' copies with it), then the protocol's messages by kind.
+MESSAGE_KINDS = {"requests": "access requests", "responses": "access responses",
+                 "coherent_requests": "requests", "coherent_snoops": "snoops", "coherent_acks": "acks",
+                 "coherent_memory_data": "memory data", "coherent_forwarded_data": "forwarded data",
+                 "coherent_writebacks": "writebacks"}
+
+
+def links(runs: list[dict]) -> dict[str, dict]:
+    """Each link direction's (`upi_socket0_flex0 ab`: from its first end) messages per us, utilisation,
+    a message's mean wait in ns and its messages by kind over runs' stats.json (each its whole file:
+    the tree and its simulated time), summed over their times."""
     total = collections.defaultdict(collections.Counter)
     for run in runs:
         for name, link in run["stats"]["links"].items():
@@ -159,17 +168,28 @@ def links(runs: list[dict]) -> dict[str, dict[str, float]]:
                 total[f"{name} {d}"].update({"messages": link[f"{d}_messages"], "ns": run["sim_time_ns"],
                                              "busy_ns": link[f"{d}_utilization"] * run["sim_time_ns"],
                                              "wait_ns": link[f"{d}_mean_wait"] * link[f"{d}_messages"]})
+                total[f"{name} {d}"].update({kind: link.get(f"{kind}_{d}", 0) for kind in MESSAGE_KINDS})
     return {k: {"per_us": 1000 * t["messages"] / t["ns"], "utilisation": t["busy_ns"] / t["ns"],
-                "wait_ns": t["wait_ns"] / t["messages"] if t["messages"] else 0.0} for k, t in total.items()}
+                "wait_ns": t["wait_ns"] / t["messages"] if t["messages"] else 0.0,
+                "kinds": {kind: t[kind] / t["messages"] if t["messages"] else 0.0 for kind in MESSAGE_KINDS}}
+            for k, t in total.items()}
+
+
+def kinds_text(u: dict[str, float], r: dict[str, float]) -> str:
+    """The kinds that make at least 5 % of the run's or the units' messages, as percentages, units / run."""
+    shown = [k for k in MESSAGE_KINDS if max(u[k], r[k]) >= 0.05]
+    return ", ".join(f"{MESSAGE_KINDS[k]} {100 * u[k]:.0f} / {100 * r[k]:.0f}" for k in shown) or "-"
 
 
 def busiest_links(case: pathlib.Path, units: list[dict], run: dict, n: int) -> int:
     u, r = links(units), links([run])
-    print(f"| {case.name}: link, direction | messages per us, units / run | utilisation | mean wait ns |")
-    print("|---|---|---|---|")
+    print(f"| {case.name}: link, direction | messages per us, units / run | utilisation | mean wait ns "
+          "| messages by kind, % units / run |")
+    print("|---|---|---|---|---|")
     for k in sorted(r, key=lambda k: -r[k]["wait_ns"])[:n]:
         print(f"| {k} | {u[k]['per_us']:.1f} / {r[k]['per_us']:.1f} | {u[k]['utilisation']:.3f} / "
-              f"{r[k]['utilisation']:.3f} | {u[k]['wait_ns']:.1f} / {r[k]['wait_ns']:.1f} |")
+              f"{r[k]['utilisation']:.3f} | {u[k]['wait_ns']:.1f} / {r[k]['wait_ns']:.1f} | "
+              f"{kinds_text(u[k]['kinds'], r[k]['kinds'])} |")
     return 0
 
 

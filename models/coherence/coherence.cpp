@@ -152,21 +152,21 @@ bool Coherence::held_elsewhere(size_t s, uint64_t address) const {
 
 // --- messages ---
 
-Time Coherence::peer(size_t a, size_t b, Time t, bool data, PathTrace* trace) {
-  return a == b ? t : fabric_->send(a, fabric_->requester_node(b), true, t, data, trace);
+Time Coherence::peer(size_t a, size_t b, Time t, CohMessage kind, PathTrace* trace) {
+  return a == b ? t : fabric_->send(a, fabric_->requester_node(b), true, t, kind, trace);
 }
 
-Time Coherence::to_home(size_t s, const Home& h, uint64_t block, Time t, bool data, PathTrace* trace) {
-  if (h.socket >= 0) return peer(s, static_cast<size_t>(h.socket), t, data, trace);
-  const Time at = fabric_->send_home(s, index_of(h), block * kLineBytes, true, t, data, trace);
+Time Coherence::to_home(size_t s, const Home& h, uint64_t block, Time t, CohMessage kind, PathTrace* trace) {
+  if (h.socket >= 0) return peer(s, static_cast<size_t>(h.socket), t, kind, trace);
+  const Time at = fabric_->send_home(s, index_of(h), block * kLineBytes, true, t, kind, trace);
   if (trace && h.transit.ps()) trace->add(h.node->path(), "internal crossing", h.transit);
   return at + h.transit;
 }
 
-Time Coherence::from_home(const Home& h, size_t s, uint64_t block, Time t, bool data, PathTrace* trace) {
-  if (h.socket >= 0) return peer(static_cast<size_t>(h.socket), s, t, data, trace);
+Time Coherence::from_home(const Home& h, size_t s, uint64_t block, Time t, CohMessage kind, PathTrace* trace) {
+  if (h.socket >= 0) return peer(static_cast<size_t>(h.socket), s, t, kind, trace);
   if (trace && h.transit.ps()) trace->add(h.node->path(), "internal crossing", h.transit);
-  return fabric_->send_home(s, index_of(h), block * kLineBytes, false, t + h.transit, data, trace);
+  return fabric_->send_home(s, index_of(h), block * kLineBytes, false, t + h.transit, kind, trace);
 }
 
 Time Coherence::one_way(size_t a, size_t b) const {
@@ -247,10 +247,11 @@ Time Coherence::invalidate(Txn& x, uint64_t sharers, Time t) {
       continue;
     }
     ++sent;
-    const Time at = from_home(x.h, s, x.block, t, false) + snoop_.get();
+    const Time at = from_home(x.h, s, x.block, t, CohMessage::Snoop) + snoop_.get();
     drop(s, x.block);  // a sharer that already left silently acknowledges all the same
     // Acks go to the requester from a socket home, to the device from the pool (BIRsp style).
-    const Time ack = x.h.socket >= 0 ? peer(s, x.r, at, false) : to_home(s, x.h, x.block, at, false);
+    const Time ack =
+        x.h.socket >= 0 ? peer(s, x.r, at, CohMessage::Ack) : to_home(s, x.h, x.block, at, CohMessage::Ack);
     last = std::max(last, ack);
   }
   invalidations_ += sent;
@@ -267,10 +268,10 @@ Time Coherence::back_invalidate(Home& h, const Directory::Victim& v, Time t) {
   for (size_t s = 0; s < listeners_.size(); ++s) {
     if (!(holders & bit(s))) continue;
     ++bisnp_;
-    const Time at = from_home(h, s, v.block, t, false) + snoop_.get();
+    const Time at = from_home(h, s, v.block, t, CohMessage::Snoop) + snoop_.get();
     const bool dirty = held(s, v.block) == MesiState::M;
     const uint64_t version = version_of(s, v.block);
-    const Time rsp = to_home(s, h, v.block, at, dirty);  // BIRsp, with the data when dirty
+    const Time rsp = to_home(s, h, v.block, at, dirty ? CohMessage::Writeback : CohMessage::Ack);  // BIRsp
     if (dirty) write_memory(h, v.block, version, rsp);
     drop(s, v.block);
     last = std::max(last, rsp);
@@ -363,7 +364,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Mes
   const size_t memory = static_cast<size_t>(&h - homes_.data());
   const Time sent = fabric_->qos_hold(r, memory, issue + half);
   if (sent > issue + half) chain.wait(requester, "held by the host's QoS throttle", sent);
-  const Time arrival = to_home(r, h, block, sent, false, chain.send());
+  const Time arrival = to_home(r, h, block, sent, CohMessage::Request, chain.send());
   chain.arrived(arrival);
   const Time at_home = e.start_at(arrival);
   chain.wait(home, "directory entry busy", at_home);
@@ -390,25 +391,25 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Mes
     const uint64_t version = version_of(o, block);
     res.owner = owner;
     const std::string& owner_path = fabric_->requester_node(o).path();
-    const Time forwarded = from_home(h, o, block, t, false, chain.send());
+    const Time forwarded = from_home(h, o, block, t, CohMessage::Snoop, chain.send());
     chain.arrived(forwarded);
     const Time at_o = forwarded + snoop_.get();
     chain.wait(owner_path, "snoop", at_o);
     if (h.socket >= 0) {
       res.path = CohPath::BtSocket;
-      at_r = peer(o, r, at_o, true, chain.send());
+      at_r = peer(o, r, at_o, CohMessage::ForwardedData, chain.send());
       chain.arrived(at_r);
       // On a GetS the owner also tells the home, with the data if dirty (memory is updated).
-      const Time told = write ? at_o : to_home(o, h, block, at_o, dirty);
+      const Time told = write ? at_o : to_home(o, h, block, at_o, dirty ? CohMessage::Writeback : CohMessage::Ack);
       if (!write && dirty) write_memory(h, block, version, told);
       e.hold(at_home, told);
     } else {
       res.path = CohPath::BtPool;
-      const Time at_h = to_home(o, h, block, at_o, true, chain.send());
+      const Time at_h = to_home(o, h, block, at_o, CohMessage::ForwardedData, chain.send());
       chain.arrived(at_h);
       if (!write && dirty) write_memory(h, block, version, at_h);
       chain.wait(home, "invalidation acks", std::max(at_h, acks));
-      at_r = from_home(h, r, block, std::max(at_h, acks), true, chain.send());
+      at_r = from_home(h, r, block, std::max(at_h, acks), CohMessage::ForwardedData, chain.send());
       chain.arrived(at_r);
       e.hold(at_home, at_h);
     }
@@ -423,7 +424,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Mes
   } else if (type == CohRequest::Upgrade) {
     res.path = CohPath::Upgrade;
     chain.wait(home, "invalidation acks", h.socket >= 0 ? t : std::max(t, acks));
-    at_r = from_home(h, r, block, h.socket >= 0 ? t : std::max(t, acks), false, chain.send());
+    at_r = from_home(h, r, block, h.socket >= 0 ? t : std::max(t, acks), CohMessage::Ack, chain.send());
     chain.arrived(at_r);
     e.hold(at_home, t);
   } else {
@@ -432,7 +433,7 @@ Coherence::Result Coherence::request(size_t r, uint64_t address, bool write, Mes
     fabric_->qos_observe(r, memory);
     chain.wait(home, "memory read (beyond the lookup it overlaps)", ready);
     chain.wait(home, "invalidation acks", h.socket >= 0 ? ready : std::max(ready, acks));
-    at_r = from_home(h, r, block, h.socket >= 0 ? ready : std::max(ready, acks), true, chain.send());
+    at_r = from_home(h, r, block, h.socket >= 0 ? ready : std::max(ready, acks), CohMessage::MemoryData, chain.send());
     chain.arrived(at_r);
     e.hold(at_home, ready);
     if (check_) set_version(r, block, memory_version(block));
@@ -489,7 +490,9 @@ bool Coherence::evict(size_t s, uint64_t address, MesiState c, Time issue) {
   if (!e || e->owner != static_cast<int>(s))
     report_internal("a socket evicts a block its home does not list it owning");
   const size_t memory = static_cast<size_t>(&h - homes_.data());
-  const Time at_home = e->start_at(to_home(s, h, block, issue + half, dirty));  // posted: no QoS hold
+  // PutM carries the line; PutE is a request without data. Posted: no QoS hold.
+  const Time at_home =
+      e->start_at(to_home(s, h, block, issue + half, dirty ? CohMessage::Writeback : CohMessage::Request));
   if (h.socket < 0) {
     pool_last_ = std::max(pool_last_, at_home);
     ++pool_transactions_;
@@ -502,7 +505,7 @@ bool Coherence::evict(size_t s, uint64_t address, MesiState c, Time issue) {
   e->owner = -1;
   e->hold(at_home, t);
   if (e->empty()) h.directory->release(block);
-  from_home(h, s, block, t, false);  // the Put-Ack loads the links; the socket does not wait for it
+  from_home(h, s, block, t, CohMessage::Ack);  // the Put-Ack loads the links; the socket does not wait for it
   if (check_) check(block, h);
   ++completed_;
   return dirty;

@@ -152,11 +152,12 @@ class Coherence : public Component {
 
   // Messages, port to port, with the home's internal crossing; from == to costs nothing.
   // About line `block` (which of the socket's links to an interleaving device the message takes).
-  Time to_home(size_t s, const Home& h, uint64_t block, Time t, bool data, PathTrace* trace = nullptr);
-  Time from_home(const Home& h, size_t s, uint64_t block, Time t, bool data, PathTrace* trace = nullptr);
+  // Each counted by its kind on the links it crosses (Link::coherent_from).
+  Time to_home(size_t s, const Home& h, uint64_t block, Time t, CohMessage kind, PathTrace* trace = nullptr);
+  Time from_home(const Home& h, size_t s, uint64_t block, Time t, CohMessage kind, PathTrace* trace = nullptr);
   size_t index_of(const Home& h) const { return static_cast<size_t>(&h - homes_.data()); }
-  Time peer(size_t a, size_t b, Time t, bool data, PathTrace* trace = nullptr);  // socket to socket
-  Time one_way(size_t a, size_t b) const;                                        // unloaded socket to socket
+  Time peer(size_t a, size_t b, Time t, CohMessage kind, PathTrace* trace = nullptr);  // socket to socket
+  Time one_way(size_t a, size_t b) const;                                              // unloaded socket to socket
   Time one_way_home(size_t s, const Home& h) const;  // unloaded socket to home, transit included
 
   // Invalidates every sharer but `keep`; returns when the last ack reached the collector (R for a

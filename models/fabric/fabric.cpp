@@ -126,23 +126,22 @@ void Fabric::build_port_sets() {
         p.out[1] = compile(route, true, &Link::data_bytes);
         p.back[1] = compile(route, false, &Link::request_bytes);
         c.paths.push_back(p);
-        auto& legs = c.messages.emplace_back();
-        for (const bool outbound : {false, true})
-          for (const bool data : {false, true})
-            legs[outbound][data] = compile(route, outbound, data ? &Link::data_bytes : &Link::request_bytes, false);
+        c.messages.push_back(compile_message_legs(route));
       }
       port_sets_.push_back(std::move(c));
     }
 }
 
-Time Fabric::send_home(size_t s, size_t home, uint64_t address, bool outbound, Time t, bool data, PathTrace* trace) {
-  if (port_set_of_.empty() || port_set_of_[s][home] < 0) return send(s, *homes_[home].node, outbound, t, data, trace);
+Time Fabric::send_home(size_t s, size_t home, uint64_t address, bool outbound, Time t, CohMessage kind,
+                       PathTrace* trace) {
+  if (port_set_of_.empty() || port_set_of_[s][home] < 0) return send(s, *homes_[home].node, outbound, t, kind, trace);
   const CompiledPorts& c = port_sets_[static_cast<size_t>(port_set_of_[s][home])];
   uint64_t offset;
   serving_home(ranges_[homes_[home].range], address, offset);
   const size_t port = c.set.port(offset);
-  if (!trace) return run(c.messages[port][outbound][data], t);
-  return walk(c.set.routes[port], outbound, t, data ? &Link::data_bytes : &Link::request_bytes, trace, false);
+  if (!trace) return run(c.messages[port][outbound][static_cast<size_t>(kind)], t);
+  return walk(c.set.routes[port], outbound, t, carries_data(kind) ? &Link::data_bytes : &Link::request_bytes, trace,
+              kind);
 }
 
 void Fabric::build_throttles() {
@@ -327,7 +326,7 @@ Time Fabric::unloaded_latency(size_t r, size_t range) const {
 }
 
 Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace,
-                  bool count) {
+                  std::optional<CohMessage> coherent) {
   const size_t n = route.hops.size();
   for (size_t i = 0; i < n; ++i) {
     const Hop& hop = route.hops[forward ? i : n - 1 - i];
@@ -340,8 +339,7 @@ Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*siz
     }
     const Time before = t;
     t = link.channel_from(from).traverse(t, (link.*size)());
-    if (count && forward) link.count_request(from);
-    if (count && !forward) link.count_response(from);
+    ++counter(link, from, forward, coherent);
     if (trace) {  // in the order they happen: the wait for the direction, then the crossing
       if ((t - before - link.latency()).ps()) trace->add(link.path(), "queueing", t - before - link.latency());
       trace->add(link.path(), "link " + link.direction_name(from), link.wire_latency());
@@ -365,18 +363,24 @@ Time Fabric::walk(const Route& route, bool forward, Time t, uint32_t (Link::*siz
 }
 
 void Fabric::compile_messages(const std::vector<FabricNode*>& nodes) {
-  message_legs_.assign(requester_nodes_.size(), std::vector<std::array<std::array<Leg, 2>, 2>>(routes_.nodes()));
+  message_legs_.assign(requester_nodes_.size(), std::vector<MessageLegs>(routes_.nodes()));
   for (size_t s = 0; s < requester_nodes_.size(); ++s)
-    for (const FabricNode* n : nodes) {
-      const Route& route = routes_.route(*requester_nodes_[s], *n);
-      for (const bool outbound : {false, true})
-        for (const bool data : {false, true})
-          message_legs_[s][routes_.index(*n)][outbound][data] =
-              compile(route, outbound, data ? &Link::data_bytes : &Link::request_bytes, false);
-    }
+    for (const FabricNode* n : nodes)
+      message_legs_[s][routes_.index(*n)] = compile_message_legs(routes_.route(*requester_nodes_[s], *n));
 }
 
-Fabric::Leg Fabric::compile(const Route& route, bool forward, uint32_t (Link::*size)() const, bool count) {
+Fabric::MessageLegs Fabric::compile_message_legs(const Route& route) {
+  MessageLegs legs;
+  for (const bool outbound : {false, true})
+    for (size_t k = 0; k < kCohMessages; ++k) {
+      const auto kind = static_cast<CohMessage>(k);
+      legs[outbound][k] = compile(route, outbound, carries_data(kind) ? &Link::data_bytes : &Link::request_bytes, kind);
+    }
+  return legs;
+}
+
+Fabric::Leg Fabric::compile(const Route& route, bool forward, uint32_t (Link::*size)() const,
+                            std::optional<CohMessage> coherent) {
   Leg leg{steps_.size(), route.hops.size(), 0};
   const size_t n = route.hops.size();
   int64_t before = 0;
@@ -394,10 +398,8 @@ Fabric::Leg Fabric::compile(const Route& route, bool forward, uint32_t (Link::*s
     }
     Channel& channel = link.channel_from(from);
     const uint32_t bytes = (link.*size)();
-    steps_.push_back(Step{&channel, before, channel.service_ps(bytes), bytes, crossing,
-                          !count    ? nullptr
-                          : forward ? &link.requests_from(from)
-                                    : &link.responses_from(from)});
+    steps_.push_back(
+        Step{&channel, before, channel.service_ps(bytes), bytes, crossing, &counter(link, from, forward, coherent)});
     previous = &link;
     before = to.transit_latency().ps();
     if (i + 1 == n) leg.tail_ps = to.port_latency(link).ps();
@@ -446,10 +448,10 @@ Time Fabric::access(size_t r, const MemAccess& a, Time issue, size_t* range_inde
   return t + back;
 }
 
-Time Fabric::send(size_t s, const FabricNode& node, bool outbound, Time t, bool data, PathTrace* trace) {
-  if (!trace) return run(message_legs_[s][routes_.index(node)][outbound][data], t);
+Time Fabric::send(size_t s, const FabricNode& node, bool outbound, Time t, CohMessage kind, PathTrace* trace) {
+  if (!trace) return run(message_legs_[s][routes_.index(node)][outbound][static_cast<size_t>(kind)], t);
   const Route& route = routes_.route(*requester_nodes_[s], node);
-  return walk(route, outbound, t, data ? &Link::data_bytes : &Link::request_bytes, trace, false);
+  return walk(route, outbound, t, carries_data(kind) ? &Link::data_bytes : &Link::request_bytes, trace, kind);
 }
 
 void Fabric::check_conservation() const {

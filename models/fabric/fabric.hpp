@@ -10,6 +10,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -159,11 +160,13 @@ class Fabric : public Component {
   // over the same route and link directions as accesses, so it queues behind and delays them.
   // Port to port: the on-die parts are the caller's. Not counted by the conservation check: a
   // transaction's messages (request, forward, data from a third node) do not pair up per link.
-  Time send(size_t s, const FabricNode& node, bool outbound, Time t, bool data, PathTrace* trace = nullptr);
+  // Each link direction counts it by its kind (Link::coherent_from); the kind sets its size.
+  Time send(size_t s, const FabricNode& node, bool outbound, Time t, CohMessage kind, PathTrace* trace = nullptr);
   // The same between socket `s` and home `home` (index into homes()) about the line at physical
   // `address`: over the link its chunk takes when the socket reaches the device through several
   // (ports()).
-  Time send_home(size_t s, size_t home, uint64_t address, bool outbound, Time t, bool data, PathTrace* trace = nullptr);
+  Time send_home(size_t s, size_t home, uint64_t address, bool outbound, Time t, CohMessage kind,
+                 PathTrace* trace = nullptr);
   // Port interleaving (docs/cxl-device.md): a socket with several links straight to one CXL
   // device spreads its requests to it over them, as a host bridge interleaves its root ports,
   // chunk k of the device's addresses (at its HDM granularity) over link k mod links. Null when
@@ -188,8 +191,9 @@ class Fabric : public Component {
   // Why the fabric cannot execute `payload` from requester `r` (TLM_OK_RESPONSE: it can).
   tlm::tlm_response_status admit(size_t r, const tlm::tlm_generic_payload& payload) const;
   void move_bytes(uint64_t from, uint64_t to, uint64_t bytes);
+  // `coherent`: the coherence message's kind it counts (none: an access's request or response).
   Time walk(const Route& route, bool forward, Time t, uint32_t (Link::*size)() const, PathTrace* trace,
-            bool count = true);
+            std::optional<CohMessage> coherent = std::nullopt);
 
   // A route in one direction with its fixed costs folded in (ports, transits, each channel's
   // serialization of the message): what an untraced access walks, with the same arithmetic as
@@ -200,7 +204,7 @@ class Fabric : public Component {
     int64_t service_ps;  // the message's serialization on this channel
     uint32_t bytes;
     int32_t crossing;  // into crossings_ when the node before times each message, else -1
-    Counter* sent;     // the link's request or response count in this direction (null: a coherence message)
+    Counter* sent;     // the link's count of this message in this direction
   };
   // A node that times each message it forwards (FabricNode::times_messages), between two links.
   struct Crossing {
@@ -213,6 +217,8 @@ class Fabric : public Component {
     size_t first = 0, steps = 0;  // into steps_
     int64_t tail_ps = 0;          // the last node's port
   };
+  using MessageLegs = std::array<std::array<Leg, kCohMessages>, 2>;  // [outbound][kind]
+  MessageLegs compile_message_legs(const Route& route);
   struct Path {
     Leg out[2], back[2];       // by MemOp: a read's request and data, a write's data and acknowledgement
     bool remote = false;       // the home is another node
@@ -224,14 +230,20 @@ class Fabric : public Component {
   void index_granules();
   const Range* search_home(uint64_t address) const;
   void compile_messages(const std::vector<FabricNode*>& nodes);  // message_legs_
-  // `count`: the steps count their message in the link's requests or responses.
-  Leg compile(const Route& route, bool forward, uint32_t (Link::*size)() const, bool count = true);
+  // The steps count their message in the link's requests or responses, or as a coherence message.
+  Leg compile(const Route& route, bool forward, uint32_t (Link::*size)() const,
+              std::optional<CohMessage> coherent = std::nullopt);
+  static Counter& counter(Link& link, const FabricNode& from, bool forward, std::optional<CohMessage> coherent) {
+    return coherent  ? link.coherent_from(from, *coherent)
+           : forward ? link.requests_from(from)
+                     : link.responses_from(from);
+  }
   Time run(const Leg& leg, Time t) {
     const Step* s = &steps_[leg.first];
     for (const Step* end = s + leg.steps; s != end; ++s) {
       t = s->crossing < 0 ? t + Time::from_ps(s->before_ps) : cross(*s, t);
       t = s->channel->traverse(t, s->bytes, s->service_ps);
-      if (s->sent) ++*s->sent;
+      ++*s->sent;
     }
     return t + Time::from_ps(leg.tail_ps);
   }
@@ -287,14 +299,14 @@ class Fabric : public Component {
   // message_legs_; port_set_of_[requester][home] indexes it (-1: one route), empty when none.
   struct CompiledPorts {
     PortSet set;
-    std::vector<Path> paths;                                  // [port]
-    std::vector<std::array<std::array<Leg, 2>, 2>> messages;  // [port][outbound][data]
+    std::vector<Path> paths;            // [port]
+    std::vector<MessageLegs> messages;  // [port]
   };
   std::vector<CompiledPorts> port_sets_;
   std::vector<std::vector<int32_t>> port_set_of_;
   // Coherence messages, compiled like accesses: [requester][node (the route table's index)]
-  // [outbound][data]; what send() runs when nothing traces it.
-  std::vector<std::vector<std::array<std::array<Leg, 2>, 2>>> message_legs_;
+  // [outbound][kind]; what send() runs when nothing traces it.
+  std::vector<std::vector<MessageLegs>> message_legs_;
   std::vector<std::pair<Time, Time>> uncore_;  // [requester]: on die, out and back
 
   Counter requests_{*this, "requests", "accesses", "Accesses that entered the fabric"};

@@ -21,7 +21,26 @@ Link::Link(sc_core::sc_module_name name, const ScopeContext& ctx, const LinkDefa
                  "Bytes of a message carrying one 64-byte line (headers are in the goodput bandwidth)",
                  between(1_B, 4_KiB)),
       protocol_(defaults.protocol),
-      inter_chassis_(defaults.inter_chassis) {}
+      inter_chassis_(defaults.inter_chassis) {
+  for (size_t k = 0; k < kCohMessages; ++k) {
+    const std::string kind = coh_message_name(static_cast<CohMessage>(k));
+    for (const char* dir : {"ab", "ba"})
+      coherent_.emplace_back(*this, "coherent_" + kind + "_" + dir, "messages",
+                             "Coherence messages (" + kind + ") sent from " + dir[0] + " to " + dir[1]);
+  }
+}
+
+const char* coh_message_name(CohMessage m) {
+  switch (m) {
+    case CohMessage::Request: return "requests";
+    case CohMessage::Snoop: return "snoops";
+    case CohMessage::Ack: return "acks";
+    case CohMessage::MemoryData: return "memory_data";
+    case CohMessage::ForwardedData: return "forwarded_data";
+    case CohMessage::Writeback: return "writebacks";
+  }
+  return "?";
+}
 
 void Link::connect(FabricNode& a, FabricNode& b) {
   node_a_ = &a;

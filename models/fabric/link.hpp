@@ -3,6 +3,7 @@
 // serialization of a message and flight); the routers and ports at its ends are the nodes'.
 #pragma once
 
+#include <deque>
 #include <memory>
 
 #include "common/component.hpp"
@@ -18,6 +19,16 @@ enum class Protocol { Coherent, Cxl };
 // What crossing a link means for the StarNUMA paper's access breakdown (Fig. 8c): a hop inside a
 // chassis (UPI), a hop between chassis (NUMALink: a 2-hop access), or a CXL link to a device.
 enum class HopKind : uint8_t { Chassis, InterChassis, Cxl };
+
+// A coherence message by what it does (Fabric::send): a request to a line's home (GetS, GetM,
+// Upgrade, a clean PutE), a snoop from the home to a holder (forward, invalidation,
+// back-invalidation), an acknowledgement without data (invalidation and put acks, an upgrade's
+// grant, a clean snoop response), data from the home's memory, data forwarded cache to cache by
+// its owner, and a dirty line going home (PutM, a dirty snoop or back-invalidation response).
+enum class CohMessage : uint8_t { Request, Snoop, Ack, MemoryData, ForwardedData, Writeback };
+constexpr size_t kCohMessages = 6;
+constexpr bool carries_data(CohMessage m) { return m >= CohMessage::MemoryData; }
+const char* coh_message_name(CohMessage m);  // "requests", "snoops", ... as the counters name them
 
 // Defaults that distinguish the registered link types; the model is the same.
 struct LinkDefaults {
@@ -57,9 +68,17 @@ class Link : public Component {
   const Channel& channel_from(const FabricNode& from) const { return &from == node_a_ ? *ab_ : *ba_; }
   std::string direction_name(const FabricNode& from) const;
 
-  // Conservation: requests sent one way are answered the other way.
+  // Conservation: requests sent one way are answered the other way. Accesses outside the coherent
+  // protocol: every LLC miss without coherence, and with it the pages' copies and other DMA.
   Counter& requests_from(const FabricNode& from) { return &from == node_a_ ? requests_ab_ : requests_ba_; }
   Counter& responses_from(const FabricNode& from) { return &from == node_a_ ? responses_ab_ : responses_ba_; }
+  // The coherent protocol's messages of kind `m` sent from `from` (coherent_<kind>_ab and _ba).
+  Counter& coherent_from(const FabricNode& from, CohMessage m) {
+    return coherent_[static_cast<size_t>(m) * 2 + (&from == node_a_ ? 0 : 1)];
+  }
+  uint64_t coherent_sent(const FabricNode& from, CohMessage m) const {
+    return coherent_[static_cast<size_t>(m) * 2 + (&from == node_a_ ? 0 : 1)].value();
+  }
   void count_request(const FabricNode& from) { ++requests_from(from); }
   void count_response(const FabricNode& from) { ++responses_from(from); }
   void reset_stats() override;
@@ -87,6 +106,7 @@ class Link : public Component {
   Counter requests_ba_{*this, "requests_ba", "messages", "Requests sent from b to a"};
   Counter responses_ab_{*this, "responses_ab", "messages", "Responses sent from a to b"};
   Counter responses_ba_{*this, "responses_ba", "messages", "Responses sent from b to a"};
+  std::deque<Counter> coherent_;  // [kind * 2 + direction (0: a to b)]
 };
 
 }  // namespace starnuma

@@ -227,6 +227,59 @@ TEST(Coherence, StatisticsCountRequestsByTypeAndHome) {
   EXPECT_EQ(value("pool_directory_transactions"), 2u);
 }
 
+// Each message of a transaction is counted by its kind on every link direction it crosses (the
+// sockets of chassis 0 are linked pairwise by UPI: one hop each). A line homed at socket 2 through
+// every kind of transaction, then per link direction and in total.
+TEST(Coherence, EachMessageIsCountedByItsKindOnTheLinkItCrosses) {
+  Machine m("starnuma16.yaml");
+  Coherence& c = *m.coh;
+  const uint64_t a = m.base(2) + 4096;
+  Time t;
+  auto step = [&] { return t = t + Time::from_ps(kApart); };
+  c.load(0, a, step());   // GetS 0->2, memory data 2->0: E
+  c.store(0, a, step());  // E -> M silently: nothing
+  c.load(1, a, step());   // GetS 1->2, snoop 2->0, forwarded data 0->1, the dirty line home 0->2
+  c.store(1, a, step());  // Upgrade 1->2, invalidation 2->0, its ack 0->1, the grant 2->1
+  c.evict(1, a, step());  // PutM with the line 1->2, put-ack 2->1
+  c.load(3, a, step());   // GetS 3->2, memory data 2->3: E
+  c.evict(3, a, step());  // PutE 3->2, put-ack 2->3
+  const auto sent = [&](size_t from, size_t to, CohMessage kind) {
+    for (const Link* l : m.p->links())
+      for (const FabricNode* f : {l->node_a(), l->node_b()})
+        if (f == m.fabric->requesters()[from] && l->other_end(*f) == m.fabric->requesters()[to])
+          return l->coherent_sent(*f, kind);
+    ADD_FAILURE() << "no link from socket" << from << " to socket" << to;
+    return uint64_t{0};
+  };
+  struct Expected {
+    size_t from, to;
+    CohMessage kind;
+    uint64_t messages;
+  };
+  for (const Expected& e : std::vector<Expected>{{0, 2, CohMessage::Request, 1},
+                                                 {1, 2, CohMessage::Request, 2},
+                                                 {3, 2, CohMessage::Request, 2},
+                                                 {2, 0, CohMessage::MemoryData, 1},
+                                                 {2, 3, CohMessage::MemoryData, 1},
+                                                 {2, 0, CohMessage::Snoop, 2},
+                                                 {0, 1, CohMessage::ForwardedData, 1},
+                                                 {0, 2, CohMessage::Writeback, 1},
+                                                 {1, 2, CohMessage::Writeback, 1},
+                                                 {0, 1, CohMessage::Ack, 1},
+                                                 {2, 1, CohMessage::Ack, 2},
+                                                 {2, 3, CohMessage::Ack, 1}})
+    EXPECT_EQ(sent(e.from, e.to, e.kind), e.messages)
+        << coh_message_name(e.kind) << " from socket" << e.from << " to socket" << e.to;
+  std::array<uint64_t, kCohMessages> total{};
+  for (const Link* l : m.p->links())
+    for (const FabricNode* f : {l->node_a(), l->node_b()})
+      for (size_t k = 0; k < kCohMessages; ++k) total[k] += l->coherent_sent(*f, static_cast<CohMessage>(k));
+  EXPECT_EQ(total, (std::array<uint64_t, kCohMessages>{5, 2, 4, 2, 1, 2}))
+      << "requests, snoops, acks, memory data, forwarded data, writebacks over every link";
+  // None of them is an access outside the protocol.
+  for (const Link* l : m.p->links()) EXPECT_TRUE(l->balanced());
+}
+
 // An agent that enters at the LLC (the page walkers' metadata updates, docs/tracking.md): its
 // read-modify-writes take the line as a core's would, and the copies stay coherent between sockets.
 TEST(Coherence, AnAgentAtTheLlcReadsAndWritesCoherently) {

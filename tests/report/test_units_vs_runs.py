@@ -165,20 +165,24 @@ class UnitsVsRuns(unittest.TestCase):
                       "| socket10 | 2.000 | 6.000 | 0.333 |\n", out)
 
     def test_the_links_where_the_run_waits_longest(self):
-        def link(messages, utilisation, wait):
+        def link(messages, utilisation, wait, data=0):  # `data` of the messages memory data, the rest snoops
             return {"ab_messages": messages, "ab_utilization": utilisation, "ab_mean_wait": wait,
-                    "ba_messages": 0, "ba_utilization": 0.0, "ba_mean_wait": 0.0}
+                    "ba_messages": 0, "ba_utilization": 0.0, "ba_mean_wait": 0.0,
+                    "coherent_memory_data_ab": data, "coherent_snoops_ab": messages - data}
         with tempfile.TemporaryDirectory() as d:
             root = study(Path(d))
-            run = {"sim_time_ns": 2000.0, "stats": {"links": {"upi_socket0_flex0": link(100, 0.9, 1000.0),
+            run = {"sim_time_ns": 2000.0, "stats": {"links": {"upi_socket0_flex0": link(100, 0.9, 1000.0, 88),
                                                               "upi_socket0_socket1": link(40, 0.2, 30.0)}}}
-            window = {"sim_time_ns": 1000.0, "stats": {"links": {"upi_socket0_flex0": link(50, 0.8, 400.0),
+            window = {"sim_time_ns": 1000.0, "stats": {"links": {"upi_socket0_flex0": link(50, 0.8, 400.0, 48),
                                                                  "upi_socket0_socket1": link(10, 0.1, 50.0)}}}
             out = output(str(root), [], run_stats=stats_files(Path(d), run, window), busiest=2)
         # Per us: 100 messages over 2 us against 50 over 1; the longest wait first, then the next; a
-        # direction without messages waits 0.
-        self.assertIn("| upi_socket0_flex0 ab | 50.0 / 50.0 | 0.800 / 0.900 | 400.0 / 1000.0 |\n"
-                      "| upi_socket0_socket1 ab | 10.0 / 20.0 | 0.100 / 0.200 | 50.0 / 30.0 |\n", out)
+        # direction without messages waits 0. The kinds as shares of each side's messages, those
+        # under 5 % on both sides left out (the window's snoops on the first link: 4 %, the run's 12 %).
+        self.assertIn("| upi_socket0_flex0 ab | 50.0 / 50.0 | 0.800 / 0.900 | 400.0 / 1000.0 | "
+                      "snoops 4 / 12, memory data 96 / 88 |\n"
+                      "| upi_socket0_socket1 ab | 10.0 / 20.0 | 0.100 / 0.200 | 50.0 / 30.0 | snoops 100 / 100 |\n",
+                      out)
 
     def test_each_window_in_the_order_it_measures(self):
         with tempfile.TemporaryDirectory() as d:
