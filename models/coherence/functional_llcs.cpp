@@ -1,5 +1,7 @@
 #include "coherence/functional_llcs.hpp"
 
+#include "coherence/functional_l2s.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -69,8 +71,22 @@ void FunctionalLlcs::prefetch_dependents(size_t s, uint64_t line, bool store) co
 }
 
 void FunctionalLlcs::take(uint64_t sockets, uint64_t line) {
-  for (uint64_t left = sockets; left != 0; left &= left - 1)
-    llcs_[static_cast<size_t>(__builtin_ctzll(left))].invalidate(line);
+  for (uint64_t left = sockets; left != 0; left &= left - 1) {
+    const auto s = static_cast<size_t>(__builtin_ctzll(left));
+    if (llcs_[s].invalidate(line).valid) lost(s, line);
+  }
+}
+
+void FunctionalLlcs::lost(size_t s, uint64_t line) {
+  if (l2s_ && coherent_) l2s_->drop(s, line);
+}
+
+bool FunctionalLlcs::store_in_place(size_t s, uint64_t line) {
+  if (!coherent_) return true;
+  const unsigned held = llcs_[s].state(line);
+  if (held != kE && held != kM) return false;
+  if (held == kE) llcs_[s].set_state(line, kM);
+  return true;
 }
 
 void FunctionalLlcs::leave(size_t s, uint64_t line, unsigned held, Outcome* o) {
@@ -117,6 +133,7 @@ FunctionalLlcs::Outcome FunctionalLlcs::coherent_access(size_t s, uint64_t line,
     const auto owner = static_cast<size_t>(e.owner);
     if (store) {
       llcs_[owner].invalidate(line);
+      lost(owner, line);
     } else {
       if (llcs_[owner].state(line) == kM) wrote(o, line);  // a load's owner also puts the data home
       llcs_[owner].set_state(line, kS);
@@ -140,7 +157,10 @@ FunctionalLlcs::Outcome FunctionalLlcs::coherent_access(size_t s, uint64_t line,
   }
   // `e` is not used past here: the victim's leaving may move the directory's entries.
   const CacheArray::Victim v = llc.fill(line, store, 0, granted);
-  if (v.valid) leave(s, v.line, v.state, &o);
+  if (v.valid) {
+    leave(s, v.line, v.state, &o);
+    lost(s, v.line);
+  }
   return o;
 }
 
@@ -149,6 +169,7 @@ void FunctionalLlcs::evict_lines(uint64_t first, uint64_t lines) {
     for (uint64_t line = first; line < first + lines; ++line) {
       const CacheArray::Victim v = llcs_[s].invalidate(line);
       if (v.valid && coherent_) leave(s, line, v.state, nullptr);
+      if (l2s_) l2s_->drop(s, line);
     }
 }
 

@@ -44,13 +44,20 @@ struct CacheContents {
     std::vector<Entry> records;
   };
   std::vector<Directory> directories;  // per home, in the fabric's order (coherent only)
+  // Each thread's L2 (FunctionalL2s), in the same form as an LLC (each entry E: clean), when the
+  // pass kept them; empty otherwise.
+  std::vector<Llc> l2s;
   bool empty() const { return llcs.empty(); }
-  uint64_t lines() const {
+  uint64_t lines() const { return lines_of(llcs); }
+  uint64_t l2_lines() const { return lines_of(l2s); }
+  static uint64_t lines_of(const std::vector<Llc>& caches) {
     uint64_t n = 0;
-    for (const Llc& l : llcs) n += l.entries.size();
+    for (const Llc& l : caches) n += l.entries.size();
     return n;
   }
 };
+
+class FunctionalL2s;
 
 class FunctionalLlcs {
  public:
@@ -108,6 +115,14 @@ class FunctionalLlcs {
   }
   CacheContents contents() const;
   bool coherent() const { return coherent_; }
+  // The cores' L2s in front of the LLCs: coherent, a line leaving a socket's LLC leaves them too
+  // (inclusion); not coherent, the LLCs are not inclusive, as the timed ones are not. A moved
+  // page's lines leave them either way (evict_lines).
+  void attach(FunctionalL2s* l2s) { l2s_ = l2s; }
+  // A store to `line` that one of socket `s`'s L2s holds: whether it completes there, as a timed
+  // core's does when its socket's copy is E or M (the LLC's copy then made M, its recency
+  // untouched); false when it needs the protocol (an S copy's upgrade). Not coherent: always.
+  bool store_in_place(size_t s, uint64_t line);
 
  private:
   Outcome coherent_access(size_t s, uint64_t line, bool store);
@@ -117,11 +132,13 @@ class FunctionalLlcs {
   // The protocol takes `line` from every socket in `sockets` (a bit each).
   void take(uint64_t sockets, uint64_t line);
   static void wrote(Outcome& o, uint64_t line) { o.written[o.writes++] = line; }
+  void lost(size_t s, uint64_t line);  // socket s's copy of `line` left its LLC
 
   const Fabric& fabric_;
   bool coherent_;
   std::vector<CacheArray> llcs_;
   std::vector<std::unique_ptr<Directory>> directories_;  // per fabric home, when coherent
+  FunctionalL2s* l2s_ = nullptr;                         // attach()
 };
 
 }  // namespace starnuma

@@ -256,6 +256,19 @@ uint64_t CacheHierarchy::warm_tlbs(const std::vector<uint64_t>& dtlb, const std:
   return installed;
 }
 
+uint64_t CacheHierarchy::warm_l2(const std::vector<uint64_t>& entries) {
+  if (env_.light) return 0;
+  uint64_t installed = 0;
+  for (const uint64_t e : entries) {
+    const uint64_t line = e >> 2;
+    if ((env_.coherence && !env_.llc->array.contains(line)) || l2_.contains(line)) continue;
+    if (l2_.fill(line, false).valid) report_internal("warm_l2: more lines than the L2 holds");
+    if (presence_) env_.llc->array.set_state(line, presence_, presence_);
+    ++installed;
+  }
+  return installed;
+}
+
 void CacheHierarchy::wait_for_migration(uint64_t vpage, int64_t& t) {
   const int64_t ready = env_.pages->ready_fs(vpage);
   if (ready <= t) return;

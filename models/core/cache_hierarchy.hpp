@@ -173,6 +173,13 @@ class CacheHierarchy {
   // translations it installed (pages not placed are left out).
   uint64_t warm_tlbs(const std::vector<uint64_t>& dtlb, const std::vector<uint64_t>& stlb, TlbLevel annexed,
                      const std::vector<uint32_t>& counts);
+  // Functional warming of the L2: it starts with these lines (each set's least recent first,
+  // line << 2 | state, as os/checkpoint.hpp keeps caches), clean. Under coherence the LLC is
+  // inclusive: a line the socket's LLC does not hold is left out, and those it does hold name this
+  // core among their holders. Returns how many it installed (none on a light core, which has no
+  // private caches). Whether its L2 is of `lines` lines in `ways` ways:
+  uint64_t warm_l2(const std::vector<uint64_t>& entries);
+  bool l2_is(uint64_t lines, unsigned ways) const { return l2_.sets() * l2_.ways() == lines && l2_.ways() == ways; }
   size_t pending_shootdowns() const { return shootdowns_.size(); }
 
   // Serves a load or store issued at `now` (fs); returns its latency (fs).

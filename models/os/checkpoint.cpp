@@ -60,27 +60,61 @@ class PayloadReader {
   uint64_t base_;
 };
 
-// The LLCs, each entry by its set's distance from the last entry's and its tag (the line divided
-// by the sets) with its state; then every home's directory, a bounded one's least recently used
-// entry first, an unbounded one's by block, each block as its distance from the last one's.
+// A cache's contents: each entry by its set's distance from the last entry's and its tag (the line
+// divided by the sets) with its state.
+void put_cache(std::string& out, const CacheContents::Llc& l) {
+  const Divisor sets(l.lines / l.ways);
+  put_varint(out, l.lines);
+  put_varint(out, l.ways);
+  put_varint(out, l.entries.size());
+  uint64_t set = 0;
+  for (uint64_t e : l.entries) {
+    const uint64_t line = e >> 2, its_set = sets.mod(line);
+    if (its_set < set) report_internal("checkpoint: a cache's entries out of their sets' order");
+    put_varint(out, its_set - set);
+    set = its_set;
+    put_varint(out, sets.div(line) << 2 | (e & 3));
+  }
+}
+
+// `what` names the cache in errors ("LLC", "L2"); S is a state only coherent caches hold.
+CacheContents::Llc read_cache(PayloadReader& in, const std::string& path, const std::string& what, bool coherent) {
+  // The names the reader's errors give, made once (an L2's entries are hundreds of thousands).
+  const std::string lines_name = what + " lines", ways_name = what + " ways", count_name = what + " entry count",
+                    set_name = what + " entry's set", entry_name = what + " entry";
+  CacheContents::Llc l;
+  const uint64_t at = in.offset();
+  l.lines = in.next(lines_name.c_str());
+  l.ways = static_cast<unsigned>(std::min<uint64_t>(in.next(ways_name.c_str()), 1u << 16));
+  if (l.ways == 0 || l.lines % l.ways != 0 || l.lines > (uint64_t{1} << 40))
+    trace::fail_at(path, at,
+                   "an " + what + " of " + std::to_string(l.lines) + " lines in " + std::to_string(l.ways) + " ways");
+  const uint64_t sets = l.lines / l.ways;
+  const uint64_t count_at = in.offset();
+  const uint64_t n = in.count(count_name.c_str(), 2);
+  if (n > l.lines)
+    trace::fail_at(path, count_at, std::to_string(n) + " entries in an " + what + " of " + std::to_string(l.lines));
+  l.entries.reserve(n);
+  uint64_t set = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t entry_at = in.offset();
+    set += in.next(set_name.c_str());
+    const uint64_t tagged = in.next(entry_name.c_str());
+    const uint64_t state = tagged & 3;
+    if (set >= sets || state == 0 || (!coherent && state == 1) || (tagged >> 2) > (~uint64_t{0} >> 2) / sets)
+      trace::fail_at(path, entry_at, "an " + what + " entry out of its cache's sets or of an unknown state");
+    l.entries.push_back(((tagged >> 2) * sets + set) << 2 | state);
+  }
+  return l;
+}
+
+// The LLCs; then every home's directory, a bounded one's least recently used entry first, an
+// unbounded one's by block, each block as its distance from the last one's; then each thread's L2.
 void put_caches(std::string& out, const CacheContents& c) {
   put_varint(out, c.llcs.size());
   if (c.empty()) return;
   out.push_back(c.coherent ? 1 : 0);
-  for (const CacheContents::Llc& l : c.llcs) {
-    const Divisor sets(l.lines / l.ways);
-    put_varint(out, l.lines);
-    put_varint(out, l.ways);
-    put_varint(out, l.entries.size());
-    uint64_t set = 0;
-    for (uint64_t e : l.entries) {
-      const uint64_t line = e >> 2, its_set = sets.mod(line);
-      if (its_set < set) report_internal("checkpoint: an LLC's entries out of their sets' order");
-      put_varint(out, its_set - set);
-      set = its_set;
-      put_varint(out, sets.div(line) << 2 | (e & 3));
-    }
-  }
+  for (const CacheContents::Llc& l : c.llcs) put_cache(out, l);
   put_varint(out, c.directories.size());
   for (const CacheContents::Directory& d : c.directories) {
     for (uint64_t v : {uint64_t{d.home}, d.entries, uint64_t{d.ways}, uint64_t{d.records.size()}}) put_varint(out, v);
@@ -93,6 +127,8 @@ void put_caches(std::string& out, const CacheContents& c) {
       put_varint(out, e.sharers);
     }
   }
+  put_varint(out, c.l2s.size());
+  for (const CacheContents::Llc& l : c.l2s) put_cache(out, l);
 }
 
 CacheContents read_caches(PayloadReader& in, const std::string& path) {
@@ -102,31 +138,7 @@ CacheContents read_caches(PayloadReader& in, const std::string& path) {
   const uint8_t coherent = in.byte("LLCs' coherence");
   if (coherent > 1) trace::fail_at(path, in.offset() - 1, "LLCs' coherence " + std::to_string(coherent));
   c.coherent = coherent == 1;
-  c.llcs.resize(sockets);
-  for (CacheContents::Llc& l : c.llcs) {
-    const uint64_t at = in.offset();
-    l.lines = in.next("LLC lines");
-    l.ways = static_cast<unsigned>(std::min<uint64_t>(in.next("LLC ways"), 1u << 16));
-    if (l.ways == 0 || l.lines % l.ways != 0 || l.lines > (uint64_t{1} << 40))
-      trace::fail_at(path, at,
-                     "an LLC of " + std::to_string(l.lines) + " lines in " + std::to_string(l.ways) + " ways");
-    const uint64_t sets = l.lines / l.ways;
-    const uint64_t count_at = in.offset();
-    const uint64_t n = in.count("LLC entry count", 2);
-    if (n > l.lines)
-      trace::fail_at(path, count_at, std::to_string(n) + " entries in an LLC of " + std::to_string(l.lines));
-    l.entries.reserve(n);
-    uint64_t set = 0;
-    for (uint64_t i = 0; i < n; ++i) {
-      const uint64_t entry_at = in.offset();
-      set += in.next("LLC entry's set");
-      const uint64_t tagged = in.next("LLC entry");
-      const uint64_t state = tagged & 3;
-      if (set >= sets || state == 0 || (!c.coherent && state == 1) || (tagged >> 2) > (~uint64_t{0} >> 2) / sets)
-        trace::fail_at(path, entry_at, "an LLC entry out of its cache's sets or of an unknown state");
-      l.entries.push_back(((tagged >> 2) * sets + set) << 2 | state);
-    }
-  }
+  for (uint64_t s = 0; s < sockets; ++s) c.llcs.push_back(read_cache(in, path, "LLC", c.coherent));
   const uint64_t dirs = in.count("directory count", 4);
   for (uint64_t k = 0; k < dirs; ++k) {
     CacheContents::Directory& d = c.directories.emplace_back();
@@ -152,6 +164,8 @@ CacheContents read_caches(PayloadReader& in, const std::string& path) {
       e.owner = static_cast<int>(owner) - 1;
     }
   }
+  const uint64_t threads = in.count("L2 count", 4);
+  for (uint64_t t = 0; t < threads; ++t) c.l2s.push_back(read_cache(in, path, "L2", false));
   return c;
 }
 
@@ -202,6 +216,7 @@ nlohmann::ordered_json Checkpoint::header() const {
   if (!caches.empty()) {
     h["llcs"] = caches.coherent ? "coherent" : "not coherent";
     h["llc_lines"] = caches.lines();
+    if (!caches.l2s.empty()) h["l2_lines"] = caches.l2_lines();
   }
   if (!page_tables.empty()) h["page_tables"] = page_tables.tables.size() + 1;
   return h;
@@ -211,7 +226,7 @@ size_t Checkpoint::payload_estimate() const {
   size_t entries = 2 * ops.size() + 3 * moves.size() + 2 * metadata.size() + 2 * page_tables.tables.size();
   for (const NodeRecord& r : nodes) entries += r.frames.owners.size() + r.frames.free.size();
   for (const ThreadTlbs& t : tlbs) entries += t.dtlb.size() + t.stlb.size() + t.counts.size();
-  entries += 2 * caches.lines();
+  entries += 2 * (caches.lines() + caches.l2_lines());
   for (const CacheContents::Directory& d : caches.directories) entries += 3 * d.records.size();
   return 4 * entries + 64;
 }

@@ -20,7 +20,7 @@
 namespace starnuma {
 
 struct Checkpoint {
-  static constexpr uint32_t kFormatVersion = 4;
+  static constexpr uint32_t kFormatVersion = 5;
   static constexpr size_t kUnknownNode = static_cast<size_t>(-1);
 
   // What it was made from; a window refuses a checkpoint of another workload, seed, thread

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "coherence/functional_l2s.hpp"
 #include "coherence/functional_llcs.hpp"
 #include "common/diagnostics.hpp"
 #include "common/json_text.hpp"
@@ -204,7 +205,14 @@ class FunctionalPass {
   // With warm LLCs: the page tables the walks read, whose lines (and the tracker updates'
   // metadata lines) go through the LLCs as a timed run's walkers take them.
   std::optional<PageTable> page_table_;
-  void walk(size_t socket, uint64_t vaddr);
+  // With warm LLCs and warm_l2s, each core's L2 in front of its socket's LLC: what it serves the LLC
+  // never sees.
+  std::optional<FunctionalL2s> l2s_;
+  // Thread t's access of `line` through its L2 and its socket's LLC (l2s_ kept).
+  bool l2_serves(size_t t, size_t socket, uint64_t line, bool store) {
+    return l2s_->serves(t, line) && (!store || llcs_->store_in_place(socket, line));
+  }
+  void walk(size_t t, size_t socket, uint64_t vaddr);
   void tracker_updates();
   // Whether the coherent misses' chain is prefetched (FunctionalLlcs::prefetch): when more than a
   // quarter of the last kChainWindow LLC accesses missed. A host hint only.
@@ -379,6 +387,15 @@ void FunctionalPass::set_up_caches() {
     page_table_.emplace(*pages_);
     annexes_->record_updates(true);
   }
+  if (o_.warm_llcs && o_.warm_l2s) {
+    std::vector<FunctionalL2s::Geometry> l2s;
+    for (const ThreadPlace& tp : threads_) {
+      const CacheConfig& l2 = fabric_.requesters()[tp.socket]->core_config().l2;
+      l2s.push_back({l2.lines(), l2.ways(), l2.replacement(), tp.socket});
+    }
+    l2s_.emplace(l2s, sockets_, o_.seed);
+    llcs_->attach(&*l2s_);
+  }
 }
 
 Checkpoint FunctionalPass::state(uint64_t phase) const {
@@ -415,6 +432,7 @@ Checkpoint FunctionalPass::state(uint64_t phase) const {
   }
   if (o_.warm_llcs) {
     c.caches = llcs_->contents();
+    if (l2s_) c.caches.l2s = l2s_->contents();
     c.page_tables = page_table_->made();
   }
   return c;
@@ -557,8 +575,10 @@ void FunctionalPass::prefetch_turn(size_t next, size_t after) {
   const uint32_t* lines = &filter_[next * kFilterLines];
   for (size_t k = 0; k < kOpsPerTurn; ++k)
     if (const StreamOp* op = readers_[next].ahead(k); reaches_llc(op, lines))
-      if (const uint64_t pa = pages_->peek(op->address); pa != PageMap::kUnplaced)
+      if (const uint64_t pa = pages_->peek(op->address); pa != PageMap::kUnplaced) {
+        if (l2s_) l2s_->prefetch(next, pa >> kPassLineShift);
         llcs_->prefetch(socket, pa >> kPassLineShift, false);
+      }
 }
 
 void FunctionalPass::turn(size_t t, unsigned& waiting) {
@@ -598,8 +618,10 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     if (const StreamOp* far = reader.ahead(kPassTranslationAhead); far && far->kind != StreamOp::Kind::Barrier)
       pages.prefetch(far->address);
     if (const StreamOp* near = reader.ahead(kPassSetAhead); near && near->kind != StreamOp::Kind::Barrier)
-      if (const uint64_t pa = pages.peek(near->address); pa != PageMap::kUnplaced)
+      if (const uint64_t pa = pages.peek(near->address); pa != PageMap::kUnplaced) {
+        if (l2s_) l2s_->prefetch(t, pa >> kPassLineShift);
         llcs.prefetch(socket, pa >> kPassLineShift, prefetch_chain_);
+      }
     if (const StreamOp* nearer = reader.ahead(kPassDependentsAhead);
         nearer && nearer->kind != StreamOp::Kind::Barrier && prefetch_chain_)
       if (const uint64_t pa = pages.peek(nearer->address); pa != PageMap::kUnplaced)
@@ -610,13 +632,15 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     if (annexes_ && vpage != last_vpage) {
       const bool walked = annexes_->access(t, vpage, paddr >> kPassPageShift);
       if (page_table_) {
-        if (walked) walk(socket, op->address);
+        if (walked) walk(t, socket, op->address);
         tracker_updates();
       }
     }
     last_vpage = vpage;
     const uint64_t line = paddr >> kPassLineShift;
+    if (l2s_ && l2_serves(t, socket, line, store)) continue;
     const FunctionalLlcs::Outcome out = llcs.access(socket, line, store);
+    if (l2s_) l2s_->fill(t, line);
     if (++chain_accesses_ == kChainWindow) {
       prefetch_chain_ = llcs.coherent() && chain_misses_ * 4 > kChainWindow;
       chain_accesses_ = chain_misses_ = 0;
@@ -638,11 +662,14 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
 }
 
 // A walk's tables made as a timed walker makes them, and its leaf entry's line read through the
-// socket's LLC (the upper levels' entries are a walk cache's, rarely read).
-void FunctionalPass::walk(size_t socket, uint64_t vaddr) {
+// thread's L2 and its socket's LLC (the upper levels' entries are a walk cache's, rarely read).
+void FunctionalPass::walk(size_t t, size_t socket, uint64_t vaddr) {
   uint64_t table = 0;
   for (unsigned level = 0; level < PageTable::kLevels; ++level) table = page_table_->table(level, vaddr, socket);
-  llcs_->access(socket, PageTable::entry(table, PageTable::kLevels - 1, vaddr) >> kPassLineShift, false);
+  const uint64_t line = PageTable::entry(table, PageTable::kLevels - 1, vaddr) >> kPassLineShift;
+  if (l2s_ && l2_serves(t, socket, line, false)) return;
+  llcs_->access(socket, line, false);
+  if (l2s_) l2s_->fill(t, line);
 }
 
 // The flushes' metadata read-modify-writes through the flushing socket's LLC, exclusive when the
@@ -740,6 +767,7 @@ void FunctionalPass::write_manifest() {
   }
   m["knowledge"] = metadata_ ? "tracker" : "perfect";
   if (o_.warm_llcs) m["llcs"] = llcs_->coherent() ? "coherent" : "not coherent";
+  if (o_.warm_llcs) m["l2s"] = l2s_ ? "kept" : "not kept";
   m["phase_instructions"] = os_.phase_instructions();
   m["checkpoints"] = o_.checkpoints;
   m["threads"] = n_;

@@ -58,6 +58,9 @@ struct FunctionalPassOptions {
   // Functional warming of the LLCs: the pass keeps its LLCs coherent as the platform's protocol
   // does (when on) and every checkpoint records them and the bounded directories.
   bool warm_llcs = false;
+  // And, with warm_llcs, each core's L2 in front of its LLC, recorded in every checkpoint
+  // (docs/sampling.md, "Functional warming of the L2s"; opt-in: docs/decisions.md).
+  bool warm_l2s = false;
   // A timed start: the pass first runs the workload timed for this many instructions per thread
   // (after its initialisation) and places the pages that run placed where it did (docs/sampling.md,
   // "A timed start"); 0: the pass's own first touches.

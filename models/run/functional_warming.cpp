@@ -70,6 +70,29 @@ void RunAssembly::warm_llcs() {
       ++llc_lines_warmed_;
     }
   }
+  warm_l2s(left_out);
+}
+
+template <class LeftOut>
+void RunAssembly::warm_l2s(const LeftOut& left_out) {
+  const std::vector<CacheContents::Llc>& l2s = checkpoint_->caches.l2s;
+  if (l2s.empty()) return;  // a pass that kept none
+  if (l2s.size() != stimulus_.threads.size())
+    report_error(msg::kInput, o_.checkpoint + ": L2s of another number of threads");
+  for (size_t t = 0; t < l2s.size(); ++t)
+    if (!stimulus_.threads[t].core->caches().l2_is(l2s[t].lines, l2s[t].ways)) {
+      l2s_not_warmed_ = "the checkpoint's L2s (thread " + std::to_string(t) + ": " + std::to_string(l2s[t].lines) +
+                        " lines in " + std::to_string(l2s[t].ways) +
+                        " ways) are not this platform's cores': the window's L2s started empty";
+      return;
+    }
+  std::vector<uint64_t> kept;
+  for (size_t t = 0; t < l2s.size(); ++t) {
+    kept.clear();
+    for (const uint64_t e : l2s[t].entries)
+      if (!left_out(e >> 2)) kept.push_back(e);
+    l2_lines_warmed_ += stimulus_.threads[t].core->caches().warm_l2(kept);
+  }
 }
 
 void RunAssembly::warm_tlbs() {

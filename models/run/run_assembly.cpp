@@ -553,6 +553,8 @@ RunResult RunAssembly::collect(bool stopped_at_limit, double host_seconds) {
     if (!tlbs_not_warmed_.empty()) r.shortfalls.push_back(tlbs_not_warmed_);
     r.llc_lines_warmed = llc_lines_warmed_;
     if (!llcs_not_warmed_.empty()) r.shortfalls.push_back(llcs_not_warmed_);
+    r.l2_lines_warmed = l2_lines_warmed_;
+    if (!l2s_not_warmed_.empty()) r.shortfalls.push_back(l2s_not_warmed_);
   }
   collect_migration(r);
   r.host_seconds = host_seconds;

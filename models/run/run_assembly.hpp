@@ -85,6 +85,12 @@ class RunAssembly {
   uint64_t llc_lines_warmed_ = 0;
   std::string llcs_not_warmed_;
   void warm_llcs();
+  // And each core's L2, after its socket's LLC (inclusion); `left_out`: lines of frames a unit's
+  // copies in flight vacated.
+  uint64_t l2_lines_warmed_ = 0;
+  std::string l2s_not_warmed_;
+  template <class LeftOut>
+  void warm_l2s(const LeftOut& left_out);
   // Why the checkpoint's LLCs and directories cannot start this platform's (empty: they can).
   std::string llcs_mismatch() const;
   RunStimulus stimulus_;

@@ -18,6 +18,7 @@ nlohmann::ordered_json RunResult::summary_json() const {
     j["checkpoint_phase"] = checkpoint_phase;
     j["checkpoint_tlbs_warmed"] = tlbs_warmed;
     j["checkpoint_llc_lines_warmed"] = llc_lines_warmed;
+    j["checkpoint_l2_lines_warmed"] = l2_lines_warmed;
     if (time_copies_to) j["checkpoint_time_copies_to"] = time_copies_to;
   }
   if (checkpoint_unit) {

@@ -131,6 +131,7 @@ struct RunResult {
   // A window's functional warming: the translations its cores' TLBs started with.
   uint64_t tlbs_warmed = 0;
   uint64_t llc_lines_warmed = 0;  // and the lines its sockets' LLCs started with
+  uint64_t l2_lines_warmed = 0;   // and its cores' L2s
   double ipc = 0;                 // mean over the detailed cores
   unsigned detailed_sockets = 0;  // all of them unless mixed modality
   // The tracking hardware: "on", "idle" (tracking.active: auto in a run no migration decides by

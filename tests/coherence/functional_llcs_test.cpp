@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "coherence/functional_l2s.hpp"
+
 #include <random>
 
 #include "platform/platform.hpp"
@@ -95,6 +97,51 @@ TEST(FunctionalLlcs, AMovedPagesLinesLeaveEveryLlcAndTheirOwnersDirectoryEntry) 
   const FunctionalLlcs::Outcome o = f.access(5, a, false);
   EXPECT_TRUE(o.memory_read);
   EXPECT_EQ(f.state(5, a), MesiState::E);
+}
+
+// The cores' L2s in front of coherent LLCs (functional_l2s.hpp): a line an L2 holds is served
+// there; a store completes there only over an E or M copy; a copy leaving the socket's LLC (the
+// protocol's, a moved page's) leaves its cores' L2s; without coherence the LLC is not inclusive.
+TEST(FunctionalLlcs, TheCoresL2sServeWhatTheyHoldAndLoseWhatTheirLlcLoses) {
+  Machine m({});
+  const size_t sockets = m.fabric->requesters().size();
+  const std::vector<FunctionalL2s::Geometry> threads{
+      {1024, 16, Replacement::Lru, 0}, {1024, 16, Replacement::Lru, 0}, {1024, 16, Replacement::Lru, 1}};
+  FunctionalLlcs f(*m.fabric, m.llcs, *m.coh, 1, true);
+  FunctionalL2s l2s(threads, sockets, 1);
+  f.attach(&l2s);
+  const uint64_t a = m.line_in(2, 64);
+  EXPECT_FALSE(l2s.serves(0, a));
+  f.access(0, a, false);  // E at socket 0
+  l2s.fill(0, a);
+  EXPECT_TRUE(l2s.serves(0, a));
+  EXPECT_FALSE(l2s.serves(1, a));       // the other core of socket 0 has not read it
+  EXPECT_TRUE(f.store_in_place(0, a));  // E: the store stays in the core, the copy becomes M
+  EXPECT_EQ(f.state(0, a), MesiState::M);
+  f.access(2, a, false);  // socket 2 reads it: both S
+  EXPECT_EQ(f.state(0, a), MesiState::S);
+  EXPECT_TRUE(l2s.serves(0, a));         // S stays in the L2
+  EXPECT_FALSE(f.store_in_place(0, a));  // a store to S needs the protocol
+  f.access(1, a, true);                  // socket 1's thread 2 takes it: socket 0's copy leaves
+  l2s.fill(2, a);
+  EXPECT_FALSE(l2s.serves(0, a));
+  EXPECT_TRUE(l2s.serves(2, a));
+  f.evict_lines(a, 64);  // a moved page's frame
+  EXPECT_FALSE(l2s.serves(2, a));
+
+  // Not coherent: an LLC's victim stays in its L2s; a moved page's lines still leave them.
+  FunctionalLlcs plain(*m.fabric, std::vector<FunctionalLlcs::Geometry>(sockets, {1024, 16, Replacement::Lru}), *m.coh,
+                       1, false);
+  FunctionalL2s plain_l2s(threads, sockets, 1);
+  plain.attach(&plain_l2s);
+  plain.access(0, a, false);
+  plain_l2s.fill(0, a);
+  for (uint64_t k = 1; k <= 16; ++k) plain.access(0, a + k * 64, false);  // a leaves its set of 16 ways
+  EXPECT_EQ(plain.state(0, a), MesiState::I);
+  EXPECT_TRUE(plain_l2s.serves(0, a));
+  EXPECT_TRUE(plain.store_in_place(0, a));
+  plain.evict_lines(a, 1);
+  EXPECT_FALSE(plain_l2s.serves(0, a));
 }
 
 TEST(FunctionalLlcs, ContentsListEachSetsLeastRecentLineFirstWithItsState) {

@@ -60,6 +60,8 @@ Checkpoint sample_checkpoint(const PageMap& m) {
       {8, 2, {}}};
   // A socket's unbounded directory (by block; a stale sharer, 0b100), the pool's of 4 entries.
   c.caches.directories = {{0, 0, 0, {{0, 0, 0}, {3, 0b111, -1}, {8, 0b1, -1}}}, {2, 4, 2, {{129, 0, 0}}}};
+  // Two threads' L2s of 4 lines in 2 ways (2 sets), clean copies of their socket's lines.
+  c.caches.l2s = {{4, 2, {entry(8, MesiState::E), entry(3, MesiState::E)}}, {4, 2, {}}};
   c.page_tables.root = 5 * kPage;
   c.page_tables.tables = {{1, 6 * kPage}, {9, 7 * kPage}};
   return c;
@@ -142,6 +144,12 @@ TEST(Checkpoint, RoundTripsEveryField) {
   ASSERT_EQ(pool.records.size(), 1u);
   EXPECT_EQ(pool.records[0].block, 129u);
   EXPECT_EQ(pool.records[0].owner, 0);
+  ASSERT_EQ(r.caches.l2s.size(), 2u);
+  EXPECT_EQ(r.caches.l2s[0].entries, c.caches.l2s[0].entries);
+  EXPECT_EQ(r.caches.l2s[0].lines, 4u);
+  EXPECT_EQ(r.caches.l2s[1].ways, 2u);
+  EXPECT_TRUE(r.caches.l2s[1].entries.empty());
+  EXPECT_EQ(r.header()["l2_lines"], 2);
   EXPECT_EQ(r.page_tables.root, 5 * kPage);
   EXPECT_EQ(r.page_tables.tables, c.page_tables.tables);
 }
@@ -161,6 +169,11 @@ TEST(Checkpoint, CachesInAStateNoLlcCanHoldAreRefused) {
   c.caches.coherent = false;  // an LLC that caches on its own holds no shared copy
   r = read_damaged(c.serialise());
   EXPECT_NE(r.message.find("unknown state"), std::string::npos) << r.message;
+  c = sample_checkpoint(m);
+  c.caches.l2s[1].entries.push_back(5 << 2 | static_cast<uint64_t>(MesiState::S));  // an L2 keeps no shared state
+  r = read_damaged(c.serialise());
+  EXPECT_NE(r.message.find("an L2 entry out of its cache's sets or of an unknown state"), std::string::npos)
+      << r.message;
 }
 
 TEST(Checkpoint, MoreTlbEntriesThanTheTlbHoldsAreRefused) {
@@ -198,7 +211,7 @@ TEST(Checkpoint, OtherFilesAndFormatVersionsAreRefusedByName) {
             std::string::npos);
   std::string other = sample_checkpoint(map_with_pages()).serialise();
   other[8] = 1;  // format version 1
-  EXPECT_NE(read_damaged(other).message.find("offset 8: checkpoint format version 1; this starnuma reads version 4"),
+  EXPECT_NE(read_damaged(other).message.find("offset 8: checkpoint format version 1; this starnuma reads version 5"),
             std::string::npos);
   EXPECT_NE(read_damaged(sample_checkpoint(map_with_pages()).serialise() + "x").message.find("data after"),
             std::string::npos);

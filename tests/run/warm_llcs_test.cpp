@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <optional>
 #include <sstream>
+#include <unordered_set>
 #include <unistd.h>
 
 #include "harness/expect_report.hpp"
 #include "harness/in_child.hpp"
 #include "harness/run_platform.hpp"
+#include "common/output_file.hpp"
 #include "os/checkpoint.hpp"
 #include "platform/platform.hpp"
 #include "run/functional_pass.hpp"
@@ -30,7 +32,7 @@ std::vector<std::string> sets(std::vector<std::string> more = {}) {
   return more;
 }
 
-std::string make_checkpoints(const std::string& name, bool warm_llcs) {
+std::string make_checkpoints(const std::string& name, bool warm_llcs, bool warm_l2s = false) {
   const std::string out =
       (fs::temp_directory_path() / ("starnuma-warm-llcs-" + std::to_string(getpid()) + "-" + name)).string();
   auto p = Platform::build(kPlatform, sets());
@@ -40,6 +42,7 @@ std::string make_checkpoints(const std::string& name, bool warm_llcs) {
   o.checkpoints = 2;
   o.units_per_phase = 1;
   o.warm_llcs = warm_llcs;
+  o.warm_l2s = warm_l2s;
   o.out = out;
   run_functional_pass(*p, o);
   return out;
@@ -118,6 +121,61 @@ TEST(WarmLlcs, AUnitsWindowStartsWithThePassesCoherentLlcs) {
   EXPECT_EQ(other.llc_lines_warmed, 0u);
   ASSERT_EQ(other.shortfalls.size(), 1u);
   EXPECT_NE(other.shortfalls[0].find("LLC of socket 0 (131072 lines in 16 ways) is not this platform's"),
+            std::string::npos)
+      << other.shortfalls[0];
+}
+
+// With --warm-l2s the pass keeps each core's L2 in front of its socket's LLC, inside it (coherent:
+// inclusive), and a unit's window starts with them: its cores hit their L2s more than with the same checkpoint's
+// L2s left out, the protocol's checker accepts the state, and L2s of another size start empty, as
+// the run says.
+TEST(WarmLlcs, AUnitsWindowStartsWithThePassesL2sInsideItsLlcs) {
+  const std::string out = make_checkpoints("l2s", true, true);
+  const std::string unit = out + "/unit-2-1.ckpt", without = out + "/unit-2-1-no-l2s.ckpt";
+  Checkpoint c = read_checkpoint(unit);
+  ASSERT_EQ(c.caches.l2s.size(), 64u);  // a thread on each of the 16 sockets' 4 cores, socket by socket
+  EXPECT_EQ(c.caches.l2s[0].lines, 1024u * 1024 / 64);
+  EXPECT_EQ(c.caches.l2s[0].ways, 16u);
+  const uint64_t l2_lines = c.caches.l2_lines();
+  EXPECT_GT(l2_lines, 10000u);
+  for (size_t t = 0; t < c.caches.l2s.size(); ++t) {
+    std::unordered_set<uint64_t> llc;
+    for (uint64_t e : c.caches.llcs[t / 4].entries) llc.insert(e >> 2);
+    for (uint64_t e : c.caches.l2s[t].entries) ASSERT_TRUE(llc.count(e >> 2)) << "thread " << t;
+  }
+  c.caches.l2s.clear();
+  write_file_atomically(without, c.serialise());
+  // Without --warm-l2s (the default) the pass records none, and still the LLCs.
+  const std::string no_l2s = make_checkpoints("no-l2s", true);
+  const Checkpoint plain = read_checkpoint(no_l2s + "/unit-2-1.ckpt");
+  fs::remove_all(no_l2s);
+  EXPECT_TRUE(plain.caches.l2s.empty());
+  EXPECT_GT(plain.caches.lines(), 50000u);
+
+  const auto l2_summary = [](const RunResult& r) {
+    return std::to_string(r.l2_lines_warmed) + " " + std::to_string(cores_sum(r, "l2_hits")) + " " +
+           std::to_string(r.stats["coherence"]["violations"].get<uint64_t>()) + " " +
+           std::to_string(r.shortfalls.size());
+  };
+  std::istringstream warm(testing::in_child([&] { return l2_summary(window(unit, true, {"coherence.check=true"})); }));
+  std::istringstream cold(testing::in_child([&] { return l2_summary(window(without, true)); }));
+  uint64_t warmed = 0, hits = 0, violations = 0, shortfalls = 0, cold_warmed = 0, cold_hits = 0, cold_v = 0, cold_s = 0;
+  ASSERT_TRUE(warm >> warmed >> hits >> violations >> shortfalls);
+  ASSERT_TRUE(cold >> cold_warmed >> cold_hits >> cold_v >> cold_s);
+  EXPECT_EQ(warmed, l2_lines);
+  EXPECT_EQ(cold_warmed, 0u);
+  EXPECT_EQ(violations, 0u);
+  EXPECT_EQ(shortfalls, 0u);
+  EXPECT_GT(hits, cold_hits * 1.1);
+
+  // L2s of another size start empty, and the run says so.
+  const RunResult other = window(unit, true, {"topology.socket.core.l2.size=512KiB"});
+  fs::remove_all(out);
+  EXPECT_EQ(other.l2_lines_warmed, 0u);
+  EXPECT_GT(other.llc_lines_warmed, 0u);
+  ASSERT_EQ(other.shortfalls.size(), 1u);
+  EXPECT_NE(other.shortfalls[0].find("the checkpoint's L2s (thread 0: 16384 lines in 16 ways) are not this "
+                                     "platform's cores': the window's L2s started empty"),
             std::string::npos)
       << other.shortfalls[0];
 }

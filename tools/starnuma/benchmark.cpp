@@ -298,7 +298,8 @@ void bench_functional_pass(Bench& b) {
   const std::string scratch = "/tmp/starnuma-benchmark-pass-" + std::to_string(getpid());
   const std::string out = scratch + "/checkpoints", recording = scratch + "/streams.snt";
   std::filesystem::create_directories(scratch);
-  const auto pass_args = [&](const std::string& knowledge, bool streams_only, bool recorded, bool warming = false) {
+  const auto pass_args = [&](const std::string& knowledge, bool streams_only, bool recorded, bool warming = false,
+                             bool l2s = false) {
     std::vector<std::string> a{"starnuma",
                                "checkpoint",
                                b.platform,
@@ -320,6 +321,7 @@ void bench_functional_pass(Bench& b) {
     if (!streams_only) a.insert(a.end(), {"--timed-start", "0"});
     if (warming) a.insert(a.end(), {"--warm-llcs", "--unit-every", std::to_string(kPhaseInstructions / 5)});
     else if (!streams_only) a.insert(a.end(), {"--no-warm-llcs", "--boundaries-only"});
+    if (l2s) a.push_back("--warm-l2s");
     return a;
   };
   uint64_t furthest = 0;  // the furthest thread's instructions where a live pass ended
@@ -358,6 +360,10 @@ void bench_functional_pass(Bench& b) {
   const double warming = least_pass_seconds(pass_args("tracker", false, false, true), accesses);
   b.say(mps(accesses / warming) + " M accesses/s\n");
   passes["warming_with_units"] = {{"accesses", accesses}, {"accesses_per_second", accesses / warming}};
+  b.say("the same, the cores' L2s warmed too (--warm-l2s, best of 3) ... ");
+  const double with_l2s = least_pass_seconds(pass_args("tracker", false, false, true, true), accesses);
+  b.say(mps(accesses / with_l2s) + " M accesses/s\n");
+  passes["warming_l2s_with_units"] = {{"accesses", accesses}, {"accesses_per_second", accesses / with_l2s}};
   // The recording covers the furthest thread's pass (the phases count the mean thread's work), with a margin.
   const uint64_t recorded_instructions = furthest / 20 * 21;
   b.say("recording the streams (trace record, " + std::to_string(recorded_instructions) +
