@@ -228,6 +228,16 @@ void CacheArray::set_state(uint64_t line, unsigned state, unsigned mask) {
   tag = (tag & ~changed) | (state_bits(state) & changed);
 }
 
+unsigned CacheArray::state_promoting(uint64_t line, unsigned from, unsigned to) {
+  const Key k = key_of(line);
+  const size_t i = find(k);
+  if (i == kNone) return 0;
+  uint32_t& tag = block(k.set)[i];
+  const unsigned held = state_of(tag);
+  if (held == from) tag = (tag & ~states_) | state_bits(to);
+  return held;
+}
+
 CacheArray::Victim CacheArray::fill(uint64_t line, bool dirty, uint64_t payload, unsigned state) {
   const Key k = key_of(line);
 #ifndef NDEBUG

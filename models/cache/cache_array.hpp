@@ -107,6 +107,8 @@ class CacheArray {
   }
   // Only the state's bits in `mask` change.
   void set_state(uint64_t line, unsigned state, unsigned mask = ~0u);
+  // The tag state of a line present (0 if absent), which becomes `to` if it was `from`: one lookup.
+  unsigned state_promoting(uint64_t line, unsigned from, unsigned to);
   // Inserts a line that missed, as the most recent, with its tag state; returns the line it
   // displaced, if any.
   Victim fill(uint64_t line, bool dirty, uint64_t payload = 0, unsigned state = 0);

@@ -27,11 +27,9 @@ class FunctionalL2s {
 
   // Whether thread `t`'s L2 holds `line` (a hit: its recency updated).
   bool serves(size_t t, uint64_t line) { return l2s_[t].access(line, false); }
-  // `line` enters thread `t`'s L2 after its LLC access (a victim leaves silently: the LLC's copy
-  // carries the line's state).
-  void fill(size_t t, uint64_t line) {
-    if (!l2s_[t].contains(line)) l2s_[t].fill(line, false);
-  }
+  // `line`, which missed thread `t`'s L2, enters it after its LLC access (a victim leaves silently:
+  // the LLC's copy carries the line's state).
+  void fill(size_t t, uint64_t line) { l2s_[t].fill(line, false); }
   // `line` left socket `s`'s LLC: it leaves its cores' L2s.
   void drop(size_t s, uint64_t line) {
     for (const unsigned t : socket_threads_[s]) l2s_[t].invalidate(line);

@@ -83,10 +83,8 @@ void FunctionalLlcs::lost(size_t s, uint64_t line) {
 
 bool FunctionalLlcs::store_in_place(size_t s, uint64_t line) {
   if (!coherent_) return true;
-  const unsigned held = llcs_[s].state(line);
-  if (held != kE && held != kM) return false;
-  if (held == kE) llcs_[s].set_state(line, kM);
-  return true;
+  const unsigned held = llcs_[s].state_promoting(line, kE, kM);
+  return held == kE || held == kM;
 }
 
 void FunctionalLlcs::leave(size_t s, uint64_t line, unsigned held, Outcome* o) {

@@ -73,11 +73,9 @@ class Link : public Component {
   Counter& requests_from(const FabricNode& from) { return &from == node_a_ ? requests_ab_ : requests_ba_; }
   Counter& responses_from(const FabricNode& from) { return &from == node_a_ ? responses_ab_ : responses_ba_; }
   // The coherent protocol's messages of kind `m` sent from `from` (coherent_<kind>_ab and _ba).
-  Counter& coherent_from(const FabricNode& from, CohMessage m) {
-    return coherent_[static_cast<size_t>(m) * 2 + (&from == node_a_ ? 0 : 1)];
-  }
+  Counter& coherent_from(const FabricNode& from, CohMessage m) { return coherent_[coherent_index(from, m)]; }
   uint64_t coherent_sent(const FabricNode& from, CohMessage m) const {
-    return coherent_[static_cast<size_t>(m) * 2 + (&from == node_a_ ? 0 : 1)].value();
+    return coherent_[coherent_index(from, m)].value();
   }
   void count_request(const FabricNode& from) { ++requests_from(from); }
   void count_response(const FabricNode& from) { ++responses_from(from); }
@@ -89,6 +87,9 @@ class Link : public Component {
   }
 
  private:
+  size_t coherent_index(const FabricNode& from, CohMessage m) const {
+    return static_cast<size_t>(m) * 2 + (&from == node_a_ ? 0 : 1);
+  }
   Param<NodeRef> a_{*this, "a", required, "Node at one end of the link"};
   Param<NodeRef> b_{*this, "b", required, "Node at the other end of the link"};
   Param<Bandwidth> bandwidth_;

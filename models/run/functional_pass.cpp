@@ -208,11 +208,14 @@ class FunctionalPass {
   // With warm LLCs and warm_l2s, each core's L2 in front of its socket's LLC: what it serves the LLC
   // never sees.
   std::optional<FunctionalL2s> l2s_;
-  // Thread t's access of `line` through its L2 and its socket's LLC (l2s_ kept).
-  bool l2_serves(size_t t, size_t socket, uint64_t line, bool store) {
-    return l2s_->serves(t, line) && (!store || llcs_->store_in_place(socket, line));
+  // Thread t's access of `line` at its L2 (l2s_ kept): served there, missed, or a store over a
+  // shared copy, which its socket's LLC upgrades while the L2 keeps the line.
+  enum class AtL2 { Served, Missed, Upgrade };
+  AtL2 at_l2(size_t t, uint64_t line, bool store) {
+    if (!l2s_->serves(t, line)) return AtL2::Missed;
+    return !store || llcs_->store_in_place(threads_[t].socket, line) ? AtL2::Served : AtL2::Upgrade;
   }
-  void walk(size_t t, size_t socket, uint64_t vaddr);
+  void walk(size_t t, uint64_t vaddr);
   void tracker_updates();
   // Whether the coherent misses' chain is prefetched (FunctionalLlcs::prefetch): when more than a
   // quarter of the last kChainWindow LLC accesses missed. A host hint only.
@@ -632,15 +635,16 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     if (annexes_ && vpage != last_vpage) {
       const bool walked = annexes_->access(t, vpage, paddr >> kPassPageShift);
       if (page_table_) {
-        if (walked) walk(t, socket, op->address);
+        if (walked) walk(t, op->address);
         tracker_updates();
       }
     }
     last_vpage = vpage;
     const uint64_t line = paddr >> kPassLineShift;
-    if (l2s_ && l2_serves(t, socket, line, store)) continue;
+    const AtL2 at = l2s_ ? at_l2(t, line, store) : AtL2::Missed;
+    if (at == AtL2::Served) continue;
     const FunctionalLlcs::Outcome out = llcs.access(socket, line, store);
-    if (l2s_) l2s_->fill(t, line);
+    if (l2s_ && at == AtL2::Missed) l2s_->fill(t, line);
     if (++chain_accesses_ == kChainWindow) {
       prefetch_chain_ = llcs.coherent() && chain_misses_ * 4 > kChainWindow;
       chain_accesses_ = chain_misses_ = 0;
@@ -663,11 +667,12 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
 
 // A walk's tables made as a timed walker makes them, and its leaf entry's line read through the
 // thread's L2 and its socket's LLC (the upper levels' entries are a walk cache's, rarely read).
-void FunctionalPass::walk(size_t t, size_t socket, uint64_t vaddr) {
+void FunctionalPass::walk(size_t t, uint64_t vaddr) {
+  const size_t socket = threads_[t].socket;
   uint64_t table = 0;
   for (unsigned level = 0; level < PageTable::kLevels; ++level) table = page_table_->table(level, vaddr, socket);
   const uint64_t line = PageTable::entry(table, PageTable::kLevels - 1, vaddr) >> kPassLineShift;
-  if (l2s_ && l2_serves(t, socket, line, false)) return;
+  if (l2s_ && at_l2(t, line, false) == AtL2::Served) return;
   llcs_->access(socket, line, false);
   if (l2s_) l2s_->fill(t, line);
 }

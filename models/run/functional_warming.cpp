@@ -88,10 +88,15 @@ void RunAssembly::warm_l2s(const LeftOut& left_out) {
     }
   std::vector<uint64_t> kept;
   for (size_t t = 0; t < l2s.size(); ++t) {
+    CacheHierarchy& caches = stimulus_.threads[t].core->caches();
+    if (in_flight_.vacated.empty()) {
+      l2_lines_warmed_ += caches.warm_l2(l2s[t].entries);
+      continue;
+    }
     kept.clear();
     for (const uint64_t e : l2s[t].entries)
       if (!left_out(e >> 2)) kept.push_back(e);
-    l2_lines_warmed_ += stimulus_.threads[t].core->caches().warm_l2(kept);
+    l2_lines_warmed_ += caches.warm_l2(kept);
   }
 }
 

@@ -344,7 +344,7 @@ namespace {
 // Tag states travel with their lines through every move of the recency order (hits, the vector
 // fills of 4-, 8- and 16-way sets, the scalar path of others, invalidations), independent of the
 // dirty bit, and come back with the victims: checked against a plain map of the lines present. A
-// hit may add bits; a change may touch only some bits.
+// hit may add bits; a change may touch only some bits; a promotion changes only the state it names.
 class TagStates : public ::testing::TestWithParam<unsigned> {};
 
 TEST_P(TagStates, FollowTheirLines) {
@@ -357,7 +357,7 @@ TEST_P(TagStates, FollowTheirLines) {
     const uint64_t line = rng() % (ways * 12);
     const unsigned s = static_cast<unsigned>(rng() % (1u << kBits));
     const unsigned mask = static_cast<unsigned>(rng() % (1u << kBits));
-    switch (rng() % 5) {
+    switch (rng() % 6) {
       case 0:
         if (!c.contains(line)) {
           const CacheArray::Victim v = c.fill(line, s & 1, 0, s);
@@ -382,6 +382,14 @@ TEST_P(TagStates, FollowTheirLines) {
         c.access(line, false, s);  // a hit adds the bits of s
         if (state.count(line)) state[line] |= s;
         break;
+      case 4: {  // promoted from its own state half the time, from another the rest
+        const auto it = state.find(line);
+        const unsigned held = it == state.end() ? 0 : it->second;
+        const unsigned from = rng() % 2 ? held : mask;
+        ASSERT_EQ(c.state_promoting(line, from, s), held);
+        if (it != state.end() && held == from) it->second = s;
+        break;
+      }
       default:
         c.set_state(line, s, mask);  // a line absent stays absent
         if (state.count(line)) state[line] = (state[line] & ~mask) | (s & mask);
