@@ -12,7 +12,9 @@
 //   - page walks in memory against fixed-latency walks, on the miss-heavy case;
 //   - the sampled evaluation's functional pass (docs/sampling.md): memory accesses per second, with
 //     the trackers' TLBs and annexes and with perfect knowledge, generating the streams, and with
-//     the trackers reading them from a recording.
+//     the trackers reading them from a recording;
+//   - the host's latency of a random load over 4 and 64 MiB, at the start and at the end, the
+//     context the figures above move with.
 // The cases run without coherence and with fixed-latency page walks, as before the paper's
 // platforms turned them on, so their figures compare across versions; each has its own line.
 #include <sys/resource.h>
@@ -389,6 +391,22 @@ void bench_functional_pass(Bench& b) {
   b.report["functional_pass"] = passes;
 }
 
+// The host's random load at the two sizes that bound the cases (the tag stores fit in 4 MiB at
+// the host's nearer caches' edge; the miss-heavy case's and the pass's data reach 64 MiB), read at
+// the benchmark's start and end: the same binary's figures move with them from hour to hour
+// (docs/performance.md), so each report carries its host's.
+nlohmann::ordered_json host_memory_now(const Bench& b, const std::string& when) {
+  const auto loads = std::max<size_t>(1000, static_cast<size_t>(2'000'000 * b.scale));
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  b.say("host's random load " + when + ":");
+  for (const size_t mib : {4, 64}) {
+    const double ns = host_load_ns(mib << 20, loads);
+    out.push_back({{"MiB", mib}, {"ns_per_load", ns}});
+    b.say(" " + std::to_string(ns).substr(0, 5) + " ns over " + std::to_string(mib) + " MiB" + (mib == 4 ? "," : "\n"));
+  }
+  return out;
+}
+
 }  // namespace
 
 int benchmark(const std::string& platforms_dir, double scale, bool json) {
@@ -399,12 +417,14 @@ int benchmark(const std::string& platforms_dir, double scale, bool json) {
     return 1;
   }
   Bench b{platform, scale, json, nlohmann::ordered_json::object()};
+  const nlohmann::ordered_json host_before = host_memory_now(b, "at the start");
   const Measured miss = bench_throughput(b);
   bench_tracking(b);
   bench_quantum(b, miss);
   bench_coherence(b);
   bench_page_walks(b, miss);
   bench_functional_pass(b);
+  b.report["host_memory"] = {{"at_the_start", host_before}, {"at_the_end", host_memory_now(b, "at the end")}};
   if (json) {
     std::cout << json_text(b.report) << '\n';
   } else {

@@ -1,6 +1,7 @@
 // `starnuma benchmark` and its two other modes, each in its own file.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@ int benchmark_generators(const std::vector<std::string>& workloads, double scale
 // `--host-memory`: latency of a random load on this host against the data's size (`scale`
 // multiplies the 20 M loads timed per size).
 int benchmark_host_memory(double scale, bool json);
+// The host's latency of a random dependent load over `bytes` of data, in ns, over `loads` loads.
+double host_load_ns(size_t bytes, size_t loads);
 std::vector<std::string> default_generator_cases();  // every workload, default parameters
 
 }  // namespace starnuma::cli

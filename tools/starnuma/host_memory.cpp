@@ -21,9 +21,7 @@
 
 namespace starnuma::cli {
 
-namespace {
-
-double chase_ns(size_t bytes, size_t loads) {
+double host_load_ns(size_t bytes, size_t loads) {
   const size_t lines = bytes / 64;
   std::vector<uint64_t> next(lines * 8);  // one 64-bit link at the start of each 64-byte line
   std::vector<uint64_t> order(lines);
@@ -40,14 +38,12 @@ double chase_ns(size_t bytes, size_t loads) {
   return ns / static_cast<double>(loads);
 }
 
-}  // namespace
-
 int benchmark_host_memory(double scale, bool json) {
   const size_t loads = std::max<size_t>(1000, static_cast<size_t>(20'000'000 * scale));
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   if (!json) std::cout << "random dependent loads over a buffer of:\n";
   for (size_t mib : {1, 2, 4, 8, 12, 16, 32, 64}) {
-    const double ns = chase_ns(mib << 20, loads);
+    const double ns = host_load_ns(mib << 20, loads);
     out.push_back({{"MiB", mib}, {"ns_per_load", ns}});
     if (!json) std::cout << "  " << mib << " MiB: " << std::to_string(ns).substr(0, 5) << " ns\n" << std::flush;
   }
