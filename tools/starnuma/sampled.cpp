@@ -171,6 +171,10 @@ Command add_checkpoint(CLI::App& app) {
   return {cmd, [a, cmd] {
             a->pass.seed_given = cmd->count("--seed") > 0;
             a->unit_jitter_given = cmd->count("--unit-jitter") > 0;  // either spelling
+            if (a->pass.warm_l2s && (!a->pass.warm_llcs || a->pass.streams_only))
+              report_error(msg::kUsage,
+                           "--warm-l2s needs --warm-llcs: the pass keeps the cores' L2s in front of warm LLCs "
+                           "(docs/sampling.md, \"Functional warming of the L2s\")");
             if (a->pass.streams_only) {  // reads the streams alone: no timed start, no state to record
               if (cmd->count("--timed-start") && a->pass.timed_start)
                 report_error(msg::kUsage, "--timed-start and --streams-only: the benchmark times the streams alone");
