@@ -23,6 +23,7 @@
 #include "platform/platform.hpp"
 #include "pool/pool_monitors.hpp"
 #include "run/run_setup.hpp"
+#include "run/time_pace.hpp"
 #include "run/simulation.hpp"
 #include "socket/socket.hpp"
 #include "stimulus/trace/recorded_then_generated.hpp"
@@ -123,6 +124,7 @@ class FunctionalPass {
       chmu_.observe(Time(), op, (line - pool_first_line_) << kPassLineShift);
   }
   void write_manifest();
+  nlohmann::ordered_json pace_manifest() const;
   void timed_start();
   uint64_t mean_retired() const { return total_retired_ / n_; }
   // unit_every: the start of the first stretch at or after the mean thread's `from` instructions
@@ -208,6 +210,7 @@ class FunctionalPass {
   // With warm LLCs and warm_l2s, each core's L2 in front of its socket's LLC: what it serves the LLC
   // never sees.
   std::optional<FunctionalL2s> l2s_;
+  std::optional<TimePace> pace_;  // paced by time (FunctionalPassOptions::time_pace), or equal turns
   // Thread t's access of `line` at its L2 (l2s_ kept): served there, missed, or a store over a
   // shared copy, which its socket's LLC upgrades while the L2 keeps the line.
   enum class AtL2 { Served, Missed, Upgrade };
@@ -322,6 +325,10 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
   at_barrier_.assign(n_, false);
   measuring_.assign(n_, !workload_->initialises());
   filter_.assign(n_ * kFilterLines, kNoLine);
+  if (o_.time_pace) {
+    if (o_.pace_quantum_cycles == 0) report_error(msg::kUsage, "--pace-quantum must be at least 1 cycle");
+    pace_.emplace(fabric_, threads_, o_.pace_quantum_cycles);
+  }
 }
 
 // The workload timed from its start for o_.timed_start instructions per thread after its
@@ -594,6 +601,7 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
   // DTLB's most recent entry, and changes nothing the pass counts.
   uint64_t last_vpage = ~uint64_t{0};
   for (size_t i = 0; i < kOpsPerTurn; ++i) {
+    if (pace_ && !pace_->behind(t)) break;
     const StreamOp* op = reader.peek();
     if (!op) {
       finished_[t] = true;
@@ -608,6 +616,7 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
     ++ops_[t];
     retired_[t] += op->instructions + 1;
     total_retired_ += op->instructions + 1;
+    if (pace_) pace_->retire(t, op->instructions + 1);
     ++result_.accesses;
     reader.pop();
     if (o_.streams_only) continue;
@@ -650,6 +659,7 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
       chain_accesses_ = chain_misses_ = 0;
     }
     if (out.hit) continue;
+    if (pace_) pace_->miss(t, line, kPassLineShift);
     ++chain_misses_;
     ++result_.llc_misses;
     if (chmu_on_) {  // a miss reads the line (a store's too: for ownership); dirty copies leaving are written home
@@ -673,7 +683,7 @@ void FunctionalPass::walk(size_t t, uint64_t vaddr) {
   for (unsigned level = 0; level < PageTable::kLevels; ++level) table = page_table_->table(level, vaddr, socket);
   const uint64_t line = PageTable::entry(table, PageTable::kLevels - 1, vaddr) >> kPassLineShift;
   if (l2s_ && at_l2(t, line, false) == AtL2::Served) return;
-  llcs_->access(socket, line, false);
+  if (!llcs_->access(socket, line, false).hit && pace_) pace_->miss(t, line, kPassLineShift);
   if (l2s_) l2s_->fill(t, line);
 }
 
@@ -686,6 +696,7 @@ void FunctionalPass::tracker_updates() {
 }
 
 void FunctionalPass::open_barrier() {
+  if (pace_) pace_->release([this](size_t t) { return at_barrier_[t] != 0; });
   for (size_t t = 0; t < n_; ++t) {
     if (!at_barrier_[t]) continue;
     measuring_[t] = measuring_[t] || readers_[t].peek()->starts_measurement;
@@ -713,11 +724,13 @@ FunctionalPassResult FunctionalPass::run() {
         waiting += at_barrier_[t];
         continue;
       }
+      if (pace_ && !pace_->behind(t)) continue;
       prefetch_turn((t + 2) % n_, (t + 4) % n_);
       turn(t, waiting);
     }
     clock_.advance([this](size_t t) { return retired_[t]; }, [this](size_t t) { return finished_[t] != 0; });
     if (live_ > 0 && waiting == live_) open_barrier();
+    if (pace_) pace_->after_round([this](size_t t) { return !finished_[t] && !at_barrier_[t]; });
     if (phase < o_.checkpoints && clock_.instructions() >= (phase + 1) * per_phase) {
       ++phase;
       if (!o_.streams_only) {
@@ -755,6 +768,22 @@ FunctionalPassResult FunctionalPass::run() {
   return result_;
 }
 
+// How the threads took their turns. Paced by time: each thread's name in the statistics, its
+// instructions and its clock's cycles at the pass's end (sample reads their ratio, the rate the pace
+// gave it, against the rate its windows measure: docs/sampling.md, "Paced by time").
+nlohmann::ordered_json FunctionalPass::pace_manifest() const {
+  if (!pace_) return {{"by", "turns"}};
+  nlohmann::ordered_json threads = nlohmann::ordered_json::array();
+  for (size_t t = 0, first = 0; t < n_; ++t) {
+    if (t > 0 && threads_[t].socket != threads_[t - 1].socket) first = t;
+    threads.push_back({{"core", std::string(fabric_.requesters()[threads_[t].socket]->basename()) + ".core" +
+                                    std::to_string(t - first)},
+                       {"instructions", retired_[t]},
+                       {"cycles", pace_->cycles(t)}});
+  }
+  return {{"by", "time"}, {"quantum_cycles", pace_->quantum_cycles()}, {"threads", threads}};
+}
+
 void FunctionalPass::write_manifest() {
   nlohmann::ordered_json& m = result_.manifest;
   m["format"] = "starnuma checkpoints";
@@ -773,6 +802,7 @@ void FunctionalPass::write_manifest() {
   m["knowledge"] = metadata_ ? "tracker" : "perfect";
   if (o_.warm_llcs) m["llcs"] = llcs_->coherent() ? "coherent" : "not coherent";
   if (o_.warm_llcs) m["l2s"] = l2s_ ? "kept" : "not kept";
+  m["pace"] = pace_manifest();
   m["phase_instructions"] = os_.phase_instructions();
   m["checkpoints"] = o_.checkpoints;
   m["threads"] = n_;

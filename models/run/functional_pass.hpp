@@ -65,9 +65,14 @@ struct FunctionalPassOptions {
   // (after its initialisation) and places the pages that run placed where it did (docs/sampling.md,
   // "A timed start"); 0: the pass's own first touches.
   uint64_t timed_start = 0;
-  std::string out;        // folder: manifest.json and checkpoint-K.ckpt, replaced whole
-  bool moves = false;     // and moves.csv: every move the boundaries decided (os/move_log.hpp)
-  bool progress = false;  // a line per phase on stderr
+  // Paced by time: each thread runs while its clock (its instructions at full width and its LLC
+  // misses' unloaded latencies) is behind a common horizon, so the threads drift apart as a timed
+  // run's do, instead of equal turns that keep them at the mean (docs/sampling.md, "Paced by time").
+  bool time_pace = false;
+  unsigned pace_quantum_cycles = 1000;  // how far the horizon moves at a time
+  std::string out;                      // folder: manifest.json and checkpoint-K.ckpt, replaced whole
+  bool moves = false;                   // and moves.csv: every move the boundaries decided (os/move_log.hpp)
+  bool progress = false;                // a line per phase on stderr
   // Benchmark: read the streams in the pass's turns and do nothing else (no counting, no decision,
   // nothing written), which times their production as the pass meets it.
   bool streams_only = false;

@@ -37,7 +37,8 @@ foreach(workload "tc:scale=16" kv "bfs:scale=14,trials=100")
   endif()
   if(workload STREQUAL "tc:scale=16")
     if(NOT per_barrier STREQUAL "none" OR NOT relative_drift GREATER 0.3 OR NOT fastest_over_mean GREATER 2 OR NOT warned
-       OR NOT shortfalls MATCHES "passed no barrier: by the [0-9]+ instructions of the mean thread where the windows end")
+       OR NOT shortfalls MATCHES "passed no barrier: by the [0-9]+ instructions of the mean thread where the windows end"
+       OR NOT shortfalls MATCHES "checkpoint --pace time lets the pass's threads drift")
       message(FATAL_ERROR "tc: its threads drift (CV ${rate_cv}, no barrier) and the run should say so: ${out}\n${err}")
     endif()
   elseif(workload STREQUAL "kv")
@@ -50,3 +51,17 @@ foreach(workload "tc:scale=16" kv "bfs:scale=14,trials=100")
                         "no warning expected: ${out}\n${err}")
   endif()
 endforeach()
+
+# Paced by time (checkpoint --pace time), tc's threads ran in the pass at the rates their clocks gave
+# them: the drift left is the windows' rates over those, less than the rates' own spread.
+starnuma(0 checkpoint "${PLATFORM}" --workload tc:scale=16 ${sets} --checkpoints 2 --unit-every 10000 --pace time
+         --out "${OUT}/tc-paced" --no-progress)
+starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/tc-paced" --warmup 2000 --instructions 4000 --jobs 2
+         --common-span --json)
+string(JSON paced_by GET "${out}" thread_drift paced_by)
+string(JSON rate_cv GET "${out}" thread_drift rate_cv)
+string(JSON over_paced GET "${out}" thread_drift rate_over_paced_cv)
+string(JSON relative_drift GET "${out}" thread_drift relative_drift)
+if(NOT paced_by STREQUAL "time" OR NOT over_paced LESS rate_cv OR NOT relative_drift EQUAL over_paced)
+  message(FATAL_ERROR "tc paced by time: the drift should be the windows' rates over the pace's: ${out}")
+endif()

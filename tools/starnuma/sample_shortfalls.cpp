@@ -61,7 +61,11 @@ void report_thread_drift(nlohmann::ordered_json& result, const nlohmann::ordered
   std::ostringstream why;
   why << std::fixed << std::setprecision(2) << "the threads ran at different rates in the windows (coefficient of "
       << "variation " << drift["rate_cv"].get<double>() << ", the fastest " << drift["fastest_over_mean"].get<double>()
-      << "x the mean, the slowest " << drift["slowest_over_mean"].get<double>() << "x) and ";
+      << "x the mean, the slowest " << drift["slowest_over_mean"].get<double>() << "x";
+  if (drift.contains("rate_over_paced_cv"))
+    why << "; over the rates the pass's time pace gave them, a coefficient of variation of "
+        << drift["rate_over_paced_cv"].get<double>();
+  why << ") and ";
   if (drift["instructions_per_barrier"].is_null()) why << "passed no barrier";
   else
     why << "met at a barrier every " << std::setprecision(0) << drift["instructions_per_barrier"].get<double>()
@@ -70,9 +74,18 @@ void report_thread_drift(nlohmann::ordered_json& result, const nlohmann::ordered
       << " instructions of the mean thread where the windows end, a continuous run's threads would have their "
          "positions spread by about "
       << 100 * drift["relative_drift"].get<double>()
-      << " % of that work (coefficient of variation), where the functional pass keeps them together, so the "
-         "windows time other work of each thread than a continuous run does (docs/sampling.md, \"Threads that "
-         "drift apart\")";
+      << " % of that work (coefficient of variation), where the functional pass "
+      << (drift.contains("rate_over_paced_cv") ? "paced them otherwise" : "keeps them together")
+      << ", so the windows time other work of each thread than a continuous run does";
+  // Which pace would have put the threads nearer: the windows' own spread is what equal turns leave.
+  if (!drift.contains("rate_over_paced_cv"))
+    why << "; checkpoint --pace time lets the pass's threads drift by their misses' latencies (docs/sampling.md, "
+           "\"Paced by time\")";
+  else if (drift["rate_cv"].get<double>() < drift["rate_over_paced_cv"].get<double>())
+    why << "; the windows' rates spread less than their ratio to the pace's, so equal turns (checkpoint --pace "
+           "turns) would keep the threads nearer a continuous run's places: its queues even out what the pace's "
+           "unloaded latencies tell apart (docs/sampling.md, \"Paced by time\")";
+  why << " (docs/sampling.md, \"Threads that drift apart\")";
   result["shortfalls"].push_back(why.str());
   std::cerr << "warning: " << why.str() << '\n';
 }

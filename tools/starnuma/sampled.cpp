@@ -30,6 +30,7 @@ struct CheckpointArgs {
   bool boundaries_only = false;  // no units: the paper's method as published (biased; docs/sampling.md)
   bool unit_jitter = true;       // units over the work at random points of their stretches
   bool unit_jitter_given = false;
+  std::string pace = "turns";  // --pace: turns or time
   bool json = false;
 };
 int checkpoint(const CheckpointArgs& ca) {
@@ -166,11 +167,25 @@ Command add_checkpoint(CLI::App& app) {
       ->transform(kCount)
       ->check(CLI::Range(uint64_t{0}, limits::kMaxInstructions))
       ->capture_default_str();
+  CLI::Option* by = cmd->add_option("--pace", a->pace,
+                                    "How the threads take turns: turns (the default: equal turns keep every thread at "
+                                    "the mean thread's work) or time (each thread runs by a clock of its "
+                                    "instructions at full width and its LLC misses' unloaded latencies, so threads "
+                                    "whose lines live far fall behind as a timed run's do; docs/sampling.md, "
+                                    "\"Paced by time\")")
+                        ->check(CLI::IsMember({"turns", "time"}))
+                        ->capture_default_str();
+  cmd->add_option("--pace-quantum", o.pace_quantum_cycles,
+                  "With --pace time: how far the threads' common horizon moves at a time, in core cycles")
+      ->check(CLI::Range(1u, 1000000u))
+      ->needs(by)
+      ->capture_default_str();
   cmd->add_flag("!--no-progress", o.progress, "No line per phase on stderr");
   cmd->add_flag("--json", a->json, "Print the manifest as JSON");
   return {cmd, [a, cmd] {
             a->pass.seed_given = cmd->count("--seed") > 0;
             a->unit_jitter_given = cmd->count("--unit-jitter") > 0;  // either spelling
+            a->pass.time_pace = a->pace == "time";
             if (a->pass.warm_l2s && (!a->pass.warm_llcs || a->pass.streams_only))
               report_error(msg::kUsage,
                            "--warm-l2s needs --warm-llcs: the pass keeps the cores' L2s in front of warm LLCs "

@@ -381,7 +381,7 @@ nlohmann::ordered_json core_counts(const nlohmann::ordered_json& stats) {
     if (name.rfind("socket", 0) != 0) continue;
     for (const auto& [core, c] : node.items())
       if (core.rfind("core", 0) == 0 && c.is_object() && c.contains("instructions") && c.contains("cycles"))
-        cores.push_back({c["instructions"], c["cycles"], c.value("barriers", uint64_t{0})});
+        cores.push_back({c["instructions"], c["cycles"], c.value("barriers", uint64_t{0}), name + "." + core});
   }
   return cores;
 }
@@ -397,12 +397,14 @@ nlohmann::ordered_json thread_drift(const std::vector<nlohmann::ordered_json>& w
   for (const auto& u : manifest.value("units", nlohmann::ordered_json::array()))
     position[{u.at("phase").get<uint64_t>(), u.at("unit").get<uint64_t>()}] = u.at("mean_instructions").get<uint64_t>();
   std::vector<uint64_t> at;
+  std::vector<std::string> names;
   for (const auto& w : windows) {
     if (!in_estimate(w) || !w.contains("stats") || !w["stats"].contains("cores")) continue;
     const auto& cores = w["stats"]["cores"];
     if (instructions.empty()) {
       instructions.assign(cores.size(), 0);
       cycles.assign(cores.size(), 0);
+      for (const auto& c : cores) names.push_back(c.size() > 3 ? c[3].get<std::string>() : std::string());
     }
     if (cores.size() != instructions.size()) report_internal("thread_drift: windows with different cores");
     for (size_t t = 0; t < cores.size(); ++t) {
@@ -413,21 +415,41 @@ nlohmann::ordered_json thread_drift(const std::vector<nlohmann::ordered_json>& w
     const auto p = position.find({w.value("checkpoint_phase", uint64_t{0}), w.value("checkpoint_unit", uint64_t{0})});
     if (p != position.end()) at.push_back(p->second);
   }
-  std::vector<double> rates;
+  // Paced by time, each thread ran at the rate its clock gave it: what drifts is the windows' rate over that one.
+  std::map<std::string, double> paced;
+  if (const auto& pace = manifest.value("pace", nlohmann::ordered_json::object()); pace.value("by", "") == "time")
+    for (const auto& t : pace.at("threads"))
+      if (t.at("cycles").get<double>() > 0)
+        paced[t.at("core").get<std::string>()] = t.at("instructions").get<double>() / t.at("cycles").get<double>();
+  std::vector<double> rates, drifting;
   double work = 0;
   for (size_t t = 0; t < instructions.size(); ++t)
     if (cycles[t] > 0) {
       rates.push_back(instructions[t] / cycles[t]);
       work += instructions[t];
+      if (paced.empty()) continue;
+      const auto p = paced.find(names[t]);
+      if (p == paced.end() || p->second <= 0)
+        report_error(msg::kInput,
+                     "the checkpoints' manifest has no paced rate for " + names[t] + ", a core of the windows");
+      drifting.push_back(rates.back() / p->second);
     }
   if (rates.size() < 2) return nlohmann::ordered_json::object();
-  double mean = 0;
-  for (double r : rates) mean += r;
-  mean /= static_cast<double>(rates.size());
+  const auto mean_of = [](const std::vector<double>& v) {
+    double m = 0;
+    for (double x : v) m += x;
+    return m / static_cast<double>(v.size());
+  };
+  const auto cv_of = [&mean_of](const std::vector<double>& v) {
+    const double m = mean_of(v);
+    double ss = 0;
+    for (double x : v) ss += (x - m) * (x - m);
+    return std::sqrt(ss / static_cast<double>(v.size())) / m;
+  };
+  const double mean = mean_of(rates);
   if (mean <= 0) return nlohmann::ordered_json::object();
-  double ss = 0;
-  for (double r : rates) ss += (r - mean) * (r - mean);
-  const double cv = std::sqrt(ss / static_cast<double>(rates.size())) / mean;
+  const double cv = cv_of(rates);
+  const double drifting_cv = drifting.empty() ? cv : cv_of(drifting);
   // Where the windows end: one spacing (the units' K, or the boundaries' mean distance, or a phase
   // with one boundary) past the last one's place, in the mean thread's instructions from the start.
   std::sort(at.begin(), at.end());
@@ -445,7 +467,10 @@ nlohmann::ordered_json thread_drift(const std::vector<nlohmann::ordered_json>& w
   d["instructions_per_barrier"] =
       std::isinf(per_barrier) ? nlohmann::ordered_json() : nlohmann::ordered_json(per_barrier);
   d["instructions_at_end"] = end;
-  d["relative_drift"] = end > 0 ? cv * std::min(1.0, per_barrier / end) : cv;
+  // Paced by time: the spread of the windows' rates over the pace's, which the pass did not follow.
+  d["paced_by"] = paced.empty() ? "turns" : "time";
+  if (!paced.empty()) d["rate_over_paced_cv"] = drifting_cv;
+  d["relative_drift"] = end > 0 ? drifting_cv * std::min(1.0, per_barrier / end) : drifting_cv;
   d["warning_above"] = kDriftWarning;
   return d;
 }

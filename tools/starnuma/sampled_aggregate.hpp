@@ -75,8 +75,8 @@ std::map<std::pair<uint64_t, uint64_t>, NextBoundary> next_boundaries(const nloh
 nlohmann::ordered_json copies_by_next_boundary(const std::vector<nlohmann::ordered_json>& windows,
                                                const nlohmann::ordered_json& manifest);
 
-// Each core's [instructions, cycles, barriers] in a window's statistics tree (its `nodes`), socket
-// by socket, in the tree's order: what thread_drift reads from each window's `stats.cores`.
+// Each core's [instructions, cycles, barriers, "socketN.coreK"] in a window's statistics tree (its
+// `nodes`), socket by socket, in the tree's order: what thread_drift reads from each window's `stats.cores`.
 nlohmann::ordered_json core_counts(const nlohmann::ordered_json& stats);
 
 // How far apart a timed run's threads would drift where the functional pass keeps them together
@@ -86,8 +86,10 @@ nlohmann::ordered_json core_counts(const nlohmann::ordered_json& stats);
 // retires between barriers, the mean thread's instructions from the start to where the windows end
 // (from the manifest), and `relative_drift`, the spread of the threads' positions there as a share
 // of that work: the rates' CV, times the share of it a thread runs without meeting the others at a
-// barrier, and `warning_above`, kDriftWarning. An empty object when the windows carry no per-core
-// statistics or fewer than two threads ran.
+// barrier, and `warning_above`, kDriftWarning. A pass paced by time (manifest `pace`) ran each thread
+// at its clock's rate: then `rate_over_paced_cv` is the CV of the windows' rates over those, and the
+// drift is that CV, scaled the same way (`paced_by`: time or turns). An empty object when the windows
+// carry no per-core statistics or fewer than two threads ran.
 nlohmann::ordered_json thread_drift(const std::vector<nlohmann::ordered_json>& windows,
                                     const nlohmann::ordered_json& manifest);
 

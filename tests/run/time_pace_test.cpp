@@ -1,0 +1,128 @@
+// The functional pass paced by time (checkpoint --pace time; docs/sampling.md, "Paced by time"):
+// each thread's clock is its instructions at full width plus its LLC misses' unloaded latencies,
+// and a thread runs only while its clock is behind the common horizon.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <unistd.h>
+
+#include "fabric/fabric.hpp"
+#include "platform/platform.hpp"
+#include "run/functional_pass.hpp"
+#include "run/run_setup.hpp"
+#include "run/time_pace.hpp"
+#include "socket/socket.hpp"
+
+namespace starnuma {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kPlatform = std::string(STARNUMA_SOURCE_DIR) + "/platforms/starnuma16-scaled.yaml";
+
+TEST(TimePace, ClocksInstructionsAtFullWidthAndMissesAtTheirHomesUnloadedLatency) {
+  auto p = Platform::build(kPlatform, {});
+  const Fabric& fabric = p->fabric();
+  const std::vector<ThreadPlace> threads = place_threads(fabric);
+  TimePace pace(fabric, threads, 1000);
+  const Socket& s0 = *fabric.requesters()[0];
+  const unsigned width = s0.core_config().width;
+  pace.retire(0, 4000ull * width);
+  EXPECT_NEAR(pace.cycles(0), 4000, 0.1);  // an instruction's share of a cycle, to the femtosecond
+  EXPECT_EQ(pace.cycles(1), 0);
+
+  const double cycle_ps = 1e12 / s0.frequency().hz();
+  const double lookups = s0.core_config().l1d.latency() + s0.core_config().l2.latency() + s0.llc_config().latency();
+  // A miss costs its home's unloaded read from thread 0's socket: the pool's more than socket 0's own.
+  double before = pace.cycles(0), local = 0, far = 0;
+  for (size_t r = 0; r < fabric.address_map().size(); ++r) {
+    const Fabric::Range& range = fabric.address_map()[r];
+    pace.miss(0, (range.base + range.size / 2) >> 6, 6);
+    const double cost = pace.cycles(0) - before;
+    before = pace.cycles(0);
+    EXPECT_NEAR(cost, lookups + static_cast<double>(fabric.unloaded_latency(0, r).ps()) / cycle_ps, 0.01) << range.name;
+    if (range.name == "socket0") local = cost;
+    far = std::max(far, cost);
+  }
+  EXPECT_GT(local, lookups);
+  EXPECT_GT(far, 1.5 * local);
+}
+
+TEST(TimePace, RunsOnlyThreadsBehindTheHorizonAndReleasesABarrierAtItsLastArrival) {
+  auto p = Platform::build(kPlatform, {});
+  const std::vector<ThreadPlace> threads = place_threads(p->fabric());
+  TimePace pace(p->fabric(), threads, 100);
+  const unsigned width = p->fabric().requesters()[0]->core_config().width;
+  const auto all = [](size_t) { return true; };
+  EXPECT_TRUE(pace.behind(0));
+  pace.retire(0, 150ull * width);  // past the horizon (100 cycles)
+  EXPECT_FALSE(pace.behind(0));
+  pace.after_round(all);  // the others are still behind: the horizon stays
+  EXPECT_FALSE(pace.behind(0));
+  EXPECT_TRUE(pace.behind(1));
+  for (size_t t = 1; t < threads.size(); ++t) pace.retire(t, 120ull * width);
+  pace.after_round(all);        // everyone reached it: a quantum past the earliest (120 cycles)
+  EXPECT_TRUE(pace.behind(0));  // 150 < 220
+  pace.retire(0, 100ull * width);
+  EXPECT_FALSE(pace.behind(0));  // 250
+  // Threads 0 and 1 at a barrier leave at thread 0's clock.
+  pace.release([](size_t t) { return t < 2; });
+  EXPECT_NEAR(pace.cycles(1), 250, 0.01);
+  EXPECT_NEAR(pace.cycles(2), 120, 0.01);
+}
+
+std::string folder(const std::string& name) {
+  return (fs::temp_directory_path() / ("starnuma-pace-" + std::to_string(getpid()) + "-" + name)).string();
+}
+
+// tc's threads share the graph's vertices statically and meet at no barrier: paced by time, those
+// whose lines live far retire less; by equal turns all retire the mean. A pass's clocks end within
+// a quantum and one turn of each other, a finer quantum moves the threads' places little (converged),
+// and the same pass twice writes the same manifest.
+TEST(FunctionalPass, PacedByTimeLetsThreadsDriftByTheirMissesLatencies) {
+  auto p = Platform::build(kPlatform, {"os.phase_instructions=20000"});
+  const auto run = [&](bool time, unsigned quantum, const std::string& name) {
+    FunctionalPassOptions o;
+    o.workload = "tc:scale=14";
+    o.seed = 1;
+    o.checkpoints = 2;
+    o.warm_llcs = true;
+    o.time_pace = time;
+    o.pace_quantum_cycles = quantum;
+    o.out = folder(name);
+    nlohmann::ordered_json m = run_functional_pass(*p, o).manifest;
+    fs::remove_all(o.out);
+    return m;
+  };
+  const nlohmann::ordered_json turns = run(false, 1000, "turns"), time = run(true, 1000, "time"),
+                               again = run(true, 1000, "again"), finer = run(true, 100, "finer");
+  EXPECT_EQ(turns["pace"]["by"], "turns");
+  ASSERT_EQ(time["pace"]["by"], "time");
+  EXPECT_EQ(time["pace"], again["pace"]);
+  EXPECT_EQ(time["phases"], again["phases"]);
+  const nlohmann::ordered_json& threads = time["pace"]["threads"];
+  ASSERT_EQ(threads.size(), time["threads"].get<size_t>());
+  EXPECT_EQ(threads[0]["core"], "socket0.core0");
+  double least = 1e300, most = 0, earliest = 1e300, latest = 0;
+  for (const auto& t : threads) {
+    least = std::min(least, t["instructions"].get<double>());
+    most = std::max(most, t["instructions"].get<double>());
+    earliest = std::min(earliest, t["cycles"].get<double>());
+    latest = std::max(latest, t["cycles"].get<double>());
+  }
+  EXPECT_GT(most, 1.5 * least) << "tc's threads should drift apart when paced by time";
+  EXPECT_LT(latest - earliest, 1000 + 8 * 2000) << "a quantum and one turn of misses at most";
+  // The same work for the mean thread either way (the phases' clock), spread only when paced.
+  EXPECT_NEAR(time["phases"][1]["mean_instructions"].get<double>(),
+              turns["phases"][1]["mean_instructions"].get<double>(), 2000);
+  // Converged: a ten times finer quantum moves each thread's place by under 5 % of the mean.
+  const double mean = time["instructions"].get<double>() / static_cast<double>(threads.size());
+  for (size_t t = 0; t < threads.size(); ++t)
+    EXPECT_NEAR(threads[t]["instructions"].get<double>(), finer["pace"]["threads"][t]["instructions"].get<double>(),
+                0.05 * mean)
+        << threads[t]["core"];
+}
+
+}  // namespace
+}  // namespace starnuma
