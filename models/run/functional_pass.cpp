@@ -219,7 +219,10 @@ class FunctionalPass {
     return !store || llcs_->store_in_place(threads_[t].socket, line) ? AtL2::Served : AtL2::Upgrade;
   }
   void walk(size_t t, uint64_t vaddr);
-  void tracker_updates();
+  // The annexes' flushes' updates; `by`: the thread whose TLB event flushed them (a boundary's
+  // shootdowns: none), which the time pace stalls when its tracker's queue is full.
+  static constexpr size_t kNoThread = SIZE_MAX;
+  void tracker_updates(size_t by = kNoThread);
   // Whether the coherent misses' chain is prefetched (FunctionalLlcs::prefetch): when more than a
   // quarter of the last kChainWindow LLC accesses missed. A host hint only.
   static constexpr unsigned kChainWindow = 4096;
@@ -645,7 +648,7 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
       const bool walked = annexes_->access(t, vpage, paddr >> kPassPageShift);
       if (page_table_) {
         if (walked) walk(t, op->address);
-        tracker_updates();
+        tracker_updates(t);
       }
     }
     last_vpage = vpage;
@@ -689,9 +692,12 @@ void FunctionalPass::walk(size_t t, uint64_t vaddr) {
 
 // The flushes' metadata read-modify-writes through the flushing socket's LLC, exclusive when the
 // entry changed (SocketTracking::access).
-void FunctionalPass::tracker_updates() {
-  for (const FunctionalAnnexes::Update& u : annexes_->updates())
-    llcs_->access(u.socket, u.address >> kPassLineShift, u.changed);
+void FunctionalPass::tracker_updates(size_t by) {
+  for (const FunctionalAnnexes::Update& u : annexes_->updates()) {
+    const bool hit = llcs_->access(u.socket, u.address >> kPassLineShift, u.changed).hit;
+    if (pace_ && by != kNoThread)
+      pace_->tracker_update(by, u.address >> kPassLineShift, kPassLineShift, hit, u.changed);
+  }
   annexes_->updates().clear();
 }
 
@@ -741,6 +747,7 @@ FunctionalPassResult FunctionalPass::run() {
         phases_.back()["furthest_instructions"] = furthest_;
         phases_.back()["mean_instructions"] = mean_retired();
         phases_.back()["clock_instructions"] = clock_.instructions();
+        if (pace_) phases_.back()["threads_instructions"] = retired_;  // where each thread's clock took it
       }
       std::fill(filter_.begin(), filter_.end(), kNoLine);
       unit = 0;
@@ -779,7 +786,8 @@ nlohmann::ordered_json FunctionalPass::pace_manifest() const {
     threads.push_back({{"core", std::string(fabric_.requesters()[threads_[t].socket]->basename()) + ".core" +
                                     std::to_string(t - first)},
                        {"instructions", retired_[t]},
-                       {"cycles", pace_->cycles(t)}});
+                       {"cycles", pace_->cycles(t)},
+                       {"waiting_cycles", pace_->waiting_cycles(t)}});
   }
   return {{"by", "time"}, {"quantum_cycles", pace_->quantum_cycles()}, {"threads", threads}};
 }

@@ -69,10 +69,10 @@ struct FunctionalPassOptions {
   // misses' unloaded latencies) is behind a common horizon, so the threads drift apart as a timed
   // run's do, instead of equal turns that keep them at the mean (docs/sampling.md, "Paced by time").
   bool time_pace = false;
-  unsigned pace_quantum_cycles = 1000;  // how far the horizon moves at a time
-  std::string out;                      // folder: manifest.json and checkpoint-K.ckpt, replaced whole
-  bool moves = false;                   // and moves.csv: every move the boundaries decided (os/move_log.hpp)
-  bool progress = false;                // a line per phase on stderr
+  unsigned pace_quantum_cycles = 100;  // how far the horizon moves at a time (converged: docs/sampling.md)
+  std::string out;                     // folder: manifest.json and checkpoint-K.ckpt, replaced whole
+  bool moves = false;                  // and moves.csv: every move the boundaries decided (os/move_log.hpp)
+  bool progress = false;               // a line per phase on stderr
   // Benchmark: read the streams in the pass's turns and do nothing else (no counting, no decision,
   // nothing written), which times their production as the pass meets it.
   bool streams_only = false;

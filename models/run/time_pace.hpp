@@ -1,14 +1,19 @@
 // The functional pass paced by time (checkpoint --pace time; docs/sampling.md, "Paced by time"):
-// time-based fast-forwarding (Carlson et al., ISPASS 2013) with the unloaded machine as its clock.
+// time-based fast-forwarding (Carlson et al., ISPASS 2013) with a functional clock.
 //
 // Equal turns keep every thread at the mean thread's work, where a timed run's threads drift apart:
-// one whose misses go far retires less in the same time. Here each thread has a clock: its
-// instructions at its core's full width, plus, for each LLC miss, the core's L1, L2 and LLC lookups
-// and the fabric's unloaded read of the line's home (Fabric::unloaded_latency, the figures
-// `starnuma latency` measures). Misses do not overlap and nothing queues: the clock explains the
-// threads' differences in where their lines live, not in a loaded link's wait. A thread runs while
-// its clock is behind a common horizon, which moves on by a quantum once every thread that may run
-// has reached it; a barrier releases its threads at the clock of the last one to arrive.
+// one whose misses go far, or wait long, retires less in the same time. Here each thread has a
+// clock: its instructions at its core's full width; for each LLC miss, the core's L1, L2 and LLC
+// lookups, the fabric's unloaded read of the line's home (Fabric::unloaded_latency, the figures
+// `starnuma latency` measures), and the wait where a server the line's data crosses is saturated
+// (the home's DRAM at its peak bandwidth, each link on the way back: a line's transfer each, booked
+// in stretches of kStretchNs, so that misses the pass makes out of time order do not wait for one
+// another unless a stretch is full); and for each tracker update the stall a full tracker queue
+// puts on its core (the update busies its socket's tracker for its read, modify and write, booked
+// the same way; the core waits only for what is beyond the queue's depth). Misses do not overlap,
+// and below saturation nothing waits. A thread runs while its clock is behind
+// a common horizon, which moves on by a quantum once every thread that may run has reached it; a
+// barrier releases its threads at the clock of the last one to arrive.
 #pragma once
 
 #include <algorithm>
@@ -24,12 +29,28 @@ class Fabric;
 
 class TimePace {
  public:
+  static constexpr uint64_t kStretchNs = 100;  // the servers' and trackers' booking
+  // A resource booked by the stretch of time: a request at `at` for `length` takes what its stretch
+  // has left, or the first later stretch with room; it waits only when moved to a later one.
+  class Stretches {
+   public:
+    // The wait of a request at `at` that busies the resource for `length`.
+    uint64_t book(uint64_t at, uint64_t length);
+
+   private:
+    static constexpr size_t kRing = 4096;  // stretches kept: far beyond a quantum and a saturated backlog
+    std::vector<uint64_t> used_ = std::vector<uint64_t>(kRing, 0);
+    uint64_t first_ = 0;  // the oldest stretch kept
+  };
   // `quantum_cycles`: how far the horizon moves, in cycles of the first thread's core.
   TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads, unsigned quantum_cycles);
 
   void retire(size_t t, uint64_t instructions) { clock_fs_[t] += instructions * instruction_fs_[t]; }
   // Thread t's LLC missed physical line `line` (address >> line_shift).
   void miss(size_t t, uint64_t line, unsigned line_shift);
+  // Thread t's flush updates the tracker entry at physical line `line`, which its socket's LLC held
+  // (`hit`) or read from memory; `writes`: the entry changed, so the update writes it back.
+  void tracker_update(size_t t, uint64_t line, unsigned line_shift, bool hit, bool writes);
   // Whether thread t may run in this round: its clock behind the horizon.
   bool behind(size_t t) const { return clock_fs_[t] < horizon_fs_; }
   // After a round: once every thread that may run (`running(t)`) has reached the horizon, it moves
@@ -53,8 +74,9 @@ class TimePace {
     for (size_t t = 0; t < clock_fs_.size(); ++t)
       if (at(t)) clock_fs_[t] = last;
   }
-  // Thread t's clock in its core's cycles.
+  // Thread t's clock in its core's cycles, and the part of it spent waiting for servers and trackers.
   double cycles(size_t t) const;
+  double waiting_cycles(size_t t) const;
   unsigned quantum_cycles() const { return quantum_cycles_; }
 
  private:
@@ -62,14 +84,29 @@ class TimePace {
     uint64_t base, end;  // bytes
     size_t range;
   };
+  struct Server {
+    Stretches busy;
+    uint64_t line_fs = 0;  // a line's transfer
+  };
+  const Window& window_of(uint64_t address) const;
+  // A line's data crossing the servers of `path` from `at`: the wait they add.
+  uint64_t queue(size_t path, uint64_t at);
+
+  const Fabric& fabric_;
   const unsigned quantum_cycles_;
   uint64_t quantum_fs_ = 0, horizon_fs_ = 0;
-  std::vector<uint64_t> clock_fs_;
+  std::vector<uint64_t> clock_fs_, waited_fs_;
   std::vector<uint64_t> instruction_fs_, cycle_fs_;  // per thread: its core's cycle over its width, its cycle
-  std::vector<size_t> socket_;                       // per thread: its requester
+  std::vector<size_t> socket_, tracker_;             // per thread: its requester, its tracker
   std::vector<Window> windows_;                      // the address map, by base
-  size_t ranges_ = 0;
+  size_t ranges_ = 0, homes_ = 0;
   std::vector<uint64_t> miss_fs_;  // [socket * ranges_ + range]: lookups and the unloaded read
+  std::vector<Server> servers_;    // each home's DRAM, then each link direction
+  // [socket * homes_ + home]: the servers its data crosses, from path_first_[i] to path_first_[i + 1]
+  std::vector<uint32_t> path_first_, path_servers_;
+  std::vector<Stretches> trackers_;
+  std::vector<uint64_t> llc_fs_, issue_fs_, modify_fs_;  // per socket: an LLC hit, a tracker's issue and modify
+  std::vector<unsigned> depth_;                          // per socket: its trackers' queue depth
 };
 
 }  // namespace starnuma

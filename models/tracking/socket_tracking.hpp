@@ -52,6 +52,10 @@ class SocketTracking : public Component, public TlbObserver {
   // Whether tracking is on with its annexes on the STLB (which must then be inclusive).
   bool annexes_stlb() const { return impl() != TrackingImpl::None && annexed_tlb() == TlbLevel::L2; }
   bool tracker_per_core() const { return trackers_.get() == "per_core"; }
+  // A tracker's queue of updates, and its cycles around an update's read (TimePace's clock).
+  unsigned queue_depth() const { return queue_depth_; }
+  unsigned issue_cycles() const { return issue_cycles_; }
+  unsigned modify_cycles() const { return modify_cycles_; }
   unsigned counter_bits() const { return counter_bits_; }
   Size region_size() const { return region_size_; }
   const std::string& metadata_home() const { return metadata_home_.get(); }

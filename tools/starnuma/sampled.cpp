@@ -170,8 +170,9 @@ Command add_checkpoint(CLI::App& app) {
   CLI::Option* by = cmd->add_option("--pace", a->pace,
                                     "How the threads take turns: turns (the default: equal turns keep every thread at "
                                     "the mean thread's work) or time (each thread runs by a clock of its "
-                                    "instructions at full width and its LLC misses' unloaded latencies, so threads "
-                                    "whose lines live far fall behind as a timed run's do; docs/sampling.md, "
+                                    "instructions at full width, its LLC misses' unloaded latencies, saturated "
+                                    "links' and memories' waits and full tracker queues' stalls, so threads whose "
+                                    "lines live far or wait long fall behind as a timed run's do; docs/sampling.md, "
                                     "\"Paced by time\")")
                         ->check(CLI::IsMember({"turns", "time"}))
                         ->capture_default_str();
