@@ -14,7 +14,7 @@ namespace {
 constexpr double kLineBytes = 64;
 constexpr uint64_t kStretchFs = TimePace::kStretchNs * 1000000;
 
-uint64_t cycle_fs_of(const Socket& s) { return static_cast<uint64_t>(std::llround(1e15 / s.frequency().hz())); }
+uint64_t cycle_fs_of(const Socket& s) { return static_cast<uint64_t>(s.core_list().front()->cycle_fs()); }
 uint64_t line_fs_at(Bandwidth b) { return static_cast<uint64_t>(std::llround(kLineBytes / b.bytes_per_s() * 1e15)); }
 }  // namespace
 
@@ -22,10 +22,7 @@ TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads
     : fabric_(fabric), quantum_cycles_(quantum_cycles), clock_fs_(threads.size(), 0), waited_fs_(threads.size(), 0) {
   if (threads.empty() || quantum_cycles == 0) report_internal("TimePace: no threads, or a quantum of 0 cycles");
   const auto& sockets = fabric.requesters();
-  const auto& map = fabric.address_map();
-  ranges_ = map.size();
-  for (size_t r = 0; r < map.size(); ++r) windows_.push_back({map[r].base, map[r].base + map[r].size, r});
-  std::sort(windows_.begin(), windows_.end(), [](const Window& a, const Window& b) { return a.base < b.base; });
+  ranges_ = fabric.address_map().size();
 
   // The servers: each home's DRAM at its peak, then each link direction a line's data crosses.
   const auto& homes = fabric.homes();
@@ -67,7 +64,7 @@ TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads
   }
   for (size_t t = 0; t < threads.size(); ++t) {
     const Socket& socket = *sockets[threads[t].socket];
-    const uint64_t cycle_fs = cycle_fs_of(socket);
+    const auto cycle_fs = static_cast<uint64_t>(threads[t].core->cycle_fs());
     cycle_fs_.push_back(cycle_fs);
     instruction_fs_.push_back(cycle_fs / socket.core_config().width);
     socket_.push_back(threads[t].socket);
@@ -80,12 +77,10 @@ TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads
   horizon_fs_ = quantum_fs_;
 }
 
-const TimePace::Window& TimePace::window_of(uint64_t address) const {
-  auto w = std::upper_bound(windows_.begin(), windows_.end(), address,
-                            [](uint64_t a, const Window& x) { return a < x.base; });
-  if (w == windows_.begin() || address >= (--w)->end)
-    report_internal("TimePace: address " + std::to_string(address) + " outside the address map");
-  return *w;
+const Fabric::Range& TimePace::range_of(uint64_t address) const {
+  const Fabric::Range* r = fabric_.home_of(address);
+  if (!r) report_internal("TimePace: address " + std::to_string(address) + " outside the address map");
+  return *r;
 }
 
 uint64_t TimePace::Stretches::book(uint64_t at, uint64_t length) {
@@ -119,17 +114,17 @@ uint64_t TimePace::queue(size_t path, uint64_t at) {
 
 void TimePace::miss(size_t t, uint64_t line, unsigned line_shift) {
   const uint64_t address = line << line_shift;
-  const Window& w = window_of(address);
+  const Fabric::Range& r = range_of(address);
   uint64_t offset = 0;
-  const size_t home = fabric_.serving_home(fabric_.address_map()[w.range], address, offset);
+  const size_t home = fabric_.serving_home(r, address, offset);
   const uint64_t wait = queue(socket_[t] * homes_ + home, clock_fs_[t]);
   waited_fs_[t] += wait;
-  clock_fs_[t] += miss_fs_[socket_[t] * ranges_ + w.range] + wait;
+  clock_fs_[t] += miss_fs_[socket_[t] * ranges_ + index_of(r)] + wait;
 }
 
 void TimePace::tracker_update(size_t t, uint64_t line, unsigned line_shift, bool hit, bool writes) {
   const size_t s = socket_[t];
-  const uint64_t read_fs = hit ? llc_fs_[s] : miss_fs_[s * ranges_ + window_of(line << line_shift).range];
+  const uint64_t read_fs = hit ? llc_fs_[s] : miss_fs_[s * ranges_ + index_of(range_of(line << line_shift))];
   const uint64_t service = issue_fs_[s] + read_fs + modify_fs_[s] + (writes ? llc_fs_[s] : 0);
   // The flush waits in the queue; its core stalls only for what is beyond the queue's depth of
   // updates like this one.

@@ -21,11 +21,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "fabric/fabric.hpp"
 #include "run/run_setup.hpp"
 
 namespace starnuma {
-
-class Fabric;
 
 class TimePace {
  public:
@@ -80,15 +79,12 @@ class TimePace {
   unsigned quantum_cycles() const { return quantum_cycles_; }
 
  private:
-  struct Window {
-    uint64_t base, end;  // bytes
-    size_t range;
-  };
   struct Server {
     Stretches busy;
     uint64_t line_fs = 0;  // a line's transfer
   };
-  const Window& window_of(uint64_t address) const;
+  const Fabric::Range& range_of(uint64_t address) const;
+  size_t index_of(const Fabric::Range& r) const { return static_cast<size_t>(&r - fabric_.address_map().data()); }
   // A line's data crossing the servers of `path` from `at`: the wait they add.
   uint64_t queue(size_t path, uint64_t at);
 
@@ -98,7 +94,6 @@ class TimePace {
   std::vector<uint64_t> clock_fs_, waited_fs_;
   std::vector<uint64_t> instruction_fs_, cycle_fs_;  // per thread: its core's cycle over its width, its cycle
   std::vector<size_t> socket_, tracker_;             // per thread: its requester, its tracker
-  std::vector<Window> windows_;                      // the address map, by base
   size_t ranges_ = 0, homes_ = 0;
   std::vector<uint64_t> miss_fs_;  // [socket * ranges_ + range]: lookups and the unloaded read
   std::vector<Server> servers_;    // each home's DRAM, then each link direction

@@ -83,8 +83,8 @@ void report_thread_drift(nlohmann::ordered_json& result, const nlohmann::ordered
            "\"Paced by time\")";
   else if (drift["rate_cv"].get<double>() < drift["rate_over_paced_cv"].get<double>())
     why << "; the windows' rates spread less than their ratio to the pace's, so equal turns (checkpoint --pace "
-           "turns) would keep the threads nearer a continuous run's places: its queues even out what the pace's "
-           "unloaded latencies tell apart (docs/sampling.md, \"Paced by time\")";
+           "turns) would keep the threads nearer a continuous run's places: its queues below saturation even out what "
+           "the pace's clock tells apart (docs/sampling.md, \"Paced by time\")";
   why << " (docs/sampling.md, \"Threads that drift apart\")";
   result["shortfalls"].push_back(why.str());
   std::cerr << "warning: " << why.str() << '\n';
