@@ -129,6 +129,7 @@ FunctionalLlcs::Outcome FunctionalLlcs::coherent_access(size_t s, uint64_t line,
   if (store) take(e.sharers & ~socket_bit(s), line);
   if (e.owner >= 0 && static_cast<size_t>(e.owner) != s) {  // the owner supplies the block
     const auto owner = static_cast<size_t>(e.owner);
+    o.supplier = e.owner;
     if (store) {
       llcs_[owner].invalidate(line);
       lost(owner, line);

@@ -77,6 +77,7 @@ class FunctionalLlcs {
   struct Outcome {
     bool hit = false;
     bool memory_read = false;
+    int supplier = -1;  // coherent: the socket whose LLC supplied the line (its owner), not the home's memory
     unsigned writes = 0;
     std::array<uint64_t, 3> written{};
   };

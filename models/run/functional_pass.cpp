@@ -330,7 +330,7 @@ FunctionalPass::FunctionalPass(Platform& platform, const FunctionalPassOptions& 
   filter_.assign(n_ * kFilterLines, kNoLine);
   if (o_.time_pace) {
     if (o_.pace_quantum_cycles == 0) report_error(msg::kUsage, "--pace-quantum must be at least 1 cycle");
-    pace_.emplace(fabric_, threads_, o_.pace_quantum_cycles);
+    pace_.emplace(fabric_, threads_, o_.pace_quantum_cycles, llcs_->coherent() ? &platform_.coherence() : nullptr);
   }
 }
 
@@ -662,7 +662,7 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
       chain_accesses_ = chain_misses_ = 0;
     }
     if (out.hit) continue;
-    if (pace_) pace_->miss(t, line, kPassLineShift);
+    if (pace_) pace_->miss(t, line, kPassLineShift, out.supplier);
     ++chain_misses_;
     ++result_.llc_misses;
     if (chmu_on_) {  // a miss reads the line (a store's too: for ownership); dirty copies leaving are written home
@@ -686,7 +686,8 @@ void FunctionalPass::walk(size_t t, uint64_t vaddr) {
   for (unsigned level = 0; level < PageTable::kLevels; ++level) table = page_table_->table(level, vaddr, socket);
   const uint64_t line = PageTable::entry(table, PageTable::kLevels - 1, vaddr) >> kPassLineShift;
   if (l2s_ && at_l2(t, line, false) == AtL2::Served) return;
-  if (!llcs_->access(socket, line, false).hit && pace_) pace_->miss(t, line, kPassLineShift);
+  if (const FunctionalLlcs::Outcome out = llcs_->access(socket, line, false); !out.hit && pace_)
+    pace_->miss(t, line, kPassLineShift, out.supplier);
   if (l2s_) l2s_->fill(t, line);
 }
 

@@ -65,9 +65,10 @@ struct FunctionalPassOptions {
   // (after its initialisation) and places the pages that run placed where it did (docs/sampling.md,
   // "A timed start"); 0: the pass's own first touches.
   uint64_t timed_start = 0;
-  // Paced by time: each thread runs while its clock (its instructions at full width and its LLC
-  // misses' unloaded latencies) is behind a common horizon, so the threads drift apart as a timed
-  // run's do, instead of equal turns that keep them at the mean (docs/sampling.md, "Paced by time").
+  // Paced by time: each thread runs while its clock (its instructions at full
+  // width, its LLC misses' latencies and the queues it meets) is behind a common horizon, so the
+  // threads drift apart as a timed run's do, instead of equal turns that keep them at the mean
+  // (docs/sampling.md, "Paced by time").
   bool time_pace = false;
   unsigned pace_quantum_cycles = 100;  // how far the horizon moves at a time (converged: docs/sampling.md)
   std::string out;                     // folder: manifest.json and checkpoint-K.ckpt, replaced whole

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "coherence/coherence.hpp"
 #include "common/diagnostics.hpp"
 #include "fabric/fabric.hpp"
 #include "fabric/link.hpp"
@@ -18,7 +19,8 @@ uint64_t cycle_fs_of(const Socket& s) { return static_cast<uint64_t>(s.core_list
 uint64_t line_fs_at(Bandwidth b) { return static_cast<uint64_t>(std::llround(kLineBytes / b.bytes_per_s() * 1e15)); }
 }  // namespace
 
-TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads, unsigned quantum_cycles)
+TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads, unsigned quantum_cycles,
+                   const Coherence* coherence)
     : fabric_(fabric), quantum_cycles_(quantum_cycles), clock_fs_(threads.size(), 0), waited_fs_(threads.size(), 0) {
   if (threads.empty() || quantum_cycles == 0) report_internal("TimePace: no threads, or a quantum of 0 cycles");
   const auto& sockets = fabric.requesters();
@@ -32,20 +34,39 @@ TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads
     servers_.push_back({{}, dram ? line_fs_at(dram->peak_bandwidth()) : 0});
   }
   std::map<const Channel*, uint32_t> channels;
+  // The link directions a line crosses from `to` back to socket s.
+  const auto back_from = [&](size_t s, const FabricNode& to) {
+    const Route& route = fabric.route(s, to);
+    if (!route.reachable) return;
+    for (const Hop& hop : route.hops) {
+      const Channel* back = &hop.link->channel_from(*hop.to);
+      auto [it, added] = channels.emplace(back, static_cast<uint32_t>(servers_.size()));
+      if (added) servers_.push_back({{}, line_fs_at(hop.link->bandwidth())});
+      path_servers_.push_back(it->second);
+    }
+  };
   for (size_t s = 0; s < sockets.size(); ++s)
     for (size_t h = 0; h < homes_; ++h) {
       path_first_.push_back(static_cast<uint32_t>(path_servers_.size()));
       path_servers_.push_back(static_cast<uint32_t>(h));
-      const Route& route = fabric.route(s, *homes[h].node);
-      if (!route.reachable) continue;
-      for (const Hop& hop : route.hops) {
-        const Channel* back = &hop.link->channel_from(*hop.to);
-        auto [it, added] = channels.emplace(back, static_cast<uint32_t>(servers_.size()));
-        if (added) servers_.push_back({{}, line_fs_at(hop.link->bandwidth())});
-        path_servers_.push_back(it->second);
-      }
+      back_from(s, *homes[h].node);
     }
   path_first_.push_back(static_cast<uint32_t>(path_servers_.size()));
+  sockets_ = sockets.size();
+  if (coherence) {
+    for (size_t s = 0; s < sockets_; ++s)
+      for (size_t o = 0; o < sockets_; ++o) {
+        peer_first_.push_back(static_cast<uint32_t>(path_servers_.size()));
+        if (o != s) back_from(s, fabric.requester_node(o));
+      }
+    peer_first_.push_back(static_cast<uint32_t>(path_servers_.size()));
+    for (size_t r = 0; r < ranges_; ++r) {
+      int socket = -1;
+      for (size_t s = 0; s < sockets_; ++s)
+        if (&fabric.requester_node(s) == fabric.address_map()[r].node) socket = static_cast<int>(s);
+      range_socket_.push_back(socket);
+    }
+  }
 
   miss_fs_.assign(sockets.size() * ranges_, 0);
   for (size_t s = 0; s < sockets.size(); ++s) {
@@ -57,6 +78,14 @@ TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads
     const uint64_t lookups_fs = uint64_t{core.l1d.latency() + core.l2.latency()} * cycle_fs + llc_fs;
     for (size_t r = 0; r < ranges_; ++r)
       miss_fs_[s * ranges_ + r] = lookups_fs + static_cast<uint64_t>(fabric.unloaded_latency(s, r).ps()) * 1000;
+    if (coherence)
+      for (size_t r = 0; r < ranges_; ++r)
+        for (size_t o = 0; o < sockets_; ++o) {
+          const Time transfer = range_socket_[r] >= 0
+                                    ? coherence->unloaded_bt_socket(s, static_cast<size_t>(range_socket_[r]), o)
+                                    : coherence->unloaded_bt_pool(s, r, o);
+          transfer_fs_.push_back(lookups_fs + static_cast<uint64_t>(transfer.ps()) * 1000);
+        }
     const SocketTracking& tracking = socket.tracking();
     issue_fs_.push_back(uint64_t{tracking.issue_cycles()} * cycle_fs);
     modify_fs_.push_back(uint64_t{tracking.modify_cycles()} * cycle_fs);
@@ -103,23 +132,38 @@ uint64_t TimePace::Stretches::book(uint64_t at, uint64_t length) {
   return wait;
 }
 
-uint64_t TimePace::queue(size_t path, uint64_t at) {
+uint64_t TimePace::queue(uint32_t first, uint32_t last, uint64_t at) {
   uint64_t wait = 0;
-  for (uint32_t k = path_first_[path]; k < path_first_[path + 1]; ++k) {
+  for (uint32_t k = first; k < last; ++k) {
     Server& s = servers_[path_servers_[k]];
     if (s.line_fs) wait += s.busy.book(at + wait, s.line_fs);
   }
   return wait;
 }
 
-void TimePace::miss(size_t t, uint64_t line, unsigned line_shift) {
+void TimePace::miss(size_t t, uint64_t line, unsigned line_shift, int supplier) {
   const uint64_t address = line << line_shift;
   const Fabric::Range& r = range_of(address);
-  uint64_t offset = 0;
-  const size_t home = fabric_.serving_home(r, address, offset);
-  const uint64_t wait = queue(socket_[t] * homes_ + home, clock_fs_[t]);
+  const size_t s = socket_[t], range = index_of(r);
+  uint64_t latency_fs = 0, wait = 0;
+  if (supplier >= 0 && !transfer_fs_.empty()) {
+    const auto o = static_cast<size_t>(supplier);
+    latency_fs = transfer_fs_[(s * ranges_ + range) * sockets_ + o];
+    if (range_socket_[range] >= 0) {  // a socket's line: straight from its owner
+      wait = queue(peer_first_[s * sockets_ + o], peer_first_[s * sockets_ + o + 1], clock_fs_[t]);
+    } else {  // a device's: through the device, its memory not read
+      uint64_t offset = 0;
+      const size_t path = s * homes_ + fabric_.serving_home(r, address, offset);
+      wait = queue(path_first_[path] + 1, path_first_[path + 1], clock_fs_[t]);
+    }
+  } else {
+    uint64_t offset = 0;
+    const size_t path = s * homes_ + fabric_.serving_home(r, address, offset);
+    latency_fs = miss_fs_[s * ranges_ + range];
+    wait = queue(path_first_[path], path_first_[path + 1], clock_fs_[t]);
+  }
   waited_fs_[t] += wait;
-  clock_fs_[t] += miss_fs_[socket_[t] * ranges_ + index_of(r)] + wait;
+  clock_fs_[t] += latency_fs + wait;
 }
 
 void TimePace::tracker_update(size_t t, uint64_t line, unsigned line_shift, bool hit, bool writes) {

@@ -10,7 +10,10 @@
 // in stretches of kStretchNs, so that misses the pass makes out of time order do not wait for one
 // another unless a stretch is full); and for each tracker update the stall a full tracker queue
 // puts on its core (the update busies its socket's tracker for its read, modify and write, booked
-// the same way; the core waits only for what is beyond the queue's depth). Misses do not overlap,
+// the same way; the core waits only for what is beyond the queue's depth). A line another socket's
+// LLC supplies (the pass's coherent LLCs name its owner) costs the protocol's unloaded block
+// transfer instead (Coherence::unloaded_bt_socket, _bt_pool, as a timed core's unloaded latency
+// counts it) and crosses the links from the owner, not the home's memory. Misses do not overlap,
 // and below saturation nothing waits. A thread runs while its clock is behind
 // a common horizon, which moves on by a quantum once every thread that may run has reached it; a
 // barrier releases its threads at the clock of the last one to arrive.
@@ -25,6 +28,8 @@
 #include "run/run_setup.hpp"
 
 namespace starnuma {
+
+class Coherence;
 
 class TimePace {
  public:
@@ -42,11 +47,15 @@ class TimePace {
     uint64_t first_ = 0;  // the oldest stretch kept
   };
   // `quantum_cycles`: how far the horizon moves, in cycles of the first thread's core.
-  TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads, unsigned quantum_cycles);
+  // `coherence`: the platform's protocol, when the pass keeps its LLCs coherent (lines supplied by
+  // their owners); null otherwise.
+  TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads, unsigned quantum_cycles,
+           const Coherence* coherence = nullptr);
 
   void retire(size_t t, uint64_t instructions) { clock_fs_[t] += instructions * instruction_fs_[t]; }
-  // Thread t's LLC missed physical line `line` (address >> line_shift).
-  void miss(size_t t, uint64_t line, unsigned line_shift);
+  // Thread t's LLC missed physical line `line` (address >> line_shift); `supplier`: the socket
+  // whose LLC supplied it, or -1 (the home's memory).
+  void miss(size_t t, uint64_t line, unsigned line_shift, int supplier = -1);
   // Thread t's flush updates the tracker entry at physical line `line`, which its socket's LLC held
   // (`hit`) or read from memory; `writes`: the entry changed, so the update writes it back.
   void tracker_update(size_t t, uint64_t line, unsigned line_shift, bool hit, bool writes);
@@ -85,8 +94,8 @@ class TimePace {
   };
   const Fabric::Range& range_of(uint64_t address) const;
   size_t index_of(const Fabric::Range& r) const { return static_cast<size_t>(&r - fabric_.address_map().data()); }
-  // A line's data crossing the servers of `path` from `at`: the wait they add.
-  uint64_t queue(size_t path, uint64_t at);
+  // A line's data crossing servers[first, last) of path_servers_ from `at`: the wait they add.
+  uint64_t queue(uint32_t first, uint32_t last, uint64_t at);
 
   const Fabric& fabric_;
   const unsigned quantum_cycles_;
@@ -99,6 +108,13 @@ class TimePace {
   std::vector<Server> servers_;    // each home's DRAM, then each link direction
   // [socket * homes_ + home]: the servers its data crosses, from path_first_[i] to path_first_[i + 1]
   std::vector<uint32_t> path_first_, path_servers_;
+  // Lines supplied by an owner (coherent passes only): [(socket * ranges_ + range) * sockets + owner],
+  // the lookups and the unloaded block transfer; and [socket * sockets + owner], the link
+  // directions from the owner, from peer_first_[i] to peer_first_[i + 1] in path_servers_.
+  std::vector<uint64_t> transfer_fs_;
+  std::vector<uint32_t> peer_first_;
+  std::vector<int> range_socket_;  // per range: the socket whose memory it is, or -1 (a device's)
+  size_t sockets_ = 0;
   std::vector<Stretches> trackers_;
   std::vector<uint64_t> llc_fs_, issue_fs_, modify_fs_;  // per socket: an LLC hit, a tracker's issue and modify
   std::vector<unsigned> depth_;                          // per socket: its trackers' queue depth

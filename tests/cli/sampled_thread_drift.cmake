@@ -2,7 +2,8 @@
 # "Threads that drift apart"): tc's threads, which meet at no barrier, run at rates up to three times
 # apart in the windows, so the pass's equal turns put them where a timed run does not; kv's run
 # within 5 % of each other; bfs's meet at a barrier every thousand instructions or so, which keeps
-# them together whatever their rates.
+# them together whatever their rates. The pass takes equal turns here (--pace turns); the default,
+# paced by time, follows.
 #   -DSTARNUMA=exe -DPLATFORM=yaml -DOUT=folder
 file(REMOVE_RECURSE "${OUT}")
 include("${CMAKE_CURRENT_LIST_DIR}/starnuma_call.cmake")
@@ -11,7 +12,7 @@ set(sets --set os.phase_instructions=50000)
 foreach(workload "tc:scale=16" kv "bfs:scale=14,trials=100")
   string(REGEX REPLACE "[:,=]" "_" name "${workload}")
   starnuma(0 checkpoint "${PLATFORM}" --workload ${workload} ${sets} --checkpoints 2 --unit-every 10000
-           --out "${OUT}/${name}" --no-progress)
+           --pace turns --out "${OUT}/${name}" --no-progress)
   starnuma(0 sample "${PLATFORM}" ${sets} --checkpoints "${OUT}/${name}" --warmup 2000 --instructions 4000
            --jobs 2 --common-span --json)
   foreach(key rate_cv fastest_over_mean slowest_over_mean instructions_at_end relative_drift)
@@ -52,7 +53,7 @@ foreach(workload "tc:scale=16" kv "bfs:scale=14,trials=100")
   endif()
 endforeach()
 
-# Paced by time (checkpoint --pace time), tc's threads ran in the pass at the rates their clocks gave
+# Paced by time (checkpoint's default, given here all the same), tc's threads ran in the pass at the rates their clocks gave
 # them: the drift left is the windows' rates over those, less than the rates' own spread.
 starnuma(0 checkpoint "${PLATFORM}" --workload tc:scale=16 ${sets} --checkpoints 2 --unit-every 10000 --pace time
          --out "${OUT}/tc-paced" --no-progress)

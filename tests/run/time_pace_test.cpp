@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include "coherence/coherence.hpp"
 #include "fabric/fabric.hpp"
 #include "platform/platform.hpp"
 #include "run/functional_pass.hpp"
@@ -47,6 +48,44 @@ TEST(TimePace, ClocksInstructionsAtFullWidthAndMissesAtTheirHomesUnloadedLatency
   }
   EXPECT_GT(local, lookups);
   EXPECT_GT(far, 1.5 * local);
+}
+
+// A line another socket's LLC supplies costs the protocol's unloaded block transfer (as a timed
+// core's unloaded latency counts it), whatever its home's memory would have cost; without the
+// protocol (LLCs not coherent) the pass names no supplier and the clock reads the home.
+TEST(TimePace, ClocksALineItsOwnerSuppliesAtTheUnloadedBlockTransfer) {
+  auto p = Platform::build(kPlatform, {});
+  const Fabric& fabric = p->fabric();
+  const Coherence& coherence = p->coherence();
+  const std::vector<ThreadPlace> threads = place_threads(fabric);
+  TimePace pace(fabric, threads, 1000, &coherence);
+  const Socket& s0 = *fabric.requesters()[0];
+  const double cycle_ps = 1e12 / s0.frequency().hz();
+  const double lookups = s0.core_config().l1d.latency() + s0.core_config().l2.latency() + s0.llc_config().latency();
+  const auto& map = fabric.address_map();
+  const auto named = [&](const std::string& name) {
+    const auto it = std::find_if(map.begin(), map.end(), [&](const Fabric::Range& r) { return r.name == name; });
+    EXPECT_NE(it, map.end()) << name;
+    return static_cast<size_t>(it - map.begin());
+  };
+  const size_t local = named("socket0"), pool = named("pool");
+  double before = 0;
+  const auto cost = [&](size_t range, int supplier) {
+    pace.miss(0, (map[range].base + map[range].size / 2) >> 6, 6, supplier);
+    const double c = pace.cycles(0) - before;
+    before = pace.cycles(0);
+    return c;
+  };
+  // Socket 0's own line held M by socket 9 (another chassis): three ways across the fabric.
+  const double forwarded = cost(local, 9);
+  EXPECT_NEAR(forwarded, lookups + static_cast<double>(coherence.unloaded_bt_socket(0, 0, 9).ps()) / cycle_ps, 0.01);
+  EXPECT_GT(forwarded, 3 * cost(local, -1)) << "far more than the local read";
+  EXPECT_NEAR(cost(pool, 5), lookups + static_cast<double>(coherence.unloaded_bt_pool(0, pool, 5).ps()) / cycle_ps,
+              0.01);
+  TimePace without(fabric, threads, 1000);  // not coherent: the home's read, whatever is named
+  without.miss(0, (map[local].base + map[local].size / 2) >> 6, 6, 9);
+  EXPECT_NEAR(without.cycles(0), lookups + static_cast<double>(fabric.unloaded_latency(0, local).ps()) / cycle_ps,
+              0.01);
 }
 
 // A stretch of 100 ns takes requests in any order until full; then they move to the next one with

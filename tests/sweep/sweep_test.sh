@@ -65,21 +65,21 @@ EOF
     cat > "$work/units.yaml" <<EOF
 sweep: units
 fixed: {kind: sampled, checkpoints: 2, warmup: 2000, instructions: 4000, unit_every: 10000, timed_start: 5000,
-        unit_jitter: false, warm_llcs: true, common_span: true, warm_tlbs: false, workload: "bfs:scale=14,trials=100",
+        pace: turns, unit_jitter: false, warm_llcs: true, common_span: true, warm_tlbs: false, workload: "bfs:scale=14,trials=100",
         set: {os.phase_instructions: 20000}}
 axes: {platform: [$here/../../platforms/starnuma16-scaled.yaml]}
 name: "units"
 EOF
     "$starnuma" sweep "$work/units.yaml" --out "$work/u" --dry-run > "$work/units.txt" || fail "$(cat "$work/units.txt")"
-    grep -q "starnuma checkpoint .*--unit-every 10000 --timed-start 5000 .*--no-unit-jitter --warm-llcs && starnuma sample .*--warm-llcs --common-span" \
+    grep -q "starnuma checkpoint .*--unit-every 10000 --timed-start 5000 --pace turns .*--no-unit-jitter --warm-llcs && starnuma sample .*--warm-llcs --common-span" \
       "$work/units.txt" || fail "units: $(cat "$work/units.txt")"
     grep -q -- "--common-span --no-warm-tlbs" "$work/units.txt" || fail "warm_tlbs: false: $(cat "$work/units.txt")"
     # Absent, the commands' defaults (the units' method): no flag either way.
-    sed 's/unit_every: 10000, timed_start: 5000,//; s/unit_jitter: false, warm_llcs: true, common_span: true, warm_tlbs: false,//' \
+    sed 's/unit_every: 10000, timed_start: 5000,//; s/pace: turns, //; s/unit_jitter: false, warm_llcs: true, common_span: true, warm_tlbs: false,//' \
       "$work/units.yaml" > "$work/units-default.yaml"
     "$starnuma" sweep "$work/units-default.yaml" --out "$work/ud" --dry-run > "$work/units-default.txt" \
       || fail "$(cat "$work/units-default.txt")"
-    ! grep -q -- "--unit-every\|--timed-start\|unit-jitter\|warm-\|--common-span\|--per-thread" "$work/units-default.txt" \
+    ! grep -q -- "--unit-every\|--timed-start\|--pace\|unit-jitter\|warm-\|--common-span\|--per-thread" "$work/units-default.txt" \
       || fail "defaults became flags: $(cat "$work/units-default.txt")"
     sed 's/timed_start: 5000,/timed_start: 5000, boundaries_only: true,/' "$work/units.yaml" > "$work/units-both.yaml"
     ! "$starnuma" sweep "$work/units-both.yaml" --out "$work/ub" --dry-run > /dev/null 2> "$work/units-both.err" \
@@ -92,6 +92,11 @@ EOF
       || fail "boundaries_only with unit_jitter was taken"
     grep -q "units-jitter.yaml:2:[0-9]*: error: .*unit_jitter: a run with 'boundaries_only' has no units to place" \
       "$work/units-jitter.err" || fail "units-jitter: $(cat "$work/units-jitter.err")"
+    sed 's/pace: turns/pace: wall/' "$work/units.yaml" > "$work/units-pace.yaml"
+    ! "$starnuma" sweep "$work/units-pace.yaml" --out "$work/up" --dry-run > /dev/null 2> "$work/units-pace.err" \
+      || fail "a pace that is not time or turns was taken"
+    grep -q "units-pace.yaml:3:[0-9]*: error: fixed.pace: 'wall' is not one of time, turns" "$work/units-pace.err" \
+      || fail "units-pace: $(cat "$work/units-pace.err")"
     sed 's/warm_tlbs: false/warm_tlbs: yes please/' "$work/units.yaml" > "$work/units-bad.yaml"
     ! "$starnuma" sweep "$work/units-bad.yaml" --out "$work/ub" --dry-run > /dev/null 2> "$work/units-bad.err" \
       || fail "a switch that is not true or false was taken"

@@ -301,7 +301,7 @@ void bench_functional_pass(Bench& b) {
   const std::string out = scratch + "/checkpoints", recording = scratch + "/streams.snt";
   std::filesystem::create_directories(scratch);
   const auto pass_args = [&](const std::string& knowledge, bool streams_only, bool recorded, bool warming = false,
-                             bool l2s = false) {
+                             bool l2s = false, const std::string& pace = "turns") {
     std::vector<std::string> a{"starnuma",
                                "checkpoint",
                                b.platform,
@@ -319,8 +319,9 @@ void bench_functional_pass(Bench& b) {
     if (streams_only) a.push_back("--streams-only");
     else a.insert(a.end(), {"--out", out});
     // Every choice explicit, as the figures before the units' defaults measured them: the plain pass
-    // (boundaries, LLCs not coherent) or the warming one (coherent LLCs and units); neither times a start.
-    if (!streams_only) a.insert(a.end(), {"--timed-start", "0"});
+    // (boundaries, LLCs not coherent) or the warming one (coherent LLCs and units); neither times a
+    // start, and the threads take equal turns unless a case asks for the clock.
+    if (!streams_only) a.insert(a.end(), {"--timed-start", "0", "--pace", pace});
     if (warming) a.insert(a.end(), {"--warm-llcs", "--unit-every", std::to_string(kPhaseInstructions / 5)});
     else if (!streams_only) a.insert(a.end(), {"--no-warm-llcs", "--boundaries-only"});
     if (l2s) a.push_back("--warm-l2s");
@@ -366,6 +367,11 @@ void bench_functional_pass(Bench& b) {
   const double with_l2s = least_pass_seconds(pass_args("tracker", false, false, true, true), accesses);
   b.say(mps(accesses / with_l2s) + " M accesses/s\n");
   passes["warming_l2s_with_units"] = {{"accesses", accesses}, {"accesses_per_second", accesses / with_l2s}};
+  // The pace by time (docs/sampling.md, "Paced by time"): each thread by its clock.
+  b.say("functional pass warming the LLCs, paced by time (--pace time, best of 3) ... ");
+  const double paced = least_pass_seconds(pass_args("tracker", false, false, true, false, "time"), accesses);
+  b.say(mps(accesses / paced) + " M accesses/s\n");
+  passes["warming_paced_by_time"] = {{"accesses", accesses}, {"accesses_per_second", accesses / paced}};
   // The recording covers the furthest thread's pass (the phases count the mean thread's work), with a margin.
   const uint64_t recorded_instructions = furthest / 20 * 21;
   b.say("recording the streams (trace record, " + std::to_string(recorded_instructions) +

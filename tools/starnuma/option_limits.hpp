@@ -16,5 +16,6 @@ inline constexpr unsigned kMaxDetailedSockets = 4096;  // 0: all detailed
 inline constexpr int kMaxProfileSockets = 64, kMaxProfileCores = 256;
 
 inline const std::vector<std::string> kTraceSpaces{"separate", "shared"};
+inline const std::vector<std::string> kPaces{"time", "turns"};  // checkpoint --pace
 
 }  // namespace starnuma::cli::limits

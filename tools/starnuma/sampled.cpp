@@ -174,19 +174,19 @@ Command add_checkpoint(CLI::App& app) {
                                     "links' and memories' waits and full tracker queues' stalls, so threads whose "
                                     "lines live far or wait long fall behind as a timed run's do; docs/sampling.md, "
                                     "\"Paced by time\")")
-                        ->check(CLI::IsMember({"turns", "time"}))
+                        ->check(CLI::IsMember(limits::kPaces))
                         ->capture_default_str();
   cmd->add_option("--pace-quantum", o.pace_quantum_cycles,
                   "With --pace time: how far the threads' common horizon moves at a time, in core cycles")
       ->check(CLI::Range(1u, 1000000u))
-      ->needs(by)
       ->capture_default_str();
   cmd->add_flag("!--no-progress", o.progress, "No line per phase on stderr");
   cmd->add_flag("--json", a->json, "Print the manifest as JSON");
-  return {cmd, [a, cmd] {
+  return {cmd, [a, cmd, by] {
             a->pass.seed_given = cmd->count("--seed") > 0;
             a->unit_jitter_given = cmd->count("--unit-jitter") > 0;  // either spelling
-            a->pass.time_pace = a->pace == "time";
+            if (a->pace == "turns" && cmd->count("--pace-quantum"))
+              report_error(msg::kUsage, "--pace-quantum and --pace turns: equal turns have no clock to move");
             if (a->pass.warm_l2s && (!a->pass.warm_llcs || a->pass.streams_only))
               report_error(msg::kUsage,
                            "--warm-l2s needs --warm-llcs: the pass keeps the cores' L2s in front of warm LLCs "
@@ -194,9 +194,13 @@ Command add_checkpoint(CLI::App& app) {
             if (a->pass.streams_only) {  // reads the streams alone: no timed start, no state to record
               if (cmd->count("--timed-start") && a->pass.timed_start)
                 report_error(msg::kUsage, "--timed-start and --streams-only: the benchmark times the streams alone");
+              if (by->count() && a->pace == "time")
+                report_error(msg::kUsage, "--pace time and --streams-only: the streams alone have no clock");
               a->pass.timed_start = 0;
               a->pass.warm_llcs = false;
+              a->pace = "turns";
             }
+            a->pass.time_pace = a->pace == "time";
             return checkpoint(*a);
           }};
 }

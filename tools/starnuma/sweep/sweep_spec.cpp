@@ -61,6 +61,7 @@ constexpr OptionInfo kOptions[] = {
     {"boundaries_only", ValueType::Switch, kSampled, ""},
     {"unit_jitter", ValueType::Switch, kSampled, ""},
     {"timed_start", ValueType::Count, kSampled, ""},
+    {"pace", ValueType::Text, kSampled, ""},
     {"warm_llcs", ValueType::Switch, kSampled, ""},
     {"common_span", ValueType::Switch, kSampled, ""},
     {"warm_tlbs", ValueType::Switch, kSampled, ""},
@@ -357,6 +358,7 @@ class SpecReader {
     if (key == "detailed_sockets") return count_in(0, limits::kMaxDetailedSockets);
     if (key == "sockets") return count_in(1, limits::kMaxProfileSockets);
     if (key == "cores_per_socket") return count_in(1, limits::kMaxProfileCores);
+    if (key == "pace" && !listed(limits::kPaces, v)) return "'" + v + "' is not one of " + join(limits::kPaces);
     if (key == "trace_space" && !listed(limits::kTraceSpaces, v))
       return "'" + v + "' is not one of " + join(limits::kTraceSpaces);
     if (key == "timeline") {
@@ -607,6 +609,7 @@ std::vector<std::vector<std::string>> SweepRun::commands(const std::string& dir)
       if (options.count("seed")) pass.insert(pass.end(), {"--seed", option("seed")});
       if (options.count("unit_every")) pass.insert(pass.end(), {"--unit-every", option("unit_every")});
       if (options.count("timed_start")) pass.insert(pass.end(), {"--timed-start", option("timed_start")});
+      if (options.count("pace")) pass.insert(pass.end(), {"--pace", option("pace")});
       if (option("boundaries_only", "false") == "true") pass.push_back("--boundaries-only");
       add_sets(pass);
       std::vector<std::string> windows{
