@@ -2,8 +2,8 @@
 # "Threads that drift apart"): tc's threads, which meet at no barrier, run at rates up to three times
 # apart in the windows, so the pass's equal turns put them where a timed run does not; kv's run
 # within 5 % of each other; bfs's meet at a barrier every thousand instructions or so, which keeps
-# them together whatever their rates. The pass takes equal turns here (--pace turns); the default,
-# paced by time, follows.
+# them together whatever their rates. The pass takes equal turns here (--pace turns, the default,
+# given explicitly); paced by time follows.
 #   -DSTARNUMA=exe -DPLATFORM=yaml -DOUT=folder
 file(REMOVE_RECURSE "${OUT}")
 include("${CMAKE_CURRENT_LIST_DIR}/starnuma_call.cmake")
@@ -53,7 +53,7 @@ foreach(workload "tc:scale=16" kv "bfs:scale=14,trials=100")
   endif()
 endforeach()
 
-# Paced by time (checkpoint's default, given here all the same), tc's threads ran in the pass at the rates their clocks gave
+# Paced by time (checkpoint --pace time), tc's threads ran in the pass at the rates their clocks gave
 # them: the drift left is the windows' rates over those, less than the rates' own spread.
 starnuma(0 checkpoint "${PLATFORM}" --workload tc:scale=16 ${sets} --checkpoints 2 --unit-every 10000 --pace time
          --out "${OUT}/tc-paced" --no-progress)

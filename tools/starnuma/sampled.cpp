@@ -167,22 +167,22 @@ Command add_checkpoint(CLI::App& app) {
       ->transform(kCount)
       ->check(CLI::Range(uint64_t{0}, limits::kMaxInstructions))
       ->capture_default_str();
-  CLI::Option* by = cmd->add_option("--pace", a->pace,
-                                    "How the threads take turns: turns (the default: equal turns keep every thread at "
-                                    "the mean thread's work) or time (each thread runs by a clock of its "
-                                    "instructions at full width, its LLC misses' unloaded latencies, saturated "
-                                    "links' and memories' waits and full tracker queues' stalls, so threads whose "
-                                    "lines live far or wait long fall behind as a timed run's do; docs/sampling.md, "
-                                    "\"Paced by time\")")
-                        ->check(CLI::IsMember(limits::kPaces))
-                        ->capture_default_str();
+  cmd->add_option("--pace", a->pace,
+                  "How the threads take turns: turns (the default: equal turns keep every thread at "
+                  "the mean thread's work) or time (each thread runs by a clock of its "
+                  "instructions at full width, its LLC misses' unloaded latencies, saturated "
+                  "links' and memories' waits and full tracker queues' stalls, so threads whose "
+                  "lines live far or wait long fall behind as a timed run's do; docs/sampling.md, "
+                  "\"Paced by time\")")
+      ->check(CLI::IsMember(limits::kPaces))
+      ->capture_default_str();
   cmd->add_option("--pace-quantum", o.pace_quantum_cycles,
                   "With --pace time: how far the threads' common horizon moves at a time, in core cycles")
       ->check(CLI::Range(1u, 1000000u))
       ->capture_default_str();
   cmd->add_flag("!--no-progress", o.progress, "No line per phase on stderr");
   cmd->add_flag("--json", a->json, "Print the manifest as JSON");
-  return {cmd, [a, cmd, by] {
+  return {cmd, [a, cmd] {
             a->pass.seed_given = cmd->count("--seed") > 0;
             a->unit_jitter_given = cmd->count("--unit-jitter") > 0;  // either spelling
             if (a->pace == "turns" && cmd->count("--pace-quantum"))
@@ -194,11 +194,10 @@ Command add_checkpoint(CLI::App& app) {
             if (a->pass.streams_only) {  // reads the streams alone: no timed start, no state to record
               if (cmd->count("--timed-start") && a->pass.timed_start)
                 report_error(msg::kUsage, "--timed-start and --streams-only: the benchmark times the streams alone");
-              if (by->count() && a->pace == "time")
+              if (a->pace == "time")
                 report_error(msg::kUsage, "--pace time and --streams-only: the streams alone have no clock");
               a->pass.timed_start = 0;
               a->pass.warm_llcs = false;
-              a->pace = "turns";
             }
             a->pass.time_pace = a->pace == "time";
             return checkpoint(*a);
