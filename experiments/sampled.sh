@@ -20,9 +20,10 @@
 # SAMPLE_OPTIONS (more options of both machines' `starnuma checkpoint` and `starnuma sample`, after
 # their defaults, the units' method; "--boundaries-only --no-warm-llcs --timed-start 0" and
 # "--per-thread-budgets --no-warm-tlbs --no-warm-llcs" give the boundaries' windows alone, as the
-# paper's method places them, with their biases: docs/sampling.md, "The defaults"), RECORD=1 (record the
-# workload's streams once, `trace record` into OUT/streams.snt, and let both passes and every window
-# read the recording: docs/sampling.md, "Recorded streams"), CONTINUOUS=1 (then also run the same
+# paper's method places them, with their biases: docs/sampling.md, "The defaults"), RECORD (1, the
+# default: record the workload's streams once, `trace record` into OUT/streams.snt, and let both
+# passes and every window read the recording, the same figures in less than half the time; 0: each
+# pass and window produces them from the generator: docs/sampling.md, "Recorded streams"), CONTINUOUS=1 (then also run the same
 # work continuously on both machines, every phase timed, and print it beside: what the sampled
 # answer estimates).
 set -euo pipefail
@@ -41,16 +42,19 @@ declare -A knows=([baseline16-scaled]="perfect per-page knowledge" [starnuma16-s
 echo "$workload: $checkpoints checkpoints, phases of $phase instructions per thread, windows of $window after" \
   "$warmup of warm-up, at most ${LIMIT:-1024} pages moved per phase"
 source=(--workload "$workload")
-if [ "${RECORD:-0}" = 1 ]; then
-  # Through the last boundary's phase (its units) of the mean thread, and the windows beyond it: over a
-  # common span a fast thread may run several times its share, hence 4 x (warm-up + window). A thread
-  # the pass or a window runs further goes on from the generator (slower, the same stream; they say so).
-  record_instructions=$(((checkpoints + 1) * phase + 4 * (warmup + window)))
+if [ "${RECORD:-1}" = 1 ]; then
+  # Through the last boundary's phase (its units) of the mean thread, and the windows beyond it. The
+  # phases count the mean thread's work and a thread runs ahead of it (on the main job the pass's
+  # furthest thread reaches 1.13 times the mean's 12 M: manifest.json, furthest_instructions), hence a
+  # quarter more; over a common span a fast thread may run several times its share, hence 4 x (warm-up
+  # + window). A thread the pass or a window runs further goes on from the generator (slower, the same
+  # stream; they say so). A workload that ends first is recorded whole (the recording says so).
+  record_instructions=$(((checkpoints + 1) * phase * 5 / 4 + 4 * (warmup + window)))
   mkdir -p "$out"
   start=$(date +%s)
   "$starnuma" trace record "$root/platforms/starnuma16-scaled.yaml" --workload "$workload" \
     --instructions "$record_instructions" --out "$out/streams.snt" >"$out/record.txt"
-  echo "streams recorded once in $(($(date +%s) - start)) s: $(cat "$out/record.txt")"
+  echo "streams recorded once in $(($(date +%s) - start)) s: $(paste -sd ';' "$out/record.txt" | sed 's/;/; /g')"
   source=(--trace-in "$out/streams.snt")
 fi
 # The two functional passes run side by side (one host core each), then each machine's windows.
