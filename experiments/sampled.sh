@@ -23,9 +23,9 @@
 # paper's method places them, with their biases: docs/sampling.md, "The defaults"), RECORD (1, the
 # default: record the workload's streams once, `trace record` into OUT/streams.snt, and let both
 # passes and every window read the recording, the same figures in less than half the time; 0: each
-# pass and window produces them from the generator: docs/sampling.md, "Recorded streams"), CONTINUOUS=1 (then also run the same
-# work continuously on both machines, every phase timed, and print it beside: what the sampled
-# answer estimates).
+# pass and window produces them from the generator: docs/sampling.md, "Recorded streams"),
+# CONTINUOUS=1 (then also run the same work continuously on both machines, every phase timed, and
+# print it beside: what the sampled answer estimates).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-sampled-results}
@@ -39,10 +39,15 @@ checkpoint_options=${CHECKPOINT_OPTIONS:-}
 sample_options=${SAMPLE_OPTIONS:-}
 common=(--set "os.phase_instructions=$phase" --set "os.migration_limit=${LIMIT:-1024}")
 declare -A knows=([baseline16-scaled]="perfect per-page knowledge" [starnuma16-scaled]="T16 trackers, Algorithm 1")
+record=${RECORD:-1}
+case "$record" in
+  0|1) ;;
+  *) echo "error: RECORD=$record: 1 (record the streams once) or 0 (generate them)" >&2; exit 1 ;;
+esac
 echo "$workload: $checkpoints checkpoints, phases of $phase instructions per thread, windows of $window after" \
   "$warmup of warm-up, at most ${LIMIT:-1024} pages moved per phase"
 source=(--workload "$workload")
-if [ "${RECORD:-1}" = 1 ]; then
+if [ "$record" = 1 ]; then
   # Through the last boundary's phase (its units) of the mean thread, and the windows beyond it. The
   # phases count the mean thread's work and a thread runs ahead of it (on the main job the pass's
   # furthest thread reaches 1.13 times the mean's 12 M: manifest.json, furthest_instructions), hence a

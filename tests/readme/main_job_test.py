@@ -1,6 +1,6 @@
 """README's main-job numbers are the main job's output: runs experiments/sampled.sh as
 `bash tools/setup.sh run` does and checks that every line README's example shows (but the host
-times) is a line of the output, in the same order.
+times) is a line of the output, in the same order, and that no thread ran past the recorded streams.
 
     python3 main_job_test.py STARNUMA README SAMPLED_SH
 """
@@ -30,6 +30,9 @@ with tempfile.TemporaryDirectory() as out:
     if done.returncode != 0:
         sys.exit(f"FAIL: the main job failed ({done.returncode}):\n{done.stderr}")
     got = done.stdout.splitlines()
+    # The recording covers every thread the passes and windows run (experiments/sampled.sh's quarter).
+    if "runs past the" in done.stderr:
+        sys.exit(f"FAIL: a thread ran past the main job's recorded streams:\n{done.stderr}")
 
 
 def same(want, line):
