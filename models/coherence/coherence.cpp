@@ -189,6 +189,31 @@ Time Coherence::unloaded_bt_pool(size_t r, size_t range, size_t o) const {
          one_way_home(o, h) * 2 + snoop_.get();
 }
 
+Time Coherence::unloaded_acks(size_t r, size_t home, uint64_t sharers) const {
+  const Home& h = homes_.at(home);
+  Time last;  // from the lookup to the last ack's arrival
+  for (uint64_t left = sharers; left != 0; left &= left - 1) {
+    const auto x = static_cast<size_t>(__builtin_ctzll(left));
+    last = std::max(last, h.socket >= 0 ? one_way(static_cast<size_t>(h.socket), x) + snoop_.get() + one_way(x, r)
+                                        : one_way_home(x, h) * 2 + snoop_.get());
+  }
+  if (h.socket < 0) last = last + one_way_home(r, h);  // the device answers once the acks are in
+  return fabric_->requester_node(r).uncore_latency() + one_way_home(r, h) + h.lookup + last;
+}
+
+Time Coherence::unloaded_grant(size_t r, size_t home) const {
+  const Home& h = homes_.at(home);
+  return fabric_->requester_node(r).uncore_latency() + one_way_home(r, h) * 2 + h.lookup;
+}
+
+Time Coherence::unloaded_back_invalidation(size_t home, uint64_t holders) const {
+  const Home& h = homes_.at(home);
+  Time last;
+  for (uint64_t left = holders; left != 0; left &= left - 1)
+    last = std::max(last, one_way_home(static_cast<size_t>(__builtin_ctzll(left)), h) * 2 + snoop_.get());
+  return last;
+}
+
 Time Coherence::unloaded_transfer(size_t r, const Result& res) const {
   const size_t o = static_cast<size_t>(res.owner);
   if (res.path == CohPath::BtSocket)

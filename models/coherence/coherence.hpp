@@ -136,6 +136,14 @@ class Coherence : public Component {
   Time unloaded_bt_pool(size_t r, size_t range, size_t o) const;
   // The unloaded latency of the block transfer (BtSocket, BtPool) `r` just completed.
   Time unloaded_transfer(size_t r, const Result& res) const;
+  // The same for what a write waits for beyond its data (the functional pass's clock, TimePace), at
+  // fabric home `home`: R's request answered once every socket in `sharers` (a bit each) acknowledged
+  // its invalidation, the acks to R from a socket's home, to the device from the pool; an upgrade's
+  // grant alone (no sharers) from the home; and the wait a directory's victim adds to the transaction
+  // that evicts it, the back-invalidation of each of its `holders`.
+  Time unloaded_acks(size_t r, size_t home, uint64_t sharers) const;
+  Time unloaded_grant(size_t r, size_t home) const;
+  Time unloaded_back_invalidation(size_t home, uint64_t holders) const;
 
  private:
   struct Home {

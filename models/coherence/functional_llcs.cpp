@@ -96,7 +96,10 @@ void FunctionalLlcs::leave(size_t s, uint64_t line, unsigned held, Outcome* o) {
                     " its home does not list it owning");
   e->owner = -1;
   if (e->empty()) d.release(line);
-  if (held == kM && o) wrote(*o, line);
+  if (!o) return;
+  if (held == kM) wrote(*o, line);
+  o->put = held == kM ? kPutM : kPutE;
+  o->put_line = line;
 }
 
 // The timed protocol's transitions (Coherence::request), without messages or time.
@@ -110,7 +113,9 @@ FunctionalLlcs::Outcome FunctionalLlcs::coherent_access(size_t s, uint64_t line,
     if (mine == kS) {  // Upgrade: the other sharers lose their copies
       DirEntry* e = directory_of(line).find(line);
       if (!e) report_internal("functional coherence: a shared copy of line " + hex(line) + " with no directory entry");
-      take(e->sharers & ~socket_bit(s), line);
+      o.upgrade = true;
+      o.invalidated = e->sharers & ~socket_bit(s);
+      take(o.invalidated, line);
       e->sharers = 0;
       e->owner = static_cast<int8_t>(s);
     }
@@ -122,19 +127,24 @@ FunctionalLlcs::Outcome FunctionalLlcs::coherent_access(size_t s, uint64_t line,
   DirEntry& e = d.obtain(line, victim);
   if (victim.evicted) {  // back-invalidation: every copy of the victim's block leaves, a dirty one home
     const uint64_t holders = victim.entry.holders();
-    if (victim.entry.owner >= 0 && llcs_[static_cast<size_t>(victim.entry.owner)].state(victim.block) == kM)
-      wrote(o, victim.block);
+    o.back_invalidated = holders;
+    o.back_dirty = victim.entry.owner >= 0 && llcs_[static_cast<size_t>(victim.entry.owner)].state(victim.block) == kM;
+    if (o.back_dirty) wrote(o, victim.block);
     take(holders, victim.block);
   }
-  if (store) take(e.sharers & ~socket_bit(s), line);
+  if (store) {
+    o.invalidated = e.sharers & ~socket_bit(s);
+    take(o.invalidated, line);
+  }
   if (e.owner >= 0 && static_cast<size_t>(e.owner) != s) {  // the owner supplies the block
     const auto owner = static_cast<size_t>(e.owner);
     o.supplier = e.owner;
+    o.supplier_dirty = llcs_[owner].state(line) == kM;
     if (store) {
       llcs_[owner].invalidate(line);
       lost(owner, line);
     } else {
-      if (llcs_[owner].state(line) == kM) wrote(o, line);  // a load's owner also puts the data home
+      if (o.supplier_dirty) wrote(o, line);  // a load's owner also puts the data home
       llcs_[owner].set_state(line, kS);
       e.sharers |= socket_bit(owner);
     }

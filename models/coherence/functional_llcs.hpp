@@ -80,7 +80,16 @@ class FunctionalLlcs {
     int supplier = -1;  // coherent: the socket whose LLC supplied the line (its owner), not the home's memory
     unsigned writes = 0;
     std::array<uint64_t, 3> written{};
+    // The transaction's messages, as the timed protocol sends them (the time pace books them):
+    bool upgrade = false;           // a store's hit on a shared copy: ownership granted, no data
+    bool supplier_dirty = false;    // the supplier held the line modified
+    bool back_dirty = false;        // the directory's victim was held modified
+    uint8_t put = 0;                // the requester's own victim left its LLC: kPutE or kPutM
+    uint64_t invalidated = 0;       // the sockets whose copies a store took, a bit each
+    uint64_t back_invalidated = 0;  // the holders of the directory's victim, whose copies it took
+    uint64_t put_line = 0;
   };
+  static constexpr uint8_t kPutE = 1, kPutM = 2;  // Outcome::put: the victim was exclusive, or modified
   // Socket `s` loads or stores `line`.
   Outcome access(size_t s, uint64_t line, bool store) {
     if (coherent_) return coherent_access(s, line, store);
@@ -92,7 +101,11 @@ class FunctionalLlcs {
     }
     o.memory_read = true;
     const CacheArray::Victim v = llc.fill(line, store);
-    if (v.valid && v.dirty) o.written[o.writes++] = v.line;
+    if (v.valid && v.dirty) {
+      o.written[o.writes++] = v.line;
+      o.put = kPutM;
+      o.put_line = v.line;
+    }
     return o;
   }
   // Host prefetch hints for an access of `line` by socket `s` (no effect on the model), in two

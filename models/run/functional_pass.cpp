@@ -661,8 +661,8 @@ void FunctionalPass::turn(size_t t, unsigned& waiting) {
       prefetch_chain_ = llcs.coherent() && chain_misses_ * 4 > kChainWindow;
       chain_accesses_ = chain_misses_ = 0;
     }
+    if (pace_ && (!out.hit || out.upgrade)) pace_->access(t, line, kPassLineShift, store, out);
     if (out.hit) continue;
-    if (pace_) pace_->miss(t, line, kPassLineShift, out.supplier);
     ++chain_misses_;
     ++result_.llc_misses;
     if (chmu_on_) {  // a miss reads the line (a store's too: for ownership); dirty copies leaving are written home
@@ -687,7 +687,7 @@ void FunctionalPass::walk(size_t t, uint64_t vaddr) {
   const uint64_t line = PageTable::entry(table, PageTable::kLevels - 1, vaddr) >> kPassLineShift;
   if (l2s_ && at_l2(t, line, false) == AtL2::Served) return;
   if (const FunctionalLlcs::Outcome out = llcs_->access(socket, line, false); !out.hit && pace_)
-    pace_->miss(t, line, kPassLineShift, out.supplier);
+    pace_->access(t, line, kPassLineShift, false, out);
   if (l2s_) l2s_->fill(t, line);
 }
 

@@ -5,6 +5,7 @@
 
 #include "coherence/coherence.hpp"
 #include "common/diagnostics.hpp"
+#include "common/geometry.hpp"
 #include "fabric/fabric.hpp"
 #include "fabric/link.hpp"
 #include "socket/socket.hpp"
@@ -12,80 +13,84 @@
 namespace starnuma {
 
 namespace {
-constexpr double kLineBytes = 64;
 constexpr uint64_t kStretchFs = TimePace::kStretchNs * 1000000;
 
 uint64_t cycle_fs_of(const Socket& s) { return static_cast<uint64_t>(s.core_list().front()->cycle_fs()); }
-uint64_t line_fs_at(Bandwidth b) { return static_cast<uint64_t>(std::llround(kLineBytes / b.bytes_per_s() * 1e15)); }
+uint64_t fs_at(double bytes, Bandwidth b) {
+  return static_cast<uint64_t>(std::llround(bytes / b.bytes_per_s() * 1e15));
+}
+uint64_t fs_of(Time t) { return static_cast<uint64_t>(t.ps()) * 1000; }
 }  // namespace
 
 TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads, unsigned quantum_cycles,
                    const Coherence* coherence)
-    : fabric_(fabric), quantum_cycles_(quantum_cycles), clock_fs_(threads.size(), 0), waited_fs_(threads.size(), 0) {
+    : fabric_(fabric),
+      coherence_(coherence),
+      quantum_cycles_(quantum_cycles),
+      clock_fs_(threads.size(), 0),
+      waited_fs_(threads.size(), 0) {
   if (threads.empty() || quantum_cycles == 0) report_internal("TimePace: no threads, or a quantum of 0 cycles");
   const auto& sockets = fabric.requesters();
+  sockets_ = sockets.size();
   ranges_ = fabric.address_map().size();
 
-  // The servers: each home's DRAM at its peak, then each link direction a line's data crosses.
+  // The servers: each home's DRAM at its peak, then each link direction a message crosses.
   const auto& homes = fabric.homes();
   homes_ = homes.size();
   for (const Fabric::Home& h : homes) {
     const Ddr5Controller* dram = h.home->dram_controller();
-    servers_.push_back({{}, dram ? line_fs_at(dram->peak_bandwidth()) : 0});
+    servers_.push_back({{}, 0, dram ? fs_at(kLineBytes, dram->peak_bandwidth()) : 0});
+    int socket = -1;
+    for (size_t s = 0; s < sockets_; ++s)
+      if (&fabric.requester_node(s) == h.node) socket = static_cast<int>(s);
+    home_socket_.push_back(socket);
   }
   std::map<const Channel*, uint32_t> channels;
-  // The link directions a line crosses from `to` back to socket s.
-  const auto back_from = [&](size_t s, const FabricNode& to) {
-    const Route& route = fabric.route(s, to);
-    if (!route.reachable) return;
-    for (const Hop& hop : route.hops) {
-      const Channel* back = &hop.link->channel_from(*hop.to);
-      auto [it, added] = channels.emplace(back, static_cast<uint32_t>(servers_.size()));
-      if (added) servers_.push_back({{}, line_fs_at(hop.link->bandwidth())});
-      path_servers_.push_back(it->second);
-    }
-  };
-  for (size_t s = 0; s < sockets.size(); ++s)
-    for (size_t h = 0; h < homes_; ++h) {
-      path_first_.push_back(static_cast<uint32_t>(path_servers_.size()));
-      path_servers_.push_back(static_cast<uint32_t>(h));
-      back_from(s, *homes[h].node);
-    }
-  path_first_.push_back(static_cast<uint32_t>(path_servers_.size()));
-  sockets_ = sockets.size();
-  if (coherence) {
-    for (size_t s = 0; s < sockets_; ++s)
-      for (size_t o = 0; o < sockets_; ++o) {
-        peer_first_.push_back(static_cast<uint32_t>(path_servers_.size()));
-        if (o != s) back_from(s, fabric.requester_node(o));
+  // The link directions of socket a's route to `to`, towards it (`forward`) or back from it.
+  const auto path = [&](size_t a, const FabricNode& to, bool forward) {
+    Path p{static_cast<uint32_t>(path_servers_.size()), 0};
+    const Route& route = fabric.route(a, to);
+    if (route.reachable)
+      for (const Hop& hop : route.hops) {
+        const Channel* c = &hop.link->channel_from(forward ? *hop.from : *hop.to);
+        auto [it, added] = channels.emplace(c, static_cast<uint32_t>(servers_.size()));
+        if (added)
+          servers_.push_back({{},
+                              fs_at(hop.link->request_bytes(), hop.link->bandwidth()),
+                              fs_at(hop.link->data_bytes(), hop.link->bandwidth())});
+        path_servers_.push_back(it->second);
       }
-    peer_first_.push_back(static_cast<uint32_t>(path_servers_.size()));
-    for (size_t r = 0; r < ranges_; ++r) {
-      int socket = -1;
-      for (size_t s = 0; s < sockets_; ++s)
-        if (&fabric.requester_node(s) == fabric.address_map()[r].node) socket = static_cast<int>(s);
-      range_socket_.push_back(socket);
+    p.last = static_cast<uint32_t>(path_servers_.size());
+    return p;
+  };
+  for (size_t s = 0; s < sockets_; ++s)
+    for (size_t h = 0; h < homes_; ++h) {
+      to_home_.push_back(path(s, *homes[h].node, true));
+      const int hs = home_socket_[h];
+      from_home_.push_back(hs >= 0 ? path(static_cast<size_t>(hs), fabric.requester_node(s), true)
+                                   : path(s, *homes[h].node, false));
     }
-  }
+  for (size_t a = 0; a < sockets_; ++a)
+    for (size_t b = 0; b < sockets_; ++b) peer_.push_back(a == b ? Path{} : path(a, fabric.requester_node(b), true));
 
-  miss_fs_.assign(sockets.size() * ranges_, 0);
-  for (size_t s = 0; s < sockets.size(); ++s) {
+  miss_fs_.assign(sockets_ * ranges_, 0);
+  for (size_t s = 0; s < sockets_; ++s) {
     const Socket& socket = *sockets[s];
     const uint64_t cycle_fs = cycle_fs_of(socket);
     const CoreConfig& core = socket.core_config();
     const uint64_t llc_fs = uint64_t{socket.llc_config().latency()} * cycle_fs;
     llc_fs_.push_back(llc_fs);
     const uint64_t lookups_fs = uint64_t{core.l1d.latency() + core.l2.latency()} * cycle_fs + llc_fs;
-    for (size_t r = 0; r < ranges_; ++r)
-      miss_fs_[s * ranges_ + r] = lookups_fs + static_cast<uint64_t>(fabric.unloaded_latency(s, r).ps()) * 1000;
+    lookups_fs_.push_back(lookups_fs);
+    for (size_t r = 0; r < ranges_; ++r) miss_fs_[s * ranges_ + r] = lookups_fs + fs_of(fabric.unloaded_latency(s, r));
     if (coherence)
-      for (size_t r = 0; r < ranges_; ++r)
-        for (size_t o = 0; o < sockets_; ++o) {
-          const Time transfer = range_socket_[r] >= 0
-                                    ? coherence->unloaded_bt_socket(s, static_cast<size_t>(range_socket_[r]), o)
-                                    : coherence->unloaded_bt_pool(s, r, o);
-          transfer_fs_.push_back(lookups_fs + static_cast<uint64_t>(transfer.ps()) * 1000);
-        }
+      for (size_t r = 0; r < ranges_; ++r) {
+        const int hs = home_socket_[fabric.address_map()[r].first_home];
+        for (size_t o = 0; o < sockets_; ++o)
+          transfer_fs_.push_back(lookups_fs + fs_of(hs >= 0
+                                                        ? coherence->unloaded_bt_socket(s, static_cast<size_t>(hs), o)
+                                                        : coherence->unloaded_bt_pool(s, r, o)));
+      }
     const SocketTracking& tracking = socket.tracking();
     issue_fs_.push_back(uint64_t{tracking.issue_cycles()} * cycle_fs);
     modify_fs_.push_back(uint64_t{tracking.modify_cycles()} * cycle_fs);
@@ -132,36 +137,84 @@ uint64_t TimePace::Stretches::book(uint64_t at, uint64_t length) {
   return wait;
 }
 
-uint64_t TimePace::queue(uint32_t first, uint32_t last, uint64_t at) {
+uint64_t TimePace::send(Path path, bool data, uint64_t at) {
   uint64_t wait = 0;
-  for (uint32_t k = first; k < last; ++k) {
+  for (uint32_t k = path.first; k < path.last; ++k) {
     Server& s = servers_[path_servers_[k]];
-    if (s.line_fs) wait += s.busy.book(at + wait, s.line_fs);
+    if (const uint64_t length = data ? s.data_fs : s.request_fs) wait += s.busy.book(at + wait, length);
   }
   return wait;
 }
 
-void TimePace::miss(size_t t, uint64_t line, unsigned line_shift, int supplier) {
+// A snoop from home h to each of `sockets` and its answer back: to the requester s (an
+// invalidation's ack, from a socket's home: Coherence::invalidate) or to the home (the pool's acks,
+// and a directory's victim's back-invalidation, with the line from a modified owner). The
+// transaction waits for the slowest.
+uint64_t TimePace::snoops(size_t h, uint64_t sockets, int s, bool data, uint64_t at) {
+  uint64_t slowest = 0;
+  for (uint64_t left = sockets; left != 0; left &= left - 1) {
+    const auto x = static_cast<size_t>(__builtin_ctzll(left));
+    const uint64_t snoop = send(from_home(h, x), false, at);
+    const Path back = s >= 0 ? peer(x, static_cast<size_t>(s)) : to_home(x, h);
+    slowest = std::max(slowest, snoop + send(back, data, at + snoop));
+  }
+  return slowest;
+}
+
+// The requester's victim leaving, posted (Coherence::evict: PutM with the line, PutE without, and
+// the home's Put-Ack): it loads the links and the home's DRAM, and holds no one.
+void TimePace::put(size_t s, uint64_t line, unsigned line_shift, bool dirty, uint64_t at) {
+  const uint64_t address = line << line_shift;
+  const size_t h = home_of(range_of(address), address);
+  const uint64_t arrived = at + send(to_home(s, h), dirty, at);
+  if (dirty) dram(h, arrived);
+  send(from_home(h, s), false, arrived);
+}
+
+void TimePace::access(size_t t, uint64_t line, unsigned line_shift, bool store, const FunctionalLlcs::Outcome& out) {
   const uint64_t address = line << line_shift;
   const Fabric::Range& r = range_of(address);
-  const size_t s = socket_[t], range = index_of(r);
-  uint64_t latency_fs = 0, wait = 0;
-  if (supplier >= 0 && !transfer_fs_.empty()) {
-    const auto o = static_cast<size_t>(supplier);
-    latency_fs = transfer_fs_[(s * ranges_ + range) * sockets_ + o];
-    if (range_socket_[range] >= 0) {  // a socket's line: straight from its owner
-      wait = queue(peer_first_[s * sockets_ + o], peer_first_[s * sockets_ + o + 1], clock_fs_[t]);
-    } else {  // a device's: through the device, its memory not read
-      uint64_t offset = 0;
-      const size_t path = s * homes_ + fabric_.serving_home(r, address, offset);
-      wait = queue(path_first_[path] + 1, path_first_[path + 1], clock_fs_[t]);
+  const size_t s = socket_[t], range = index_of(r), h = home_of(r, address);
+  const bool socket_home = home_socket_[h] >= 0;
+  const uint64_t at = clock_fs_[t];
+  uint64_t latency_fs = 0;
+  // The request to the home, and what its directory does before the answer.
+  uint64_t wait = send(to_home(s, h), false, at);
+  if (out.back_invalidated && coherence_) {
+    const uint64_t back = snoops(h, out.back_invalidated, -1, out.back_dirty, at + wait);
+    if (out.back_dirty) dram(h, at + wait + back);
+    wait += back;
+    latency_fs += fs_of(coherence_->unloaded_back_invalidation(h, out.back_invalidated));
+  }
+  const uint64_t acks = snoops(h, out.invalidated, socket_home ? static_cast<int>(s) : -1, false, at + wait);
+  uint64_t answer = 0;  // the data's or grant's way back
+  if (out.upgrade && coherence_) {
+    latency_fs += lookups_fs_[s] + fs_of(coherence_->unloaded_grant(s, h));
+    answer = send(from_home(h, s), false, at + wait);
+  } else if (out.supplier >= 0 && coherence_) {
+    const auto o = static_cast<size_t>(out.supplier);
+    latency_fs += transfer_fs_[(s * ranges_ + range) * sockets_ + o];
+    const uint64_t snooped = send(from_home(h, o), false, at + wait);
+    if (socket_home) {  // the owner sends the line to the requester; a load's owner tells the home
+      answer = snooped + send(peer(o, s), true, at + wait + snooped);
+      if (!store) {
+        const uint64_t told = at + wait + snooped + send(to_home(o, h), out.supplier_dirty, at + wait + snooped);
+        if (out.supplier_dirty) dram(h, told);
+      }
+    } else {  // through the device, which writes a load's modified line to its memory
+      const uint64_t in = snooped + send(to_home(o, h), true, at + wait + snooped);
+      if (out.supplier_dirty && !store) dram(h, at + wait + in);
+      answer = in + send(from_home(h, s), true, at + wait + in);
     }
   } else {
-    uint64_t offset = 0;
-    const size_t path = s * homes_ + fabric_.serving_home(r, address, offset);
-    latency_fs = miss_fs_[s * ranges_ + range];
-    wait = queue(path_first_[path], path_first_[path + 1], clock_fs_[t]);
+    latency_fs += miss_fs_[s * ranges_ + range];
+    answer = dram(h, at + wait);
+    answer += send(from_home(h, s), true, at + wait + answer);
   }
+  if (out.invalidated && coherence_)  // the answer no sooner than the acks
+    latency_fs = std::max(latency_fs, lookups_fs_[s] + fs_of(coherence_->unloaded_acks(s, h, out.invalidated)));
+  wait += std::max(answer, acks);
+  if (out.put) put(s, out.put_line, line_shift, out.put == FunctionalLlcs::kPutM, at);
   waited_fs_[t] += wait;
   clock_fs_[t] += latency_fs + wait;
 }

@@ -4,19 +4,23 @@
 // Equal turns keep every thread at the mean thread's work, where a timed run's threads drift apart:
 // one whose misses go far, or wait long, retires less in the same time. Here each thread has a
 // clock: its instructions at its core's full width; for each LLC miss, the core's L1, L2 and LLC
-// lookups, the fabric's unloaded read of the line's home (Fabric::unloaded_latency, the figures
-// `starnuma latency` measures), and the wait where a server the line's data crosses is saturated
-// (the home's DRAM at its peak bandwidth, each link on the way back: a line's transfer each, booked
-// in stretches of kStretchNs, so that misses the pass makes out of time order do not wait for one
-// another unless a stretch is full); and for each tracker update the stall a full tracker queue
-// puts on its core (the update busies its socket's tracker for its read, modify and write, booked
-// the same way; the core waits only for what is beyond the queue's depth). A line another socket's
-// LLC supplies (the pass's coherent LLCs name its owner) costs the protocol's unloaded block
-// transfer instead (Coherence::unloaded_bt_socket, _bt_pool, as a timed core's unloaded latency
-// counts it) and crosses the links from the owner, not the home's memory. Misses do not overlap,
-// and below saturation nothing waits. A thread runs while its clock is behind
-// a common horizon, which moves on by a quantum once every thread that may run has reached it; a
-// barrier releases its threads at the clock of the last one to arrive.
+// lookups and the unloaded latency of the transaction (the fabric's read of the line's home,
+// Fabric::unloaded_latency, the figures `starnuma latency` measures; a line another socket's LLC
+// supplies at the protocol's block transfer, Coherence::unloaded_bt_socket, _bt_pool; a store that
+// invalidates sharers no sooner than their acks, an upgrade at its grant); and the wait where a
+// server the transaction's messages cross on its way is saturated. The servers are each home's DRAM
+// at its peak bandwidth and each link direction at its own: every message of the transaction, as
+// the timed protocol sends it (Coherence::request: the request, snoops, forwarded data, acks, the
+// data; the victims' writebacks and back-invalidations), busies each link direction it crosses for
+// its size, booked in stretches of kStretchNs, so that messages the pass makes out of time order
+// (threads' clocks lie up to a quantum apart) do not wait for one another unless a stretch is full.
+// The thread waits for those on its answer's way; the others (an owner's ack to the home, a
+// victim's writeback) load the links without holding it. For each tracker update a flush makes,
+// the stall a full tracker queue puts on its core (the update busies its socket's tracker for its
+// read, modify and write, booked the same way; the core waits only for what is beyond the queue's
+// depth). Misses do not overlap, and below saturation nothing waits. A thread runs while its clock
+// is behind a common horizon, which moves on by a quantum once every thread that may run has
+// reached it; a barrier releases its threads at the clock of the last one to arrive.
 #pragma once
 
 #include <algorithm>
@@ -24,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "coherence/functional_llcs.hpp"
 #include "fabric/fabric.hpp"
 #include "run/run_setup.hpp"
 
@@ -53,9 +58,9 @@ class TimePace {
            const Coherence* coherence = nullptr);
 
   void retire(size_t t, uint64_t instructions) { clock_fs_[t] += instructions * instruction_fs_[t]; }
-  // Thread t's LLC missed physical line `line` (address >> line_shift); `supplier`: the socket
-  // whose LLC supplied it, or -1 (the home's memory).
-  void miss(size_t t, uint64_t line, unsigned line_shift, int supplier = -1);
+  // Thread t's LLC answered its load or `store` of physical line `line` (address >> line_shift) as
+  // `out` says: a miss, or a store's upgrade; its hits cost nothing here.
+  void access(size_t t, uint64_t line, unsigned line_shift, bool store, const FunctionalLlcs::Outcome& out);
   // Thread t's flush updates the tracker entry at physical line `line`, which its socket's LLC held
   // (`hit`) or read from memory; `writes`: the entry changed, so the update writes it back.
   void tracker_update(size_t t, uint64_t line, unsigned line_shift, bool hit, bool writes);
@@ -90,31 +95,50 @@ class TimePace {
  private:
   struct Server {
     Stretches busy;
-    uint64_t line_fs = 0;  // a line's transfer
+    uint64_t request_fs = 0, data_fs = 0;  // a message without data, one with a line (DRAM: a line's read or write)
+  };
+  // Link directions a message crosses: servers_[path_servers_[k]] for k in [first, last).
+  struct Path {
+    uint32_t first = 0, last = 0;
   };
   const Fabric::Range& range_of(uint64_t address) const;
   size_t index_of(const Fabric::Range& r) const { return static_cast<size_t>(&r - fabric_.address_map().data()); }
-  // A line's data crossing servers[first, last) of path_servers_ from `at`: the wait they add.
-  uint64_t queue(uint32_t first, uint32_t last, uint64_t at);
+  size_t home_of(const Fabric::Range& r, uint64_t address) const {
+    uint64_t offset = 0;
+    return fabric_.serving_home(r, address, offset);
+  }
+  // A message crossing `path` from `at`: the wait its saturated link directions add.
+  uint64_t send(Path path, bool data, uint64_t at);
+  uint64_t dram(size_t home, uint64_t at) {
+    return servers_[home].data_fs ? servers_[home].busy.book(at, servers_[home].data_fs) : 0;
+  }
+  // The messages' ways: socket s to home h and back (a socket's home from its own node), socket a to b.
+  Path to_home(size_t s, size_t h) const { return to_home_[s * homes_ + h]; }
+  Path from_home(size_t h, size_t s) const { return from_home_[s * homes_ + h]; }
+  Path peer(size_t a, size_t b) const { return peer_[a * sockets_ + b]; }
+  // A home's snoops to `sockets` and their answers (to requester `s`, or to the home: -1), each with
+  // the line when `data`: the wait they put on the transaction.
+  uint64_t snoops(size_t h, uint64_t sockets, int s, bool data, uint64_t at);
+  // The requester's victim leaving its LLC (PutM, PutE and the home's Put-Ack), posted.
+  void put(size_t s, uint64_t line, unsigned line_shift, bool dirty, uint64_t at);
 
   const Fabric& fabric_;
+  const Coherence* coherence_;
   const unsigned quantum_cycles_;
   uint64_t quantum_fs_ = 0, horizon_fs_ = 0;
   std::vector<uint64_t> clock_fs_, waited_fs_;
   std::vector<uint64_t> instruction_fs_, cycle_fs_;  // per thread: its core's cycle over its width, its cycle
   std::vector<size_t> socket_, tracker_;             // per thread: its requester, its tracker
-  size_t ranges_ = 0, homes_ = 0;
-  std::vector<uint64_t> miss_fs_;  // [socket * ranges_ + range]: lookups and the unloaded read
-  std::vector<Server> servers_;    // each home's DRAM, then each link direction
-  // [socket * homes_ + home]: the servers its data crosses, from path_first_[i] to path_first_[i + 1]
-  std::vector<uint32_t> path_first_, path_servers_;
+  size_t ranges_ = 0, homes_ = 0, sockets_ = 0;
+  std::vector<uint64_t> miss_fs_;     // [socket * ranges_ + range]: lookups and the unloaded read
+  std::vector<uint64_t> lookups_fs_;  // per socket: its core's L1, L2 and LLC lookups
+  std::vector<Server> servers_;       // each home's DRAM, then each link direction
+  std::vector<uint32_t> path_servers_;
+  std::vector<Path> to_home_, from_home_, peer_;  // [socket * homes_ + home], [a * sockets_ + b]
   // Lines supplied by an owner (coherent passes only): [(socket * ranges_ + range) * sockets + owner],
-  // the lookups and the unloaded block transfer; and [socket * sockets + owner], the link
-  // directions from the owner, from peer_first_[i] to peer_first_[i + 1] in path_servers_.
+  // the lookups and the unloaded block transfer.
   std::vector<uint64_t> transfer_fs_;
-  std::vector<uint32_t> peer_first_;
-  std::vector<int> range_socket_;  // per range: the socket whose memory it is, or -1 (a device's)
-  size_t sockets_ = 0;
+  std::vector<int> home_socket_;  // per fabric home: the socket whose memory it is, or -1 (a device's)
   std::vector<Stretches> trackers_;
   std::vector<uint64_t> llc_fs_, issue_fs_, modify_fs_;  // per socket: an LLC hit, a tracker's issue and modify
   std::vector<unsigned> depth_;                          // per socket: its trackers' queue depth

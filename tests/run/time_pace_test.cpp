@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <unistd.h>
 
@@ -22,6 +23,13 @@ namespace fs = std::filesystem;
 
 const std::string kPlatform = std::string(STARNUMA_SOURCE_DIR) + "/platforms/starnuma16-scaled.yaml";
 
+// What the pass's LLCs answer: a load from the home's memory, or from `supplier`'s LLC.
+FunctionalLlcs::Outcome supplied_by(int supplier = -1) {
+  FunctionalLlcs::Outcome o;
+  o.supplier = supplier;
+  return o;
+}
+
 TEST(TimePace, ClocksInstructionsAtFullWidthAndMissesAtTheirHomesUnloadedLatency) {
   auto p = Platform::build(kPlatform, {});
   const Fabric& fabric = p->fabric();
@@ -39,7 +47,7 @@ TEST(TimePace, ClocksInstructionsAtFullWidthAndMissesAtTheirHomesUnloadedLatency
   double before = pace.cycles(0), local = 0, far = 0;
   for (size_t r = 0; r < fabric.address_map().size(); ++r) {
     const Fabric::Range& range = fabric.address_map()[r];
-    pace.miss(0, (range.base + range.size / 2) >> 6, 6);
+    pace.access(0, (range.base + range.size / 2) >> 6, 6, false, supplied_by());
     const double cost = pace.cycles(0) - before;
     before = pace.cycles(0);
     EXPECT_NEAR(cost, lookups + static_cast<double>(fabric.unloaded_latency(0, r).ps()) / cycle_ps, 0.01) << range.name;
@@ -50,42 +58,101 @@ TEST(TimePace, ClocksInstructionsAtFullWidthAndMissesAtTheirHomesUnloadedLatency
   EXPECT_GT(far, 1.5 * local);
 }
 
+// Socket 0's first thread on the scaled StarNUMA machine, paced with the coherent protocol: what
+// each access adds to its clock, against what the clock should add (the lookups and a latency).
+struct Socket0Clock {
+  std::unique_ptr<Platform> p = Platform::build(kPlatform, {});
+  const Fabric& fabric = p->fabric();
+  const Coherence& coherence = p->coherence();
+  const std::vector<ThreadPlace> threads = place_threads(fabric);
+  TimePace pace{fabric, threads, 1000, &coherence};
+  const Socket& s0 = *fabric.requesters()[0];
+  const double cycle_ps = 1e12 / s0.frequency().hz();
+  const double lookups = s0.core_config().l1d.latency() + s0.core_config().l2.latency() + s0.llc_config().latency();
+  double before = 0;
+
+  size_t range(const std::string& name) const {
+    const auto& map = fabric.address_map();
+    const auto it = std::find_if(map.begin(), map.end(), [&](const Fabric::Range& r) { return r.name == name; });
+    EXPECT_NE(it, map.end()) << name;
+    return static_cast<size_t>(it - map.begin());
+  }
+  uint64_t line(size_t range) const {
+    const Fabric::Range& r = fabric.address_map()[range];
+    return (r.base + r.size / 2) >> 6;
+  }
+  double cost(size_t range, bool store, const FunctionalLlcs::Outcome& out) {
+    pace.access(0, line(range), 6, store, out);
+    const double c = pace.cycles(0) - before;
+    before = pace.cycles(0);
+    return c;
+  }
+  double expected(Time latency) const { return lookups + static_cast<double>(latency.ps()) / cycle_ps; }
+};
+
 // A line another socket's LLC supplies costs the protocol's unloaded block transfer (as a timed
 // core's unloaded latency counts it), whatever its home's memory would have cost; without the
 // protocol (LLCs not coherent) the pass names no supplier and the clock reads the home.
 TEST(TimePace, ClocksALineItsOwnerSuppliesAtTheUnloadedBlockTransfer) {
+  Socket0Clock c;
+  const size_t local = c.range("socket0"), pool = c.range("pool");
+  // Socket 0's own line held M by socket 9 (another chassis): three ways across the fabric.
+  const double forwarded = c.cost(local, false, supplied_by(9));
+  EXPECT_NEAR(forwarded, c.expected(c.coherence.unloaded_bt_socket(0, 0, 9)), 0.01);
+  EXPECT_GT(forwarded, 3 * c.cost(local, false, supplied_by())) << "far more than the local read";
+  EXPECT_NEAR(c.cost(pool, false, supplied_by(5)), c.expected(c.coherence.unloaded_bt_pool(0, pool, 5)), 0.01);
+  TimePace without(c.fabric, c.threads, 1000);  // not coherent: the home's read, whatever is named
+  without.access(0, c.line(local), 6, false, supplied_by(9));
+  EXPECT_NEAR(without.cycles(0), c.expected(c.fabric.unloaded_latency(0, local)), 0.01);
+}
+
+// A store that invalidates sharers is answered no sooner than their acks (Coherence::invalidate:
+// the home's snoop to each, its ack to the requester), and a store to a line its LLC holds shared
+// waits for the home's grant, without data; both as the protocol's unloaded figures.
+TEST(TimePace, ClocksAStoreAtItsInvalidationsAcksAndAnUpgradeAtItsGrant) {
+  Socket0Clock c;
+  const size_t local = c.range("socket0"), pool = c.range("pool");
+  const auto home = [&](size_t range) { return c.fabric.address_map()[range].first_home; };
+  const double read = c.cost(local, false, supplied_by());
+  FunctionalLlcs::Outcome shared = supplied_by();
+  shared.invalidated = uint64_t{1} << 9;  // socket 9, another chassis, held it shared
+  const double store = c.cost(local, true, shared);
+  EXPECT_NEAR(store, c.expected(c.coherence.unloaded_acks(0, home(local), shared.invalidated)), 0.01);
+  EXPECT_GT(store, 3 * read) << "the acks cross the fabric twice; the local read does not";
+  FunctionalLlcs::Outcome upgrade = supplied_by();
+  upgrade.upgrade = true;
+  EXPECT_NEAR(c.cost(pool, true, upgrade), c.expected(c.coherence.unloaded_grant(0, home(pool))), 0.01);
+  EXPECT_EQ(c.pace.waiting_cycles(0), 0) << "one thread alone saturates nothing";
+}
+
+// Each message of a transaction busies the link directions it crosses: two stores of socket 0 to
+// a line of socket 13 send two lines back over each link of the way (34.5 ns each on a scaled
+// NUMALink), under a stretch's worth; invalidating 14 sharers each adds 24 snoops to the other
+// chassis on socket 13's link to its FLEX ASIC, which overflow it, and the stores wait.
+TEST(TimePace, BooksEachMessageOfTheProtocolOnTheLinksItCrosses) {
   auto p = Platform::build(kPlatform, {});
   const Fabric& fabric = p->fabric();
   const Coherence& coherence = p->coherence();
   const std::vector<ThreadPlace> threads = place_threads(fabric);
-  TimePace pace(fabric, threads, 1000, &coherence);
-  const Socket& s0 = *fabric.requesters()[0];
-  const double cycle_ps = 1e12 / s0.frequency().hz();
-  const double lookups = s0.core_config().l1d.latency() + s0.core_config().l2.latency() + s0.llc_config().latency();
   const auto& map = fabric.address_map();
-  const auto named = [&](const std::string& name) {
-    const auto it = std::find_if(map.begin(), map.end(), [&](const Fabric::Range& r) { return r.name == name; });
-    EXPECT_NE(it, map.end()) << name;
-    return static_cast<size_t>(it - map.begin());
+  const auto socket13 =
+      std::find_if(map.begin(), map.end(), [](const Fabric::Range& r) { return r.name == "socket13"; });
+  ASSERT_NE(socket13, map.end());
+  const auto waited = [&](uint64_t sharers) {
+    TimePace pace(fabric, threads, 1000, &coherence);
+    FunctionalLlcs::Outcome out = supplied_by();
+    out.invalidated = sharers;
+    double sum = 0;
+    for (size_t t = 0; t < 2; ++t) {
+      EXPECT_EQ(threads[t].socket, 0u);
+      pace.access(t, socket13->base >> 6, 6, true, out);
+      sum += pace.waiting_cycles(t);
+    }
+    return sum;
   };
-  const size_t local = named("socket0"), pool = named("pool");
-  double before = 0;
-  const auto cost = [&](size_t range, int supplier) {
-    pace.miss(0, (map[range].base + map[range].size / 2) >> 6, 6, supplier);
-    const double c = pace.cycles(0) - before;
-    before = pace.cycles(0);
-    return c;
-  };
-  // Socket 0's own line held M by socket 9 (another chassis): three ways across the fabric.
-  const double forwarded = cost(local, 9);
-  EXPECT_NEAR(forwarded, lookups + static_cast<double>(coherence.unloaded_bt_socket(0, 0, 9).ps()) / cycle_ps, 0.01);
-  EXPECT_GT(forwarded, 3 * cost(local, -1)) << "far more than the local read";
-  EXPECT_NEAR(cost(pool, 5), lookups + static_cast<double>(coherence.unloaded_bt_pool(0, pool, 5).ps()) / cycle_ps,
-              0.01);
-  TimePace without(fabric, threads, 1000);  // not coherent: the home's read, whatever is named
-  without.miss(0, (map[local].base + map[local].size / 2) >> 6, 6, 9);
-  EXPECT_NEAR(without.cycles(0), lookups + static_cast<double>(fabric.unloaded_latency(0, local).ps()) / cycle_ps,
-              0.01);
+  EXPECT_EQ(waited(0), 0) << "two lines fit a stretch";
+  const uint64_t others = 0xffff & ~(uint64_t{1} << 0) & ~(uint64_t{1} << 13);
+  EXPECT_GT(waited(others), 0) << "the snoops fill socket 13's link";
 }
 
 // A stretch of 100 ns takes requests in any order until full; then they move to the next one with
@@ -118,7 +185,7 @@ TEST(TimePace, CountsSaturatedServersAndAFullTrackerQueue) {
   double least = 1e300, most = 0;
   for (size_t t = 0; t < threads.size(); ++t) {
     if (threads[t].socket == 15) continue;
-    pace.miss(t, socket15->base >> 6, 6);
+    pace.access(t, socket15->base >> 6, 6, false, supplied_by());
     least = std::min(least, pace.waiting_cycles(t));
     most = std::max(most, pace.waiting_cycles(t));
   }
@@ -168,8 +235,8 @@ std::string folder(const std::string& name) {
 
 // tc's threads share the graph's vertices statically and meet at no barrier: paced by time, those
 // whose lines live far retire less; by equal turns all retire the mean. A pass's clocks end within
-// a quantum and one turn of each other, a ten times finer quantum than the default moves each
-// thread's place by under 5 % (converged), and the same pass twice writes the same manifest.
+// a quantum and one turn of each other, a ten times finer quantum than the default leaves the
+// threads' places where they were (converged), and the same pass twice writes the same manifest.
 TEST(FunctionalPass, PacedByTimeLetsThreadsDriftByTheirMissesLatencies) {
   auto p = Platform::build(kPlatform, {"os.phase_instructions=20000"});
   const auto run = [&](bool time, unsigned quantum, const std::string& name) {
@@ -207,11 +274,27 @@ TEST(FunctionalPass, PacedByTimeLetsThreadsDriftByTheirMissesLatencies) {
   // The same work for the mean thread either way (the phases' clock), spread only when paced.
   EXPECT_NEAR(time["phases"][1]["mean_instructions"].get<double>(),
               turns["phases"][1]["mean_instructions"].get<double>(), 2000);
-  // Converged: a ten times finer quantum moves each thread's place by under 5 %.
+  // Converged: a ten times finer quantum leaves the places' spread and moves the threads by 2 % on
+  // average. A single thread may move more, at any quantum (one by 10 % between quanta of 10 and 1
+  // cycles): which of two bookings fills a stretch first moves its thread's clock, and the one after
+  // it (docs/sampling.md, "The protocol's messages on the links").
+  const auto spread = [](const nlohmann::ordered_json& pace) {
+    std::vector<double> work;
+    for (const auto& t : pace["threads"]) work.push_back(t["instructions"].get<double>());
+    double mean = 0, square = 0;
+    for (double w : work) mean += w / static_cast<double>(work.size());
+    for (double w : work) square += (w - mean) * (w - mean) / static_cast<double>(work.size());
+    return std::sqrt(square) / mean;
+  };
+  EXPECT_NEAR(spread(time["pace"]), spread(finer["pace"]), 0.02 * spread(finer["pace"]));
+  double moved = 0;
   for (size_t t = 0; t < threads.size(); ++t) {
     const double finer_place = finer["pace"]["threads"][t]["instructions"].get<double>();
-    EXPECT_NEAR(threads[t]["instructions"].get<double>(), finer_place, 0.05 * finer_place) << threads[t]["core"];
+    const double place = threads[t]["instructions"].get<double>();
+    moved += std::abs(place - finer_place) / finer_place / static_cast<double>(threads.size());
+    EXPECT_NEAR(place, finer_place, 0.2 * finer_place) << threads[t]["core"];
   }
+  EXPECT_LT(moved, 0.02);
 }
 
 }  // namespace
