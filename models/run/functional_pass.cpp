@@ -790,7 +790,14 @@ nlohmann::ordered_json FunctionalPass::pace_manifest() const {
                        {"cycles", pace_->cycles(t)},
                        {"waiting_cycles", pace_->waiting_cycles(t)}});
   }
-  return {{"by", "time"}, {"quantum_cycles", pace_->quantum_cycles()}, {"threads", threads}};
+  // Where the clock waited: the servers it booked over half its span (docs/sampling.md, "Paced by time").
+  nlohmann::ordered_json busiest = nlohmann::ordered_json::array();
+  for (const TimePace::Busy& b : pace_->busiest(0.5))
+    busiest.push_back({{"server", b.server},
+                       {"utilization", b.utilization},
+                       {"messages", b.messages},
+                       {"mean_wait_ns", b.mean_wait_ns}});
+  return {{"by", "time"}, {"quantum_cycles", pace_->quantum_cycles()}, {"threads", threads}, {"busiest", busiest}};
 }
 
 void FunctionalPass::write_manifest() {

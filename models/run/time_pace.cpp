@@ -1,5 +1,6 @@
 #include "run/time_pace.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -40,6 +41,7 @@ TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads
   for (const Fabric::Home& h : homes) {
     const Ddr5Controller* dram = h.home->dram_controller();
     servers_.push_back({{}, 0, dram ? fs_at(kLineBytes, dram->peak_bandwidth()) : 0});
+    server_names_.push_back(h.node->path() + ": dram");
     int socket = -1;
     for (size_t s = 0; s < sockets_; ++s)
       if (&fabric.requester_node(s) == h.node) socket = static_cast<int>(s);
@@ -54,10 +56,12 @@ TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads
       for (const Hop& hop : route.hops) {
         const Channel* c = &hop.link->channel_from(forward ? *hop.from : *hop.to);
         auto [it, added] = channels.emplace(c, static_cast<uint32_t>(servers_.size()));
-        if (added)
+        if (added) {
           servers_.push_back({{},
                               fs_at(hop.link->request_bytes(), hop.link->bandwidth()),
                               fs_at(hop.link->data_bytes(), hop.link->bandwidth())});
+          server_names_.push_back(hop.link->path() + ": " + hop.link->direction_name(forward ? *hop.from : *hop.to));
+        }
         path_servers_.push_back(it->second);
       }
     p.last = static_cast<uint32_t>(path_servers_.size());
@@ -141,7 +145,7 @@ uint64_t TimePace::send(Path path, bool data, uint64_t at) {
   uint64_t wait = 0;
   for (uint32_t k = path.first; k < path.last; ++k) {
     Server& s = servers_[path_servers_[k]];
-    if (const uint64_t length = data ? s.data_fs : s.request_fs) wait += s.busy.book(at + wait, length);
+    if (const uint64_t length = data ? s.data_fs : s.request_fs) wait += s.take(at + wait, length);
   }
   return wait;
 }
@@ -238,6 +242,21 @@ double TimePace::cycles(size_t t) const {
 
 double TimePace::waiting_cycles(size_t t) const {
   return static_cast<double>(waited_fs_[t]) / static_cast<double>(cycle_fs_[t]);
+}
+
+std::vector<TimePace::Busy> TimePace::busiest(double least) const {
+  const uint64_t span = *std::max_element(clock_fs_.begin(), clock_fs_.end());
+  std::vector<Busy> busy;
+  if (span == 0) return busy;
+  for (size_t k = 0; k < servers_.size(); ++k) {
+    const Server& s = servers_[k];
+    const double utilization = static_cast<double>(s.booked_fs) / static_cast<double>(span);
+    if (s.messages == 0 || utilization < least) continue;
+    busy.push_back({server_names_[k], utilization,
+                    static_cast<double>(s.waited_fs) / static_cast<double>(s.messages) / 1e6, s.messages});
+  }
+  std::sort(busy.begin(), busy.end(), [](const Busy& a, const Busy& b) { return a.utilization > b.utilization; });
+  return busy;
 }
 
 }  // namespace starnuma

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "coherence/functional_llcs.hpp"
@@ -90,12 +91,30 @@ class TimePace {
   // Thread t's clock in its core's cycles, and the part of it spent waiting for servers and trackers.
   double cycles(size_t t) const;
   double waiting_cycles(size_t t) const;
+  // The servers the clock booked busiest, each at least `least` of the clock's span (its latest
+  // thread's): a link direction ("link path: from->to") or a home's DRAM ("node path: dram"), the
+  // fraction of the span it was booked, its messages and their mean wait, busiest first.
+  struct Busy {
+    std::string server;
+    double utilization, mean_wait_ns;
+    uint64_t messages;
+  };
+  std::vector<Busy> busiest(double least) const;
   unsigned quantum_cycles() const { return quantum_cycles_; }
 
  private:
   struct Server {
     Stretches busy;
     uint64_t request_fs = 0, data_fs = 0;  // a message without data, one with a line (DRAM: a line's read or write)
+    uint64_t booked_fs = 0, waited_fs = 0, messages = 0;  // its totals, for busiest()
+    // The wait of a message of `length` at `at`, counted.
+    uint64_t take(uint64_t at, uint64_t length) {
+      const uint64_t wait = busy.book(at, length);
+      booked_fs += length;
+      waited_fs += wait;
+      ++messages;
+      return wait;
+    }
   };
   // Link directions a message crosses: servers_[path_servers_[k]] for k in [first, last).
   struct Path {
@@ -110,7 +129,7 @@ class TimePace {
   // A message crossing `path` from `at`: the wait its saturated link directions add.
   uint64_t send(Path path, bool data, uint64_t at);
   uint64_t dram(size_t home, uint64_t at) {
-    return servers_[home].data_fs ? servers_[home].busy.book(at, servers_[home].data_fs) : 0;
+    return servers_[home].data_fs ? servers_[home].take(at, servers_[home].data_fs) : 0;
   }
   // The messages' ways: socket s to home h and back (a socket's home from its own node), socket a to b.
   Path to_home(size_t s, size_t h) const { return to_home_[s * homes_ + h]; }
@@ -133,6 +152,7 @@ class TimePace {
   std::vector<uint64_t> miss_fs_;     // [socket * ranges_ + range]: lookups and the unloaded read
   std::vector<uint64_t> lookups_fs_;  // per socket: its core's L1, L2 and LLC lookups
   std::vector<Server> servers_;       // each home's DRAM, then each link direction
+  std::vector<std::string> server_names_;
   std::vector<uint32_t> path_servers_;
   std::vector<Path> to_home_, from_home_, peer_;  // [socket * homes_ + home], [a * sockets_ + b]
   // Lines supplied by an owner (coherent passes only): [(socket * ranges_ + range) * sockets + owner],

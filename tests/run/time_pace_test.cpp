@@ -192,6 +192,16 @@ TEST(TimePace, CountsSaturatedServersAndAFullTrackerQueue) {
   const double stretch_cycles = TimePace::kStretchNs * 1e-9 * fabric.requesters()[0]->frequency().hz();
   EXPECT_EQ(least, 0);
   EXPECT_GT(most, 0.5 * stretch_cycles) << "some wait for a later stretch";
+  // The manifest's `busiest` names it: socket 15's link out to its FLEX ASIC, a line for each of the
+  // 48 misses from the other chassis (sockets 12-14 reach socket 15 over their own UPI links).
+  const std::vector<TimePace::Busy> busiest = pace.busiest(0.5);
+  ASSERT_FALSE(busiest.empty());
+  EXPECT_EQ(busiest.front().server, "links.upi_socket15_flex7: socket15->flex7");
+  EXPECT_EQ(busiest.front().messages, 48u);
+  EXPECT_GT(busiest.front().utilization, 0.5);
+  EXPECT_LE(busiest.front().utilization, 1.0);
+  EXPECT_GT(busiest.front().mean_wait_ns, 0);
+  for (size_t k = 1; k < busiest.size(); ++k) EXPECT_LE(busiest[k].utilization, busiest[k - 1].utilization);
 
   const Socket& s1 = *fabric.requesters()[1];
   const double service = s1.tracking().issue_cycles() + 2.0 * s1.llc_config().latency() + s1.tracking().modify_cycles();
