@@ -26,7 +26,7 @@ uint64_t fs_of(Time t) { return static_cast<uint64_t>(t.ps()) * 1000; }
 TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads, unsigned quantum_cycles,
                    const Coherence* coherence)
     : fabric_(fabric),
-      coherence_(coherence),
+      coherent_(coherence != nullptr),
       quantum_cycles_(quantum_cycles),
       clock_fs_(threads.size(), 0),
       waited_fs_(threads.size(), 0) {
@@ -87,7 +87,7 @@ TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads
     const uint64_t lookups_fs = uint64_t{core.l1d.latency() + core.l2.latency()} * cycle_fs + llc_fs;
     lookups_fs_.push_back(lookups_fs);
     for (size_t r = 0; r < ranges_; ++r) miss_fs_[s * ranges_ + r] = lookups_fs + fs_of(fabric.unloaded_latency(s, r));
-    if (coherence)
+    if (coherence) {
       for (size_t r = 0; r < ranges_; ++r) {
         const int hs = home_socket_[fabric.address_map()[r].first_home];
         for (size_t o = 0; o < sockets_; ++o)
@@ -95,11 +95,23 @@ TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads
                                                         ? coherence->unloaded_bt_socket(s, static_cast<size_t>(hs), o)
                                                         : coherence->unloaded_bt_pool(s, r, o)));
       }
+      // A store's acks: the protocol's figure is the same constant for every sharer plus each
+      // sharer's way, so the latest of the single sharers' figures is the set's.
+      for (size_t h = 0; h < homes_; ++h) {
+        grant_fs_.push_back(lookups_fs + fs_of(coherence->unloaded_grant(s, h)));
+        for (size_t x = 0; x < sockets_; ++x)
+          ack_fs_.push_back(lookups_fs + fs_of(coherence->unloaded_acks(s, h, uint64_t{1} << x)));
+      }
+    }
     const SocketTracking& tracking = socket.tracking();
     issue_fs_.push_back(uint64_t{tracking.issue_cycles()} * cycle_fs);
     modify_fs_.push_back(uint64_t{tracking.modify_cycles()} * cycle_fs);
     depth_.push_back(tracking.queue_depth());
   }
+  if (coherence)
+    for (size_t h = 0; h < homes_; ++h)
+      for (size_t x = 0; x < sockets_; ++x)
+        back_fs_.push_back(fs_of(coherence->unloaded_back_invalidation(h, uint64_t{1} << x)));
   for (size_t t = 0; t < threads.size(); ++t) {
     const Socket& socket = *sockets[threads[t].socket];
     const auto cycle_fs = static_cast<uint64_t>(threads[t].core->cycle_fs());
@@ -113,6 +125,13 @@ TimePace::TimePace(const Fabric& fabric, const std::vector<ThreadPlace>& threads
   }
   quantum_fs_ = uint64_t{quantum_cycles} * cycle_fs_[0];
   horizon_fs_ = quantum_fs_;
+}
+
+uint64_t TimePace::latest(const std::vector<uint64_t>& table, size_t first, uint64_t sockets) {
+  uint64_t last = 0;
+  for (uint64_t left = sockets; left != 0; left &= left - 1)
+    last = std::max(last, table[first + static_cast<size_t>(__builtin_ctzll(left))]);
+  return last;
 }
 
 const Fabric::Range& TimePace::range_of(uint64_t address) const {
@@ -184,18 +203,18 @@ void TimePace::access(size_t t, uint64_t line, unsigned line_shift, bool store, 
   uint64_t latency_fs = 0;
   // The request to the home, and what its directory does before the answer.
   uint64_t wait = send(to_home(s, h), false, at);
-  if (out.back_invalidated && coherence_) {
+  if (out.back_invalidated && coherent_) {
     const uint64_t back = snoops(h, out.back_invalidated, -1, out.back_dirty, at + wait);
     if (out.back_dirty) dram(h, at + wait + back);
     wait += back;
-    latency_fs += fs_of(coherence_->unloaded_back_invalidation(h, out.back_invalidated));
+    latency_fs += latest(back_fs_, h * sockets_, out.back_invalidated);
   }
   const uint64_t acks = snoops(h, out.invalidated, socket_home ? static_cast<int>(s) : -1, false, at + wait);
   uint64_t answer = 0;  // the data's or grant's way back
-  if (out.upgrade && coherence_) {
-    latency_fs += lookups_fs_[s] + fs_of(coherence_->unloaded_grant(s, h));
+  if (out.upgrade && coherent_) {
+    latency_fs += grant_fs_[s * homes_ + h];
     answer = send(from_home(h, s), false, at + wait);
-  } else if (out.supplier >= 0 && coherence_) {
+  } else if (out.supplier >= 0 && coherent_) {
     const auto o = static_cast<size_t>(out.supplier);
     latency_fs += transfer_fs_[(s * ranges_ + range) * sockets_ + o];
     const uint64_t snooped = send(from_home(h, o), false, at + wait);
@@ -215,8 +234,8 @@ void TimePace::access(size_t t, uint64_t line, unsigned line_shift, bool store, 
     answer = dram(h, at + wait);
     answer += send(from_home(h, s), true, at + wait + answer);
   }
-  if (out.invalidated && coherence_)  // the answer no sooner than the acks
-    latency_fs = std::max(latency_fs, lookups_fs_[s] + fs_of(coherence_->unloaded_acks(s, h, out.invalidated)));
+  if (out.invalidated && coherent_)  // the answer no sooner than the acks
+    latency_fs = std::max(latency_fs, latest(ack_fs_, (s * homes_ + h) * sockets_, out.invalidated));
   wait += std::max(answer, acks);
   if (out.put) put(s, out.put_line, line_shift, out.put == FunctionalLlcs::kPutM, at);
   waited_fs_[t] += wait;

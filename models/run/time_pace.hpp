@@ -142,7 +142,7 @@ class TimePace {
   void put(size_t s, uint64_t line, unsigned line_shift, bool dirty, uint64_t at);
 
   const Fabric& fabric_;
-  const Coherence* coherence_;
+  const bool coherent_;  // the pass's LLCs coherent: an outcome's supplier, sharers and grants count
   const unsigned quantum_cycles_;
   uint64_t quantum_fs_ = 0, horizon_fs_ = 0;
   std::vector<uint64_t> clock_fs_, waited_fs_;
@@ -155,9 +155,14 @@ class TimePace {
   std::vector<std::string> server_names_;
   std::vector<uint32_t> path_servers_;
   std::vector<Path> to_home_, from_home_, peer_;  // [socket * homes_ + home], [a * sockets_ + b]
-  // Lines supplied by an owner (coherent passes only): [(socket * ranges_ + range) * sockets + owner],
-  // the lookups and the unloaded block transfer.
-  std::vector<uint64_t> transfer_fs_;
+  // Coherent passes only, the protocol's unloaded figures with the lookups, each taken once here:
+  // a line supplied by an owner, [(socket * ranges_ + range) * sockets_ + owner], its block transfer;
+  // a store's answer when `sharer` held the line, [(socket * homes_ + home) * sockets_ + sharer], at
+  // its ack (a store waits for the latest of its sharers'); an upgrade's grant, [socket * homes_ +
+  // home]; a directory victim's back-invalidation of `holder`, [home * sockets_ + holder].
+  std::vector<uint64_t> transfer_fs_, ack_fs_, grant_fs_, back_fs_;
+  // The latest of table[first + x] over the sockets x in `sockets`.
+  static uint64_t latest(const std::vector<uint64_t>& table, size_t first, uint64_t sockets);
   std::vector<int> home_socket_;  // per fabric home: the socket whose memory it is, or -1 (a device's)
   std::vector<Stretches> trackers_;
   std::vector<uint64_t> llc_fs_, issue_fs_, modify_fs_;  // per socket: an LLC hit, a tracker's issue and modify

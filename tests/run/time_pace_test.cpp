@@ -119,6 +119,15 @@ TEST(TimePace, ClocksAStoreAtItsInvalidationsAcksAndAnUpgradeAtItsGrant) {
   const double store = c.cost(local, true, shared);
   EXPECT_NEAR(store, c.expected(c.coherence.unloaded_acks(0, home(local), shared.invalidated)), 0.01);
   EXPECT_GT(store, 3 * read) << "the acks cross the fabric twice; the local read does not";
+  // Several sharers: the latest ack, as the protocol's figure for the set (the clock takes it from
+  // a table of single sharers), for a socket's home and the pool's.
+  for (const size_t range : {local, pool}) {
+    FunctionalLlcs::Outcome many = supplied_by();
+    many.invalidated = (uint64_t{1} << 3) | (uint64_t{1} << 9) | (uint64_t{1} << 14);
+    const double expected = std::max(c.expected(c.coherence.unloaded_acks(0, home(range), many.invalidated)),
+                                     c.expected(c.fabric.unloaded_latency(0, range)));
+    EXPECT_NEAR(c.cost(range, true, many), expected, 0.01) << range;
+  }
   FunctionalLlcs::Outcome upgrade = supplied_by();
   upgrade.upgrade = true;
   EXPECT_NEAR(c.cost(pool, true, upgrade), c.expected(c.coherence.unloaded_grant(0, home(pool))), 0.01);
